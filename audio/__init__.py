@@ -1,0 +1,1 @@
+"""Sound in and out behind small interfaces; every device may be missing (see audio.status)."""
