@@ -1,0 +1,1 @@
+"""The TableHost kiosk: session (game + journal), Kivy screens, staff mode, command line."""

@@ -1,0 +1,26 @@
+"""Where the kiosk keeps its data: TABLEHOST_DATA, else $XDG_DATA_HOME/tablehost, else ~/.local/share/tablehost."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    env = os.environ.get("TABLEHOST_DATA")
+    if env:
+        base = Path(env)
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        base = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "tablehost"
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def journal_dir() -> Path:
+    return data_dir() / "journal"
+
+
+def overlay_dir() -> Path:
+    """The café's own content (cases, recordings), same layout as the shipped content/."""
+    return data_dir() / "content"

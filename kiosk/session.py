@@ -1,0 +1,198 @@
+"""The current game: dispatch(action) → engine → journal → listeners (screens, narrator, voice grammar).
+
+Chance steps are drawn with a session RNG derived from the journal seed and journaled like any action,
+so a restart replays the journal without an RNG or a clock. Undo is a journal record too.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from content.loader import Game, Library
+from engines import find_engine
+from engines.core import CHANCE, TABLE, Action, Engine, Outcome, RuleError, Step, stamp
+from kiosk.journal import Journal, archive
+
+log = logging.getLogger(__name__)
+CURRENT = "current.sqlite"
+
+Listener = Callable[["Session", Step[Any] | None], None]
+
+
+@dataclass
+class ResumeReport:
+    replayed: int
+    dropped: int  # journal actions that no longer apply (engine or content changed)
+
+
+class Session:
+    def __init__(self, engine: Engine[Any], game: Game, journal: Journal, state: Any,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.game = game
+        self.journal = journal
+        self.state = state
+        self.clock = clock
+        self.count = 0  # effective actions applied
+        self._listeners: list[Listener] = []
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, library: Library, game_id: str, config: Mapping[str, Any], journal_dir: Path,
+            seed: int | None = None, clock: Callable[[], float] = time.time) -> Session:
+        """Start a game; an unfinished previous journal is archived first."""
+        game = library.games[game_id]
+        engine = find_engine(game.engine_name)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        state = engine.setup(config, game.pack, seed)  # raises on a bad config before anything is written
+        path = journal_dir / CURRENT
+        archive(path, journal_dir / "archive", "replaced")
+        header = {"game": game_id, "engine": engine.name, "version": engine.version,
+                  "content_hash": game.content_hash, "config": dict(config), "seed": seed,
+                  "started_at": clock()}
+        session = cls(engine, game, Journal.create(path, header), state, clock)
+        session._run_chance()
+        return session
+
+    @classmethod
+    def resume(cls, library: Library, journal_dir: Path,
+               clock: Callable[[], float] = time.time) -> tuple[Session, ResumeReport] | None:
+        """Resume the unfinished game in the journal, or None if there is none."""
+        journal = Journal.open(journal_dir / CURRENT)
+        if journal is None:
+            return None
+        header = journal.header
+        game = library.games.get(header["game"])
+        if game is None or journal.ended:
+            journal.close()
+            archive(journal_dir / CURRENT, journal_dir / "archive", "closed")
+            return None
+        engine = find_engine(game.engine_name)
+        state = engine.setup(header["config"], game.pack, int(header["seed"]))
+        session = cls(engine, game, journal, state, clock)
+        actions = journal.actions()
+        replayed = session._replay(actions)
+        if header.get("content_hash") != game.content_hash:
+            log.warning("content changed since the game started (%s → %s)", header.get("content_hash"),
+                        game.content_hash)
+        session._run_chance()
+        return session, ResumeReport(replayed, len(actions) - replayed)
+
+    def _replay(self, actions: list[dict[str, Any]]) -> int:
+        for n, data in enumerate(actions):
+            try:
+                self.state = self.engine.apply(self.state, self.engine.action_from_dict(data)).state
+            except RuleError as exc:
+                log.error("journal action %d no longer applies (%s); resuming before it", n, exc)
+                if n < len(actions):
+                    self.journal.append("undo", {"count": len(actions) - n, "reason": exc.code})
+                return n
+            self.count += 1
+        return len(actions)
+
+    # ------------------------------------------------------------ use
+    def subscribe(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def unsubscribe(self, fn: Listener) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def dispatch(self, action: Action) -> Step[Any]:
+        """Apply, journal (fsync'd), publish. A RuleError leaves everything unchanged and propagates."""
+        action = stamp(action, self.clock())
+        step = self.engine.apply(self.state, action)
+        self.journal.append("action", action.to_dict())
+        self.state = step.state
+        self.count += 1
+        self._publish(step)
+        self._run_chance()
+        return step
+
+    def _run_chance(self) -> None:
+        guard = 0
+        while self.outcome is None and CHANCE in self.engine.to_move(self.state):
+            rng = random.Random(f"{self.journal.header['seed']}:{self.count}")
+            self.dispatch_chance(self.engine.sample_chance(self.state, rng))
+            guard += 1
+            if guard > 1000:
+                raise RuntimeError("chance steps do not end")
+
+    def dispatch_chance(self, action: Action) -> None:
+        step = self.engine.apply(self.state, action)
+        self.journal.append("action", action.to_dict())
+        self.state = step.state
+        self.count += 1
+        self._publish(step)
+
+    def tick(self) -> Step[Any] | None:
+        """Submit a due timeout: a TABLE action that carries its own moment (a deadline) now past."""
+        if self.outcome is not None or TABLE not in self.engine.to_move(self.state):
+            return None
+        now = self.clock()
+        for action in self.engine.legal_actions(self.state, TABLE):
+            at = getattr(action, "at", 0.0)
+            if at and at <= now:
+                return self.dispatch(action)
+        return None
+
+    def undo(self, count: int = 1) -> bool:
+        """Take back the last `count` player actions (and the chance steps that followed them)."""
+        actions = self.journal.actions()
+        if not actions:
+            return False
+        # find how many records to drop: `count` non-chance actions from the end, plus trailing chance steps
+        drop, seen = 0, 0
+        for data in reversed(actions):
+            drop += 1
+            if data.get("seat") != CHANCE:
+                seen += 1
+                if seen == count:
+                    break
+        if seen < count:
+            return False
+        keep = actions[: len(actions) - drop]
+        header = self.journal.header
+        state = self.engine.setup(header["config"], self.game.pack, int(header["seed"]))
+        for data in keep:
+            state = self.engine.apply(state, self.engine.action_from_dict(data)).state
+        self.journal.append("undo", {"count": drop})
+        self.state = state
+        self.count = len(keep)
+        self._publish(None)
+        return True
+
+    def end(self) -> None:
+        """Close the game (finished or abandoned) and archive its journal."""
+        self.journal.append("end", {"outcome": self.outcome.to_dict() if self.outcome else None})
+        path = self.journal.path
+        self.journal.close()
+        archive(path, path.parent / "archive", self.game.id)
+
+    def close(self) -> None:
+        self.journal.close()
+
+    # ------------------------------------------------------------ reading
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.engine.outcome(self.state)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.engine.view(self.state, seat)
+
+    def legal(self, seat: int) -> list[Action]:
+        return list(self.engine.legal_actions(self.state, seat))
+
+    def _publish(self, step: Step[Any] | None) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(self, step)
+            except Exception:  # a broken listener must not lose the game
+                log.exception("session listener failed")

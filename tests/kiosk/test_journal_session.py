@@ -1,0 +1,170 @@
+"""Journal and session: journaling, resume with deadlines, undo, archive, crash safety (kill -9)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engines.core import TABLE, RuleError
+from kiosk.journal import Journal, archive
+from kiosk.session import CURRENT, Session
+from tests.engines.reference import Take
+from tests.kiosk.nim_library import nim_library
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = 1_800_000_000.0
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_journal_records_actions_and_undo(tmp_path: Path) -> None:
+    j = Journal.create(tmp_path / "j.sqlite", {"game": "x"})
+    j.append("action", {"name": "a"})
+    j.append("action", {"name": "b"})
+    j.append("undo", {"count": 1})
+    j.append("action", {"name": "c"})
+    assert [a["name"] for a in j.actions()] == ["a", "c"]
+    assert j.header == {"game": "x"}
+    j.close()
+    again = Journal.open(tmp_path / "j.sqlite")
+    assert again is not None and [a["name"] for a in again.actions()] == ["a", "c"]
+    again.close()
+
+
+def test_resume_restores_state_and_deadline(tmp_path: Path) -> None:
+    clock = FakeClock()
+    lib = nim_library()
+    s = Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=3, clock=clock)
+    s.dispatch(Take(s.state.turn, 2))
+    clock.now += 5
+    s.dispatch(Take(s.state.turn, 1))
+    deadline = s.state.clock.deadline
+    assert deadline == T0 + 60
+    state = s.state
+    s.close()
+    clock.now += 1000  # the tablet was off for a while: the deadline is what it was
+    resumed = Session.resume(lib, tmp_path, clock=clock)
+    assert resumed is not None
+    s2, report = resumed
+    assert s2.state == state and s2.state.clock.deadline == deadline
+    assert report.dropped == 0 and report.replayed == s2.count
+    # the kiosk submits the time-up action with the stored deadline
+    step = s2.tick()
+    assert step is not None and s2.outcome is not None and s2.outcome.reason == "time_up"
+
+
+def test_rule_error_leaves_session_and_journal_unchanged(tmp_path: Path) -> None:
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=1, clock=FakeClock())
+    before, records = s.state, len(s.journal.records())
+    with pytest.raises(RuleError) as err:
+        s.dispatch(Take(s.state.turn, 7))
+    assert "가져갈" in err.value.ko
+    with pytest.raises(RuleError):
+        s.dispatch(Take(1 - s.state.turn, 1))
+    assert s.state == before and len(s.journal.records()) == records
+
+
+def test_undo_takes_back_last_action_and_its_chance_step(tmp_path: Path) -> None:
+    lib = nim_library()
+    s = Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=FakeClock())
+    after_first = None
+    s.dispatch(Take(s.state.turn, 1))
+    after_first = s.state
+    s.dispatch(Take(s.state.turn, 3))
+    assert s.state.pile == 6
+    assert s.undo()
+    assert s.state == after_first
+    s.close()
+    s2, _ = Session.resume(lib, tmp_path) or (None, None)
+    assert s2 is not None and s2.state == after_first
+
+
+def test_new_game_archives_the_old_journal(tmp_path: Path) -> None:
+    lib = nim_library()
+    s = Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=FakeClock())
+    s.dispatch(Take(s.state.turn, 1))
+    s.close()
+    Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=5, clock=FakeClock()).close()
+    archived = list((tmp_path / "archive").glob("*.sqlite"))
+    assert len(archived) == 1
+    old = Journal.open(archived[0])
+    assert old is not None and old.header["seed"] == 2 and len(old.actions()) >= 1
+
+
+def test_ended_game_is_not_resumed(tmp_path: Path) -> None:
+    lib = nim_library()
+    s = Session.new(lib, "secret_nim", {"players": ["가", "나"], "pile": 1}, tmp_path, seed=2, clock=FakeClock())
+    s.dispatch(Take(s.state.turn, 1))
+    assert s.outcome is not None
+    s.end()
+    assert Session.resume(lib, tmp_path) is None
+    assert not (tmp_path / CURRENT).exists()
+
+
+def test_tick_does_nothing_before_the_deadline(tmp_path: Path) -> None:
+    clock = FakeClock()
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=clock)
+    s.dispatch(Take(s.state.turn, 1))
+    assert TABLE in s.engine.to_move(s.state)
+    clock.now += 59
+    assert s.tick() is None
+    clock.now += 2
+    assert s.tick() is not None
+
+
+def _replay_count(jdir: Path) -> tuple[int, object]:
+    lib = nim_library()
+    resumed = Session.resume(lib, jdir)
+    assert resumed is not None
+    session, report = resumed
+    assert report.dropped == 0
+    # the resumed state equals a fresh replay of every journaled action
+    fresh = session.engine.setup(session.journal.header["config"], {}, session.journal.header["seed"])
+    for data in session.journal.actions():
+        fresh = session.engine.apply(fresh, session.engine.action_from_dict(data)).state
+    assert fresh == session.state
+    count, state = session.count, session.state
+    session.close()
+    return count, state
+
+
+@pytest.mark.slow
+def test_kill_9_at_50_random_points_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    """Covers the foundation crash-safety requirement: kill -9 at ≥ 50 random points, resume each time."""
+    rng = random.Random(1234)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kills = 0
+    last_ack = 0
+    while kills < 50:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.kiosk.killee", str(tmp_path)], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("ACK"), first
+        resumed_at = int(first.split()[1])
+        assert resumed_at >= last_ack, "an acknowledged action was lost"
+        time.sleep(rng.uniform(0.0, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        acked = resumed_at
+        for line in proc.stdout:
+            if line.startswith("ACK"):
+                acked = int(line.split()[1])
+        proc.wait()
+        kills += 1
+        count, _ = _replay_count(tmp_path)
+        assert count >= acked, f"kill {kills}: journal has {count} actions but {acked} were acknowledged"
+        last_ack = acked
+    assert last_ack > 50
