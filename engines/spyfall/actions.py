@@ -1,0 +1,204 @@
+"""Spyfall DC actions: the one source of action names (touch, voice, journal, CLI).
+
+Seats: players 0..n-1; TABLE (-1) for what the table does together (clock, counts entered by hand,
+revealed cards in physical mode); CHANCE (-2) for the deal. `at` is stamped by the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core import Action, actions_map
+
+
+@dataclass(frozen=True)
+class ChooseDealer(Action):
+    """Round 1: the table names the first dealer ("the most suspicious player")."""
+
+    NAME = "choose_dealer"
+    dealer: int = 0
+
+
+@dataclass(frozen=True)
+class Deal(Action):
+    """Chance (digital): the deck drawn from the shuffled bags, the card index each seat receives (from
+    the bottom of the deck, shuffled) and, with Power-up, the ability card index each seat receives."""
+
+    NAME = "deal"
+    deck: str = ""
+    cards: tuple[int, ...] = ()
+    abilities: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PickBag(Action):
+    """Chance (physical): the bag the dealer takes; the real cards decide the roles."""
+
+    NAME = "pick_bag"
+    deck: str = ""
+
+
+@dataclass(frozen=True)
+class StartClock(Action):
+    """The dealer starts the round clock (8:00)."""
+
+    NAME = "start_clock"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class PauseClock(Action):
+    """The table pauses the round clock (an interruption; not an accusation)."""
+
+    NAME = "pause_clock"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ResumeClock(Action):
+    """The table resumes the clock (after a pause, or declining God's Pride after a failed vote)."""
+
+    NAME = "resume_clock"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class TimeUp(Action):
+    """The session reports a deadline passed: round clock → discussion; discussion → pointing."""
+
+    NAME = "time_up"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class StartPointing(Action):
+    """The table ends the discussion early and points now ("1-2-3!")."""
+
+    NAME = "start_pointing"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Accuse(Action):
+    """Stop the clock and accuse a player (once per player per round)."""
+
+    NAME = "accuse"
+    accused: int = 0
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class RevealJoker(Action):
+    """The Joker shows the Joker card, stopping the clock, to guess the location."""
+
+    NAME = "reveal_joker"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class GuessLocation(Action):
+    """The revealed Joker names a location from the list."""
+
+    NAME = "guess_location"
+    location: str = ""
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class DeclarePrank(Action):
+    """Joker's prank: the revealed Joker declares that every card is a Joker this round."""
+
+    NAME = "declare_prank"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ConfirmGuess(Action):
+    """Physical mode: the heroes' cards show whether the named location was right."""
+
+    NAME = "confirm_guess"
+    correct: bool = False
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class CallMultiverse(Action):
+    """Multiverse madness: announce this is a multiverse round and call a show of hands."""
+
+    NAME = "call_multiverse"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class VoteYesNo(Action):
+    """Sealed vote: a thumb up (yes) or down in an accusation; a raised hand in a multiverse vote."""
+
+    NAME = "vote"
+    yes: bool = False
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class PointAt(Action):
+    """Sealed vote: point at a suspect (final vote, Harley hunt)."""
+
+    NAME = "point"
+    target: int = 0
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Hands(Action):
+    """Open vote: the table enters which players voted yes / raised a hand; every other voter said no."""
+
+    NAME = "hands"
+    yes: tuple[int, ...] = ()
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Points(Action):
+    """Open vote: the table enters the number of fingers pointing at each seat."""
+
+    NAME = "points"
+    counts: tuple[int, ...] = ()
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class UseAbility(Action):
+    """Flip one's one-shot ability card (God's Pride: turns a majority into a unanimous vote)."""
+
+    NAME = "use_ability"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class EnterCards(Action):
+    """Physical mode, end of round: the revealed cards. kind: standard | joker (prank round, all Jokers) |
+    multiverse; joker: the seat that showed the Joker card (-1 none); harley: the seat whose card bears
+    the Harley icon (-1 none)."""
+
+    NAME = "enter_cards"
+    kind: str = "standard"
+    joker: int = -1
+    harley: int = -1
+
+
+@dataclass(frozen=True)
+class NextRound(Action):
+    """Go on to the next round (the previous Joker deals)."""
+
+    NAME = "next_round"
+
+
+@dataclass(frozen=True)
+class EndSession(Action):
+    """End the session after this round (fewer rounds than agreed)."""
+
+    NAME = "end_session"
+
+
+ACTIONS = actions_map(ChooseDealer, Deal, PickBag, StartClock, PauseClock, ResumeClock, TimeUp, StartPointing,
+                      Accuse, RevealJoker, GuessLocation, DeclarePrank, ConfirmGuess, CallMultiverse, VoteYesNo,
+                      PointAt, Hands, Points, UseAbility, EnterCards, NextRound, EndSession)

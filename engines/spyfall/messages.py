@@ -1,0 +1,72 @@
+"""Every guest-facing rule message of Spyfall DC, Korean first (one catalog; codes are stable)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import IllegalActionError
+
+CATALOG: dict[str, tuple[str, str]] = {
+    "bad_config": ("설정이 잘못됐어요: {what}", "Bad setup: {what}"),
+    "bad_seat": ("그런 자리는 없어요.", "There is no such seat."),
+    "wrong_phase": ("지금은 그 행동을 할 수 없어요.", "That cannot be done now."),
+    "bad_deck": ("이번 세션에 쓸 수 없는 덱이에요.", "That deck cannot be used in this session."),
+    "bad_deal": ("카드 분배가 규칙에 맞지 않아요. 덱 바닥에서 인원수만큼, 한 장씩 나눠야 해요.",
+                 "The deal breaks the rules: as many cards as players, from the bottom of the deck, one each."),
+    "bad_abilities": ("능력 카드는 서로 다른 카드로 한 장씩 나눠야 해요.",
+                      "Deal one different ability card to each player."),
+    "clock_not_running": ("시계가 가고 있지 않아요.", "The clock is not running."),
+    "clock_running": ("시계가 이미 가고 있어요.", "The clock is already running."),
+    "time_is_up": ("시간이 다 됐어요. 이제 토론하고 지목할 차례예요.",
+                   "Time is up: now discuss and point."),
+    "time_not_up": ("아직 시간이 남았어요.", "Time is not up yet."),
+    "already_accused": ("이번 라운드에 이미 시계를 멈추고 의심했어요. 라운드마다 한 번만 할 수 있어요.",
+                        "You have already stopped the clock to accuse this round; once per round."),
+    "self_accuse": ("자기 자신을 의심할 수는 없어요.", "You cannot accuse yourself."),
+    "self_point": ("자기 자신을 가리킬 수는 없어요.", "You cannot point at yourself."),
+    "not_joker": ("조커 카드를 가진 사람만 공개할 수 있어요.", "Only a player holding a Joker card may reveal."),
+    "not_revealer": ("카드를 공개한 조커만 장소를 말할 수 있어요.",
+                     "Only the Joker who revealed may name the location."),
+    "bad_location": ("장소 목록에 없는 장소예요.", "That location is not on the list."),
+    "module_off": ("이번 세션에는 {module_ko} 모듈을 쓰지 않아요.", "The {module_en} module is not in play."),
+    "already_called": ("이번 라운드에 이미 멀티버스 투표를 불렀어요.",
+                       "You have already called a multiverse vote this round."),
+    "accused_votes": ("의심받은 사람은 투표하지 않아요.", "The accused does not vote."),
+    "joker_votes": ("조커는 할리 퀸 찾기 투표에 참여하지 않아요.", "The Joker does not vote in the Harley hunt."),
+    "not_a_voter": ("이 투표에는 참여할 수 없어요.", "You may not vote in this vote."),
+    "already_voted": ("이미 투표했어요. 투표는 바꿀 수 없어요.", "You have already voted; a vote cannot be changed."),
+    "sealed_votes": ("이번 세션은 비밀 투표예요. 각자 태블릿으로 투표해 주세요.",
+                     "Votes are sealed this session: each player votes on the tablet."),
+    "open_votes": ("이번 세션은 공개 투표예요. 테이블에서 결과를 입력해 주세요.",
+                   "Votes are open this session: the table enters the result."),
+    "bad_counts": ("표의 수가 맞지 않아요: {what}", "The vote counts do not add up: {what}"),
+    "no_ability": ("쓸 수 있는 원샷 능력 카드가 없어요.", "You have no one-shot ability card to use."),
+    "not_one_shot": ("이 능력 카드는 원샷이 아니에요.", "This ability card is not a one-shot."),
+    "pride_timing": ("신의 자부심은 중간 의심 투표에서 찬성이 반대보다 많을 때만 쓸 수 있어요.",
+                     "God's Pride works only in a mid-round accusation vote with more yes than no."),
+    "pride_used": ("이번 투표에서 신의 자부심이 이미 쓰였어요.", "God's Pride has already been used in this vote."),
+    "physical_only": ("실물 카드 모드에서만 입력하는 정보예요.", "This is entered only in physical-card mode."),
+    "digital_only": ("디지털 카드 모드에서만 하는 행동이에요.", "This is only for digital-card mode."),
+    "bad_cards": ("공개된 카드 정보가 앞의 진행과 맞지 않아요: {what}",
+                  "The revealed cards contradict what happened: {what}"),
+    "session_over": ("정한 라운드를 모두 마쳤어요.", "All agreed rounds are played."),
+}
+
+
+def err(code: str, **params: Any) -> IllegalActionError:
+    """The RuleError for `code`, with its Korean and English message from the catalog."""
+    ko, en = CATALOG[code]
+    return IllegalActionError(code, ko, en, **params)
+
+
+MODULE_NAMES: dict[str, tuple[str, str]] = {
+    "power_up": ("파워 업", "Power-up"),
+    "harley": ("할리 퀸 도우미", "Harley Quinn helper"),
+    "prank": ("조커의 장난", "Joker's prank"),
+    "multiverse": ("멀티버스 매드니스", "Multiverse madness"),
+}
+
+
+def module_off(module: str) -> IllegalActionError:
+    ko, en = MODULE_NAMES[module]
+    return err("module_off", module_ko=ko, module_en=en)

@@ -1,0 +1,661 @@
+"""The Spyfall DC engine: setup, who may act, legal actions, and applying actions."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engines.core import CHANCE, TABLE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
+from engines.spyfall import actions as A
+from engines.spyfall.content import AbilityDeck, Card, Deck, DeckBox
+from engines.spyfall.messages import err, module_off
+from engines.spyfall.scoring import score_round
+from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, Settings, SpyState
+from engines.spyfall.views import card_view, secrets_of, view_of
+from engines.timers import Clock
+from engines.votes import NO, YES, Vote, VoteKind, decide
+
+MODULES = ("power_up", "harley", "prank", "multiverse")
+VOTING = ("accusation", "multiverse_vote", "harley_vote", "final_vote")
+KINDS = ("standard", "joker", "multiverse")
+
+
+def _r(state: SpyState) -> RoundState:
+    assert state.round is not None
+    return state.round
+
+
+def _setr(state: SpyState, r: RoundState, **changes: Any) -> SpyState:
+    return dataclasses.replace(state, round=dataclasses.replace(r, **changes))
+
+
+class Spyfall(Engine[SpyState]):
+    name = "spyfall"
+    version = "1"
+    state_type = SpyState
+    actions = A.ACTIONS
+    content_types = {"decks.yaml": DeckBox, "abilities.yaml": AbilityDeck}
+
+    # ------------------------------------------------------------ setup
+
+    def example_configs(self, pack: Mapping[str, Any]) -> list[dict[str, Any]]:
+        names = ["지수", "민호", "서연", "도윤", "하은", "준우", "유나", "현우"]
+        return [
+            {"players": names[:4], "rounds": 2},
+            {"players": names[:5], "rounds": 2, "modules": list(MODULES), "votes": "sealed"},
+            {"players": names[:3], "rounds": 2, "modules": ["prank", "multiverse", "power_up"]},
+            {"players": names[:8], "rounds": 1, "modules": ["harley", "power_up"], "votes": "sealed"},
+            {"players": names[:6], "rounds": 2, "modules": list(MODULES), "deal": "physical"},
+        ]
+
+    def setup(self, config: Mapping[str, Any], pack: Mapping[str, Any], seed: int) -> SpyState:
+        players = tuple(str(p) for p in config.get("players", ()))
+        if not 3 <= len(players) <= 8:
+            raise err("bad_config", what="3~8명 / 3-8 players")
+        if len(set(players)) != len(players) or not all(p.strip() for p in players):
+            raise err("bad_config", what="이름이 비었거나 겹쳐요 / names must be distinct")
+        modules = set(config.get("modules", ()))
+        if not modules <= set(MODULES):
+            raise err("bad_config", what=f"modules {sorted(modules - set(MODULES))}")
+        if "harley" in modules and len(players) < 5:
+            raise err("bad_config", what="할리 퀸 도우미는 5명 이상 / Harley Quinn helper needs 5+ players")
+        deal = config.get("deal", "digital")
+        votes = config.get("votes", "open")
+        if deal not in ("digital", "physical") or votes not in ("open", "sealed"):
+            raise err("bad_config", what="deal: digital|physical, votes: open|sealed")
+        settings = Settings(
+            rounds=int(config.get("rounds", 5)), power_up="power_up" in modules, harley="harley" in modules,
+            prank="prank" in modules, multiverse="multiverse" in modules, physical=deal == "physical",
+            sealed=votes == "sealed", round_s=float(config.get("round_seconds", 480)),
+            discussion_s=float(config.get("discussion_seconds", 120)),
+            harley_s=float(config.get("harley_seconds", 30)))
+        box = pack.get("decks")
+        abilities = pack.get("abilities")
+        if not isinstance(box, DeckBox) or not isinstance(abilities, AbilityDeck):
+            raise err("bad_config", what="content pack (decks, abilities)")
+        if not settings.physical and settings.multiverse:
+            box = _remix(box, seeded_rng(seed, "multiverse"))
+        kinds = {"standard"} | ({"joker"} if settings.prank else set()) | (
+            {"multiverse"} if settings.multiverse else set())
+        pool = tuple(d.id for d in box.decks if d.kind in kinds)
+        if not 1 <= settings.rounds <= len(pool):
+            raise err("bad_config", what=f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
+        if settings.power_up and len(abilities.cards) < len(players):
+            raise err("bad_config", what="ability cards")
+        return SpyState(players=players, settings=settings, box=box, ability_cards=abilities.cards, pool=pool,
+                        round=self._new_round(settings, 1, -1), totals=(0,) * len(players))
+
+    @staticmethod
+    def _new_round(settings: Settings, number: int, dealer: int) -> RoundState:
+        return RoundState(number=number, dealer=dealer, phase="choose_dealer" if dealer < 0 else "deal",
+                          clock=Clock(settings.round_s))
+
+    # ------------------------------------------------------------ who moves
+
+    def to_move(self, state: SpyState) -> frozenset[int]:
+        if state.over or state.round is None:
+            return frozenset()
+        r = state.round
+        everyone = frozenset(range(len(state.players)))
+        if r.phase == "deal":
+            return frozenset({CHANCE})
+        if r.phase == "play":
+            return everyone | {TABLE}
+        if r.phase in VOTING:
+            assert r.vote is not None
+            return r.vote.waiting if state.settings.sealed else frozenset({TABLE})
+        if r.phase == "pride":
+            assert r.vote is not None
+            return frozenset(r.vote.eligible) | {TABLE}
+        if r.phase == "guess":
+            return frozenset({r.revealer})
+        return frozenset({TABLE})
+
+    def legal_actions(self, state: SpyState, seat: int) -> Sequence[Action]:
+        if seat not in self.to_move(state) or seat == CHANCE:
+            return []
+        r = _r(state)
+        n = len(state.players)
+        at = state.now
+        s = state.settings
+        out: list[Action] = []
+        if r.phase == "choose_dealer":
+            return [A.ChooseDealer(TABLE, d) for d in range(n)]
+        if r.phase == "ready":
+            return [A.StartClock(TABLE, at)]
+        if r.phase == "play":
+            if seat == TABLE:
+                if r.clock.running:
+                    assert r.clock.deadline is not None
+                    return [A.PauseClock(TABLE, at), A.TimeUp(TABLE, r.clock.deadline)]
+                return [A.ResumeClock(TABLE, at)]
+            if not r.clock.running:
+                return []
+            if seat not in r.accusers:
+                out += [A.Accuse(seat, t, at) for t in range(n) if t != seat]
+            if s.physical or (r.facts is not None and r.facts.is_joker(seat)):
+                out.append(A.RevealJoker(seat, at))
+            if s.multiverse and seat not in r.callers:
+                out.append(A.CallMultiverse(seat, at))
+            if self._one_shot(state, seat, pride=False):
+                out.append(A.UseAbility(seat, at))
+            return out
+        if r.phase in VOTING:
+            assert r.vote is not None
+            if s.sealed:
+                if r.vote.kind is VoteKind.PLURALITY:
+                    return [A.PointAt(seat, int(c), at) for c in r.vote.options if c != seat]
+                return [A.VoteYesNo(seat, True, at), A.VoteYesNo(seat, False, at)]
+            if r.vote.kind is VoteKind.PLURALITY:
+                return [A.Points(TABLE, c, at) for c in _sample_points(n, r.vote)]
+            voters = r.vote.eligible
+            hands = [voters, ()] + [tuple(v for v in voters if v != x) for x in voters]
+            return [A.Hands(TABLE, h, at) for h in hands]
+        if r.phase == "pride":
+            if seat == TABLE:
+                return [A.ResumeClock(TABLE, at)]
+            return [A.UseAbility(seat, at)] if self._may_pride(state, seat) else []
+        if r.phase == "guess":
+            out = [A.GuessLocation(seat, loc.id, at) for loc in state.box.locations]
+            if s.prank:
+                out.append(A.DeclarePrank(seat, at))
+            return out
+        if r.phase == "confirm_guess":
+            return [A.ConfirmGuess(TABLE, True, at), A.ConfirmGuess(TABLE, False, at)]
+        if r.phase in ("discussion", "harley_talk"):
+            assert r.talk is not None and r.talk.deadline is not None
+            return [A.StartPointing(TABLE, at), A.TimeUp(TABLE, r.talk.deadline)]
+        if r.phase == "reveal":
+            return [a for a in self._sample_cards(state) if self._cards_ok(state, a) is None]
+        if r.phase == "round_over":
+            return [A.NextRound(TABLE), A.EndSession(TABLE)]
+        return []
+
+    def sample_chance(self, state: SpyState, rng: random.Random) -> Action:
+        unused = [d for d in state.pool if d not in state.used]
+        deck_id = rng.choice(unused)
+        if state.settings.physical:
+            return A.PickBag(CHANCE, deck_id)
+        deck = state.box.deck(deck_id)
+        n = len(state.players)
+        if deck.kind == "standard":
+            # the 7 location cards lie shuffled above the Joker; take n from the bottom, shuffle, deal
+            above = list(range(7))
+            rng.shuffle(above)
+            cards = [7] + above[7 - (n - 1):] if n > 1 else [7]
+        else:
+            cards = rng.sample(range(8), n)
+        rng.shuffle(cards)
+        abilities = tuple(rng.sample(range(len(state.ability_cards)), n)) if state.settings.power_up else ()
+        return A.Deal(CHANCE, deck_id, tuple(cards), abilities)
+
+    # ------------------------------------------------------------ apply
+
+    def _apply(self, state: SpyState, action: Action) -> Step[SpyState]:
+        at = float(getattr(action, "at", 0.0) or 0.0)
+        t = max(at, state.now)
+        r = _r(state)
+        handler = getattr(self, "_do_" + action.NAME)
+        step: Step[SpyState] = handler(state, r, action, t)
+        if t != step.state.now:
+            step = Step(dataclasses.replace(step.state, now=t), step.events)
+        return step
+
+    def _need(self, r: RoundState, *phases: str) -> None:
+        if r.phase not in phases:
+            raise err("wrong_phase")
+
+    def _seat(self, state: SpyState, seat: int) -> None:
+        if not 0 <= seat < len(state.players):
+            raise err("bad_seat")
+
+    def _running(self, r: RoundState, t: float) -> None:
+        """The round clock runs and time is not up (accusations, the Joker's reveal, multiverse calls)."""
+        if not r.clock.running:
+            raise err("clock_not_running")
+        if r.clock.expired(t):
+            raise err("time_is_up")
+
+    def _do_choose_dealer(self, state: SpyState, r: RoundState, a: A.ChooseDealer, t: float) -> Step[SpyState]:
+        self._need(r, "choose_dealer")
+        self._seat(state, a.dealer)
+        nxt = _setr(state, r, dealer=a.dealer, phase="deal")
+        nxt = dataclasses.replace(nxt, first_dealer=a.dealer)
+        return Step(nxt, (Event("dealer", {"dealer": a.dealer, "round": r.number}),))
+
+    def _fresh_deck(self, state: SpyState, deck_id: str) -> Deck:
+        if deck_id not in state.pool or deck_id in state.used:
+            raise err("bad_deck")
+        return state.box.deck(deck_id)
+
+    def _do_pick_bag(self, state: SpyState, r: RoundState, a: A.PickBag, t: float) -> Step[SpyState]:
+        self._need(r, "deal")
+        if not state.settings.physical:
+            raise err("physical_only")
+        deck = self._fresh_deck(state, a.deck)
+        nxt = _setr(state, r, deck=deck.id, phase="ready")
+        nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
+        return Step(nxt, (Event("take_bag", {"bag": deck.bag, "dealer": r.dealer, "round": r.number}),))
+
+    def _do_deal(self, state: SpyState, r: RoundState, a: A.Deal, t: float) -> Step[SpyState]:
+        self._need(r, "deal")
+        if state.settings.physical:
+            raise err("digital_only")
+        deck = self._fresh_deck(state, a.deck)
+        n = len(state.players)
+        if len(a.cards) != n or len(set(a.cards)) != n or not all(0 <= c < len(deck.cards) for c in a.cards):
+            raise err("bad_deal")
+        if deck.kind == "standard" and not any(deck.cards[c].kind == "joker" for c in a.cards):
+            raise err("bad_deal")  # the bottom card (the Joker) is always among the dealt cards
+        if state.settings.power_up:
+            k = len(state.ability_cards)
+            if len(a.abilities) != n or len(set(a.abilities)) != n or not all(0 <= x < k for x in a.abilities):
+                raise err("bad_abilities")
+        elif a.abilities:
+            raise module_off("power_up")
+        facts = _facts(deck, [deck.cards[c] for c in a.cards], state.settings.harley)
+        nxt = _setr(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
+        nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
+        events = [Event("dealt", {"round": r.number, "dealer": r.dealer})]
+        assert nxt.round is not None
+        for seat in range(n):
+            events.append(Event("your_card", {"card": card_view(nxt, nxt.round, seat)}, frozenset({seat})))
+        return Step(nxt, tuple(events))
+
+    def _do_start_clock(self, state: SpyState, r: RoundState, a: A.StartClock, t: float) -> Step[SpyState]:
+        self._need(r, "ready")
+        clock = Clock(state.settings.round_s).start(t)
+        return Step(_setr(state, r, clock=clock, phase="play"), (Event("clock_started", {"at": t}),))
+
+    def _do_pause_clock(self, state: SpyState, r: RoundState, a: A.PauseClock, t: float) -> Step[SpyState]:
+        self._need(r, "play")
+        self._running(r, t)
+        return Step(_setr(state, r, clock=r.clock.pause(t)), (Event("clock_paused", {"at": t}),))
+
+    def _do_resume_clock(self, state: SpyState, r: RoundState, a: A.ResumeClock, t: float) -> Step[SpyState]:
+        self._need(r, "play", "pride")
+        if r.clock.running:
+            raise err("clock_running")
+        changes: dict[str, Any] = {"clock": r.clock.resume(t), "phase": "play"}
+        if r.phase == "pride":
+            changes["vote"] = None
+        return Step(_setr(state, r, **changes), (Event("clock_resumed", {"at": t}),))
+
+    def _do_time_up(self, state: SpyState, r: RoundState, a: A.TimeUp, t: float) -> Step[SpyState]:
+        self._need(r, "play", "discussion", "harley_talk")
+        if r.phase == "play":
+            if not r.clock.running:
+                raise err("clock_not_running")
+            if not r.clock.expired(t):
+                raise err("time_not_up")
+            talk = Clock(state.settings.discussion_s).start(t)
+            nxt = _setr(state, r, clock=r.clock.stop(t), talk=talk, phase="discussion")
+            return Step(nxt, (Event("time_up", {"at": t}),))
+        assert r.talk is not None
+        if not r.talk.expired(t):
+            raise err("time_not_up")
+        return self._pointing(state, r, t)
+
+    def _do_start_pointing(self, state: SpyState, r: RoundState, a: A.StartPointing, t: float) -> Step[SpyState]:
+        self._need(r, "discussion", "harley_talk")
+        return self._pointing(state, r, t)
+
+    def _pointing(self, state: SpyState, r: RoundState, t: float) -> Step[SpyState]:
+        n = len(state.players)
+        assert r.talk is not None
+        talk = r.talk.stop(t)
+        if r.phase == "discussion":
+            vote = Vote.pointing(tuple(range(n)), tuple(range(n)), state.settings.sealed)
+            return Step(_setr(state, r, talk=talk, vote=vote, phase="final_vote"), (Event("point_now", {}),))
+        others = tuple(s for s in range(n) if s != r.revealer)
+        vote = Vote.pointing(others, others, state.settings.sealed)
+        return Step(_setr(state, r, talk=talk, vote=vote, phase="harley_vote"), (Event("hunt_now", {}),))
+
+    def _do_accuse(self, state: SpyState, r: RoundState, a: A.Accuse, t: float) -> Step[SpyState]:
+        self._need(r, "play")
+        self._seat(state, a.accused)
+        self._running(r, t)
+        if a.seat in r.accusers:
+            raise err("already_accused")
+        if a.accused == a.seat:
+            raise err("self_accuse")
+        voters = tuple(s for s in range(len(state.players)) if s != a.accused)
+        vote = Vote.yes_no(VoteKind.UNANIMOUS, voters, state.settings.sealed)
+        nxt = _setr(state, r, clock=r.clock.pause(t), vote=vote, phase="accusation",
+                    accusations=r.accusations + ((a.seat, a.accused),))
+        return Step(nxt, (Event("accused", {"accuser": a.seat, "accused": a.accused}),))
+
+    def _do_reveal_joker(self, state: SpyState, r: RoundState, a: A.RevealJoker, t: float) -> Step[SpyState]:
+        self._need(r, "play")
+        self._running(r, t)
+        if not state.settings.physical and (r.facts is None or not r.facts.is_joker(a.seat)):
+            raise err("not_joker")
+        nxt = _setr(state, r, clock=r.clock.pause(t), revealer=a.seat, phase="guess")
+        return Step(nxt, (Event("joker_revealed", {"seat": a.seat}),))
+
+    def _do_guess_location(self, state: SpyState, r: RoundState, a: A.GuessLocation, t: float) -> Step[SpyState]:
+        self._need(r, "guess")
+        if a.location not in {loc.id for loc in state.box.locations}:
+            raise err("bad_location")
+        nxt = _setr(state, r, guess=a.location)
+        ev = Event("guessed", {"seat": a.seat, "guess": a.location})
+        if state.settings.physical:
+            return Step(_setr(nxt, _r(nxt), phase="confirm_guess"), (ev,))
+        assert r.facts is not None
+        correct = r.facts.kind == "standard" and a.location == r.facts.location
+        return self._after_guess(nxt, _r(nxt), correct, t, (ev,))
+
+    def _do_confirm_guess(self, state: SpyState, r: RoundState, a: A.ConfirmGuess, t: float) -> Step[SpyState]:
+        self._need(r, "confirm_guess")
+        return self._after_guess(state, r, a.correct, t, ())
+
+    def _after_guess(self, state: SpyState, r: RoundState, correct: bool, t: float,
+                     events: tuple[Event, ...]) -> Step[SpyState]:
+        events = events + (Event("guess_result", {"correct": correct}),)
+        if correct and state.settings.harley:
+            talk = Clock(state.settings.harley_s).start(t)
+            return Step(_setr(state, r, guess_correct=True, talk=talk, phase="harley_talk"), events)
+        return self._end(_setr(state, r, guess_correct=correct), "guess", t, events)
+
+    def _do_declare_prank(self, state: SpyState, r: RoundState, a: A.DeclarePrank, t: float) -> Step[SpyState]:
+        self._need(r, "guess")
+        if not state.settings.prank:
+            raise module_off("prank")
+        nxt = _setr(state, r, prank_by=a.seat)
+        return self._end(nxt, "prank", t, (Event("prank_declared", {"seat": a.seat}),))
+
+    def _do_call_multiverse(self, state: SpyState, r: RoundState, a: A.CallMultiverse,
+                            t: float) -> Step[SpyState]:
+        self._need(r, "play")
+        if not state.settings.multiverse:
+            raise module_off("multiverse")
+        self._running(r, t)
+        if a.seat in r.callers:
+            raise err("already_called")
+        vote = Vote.yes_no(VoteKind.MAJORITY, tuple(range(len(state.players))), state.settings.sealed)
+        nxt = _setr(state, r, clock=r.clock.pause(t), vote=vote, phase="multiverse_vote",
+                    callers=r.callers + (a.seat,), mv_caller=a.seat)
+        return Step(nxt, (Event("multiverse_called", {"seat": a.seat}),))
+
+    # -- votes
+
+    def _do_vote(self, state: SpyState, r: RoundState, a: A.VoteYesNo, t: float) -> Step[SpyState]:
+        self._need(r, "accusation", "multiverse_vote")
+        vote = self._sealed_vote(state, r, a.seat)
+        vote = vote.cast(a.seat, YES if a.yes else NO)
+        return self._ballot(state, r, vote, a.seat, t)
+
+    def _do_point(self, state: SpyState, r: RoundState, a: A.PointAt, t: float) -> Step[SpyState]:
+        self._need(r, "final_vote", "harley_vote")
+        vote = self._sealed_vote(state, r, a.seat)
+        if a.target == a.seat:
+            raise err("self_point")
+        if a.target not in vote.options:
+            raise err("joker_votes") if a.target == r.revealer else err("bad_seat")
+        return self._ballot(state, r, vote.cast(a.seat, a.target), a.seat, t)
+
+    def _sealed_vote(self, state: SpyState, r: RoundState, seat: int) -> Vote:
+        assert r.vote is not None
+        if not state.settings.sealed:
+            raise err("open_votes")
+        if seat not in r.vote.eligible:
+            raise err("accused_votes") if r.phase == "accusation" else err("not_a_voter")
+        if seat in r.vote.voted:
+            raise err("already_voted")
+        return r.vote
+
+    def _ballot(self, state: SpyState, r: RoundState, vote: Vote, seat: int, t: float) -> Step[SpyState]:
+        ev = Event("voted", {"seat": seat})
+        if not vote.complete:
+            return Step(_setr(state, r, vote=vote), (ev,))
+        if vote.kind is VoteKind.PLURALITY:
+            counts = {int(c): n for c, n in zip(vote.options, vote.counts().values(), strict=True)}
+            return self._decided_points(state, r, vote, counts, t, (ev,))
+        yes = frozenset(v for v, c in vote.ballots if c == YES)
+        return self._decided_hands(state, r, vote, yes, t, (ev,))
+
+    def _do_hands(self, state: SpyState, r: RoundState, a: A.Hands, t: float) -> Step[SpyState]:
+        self._need(r, "accusation", "multiverse_vote")
+        assert r.vote is not None
+        if state.settings.sealed:
+            raise err("sealed_votes")
+        yes = frozenset(a.yes)
+        if len(yes) != len(a.yes):
+            raise err("bad_counts", what="같은 사람이 두 번 / a voter twice")
+        if r.phase == "accusation" and r.accusations[-1][1] in yes:
+            raise err("accused_votes")
+        if not yes <= set(r.vote.eligible):
+            raise err("not_a_voter")
+        return self._decided_hands(state, r, r.vote, yes, t, ())
+
+    def _do_points(self, state: SpyState, r: RoundState, a: A.Points, t: float) -> Step[SpyState]:
+        self._need(r, "final_vote", "harley_vote")
+        assert r.vote is not None
+        if state.settings.sealed:
+            raise err("sealed_votes")
+        n = len(state.players)
+        if len(a.counts) != n or any(c < 0 for c in a.counts):
+            raise err("bad_counts", what=f"자리마다 0 이상의 수 {n}개 / {n} counts, none negative")
+        voters = set(r.vote.eligible)
+        for seat, c in enumerate(a.counts):
+            if seat not in r.vote.options and c:
+                raise err("joker_votes")
+            if c > len(voters - {seat}):
+                raise err("self_point")
+        if sum(a.counts) > len(voters):
+            raise err("bad_counts", what=f"표는 {len(voters)}개까지 / at most {len(voters)} votes")
+        counts = {seat: a.counts[seat] for seat in map(int, r.vote.options)}
+        return self._decided_points(state, r, r.vote, counts, t, ())
+
+    def _decided_hands(self, state: SpyState, r: RoundState, vote: Vote, yes: frozenset[int], t: float,
+                       events: tuple[Event, ...]) -> Step[SpyState]:
+        no = len(vote.eligible) - len(yes)
+        result = decide(vote.kind, {YES: len(yes), NO: no}, len(vote.eligible))
+        r = dataclasses.replace(r, counts=((YES, len(yes)), (NO, no)))
+        events = events + (Event("vote_result", {"yes": len(yes), "no": no, "passed": result.decided}),)
+        if r.phase == "multiverse_vote":
+            if result.decided:
+                return self._end(_setr(state, r, mv_yes=yes, vote=None), "multiverse", t, events)
+            return Step(_setr(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
+        accuser, accused = r.accusations[-1]
+        if result.decided:
+            return self._end(_setr(state, r, vote=None, convicted=accused, accuser=accuser), "accusation", t,
+                             events)
+        if state.settings.power_up and len(yes) > no:
+            return Step(_setr(state, r, vote=vote, phase="pride"), events)
+        return Step(_setr(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
+
+    def _decided_points(self, state: SpyState, r: RoundState, vote: Vote, counts: Mapping[int, int], t: float,
+                        events: tuple[Event, ...]) -> Step[SpyState]:
+        result = decide(VoteKind.PLURALITY, {k: v for k, v in counts.items()}, len(vote.eligible))
+        winner = int(result.winner) if result.winner is not None else -1
+        r = dataclasses.replace(r, vote=None, counts=tuple((str(k), v) for k, v in sorted(counts.items())))
+        events = events + (Event("pointed", {"counts": {str(k): v for k, v in counts.items()}, "top": winner}),)
+        if r.phase == "harley_vote":
+            return self._end(_setr(state, r, hunt_suspect=winner), "guess", t, events)
+        if winner >= 0:
+            return self._end(_setr(state, r, convicted=winner), "final_vote", t, events)
+        return self._end(_setr(state, r), "no_conviction", t, events)
+
+    # -- abilities
+
+    def _one_shot(self, state: SpyState, seat: int, pride: bool) -> bool:
+        r = _r(state)
+        if not state.settings.power_up or state.settings.physical or not r.abilities or seat in r.flipped:
+            return False
+        card = state.ability_cards[r.abilities[seat]]
+        return card.one_shot and (card.effect == "gods_pride") == pride
+
+    def _may_pride(self, state: SpyState, seat: int) -> bool:
+        r = _r(state)
+        if r.pride_by >= 0 or r.vote is None or seat not in r.vote.eligible:
+            return False
+        return state.settings.physical or self._one_shot(state, seat, pride=True)
+
+    def _do_use_ability(self, state: SpyState, r: RoundState, a: A.UseAbility, t: float) -> Step[SpyState]:
+        if not state.settings.power_up:
+            raise module_off("power_up")
+        if r.phase == "pride":
+            if r.pride_by >= 0:
+                raise err("pride_used")
+            if not self._may_pride(state, a.seat):
+                raise err("no_ability")
+            assert r.vote is not None
+            accuser, accused = r.accusations[-1]
+            nxt = _setr(state, r, pride_by=a.seat, flipped=r.flipped | {a.seat}, vote=None, convicted=accused,
+                        accuser=accuser)
+            ev = Event("ability_used", {"seat": a.seat, "ability": "gods_pride"})
+            return self._end(nxt, "accusation", t, (ev,))
+        self._need(r, "play")
+        if state.settings.physical:
+            raise err("digital_only")
+        if not self._one_shot(state, a.seat, pride=False):
+            if self._one_shot(state, a.seat, pride=True):
+                raise err("pride_timing")
+            raise err("no_ability")
+        card = state.ability_cards[r.abilities[a.seat]]
+        return Step(_setr(state, r, flipped=r.flipped | {a.seat}),
+                    (Event("ability_used", {"seat": a.seat, "ability": card.id}),))
+
+    # -- end of round
+
+    def _end(self, state: SpyState, ending: Ending, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
+        r = _r(state)
+        clock = r.clock.stop(t) if r.clock.started else r.clock
+        talk = r.talk.stop(t) if r.talk is not None else None
+        r = dataclasses.replace(r, ending=ending, clock=clock, talk=talk, vote=None)
+        if state.settings.physical:
+            return Step(dataclasses.replace(state, round=dataclasses.replace(r, phase="reveal")),
+                        events + (Event("show_cards", {"ending": ending}),))
+        assert r.facts is not None
+        return self._score(state, r, r.facts, events)
+
+    def _score(self, state: SpyState, r: RoundState, facts: Facts, events: tuple[Event, ...]) -> Step[SpyState]:
+        n = len(state.players)
+        points = score_round(n, state.settings, r, facts)
+        totals = tuple(a + b for a, b in zip(state.totals, points, strict=True))
+        deck = state.box.deck(r.deck)
+        record = RoundRecord(
+            number=r.number, dealer=r.dealer, deck=r.deck, kind=facts.kind, cards=facts.cards,
+            joker=facts.joker, harley=facts.harley, place=facts.location or deck.location, ending=r.ending,
+            convicted=r.convicted, accuser=r.accuser, guess=r.guess, points=points,
+            abilities=tuple(state.ability_cards[i].id for i in r.abilities))
+        r = dataclasses.replace(r, facts=facts, points=points, phase="round_over")
+        history = state.history + (record,)
+        over = len(history) >= state.settings.rounds
+        nxt = dataclasses.replace(state, round=r, history=history, totals=totals, over=over)
+        events = events + (Event("round_scored", {"round": r.number, "points": list(points),
+                                                  "totals": list(totals)}),)
+        if over:
+            events += (Event("session_over", {"totals": list(totals)}),)
+        return Step(nxt, events)
+
+    def _do_enter_cards(self, state: SpyState, r: RoundState, a: A.EnterCards, t: float) -> Step[SpyState]:
+        self._need(r, "reveal")
+        problem = self._cards_ok(state, a)
+        if problem is not None:
+            raise err("bad_cards", what=problem)
+        n = len(state.players)
+        if a.kind == "joker":
+            cards = (JOKER,) * n
+        else:
+            cards = tuple(JOKER if s == a.joker else "" for s in range(n))
+        facts = Facts(kind=a.kind, cards=cards, joker=a.joker if a.kind == "standard" else -1,  # type: ignore[arg-type]
+                      harley=a.harley if state.settings.harley and a.kind == "standard" else -1)
+        return self._score(state, r, facts, (Event("cards_entered", {"kind": a.kind, "joker": a.joker,
+                                                                     "harley": a.harley}),))
+
+    def _cards_ok(self, state: SpyState, a: A.EnterCards) -> str | None:
+        """Why the entered cards contradict the round (None: they fit)."""
+        r = _r(state)
+        n = len(state.players)
+        s = state.settings
+        if a.kind not in KINDS:
+            return "kind: standard | joker | multiverse"
+        if (a.kind == "joker" and not s.prank) or (a.kind == "multiverse" and not s.multiverse):
+            return "이번 세션에 없는 덱 / that deck is not in play"
+        if a.kind == "standard":
+            if not 0 <= a.joker < n:
+                return "조커 카드를 낸 사람 / who showed the Joker card"
+            if a.harley != -1 and (not s.harley or not 0 <= a.harley < n or a.harley == a.joker):
+                return "할리 퀸 아이콘 / the Harley icon"
+        elif a.joker != -1 or a.harley != -1:
+            return "이 덱에는 한 명의 조커나 할리 퀸이 없어요 / no single Joker or Harley in this deck"
+        for who in (r.revealer, r.prank_by):
+            if who >= 0 and not (a.kind == "joker" or a.joker == who):
+                return "조커 카드를 공개한 사람 / the player who revealed a Joker card"
+        if r.guess_correct and a.kind != "standard":
+            return "맞힌 장소 / the location guessed right"
+        return None
+
+    def _sample_cards(self, state: SpyState) -> list[A.EnterCards]:
+        n = len(state.players)
+        out = [A.EnterCards(TABLE, "standard", j, -1) for j in range(n)]
+        if state.settings.harley:
+            out += [A.EnterCards(TABLE, "standard", j, (j + 1) % n) for j in range(n)]
+        out += [A.EnterCards(TABLE, "joker", -1, -1), A.EnterCards(TABLE, "multiverse", -1, -1)]
+        return out
+
+    def _do_next_round(self, state: SpyState, r: RoundState, a: A.NextRound, t: float) -> Step[SpyState]:
+        self._need(r, "round_over")
+        assert r.facts is not None
+        # the previous Joker deals; a round without a single Joker keeps its dealer (SPY-14)
+        dealer = r.facts.joker if r.facts.kind == "standard" else r.dealer
+        nxt = dataclasses.replace(state, round=self._new_round(state.settings, r.number + 1, dealer))
+        return Step(nxt, (Event("next_round", {"round": r.number + 1, "dealer": dealer}),))
+
+    def _do_end_session(self, state: SpyState, r: RoundState, a: A.EndSession, t: float) -> Step[SpyState]:
+        self._need(r, "round_over")
+        return Step(dataclasses.replace(state, over=True), (Event("session_over", {"totals": list(state.totals)}),))
+
+    # ------------------------------------------------------------ views, outcome, secrets
+
+    def view(self, state: SpyState, seat: int | None) -> dict[str, Any]:
+        return view_of(state, seat)
+
+    def secrets(self, state: SpyState) -> Iterable[Secret]:
+        return secrets_of(state)
+
+    def outcome(self, state: SpyState) -> Outcome | None:
+        if not state.over:
+            return None
+        best = max(state.totals)
+        winners = tuple(s for s, p in enumerate(state.totals) if p == best)  # SPY-10: ties share the win
+        return Outcome(winners=winners, reason="session_over",
+                       scores={s: p for s, p in enumerate(state.totals)},
+                       detail={"rounds": len(state.history)})
+
+
+def _facts(deck: Deck, dealt: list[Card], harley_module: bool) -> Facts:
+    cards = tuple(JOKER if c.kind == "joker" else c.location for c in dealt)
+    joker = cards.index(JOKER) if deck.kind == "standard" else -1
+    harley = next((s for s, c in enumerate(dealt) if c.harley), -1) if harley_module else -1
+    return Facts(kind=deck.kind, cards=cards, joker=joker, harley=harley, location=deck.location)
+
+
+def _remix(box: DeckBox, rng: random.Random) -> DeckBox:
+    """Digital sessions re-mix the 16 spare cards into two new multiverse decks (SPY-90)."""
+    decks = [d for d in box.decks if d.kind == "multiverse"]
+    cards = [c for d in decks for c in d.cards]
+    rng.shuffle(cards)
+    size = len(cards) // max(1, len(decks))
+    fresh = {d.id: dataclasses.replace(d, cards=tuple(cards[i * size:(i + 1) * size])) for i, d in enumerate(decks)}
+    return dataclasses.replace(box, decks=tuple(fresh.get(d.id, d) for d in box.decks))
+
+
+def _sample_points(n: int, vote: Vote) -> list[tuple[int, ...]]:
+    """A representative set of finger counts: everyone on one candidate, and a two-way tie."""
+    cands = [int(c) for c in vote.options]
+    voters = set(vote.eligible)
+    out = []
+    for c in cands:
+        counts = [0] * n
+        counts[c] = len(voters - {c})
+        out.append(tuple(counts))
+    if len(cands) >= 2:
+        counts = [0] * n
+        counts[cands[0]] = counts[cands[1]] = 1
+        out.append(tuple(counts))
+    return out

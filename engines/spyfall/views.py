@@ -1,0 +1,128 @@
+"""What each seat may see, and the secrets the conformance checker guards.
+
+Secrets (digital mode, until the round is scored): each seat's card (`card`), the location (`location`,
+seen only by the seats holding it — never by the Joker before the reveal), each seat's ability card
+(`ability`, until flipped), the deck drawn (`deck`, seen by nobody: it would name the location), and
+sealed ballots (`my_ballot`). Physical mode holds no card secrets: the real cards do.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engines.core import Secret
+from engines.spyfall.state import JOKER, RoundRecord, RoundState, SpyState
+
+
+def card_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
+    """A seat's own card, as its private screen shows it."""
+    assert r.facts is not None
+    value = r.facts.cards[seat]
+    if value == JOKER:
+        return {"kind": "joker", "ko": "조커", "en": "Joker"}
+    place = state.box.place(value)
+    out: dict[str, Any] = {"kind": "location", "location": value, "ko": place.ko, "en": place.en}
+    if state.settings.harley:
+        out["harley"] = seat == r.facts.harley
+    return out
+
+
+def ability_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
+    card = state.ability_cards[r.abilities[seat]]
+    return {"id": card.id, "ko": card.ko, "en": card.en, "text_ko": card.text_ko, "text_en": card.text_en,
+            "one_shot": card.one_shot}
+
+
+def _in_round(state: SpyState) -> RoundState | None:
+    """The current round while its cards are still secret."""
+    r = state.round
+    if r is None or r.phase == "round_over" or state.over or r.facts is None or state.settings.physical:
+        return None
+    return r
+
+
+def secrets_of(state: SpyState) -> list[Secret]:
+    out: list[Secret] = []
+    r = state.round
+    if r is not None and r.vote is not None and r.vote.sealed:
+        by_choice: dict[str, set[int]] = {}
+        for voter, choice in r.vote.ballots:
+            by_choice.setdefault(json.dumps(choice), set()).add(voter)
+        out += [Secret("my_ballot", json.loads(c), frozenset(s)) for c, s in by_choice.items()]
+    r = _in_round(state)
+    if r is None:
+        return out
+    assert r.facts is not None
+    n = len(state.players)
+    groups: dict[str, set[int]] = {}
+    for seat in range(n):
+        groups.setdefault(json.dumps(card_view(state, r, seat), sort_keys=True), set()).add(seat)
+    out += [Secret("card", json.loads(v), frozenset(s)) for v, s in groups.items()]
+    places: dict[str, set[int]] = {}
+    for seat, value in enumerate(r.facts.cards):
+        if value != JOKER:
+            places.setdefault(value, set()).add(seat)
+    out += [Secret("location", p, frozenset(s)) for p, s in places.items()]
+    out.append(Secret("deck", r.deck, frozenset()))
+    if r.abilities:
+        out += [Secret("ability", ability_view(state, r, s), frozenset({s})) for s in range(n) if s not in r.flipped]
+    return out
+
+
+def _record(state: SpyState, rec: RoundRecord) -> dict[str, Any]:
+    place = state.box.place(rec.place) if rec.place else None
+    return {"number": rec.number, "dealer": rec.dealer, "deck": rec.deck, "kind": rec.kind,
+            "bag": state.box.deck(rec.deck).bag, "cards": list(rec.cards), "joker": rec.joker,
+            "harley": rec.harley, "place": rec.place, "place_ko": place.ko if place else "",
+            "place_en": place.en if place else "", "ending": rec.ending, "convicted": rec.convicted,
+            "accuser": rec.accuser, "guess": rec.guess, "points": list(rec.points),
+            "abilities": list(rec.abilities)}
+
+
+def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
+    s = state.settings
+    out: dict[str, Any] = {
+        "players": list(state.players),
+        "settings": {"rounds": s.rounds, "power_up": s.power_up, "harley": s.harley, "prank": s.prank,
+                     "multiverse": s.multiverse, "deal": "physical" if s.physical else "digital",
+                     "votes": "sealed" if s.sealed else "open", "round_seconds": s.round_s,
+                     "discussion_seconds": s.discussion_s, "harley_seconds": s.harley_s},
+        "totals": list(state.totals),
+        "history": [_record(state, rec) for rec in state.history],
+        "decks_left": len([d for d in state.pool if d not in state.used]),
+        "over": state.over,
+    }
+    r = state.round
+    if r is not None:
+        rv: dict[str, Any] = {
+            "number": r.number, "dealer": r.dealer, "phase": r.phase, "clock": r.clock.to_view(),
+            "talk": r.talk.to_view() if r.talk is not None else None,
+            "accusations": [list(x) for x in r.accusations], "used_accusation": sorted(set(r.accusers)),
+            "multiverse_callers": list(r.callers), "revealer": r.revealer, "guess": r.guess,
+            "guess_correct": r.guess_correct, "prank_by": r.prank_by, "ending": r.ending,
+            "convicted": r.convicted, "accuser": r.accuser, "pride_by": r.pride_by,
+            "hunt_suspect": r.hunt_suspect, "counts": {k: v for k, v in r.counts},
+            "points": list(r.points), "vote": r.vote.to_view(seat) if r.vote is not None else None,
+        }
+        if r.phase in ("accusation", "pride") and r.accusations:
+            rv["accuser_now"], rv["accused_now"] = r.accusations[-1]
+        if s.physical and r.deck:
+            rv["bag"] = state.box.deck(r.deck).bag
+        if r.abilities:
+            rv["flipped"] = [{"seat": x, "id": state.ability_cards[r.abilities[x]].id,
+                              "ko": state.ability_cards[r.abilities[x]].ko,
+                              "en": state.ability_cards[r.abilities[x]].en} for x in sorted(r.flipped)]
+        if _in_round(state) is None and r.phase == "round_over" and state.history:
+            rv["revealed"] = _record(state, state.history[-1])
+        out["round"] = rv
+        if seat is not None and seat >= 0:
+            me: dict[str, Any] = {"seat": seat, "name": state.players[seat],
+                                  "accused_already": seat in r.accusers, "called_multiverse": seat in r.callers}
+            if r.facts is not None and not s.physical:
+                me["card"] = card_view(state, r, seat)
+            if r.abilities:
+                me["ability"] = ability_view(state, r, seat)
+                me["ability_flipped"] = seat in r.flipped
+            out["me"] = me
+    return out
