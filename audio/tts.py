@@ -1,0 +1,239 @@
+"""Speech synthesis to audio clips — never to the speaker.
+
+pyttsx3 (FACTS.md): `save_to_file` + `runAndWait` in ONE worker thread works (a 311-character Korean
+paragraph in ~45 ms); its playback (`say`, `stop`) is broken, so it is never used. `Pyttsx3Synth` owns the
+engine in its own thread and renders one utterance per `runAndWait` (queued calls lose all but the last).
+`EspeakSynth` shells out to the espeak-ng command line (a fallback, and the benchmark's reference).
+
+Voices: one per language. pyttsx3 picks espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on
+macOS; `choose_voice` finds the Korean voice on each (espeak-ng `ko`, SAPI5 "Microsoft Heami", macOS
+"Yuna").
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import platform
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import wave
+from array import array
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from audio.pcm import Clip, CorruptAudio, read_wav
+
+BASE_WPM = 200  # pyttsx3's default rate on every platform; our rate 1.0
+
+
+class SynthUnavailable(Exception):
+    """Synthesis cannot work at all (engine missing); `str(exc)` is the reason shown to staff."""
+
+
+class SynthError(Exception):
+    """One utterance failed; the engine may still work for the next."""
+
+
+@dataclass(frozen=True)
+class VoiceInfo:
+    id: str
+    name: str
+    languages: tuple[str, ...] = ()
+
+
+# Known Korean voices per platform, checked in order (substrings of id or name, lower case).
+PLATFORM_PREFERENCES: dict[str, dict[str, tuple[str, ...]]] = {
+    "Linux": {"ko": ("ko",), "en": ("en-us", "gmw/en-us", "en")},
+    "Windows": {"ko": ("heami", "ko-kr", "korean"), "en": ("zira", "david", "en-us")},
+    "Darwin": {"ko": ("yuna", "ko-kr", "ko_kr"), "en": ("samantha", "alex", "en-us", "en_us")},
+}
+
+
+def _lang_codes(v: VoiceInfo) -> list[str]:
+    return [str(x).lower().replace("_", "-").lstrip("\x05") for x in v.languages]
+
+
+def choose_voice(voices: Sequence[VoiceInfo], lang: str, system: str | None = None) -> str | None:
+    """The id of the best voice for `lang` on this platform, or None when it has none."""
+    system = system or platform.system()
+    lang = lang.lower()
+    prefs = PLATFORM_PREFERENCES.get(system, {}).get(lang, ())
+    for pref in prefs:
+        for v in voices:  # exact id first (espeak-ng "ko"), then substrings
+            if v.id.lower() == pref:
+                return v.id
+        for v in voices:
+            if len(pref) > 2 and (pref in v.id.lower() or pref in v.name.lower()):
+                return v.id
+    for v in voices:
+        codes = _lang_codes(v)
+        if any(c == lang or c.startswith(lang + "-") for c in codes):
+            return v.id
+    for v in voices:
+        if v.id.lower().split("/")[-1] == lang:
+            return v.id
+    return None
+
+
+@dataclass
+class VoiceSettings:
+    """One voice per language (None = choose automatically) and a relative rate (1.0 = normal)."""
+
+    voices: dict[str, str] = field(default_factory=dict)
+    rate: float = 1.0
+
+    @property
+    def wpm(self) -> int:
+        return max(60, min(450, round(BASE_WPM * self.rate)))
+
+
+class Synthesizer(Protocol):
+    name: str
+
+    def voices(self) -> list[VoiceInfo]: ...
+
+    def synthesize(self, text: str, voice: str, wpm: int) -> Clip: ...
+
+    def close(self) -> None: ...
+
+
+class Pyttsx3Synth:
+    """The one pyttsx3 worker: each request is rendered to a temporary WAV in the worker thread."""
+
+    name = "pyttsx3"
+
+    def __init__(self, driver: str | None = None, timeout: float = 20.0) -> None:
+        self._driver = driver
+        self._timeout = timeout
+        self._jobs: queue.Queue[tuple[str, tuple[Any, ...], Future[Any]] | None] = queue.Queue()
+        self._dead = ""
+        self._thread = threading.Thread(target=self._run, name="pyttsx3", daemon=True)
+        self._thread.start()
+        self._tmp = Path(tempfile.mkdtemp(prefix="tablehost-tts-"))
+
+    def _call(self, op: str, *args: Any) -> Any:
+        if self._dead:
+            raise SynthUnavailable(self._dead)
+        fut: Future[Any] = Future()
+        self._jobs.put((op, args, fut))
+        try:
+            return fut.result(timeout=self._timeout)
+        except TimeoutError as exc:
+            self._dead = "pyttsx3가 응답하지 않습니다 (pyttsx3 engine hung)"
+            raise SynthUnavailable(self._dead) from exc
+
+    def voices(self) -> list[VoiceInfo]:
+        return list(self._call("voices"))
+
+    def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
+        return self._call("synth", text, voice, wpm)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _run(self) -> None:
+        engine: Any = None
+        try:
+            import pyttsx3
+
+            engine = pyttsx3.init(self._driver) if self._driver else pyttsx3.init()
+        except Exception as exc:  # ImportError, RuntimeError("could not initialize espeak"), OSError…
+            self._dead = f"음성 합성 엔진이 없습니다 (TTS unavailable: {type(exc).__name__}: {exc})"
+        n = 0
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            op, args, fut = job
+            if engine is None:
+                fut.set_exception(SynthUnavailable(self._dead))
+                continue
+            try:
+                if op == "voices":
+                    fut.set_result([VoiceInfo(str(v.id), str(v.name or ""),
+                                              tuple(str(x) for x in (v.languages or ())))
+                                    for v in engine.getProperty("voices")])
+                else:
+                    text, voice, wpm = args
+                    n += 1
+                    path = self._tmp / f"u{n}.wav"
+                    engine.setProperty("voice", voice)
+                    engine.setProperty("rate", wpm)
+                    engine.save_to_file(text, str(path))
+                    engine.runAndWait()
+                    try:
+                        clip = read_wav(path)
+                    except CorruptAudio as exc:
+                        raise SynthError(f"pyttsx3 produced no audio: {exc}") from exc
+                    finally:
+                        path.unlink(missing_ok=True)
+                    fut.set_result(clip)
+            except Exception as exc:
+                fut.set_exception(exc if isinstance(exc, SynthError) else SynthError(f"{type(exc).__name__}: {exc}"))
+
+
+class EspeakSynth:
+    """espeak-ng command line → WAV on stdout."""
+
+    name = "espeak-ng"
+
+    def __init__(self, binary: str = "espeak-ng") -> None:
+        self.binary = binary
+
+    def _exe(self) -> str:
+        exe = shutil.which(self.binary)
+        if exe is None:
+            raise SynthUnavailable(f"espeak-ng가 설치되어 있지 않습니다 (espeak-ng missing: {self.binary})")
+        return exe
+
+    def voices(self) -> list[VoiceInfo]:
+        out = subprocess.run([self._exe(), "--voices"], capture_output=True, text=True, timeout=10).stdout
+        voices = []
+        for line in out.splitlines()[1:]:
+            parts = line.split()
+            if len(parts) >= 5:
+                voices.append(VoiceInfo(parts[1], parts[3], (parts[1],)))
+        return voices
+
+    def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
+        try:
+            proc = subprocess.run([self._exe(), "-v", voice, "-s", str(wpm), "--stdout", text],
+                                  capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SynthError(str(exc)) from exc
+        if proc.returncode != 0:
+            raise SynthError(proc.stderr.decode(errors="replace").strip() or f"exit {proc.returncode}")
+        return wav_bytes_to_clip(proc.stdout)
+
+    def close(self) -> None:
+        pass
+
+
+def wav_bytes_to_clip(data: bytes) -> Clip:
+    """espeak-ng --stdout writes a header with a placeholder length; read whatever frames follow."""
+    try:
+        with wave.open(io.BytesIO(data), "rb") as w:
+            rate, width, channels = w.getframerate(), w.getsampwidth(), w.getnchannels()
+            raw = w.readframes(1 << 30)
+    except (wave.Error, EOFError) as exc:
+        raise SynthError(f"bad WAV from synthesiser: {exc}") from exc
+    if width != 2 or channels != 1:
+        raise SynthError(f"unexpected synthesiser format: {width * 8} bit, {channels} ch")
+    samples = array("h")
+    samples.frombytes(raw[: len(raw) - len(raw) % 2])
+    return Clip(samples, rate)
+
+
+def default_synth() -> Synthesizer:
+    """pyttsx3 where it can start; on Linux, the espeak-ng command line when pyttsx3 is missing."""
+    if os.environ.get("TABLEHOST_TTS") == "espeak-ng":
+        return EspeakSynth()
+    return Pyttsx3Synth()
