@@ -1,0 +1,207 @@
+"""The Kivy application. Import only after kiosk.env.configure() (kiosk/__main__.py does it)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.core.text import LabelBase
+from kivy.core.window import Window
+from kivy.properties import StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import FadeTransition, ScreenManager
+
+from content.loader import Library, load_library
+from kiosk import paths, settings as settings_mod
+from kiosk.i18n import Translator
+from kiosk.session import Session
+
+log = logging.getLogger(__name__)
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+
+
+def register_fonts() -> None:
+    """Our bundled OFL Korean font replaces Roboto as the default (Roboto draws Hangul as tofu)."""
+    regular, bold = str(FONT_DIR / "NanumGothic.ttf"), str(FONT_DIR / "NanumGothicBold.ttf")
+    for name in ("Roboto", "NanumGothic"):
+        LabelBase.register(name, fn_regular=regular, fn_bold=bold, fn_italic=regular, fn_bolditalic=bold)
+
+
+class _KeepRunning(ExceptionHandler):
+    """An error in a callback is logged and shown as "one moment" instead of closing the app."""
+
+    def __init__(self, app: TableHostApp) -> None:
+        self.app = app
+
+    def handle_exception(self, inst: BaseException) -> int:
+        if isinstance(inst, (KeyboardInterrupt, SystemExit)):
+            return ExceptionManager.RAISE
+        log.exception("uncaught error in the kiosk", exc_info=inst)
+        self.app.errors.append(repr(inst))
+        try:
+            self.app.toast(self.app.tr("errors.crashed"))
+        except Exception:
+            pass
+        return ExceptionManager.PASS
+
+
+class TableHostApp(App):
+    lang = StringProperty("ko")
+    branch = StringProperty("")
+    title = "TableHost"
+
+    def __init__(self, data_dir: Path | None = None, clock: Any = time.time, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.now = clock
+        self.session: Session | None = None
+        self.errors: list[str] = []
+        self._allow_exit = False
+        self.toast_widget: Any = None
+        self.use_data_dir(data_dir or paths.data_dir())
+
+    def use_data_dir(self, data_dir: Path) -> None:
+        """(Re)load settings, content and the journal location from a data folder."""
+        self.data_dir = data_dir
+        self.settings_path = data_dir / "settings.json"
+        self.settings = settings_mod.load(self.settings_path)
+        self.translator = Translator(self.settings.lang)
+        self.lang = self.translator.lang
+        self.library: Library = load_library(overlay=data_dir / "content")
+        self.branch = self.settings.branch or self.library.branches.default
+        self.journal_dir = data_dir / "journal"
+
+    # ------------------------------------------------------------ build
+    def build(self) -> FloatLayout:
+        from kiosk.screens.attract import AttractScreen
+        from kiosk.screens.detail import DetailScreen
+        from kiosk.screens.host import HostScreen
+        from kiosk.screens.library import LibraryScreen
+        from kiosk.screens.pin import PinScreen
+        from kiosk.screens.staff import StaffScreen
+        from kiosk.screens.teach import TeachScreen
+        from kiosk.widgets.dialogs import Toast
+        from kiosk.widgets.theme import BG
+
+        Window.clearcolor = BG
+        Window.bind(on_keyboard=self._on_keyboard, on_request_close=self._on_request_close)
+        ExceptionManager.add_handler(_KeepRunning(self))
+        root = FloatLayout()
+        self.sm = ScreenManager(transition=FadeTransition(duration=0.12))
+        for cls in (AttractScreen, LibraryScreen, DetailScreen, HostScreen, TeachScreen, PinScreen, StaffScreen):
+            self.sm.add_widget(cls())
+        root.add_widget(self.sm)
+        self.toast_widget = Toast()
+        root.add_widget(self.toast_widget)
+        self.root_layout = root
+        return root
+
+    def get_screen(self, name: str) -> Any:
+        return self.sm.get_screen(name)
+
+    def on_start(self) -> None:
+        self.resume_game()
+
+    def resume_game(self) -> bool:
+        """After a restart (or a power cut) go straight back into the unfinished game."""
+        try:
+            resumed = Session.resume(self.library, self.journal_dir, clock=self.now)
+        except Exception:
+            log.exception("could not resume the journal; starting fresh")
+            return False
+        if resumed is None:
+            return False
+        self.session, report = resumed
+        log.info("resumed %s: %d actions replayed, %d dropped", self.session.game.id, report.replayed,
+                 report.dropped)
+        self.get_screen("detail").game_id = self.session.game.id
+        self.host(self.session.game.id)
+        self.toast(self.tr("host.resumed"))
+        return True
+
+    def dismiss_dialogs(self) -> None:
+        from kivy.uix.modalview import ModalView
+
+        for w in list(Window.children):
+            if isinstance(w, ModalView):
+                w.dismiss(animation=False)
+
+    def reset_for(self, data_dir: Path) -> None:
+        """Back to a fresh attract screen on another data folder (tests; table turnover builds on it)."""
+        self.dismiss_dialogs()
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.use_data_dir(data_dir)
+        library = self.get_screen("library")
+        library.players, library.minutes = 0, 0
+        host = self.get_screen("host")
+        host.ids.body.clear_widgets()
+        host.ctx = None
+        self.sm.transition.duration = 0
+        self.go("attract")
+        self.sm.transition.duration = 0.12
+
+    # ------------------------------------------------------------ navigation
+    def go(self, name: str) -> None:
+        self.sm.current = name
+
+    def open_game(self, game_id: str) -> None:
+        self.get_screen("detail").game_id = game_id
+        self.go("detail")
+
+    def host(self, game_id: str) -> None:
+        self.get_screen("host").open_game(game_id)
+        self.go("host")
+
+    def teach(self, game_id: str) -> None:
+        self.get_screen("teach").game_id = game_id
+        self.go("teach")
+
+    # ------------------------------------------------------------ language, text
+    def tr(self, key: str, *_bind: Any, **params: Any) -> str:
+        """Translate; extra positional args (app.lang in kv) only make kv re-evaluate on a switch."""
+        return self.translator(key, **params)
+
+    def set_lang(self, lang: str) -> None:
+        self.translator.set_lang(lang)
+        self.lang = self.translator.lang
+        current = self.sm.current_screen
+        if hasattr(current, "refresh"):
+            current.refresh()
+
+    def toggle_lang(self) -> None:
+        self.set_lang("en" if self.lang == "ko" else "ko")
+
+    def branch_name(self, _lang: str, branch: str) -> str:
+        for br in self.library.branches.branches:
+            if br.id == branch:
+                return br.name.get(self.lang)
+        return branch
+
+    def toast(self, text: str) -> None:
+        if self.toast_widget is not None:
+            self.toast_widget.show(text)
+
+    def save_settings(self) -> None:
+        settings_mod.save(self.settings_path, self.settings)
+
+    # ------------------------------------------------------------ kiosk lock-down
+    def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:
+        # 27: Esc / Android back. In kiosk mode no key leaves the app; back goes to the previous screen.
+        if key == 27:
+            return True
+        return False
+
+    def _on_request_close(self, *_args: Any, **_kw: Any) -> bool:
+        return not self._allow_exit  # True blocks closing (Alt+F4, window manager close)
+
+    def exit_kiosk(self) -> None:
+        """Staff only (behind the PIN): leave the app."""
+        if self.session is not None:
+            self.session.close()
+        self._allow_exit = True
+        self.stop()

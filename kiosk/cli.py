@@ -1,0 +1,129 @@
+"""`tablehost`: the kiosk and the tools for café staff and tests. Engines, content and sessions work
+without Kivy; only `run` imports it (after setting Kivy's environment)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+
+def _out(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from kiosk import env
+
+    env.configure(windowed=args.windowed)
+    env.apply_config()
+    from kiosk.app import TableHostApp, register_fonts
+
+    register_fonts()
+    TableHostApp().run()
+    return 0
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    from engines import find_engine
+
+    try:
+        engine = find_engine(args.game)
+    except KeyError as exc:
+        print(exc.args[0], file=sys.stderr)
+        return 2
+    _out({"game": engine.name, "version": engine.version, "actions": engine.describe_actions()})
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Apply a JSON scenario {config, seed, actions:[...]} and print the table view and the outcome."""
+    from content.loader import load_library
+    from engines import find_engine
+    from engines.core import CHANCE, RuleError, stamp
+
+    try:
+        scenario = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"cannot read scenario {args.file}: {exc}", file=sys.stderr)
+        return 2
+    library = load_library()
+    game = library.games.get(args.game)
+    try:
+        engine = find_engine(game.engine_name if game else args.game)
+    except KeyError as exc:
+        print(exc.args[0], file=sys.stderr)
+        return 2
+    pack = game.pack if game else {}
+    seed = int(scenario.get("seed", 0))
+    try:
+        state = engine.setup(scenario.get("config", {}), pack, seed)
+    except (RuleError, ValueError, KeyError) as exc:
+        print(f"bad config: {exc}", file=sys.stderr)
+        return 1
+    start = float(scenario.get("start", 1_800_000_000))
+    for index, data in enumerate(scenario.get("actions", [])):
+        try:
+            action = stamp(engine.action_from_dict(data), start + index)
+            state = engine.apply(state, action).state
+        except RuleError as exc:
+            print(json.dumps({"error": exc.to_dict(), "index": index, "action": data}, ensure_ascii=False),
+                  file=sys.stderr)
+            print(f"action {index}: {exc.ko} ({exc.en})", file=sys.stderr)
+            return 1
+        if scenario.get("auto_chance", True):
+            import random
+            n = 0
+            while engine.outcome(state) is None and CHANCE in engine.to_move(state):
+                state = engine.apply(state, engine.sample_chance(state, random.Random(f"{seed}:{index}:{n}"))).state
+                n += 1
+    outcome = engine.outcome(state)
+    _out({"view": engine.view(state, None), "outcome": outcome.to_dict() if outcome else None,
+          "to_move": sorted(engine.to_move(state))})
+    return 0
+
+
+def cmd_content_check(args: argparse.Namespace) -> int:
+    from content.loader import load_library
+
+    overlay = Path(args.overlay) if args.overlay else None
+    library = load_library(overlay=overlay)
+    for err in library.errors:
+        print(str(err))
+    print(f"{len(library.games)} games loaded, {len(library.errors)} problems")
+    return 1 if library.errors else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tablehost", description="TableHost (테이블 호스트)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    run = sub.add_parser("run", help="start the kiosk")
+    run.add_argument("--windowed", action="store_true", help="a normal window (development)")
+    run.set_defaults(fn=cmd_run)
+    act = sub.add_parser("actions", help="a game's action vocabulary as JSON")
+    act.add_argument("game")
+    act.set_defaults(fn=cmd_actions)
+    rep = sub.add_parser("replay", help="apply a JSON scenario and print the view and outcome")
+    rep.add_argument("game")
+    rep.add_argument("file")
+    rep.set_defaults(fn=cmd_replay)
+    content = sub.add_parser("content", help="content tools")
+    csub = content.add_subparsers(dest="content_cmd", required=True)
+    check = csub.add_parser("check", help="validate every content file")
+    check.add_argument("--overlay", help="a café's overlay folder to check too")
+    check.set_defaults(fn=cmd_content_check)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    return int(args.fn(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

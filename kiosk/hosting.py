@@ -1,0 +1,149 @@
+"""What a game's host screen gets from the kiosk (see HOSTING.md).
+
+`HostContext` is the one door from a game screen to the session: start a game, dispatch actions (a
+RuleError becomes a toast in the guest's language and changes nothing), the private channel per seat,
+confirmations, the translator. `GameHost` is the base widget each game subclasses."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from content.loader import Game
+from engines.core import Action, RuleError, Step
+from kiosk.session import Session
+from kiosk.widgets.dialogs import ConfirmDialog
+from kiosk.widgets.handover import HandOver
+
+if TYPE_CHECKING:
+    from kiosk.app import TableHostApp
+
+log = logging.getLogger(__name__)
+
+
+class HostContext:
+    def __init__(self, app: TableHostApp, game: Game) -> None:
+        self.app = app
+        self.game = game
+        self.session: Session | None = None
+        self.host: GameHost | None = None
+        self.last_error: RuleError | None = None
+        self.open_dialog: Any = None
+
+    # -- translation
+    def tr(self, key: str, **params: Any) -> str:
+        return self.app.tr(key, **params)
+
+    @property
+    def lang(self) -> str:
+        return self.app.lang
+
+    # -- the game
+    def start(self, config: Mapping[str, Any], seed: int | None = None) -> Session | None:
+        """Start a new game with this config (archiving any unfinished one). Bad config → toast, None."""
+        try:
+            session = Session.new(self.app.library, self.game.id, config, self.app.journal_dir, seed=seed,
+                                  clock=self.app.now)
+        except (RuleError, ValueError, KeyError) as exc:
+            msg = exc.message(self.lang) if isinstance(exc, RuleError) else str(exc)
+            self.toast(msg)
+            return None
+        self.attach(session)
+        return session
+
+    def attach(self, session: Session) -> None:
+        if self.session is not None and self.session is not session:
+            self.session.unsubscribe(self._on_step)
+        self.session = session
+        session.subscribe(self._on_step)
+        self.app.session = session
+        if self.host is not None:
+            self.host.on_session(session)
+            self.host.refresh(None)
+
+    def _on_step(self, session: Session, step: Step[Any] | None) -> None:
+        if self.host is not None:
+            self.host.refresh(step)
+
+    def dispatch(self, action: Action) -> Step[Any] | None:
+        if self.session is None:
+            return None
+        try:
+            self.last_error = None
+            return self.session.dispatch(action)
+        except RuleError as exc:
+            self.last_error = exc
+            self.toast(exc.message(self.lang))
+            return None
+
+    def undo(self) -> bool:
+        return self.session.undo() if self.session is not None else False
+
+    def end_game(self) -> None:
+        """Close the game (journal archived) and go back to the game's page."""
+        if self.session is not None:
+            self.session.unsubscribe(self._on_step)
+            self.session.end()
+        self.session = None
+        self.app.session = None
+        self.app.go("detail")
+
+    # -- dialogs and the private channel
+    def toast(self, text: str) -> None:
+        self.app.toast(text)
+
+    def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
+        dlg = ConfirmDialog(text, self.tr("common.yes"), self.tr("common.no"), on_yes, timeout=timeout,
+                            danger=danger)
+        self.open_dialog = dlg
+        dlg.open()
+
+    def private(self, name: str, content: Callable[[Callable[[], None]], Widget],
+                on_done: Callable[[], None] | None = None, mode: str = "reveal") -> HandOver:
+        """Pass the tablet to `name`: `content(done)` builds what only they may see (reveal: shown while
+        they hold a button; input: shown until `done()` is called)."""
+        ho = HandOver(name, self.tr, content, on_done, mode)
+        self.open_dialog = ho
+        ho.open()
+        return ho
+
+    def later(self, fn: Callable[[], None], seconds: float = 0) -> None:
+        Clock.schedule_once(lambda dt: fn(), seconds)
+
+
+class GameHost(BoxLayout):
+    """Subclass per game (kiosk/games/<game>/__init__.py sets HOST = YourHost).
+
+    Lifecycle: created with the context when the host screen opens. If there is no session yet, show
+    your set-up form and call `ctx.start(config)`; `on_session` then `refresh(step)` follow, and
+    `refresh` runs again after every accepted action (also undo, with step None)."""
+
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        kw.setdefault("orientation", "vertical")
+        super().__init__(**kw)
+        self.ctx = ctx
+
+    def on_session(self, session: Session) -> None:
+        """A game started or was resumed."""
+
+    def refresh(self, step: Step[Any] | None) -> None:
+        """Redraw from `self.ctx.session.view(None)` and the legal actions."""
+        raise NotImplementedError
+
+
+def host_class(game_id: str) -> type[GameHost] | None:
+    """The game's host widget class, or None while the game has no kiosk module yet."""
+    try:
+        module = importlib.import_module(f"kiosk.games.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"kiosk.games.{game_id}",):
+            return None
+        raise
+    cls = getattr(module, "HOST", None)
+    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None

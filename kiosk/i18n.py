@@ -1,0 +1,65 @@
+"""The UI string catalogs (content/i18n/<lang>/*.yaml, nested keys flattened to "a.b.c").
+
+Korean is the default and the fallback: a key missing in English shows the Korean text; a key missing
+everywhere shows the key itself (and is caught by tests)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from content import ROOT
+
+log = logging.getLogger(__name__)
+LANGS = ("ko", "en")
+DEFAULT = "ko"
+
+
+def _flatten(prefix: str, data: Any, out: dict[str, str]) -> None:
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif data is not None:
+        out[prefix] = str(data)
+
+
+def load_catalog(lang: str, roots: tuple[Path, ...] = (ROOT,)) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for root in roots:
+        folder = root / "i18n" / lang
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                _flatten("", yaml.safe_load(path.read_text(encoding="utf-8")) or {}, out)
+            except (yaml.YAMLError, OSError) as exc:
+                log.error("i18n catalog %s is broken: %s", path, exc)
+    return out
+
+
+class Translator:
+    def __init__(self, lang: str = DEFAULT, roots: tuple[Path, ...] = (ROOT,)) -> None:
+        self.catalogs = {code: load_catalog(code, roots) for code in LANGS}
+        self.lang = lang if lang in LANGS else DEFAULT
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang if lang in LANGS else DEFAULT
+
+    def has(self, key: str) -> bool:
+        return key in self.catalogs[DEFAULT]
+
+    def __call__(self, key: str, **params: Any) -> str:
+        text = self.catalogs[self.lang].get(key) or self.catalogs[DEFAULT].get(key)
+        if text is None:
+            log.warning("missing i18n key %s", key)
+            return key
+        if params:
+            try:
+                return text.format(**params)
+            except (KeyError, IndexError, ValueError):
+                log.warning("i18n key %s: bad parameters %s", key, params)
+        return text

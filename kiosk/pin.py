@@ -1,0 +1,57 @@
+"""The staff PIN: stored as a salted PBKDF2 hash; 5 wrong tries lock entry for 60 s (time is an input,
+and the lock survives a restart because it is saved with the settings)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass, replace
+
+ITERATIONS = 200_000
+MAX_TRIES = 5
+LOCK_SECONDS = 60.0
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    salt = salt if salt is not None else os.urandom(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ITERATIONS)
+    return f"pbkdf2_sha256${ITERATIONS}${salt.hex()}${digest.hex()}"
+
+
+def check_pin(pin: str, stored: str) -> bool:
+    try:
+        algo, iters, salt_hex, digest_hex = stored.split("$")
+    except ValueError:
+        return False
+    if algo != "pbkdf2_sha256":
+        return False
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt_hex), int(iters))
+    return hmac.compare_digest(digest.hex(), digest_hex)
+
+
+def valid_new_pin(pin: str) -> bool:
+    return pin.isdigit() and 4 <= len(pin) <= 8
+
+
+@dataclass(frozen=True)
+class PinLock:
+    failures: int = 0
+    locked_until: float = 0.0
+
+    def locked(self, now: float) -> bool:
+        return now < self.locked_until
+
+    def seconds_left(self, now: float) -> int:
+        return max(0, int(self.locked_until - now + 0.999))
+
+    def attempt(self, pin: str, stored: str, now: float) -> tuple[bool, PinLock]:
+        """Check a PIN; returns (accepted, new lock state). While locked nothing is checked."""
+        if self.locked(now):
+            return False, self
+        if check_pin(pin, stored):
+            return True, PinLock()
+        failures = self.failures + 1
+        if failures >= MAX_TRIES:
+            return False, PinLock(0, now + LOCK_SECONDS)
+        return False, replace(self, failures=failures)

@@ -1,0 +1,1 @@
+"""One module (+ one .kv) per screen."""

@@ -1,0 +1,93 @@
+"""The generic host frame: top bar (back, title, undo, end game) around the game's own host widget,
+or a "coming soon" page while a game has no host module. No rules logic here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from kiosk.hosting import GameHost, HostContext, host_class
+from kiosk.widgets.theme import TLabel
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class HostScreen(Screen):
+    game_id = StringProperty("")
+    ctx = ObjectProperty(None, allownone=True)
+    host_widget = ObjectProperty(None, allownone=True)
+
+    def open_game(self, game_id: str) -> None:
+        app = App.get_running_app()
+        game = app.library.games[game_id]
+        self.game_id = game_id
+        body = self.ids.body
+        body.clear_widgets()
+        self.ctx = HostContext(app, game)
+        self.ids.title.text = game.info.name.get(app.lang)
+        cls = host_class(game_id) if game.playable else None
+        if cls is None:
+            self.host_widget = None
+            msg = TLabel(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size="28sp",
+                         halign="center")
+            body.add_widget(msg)
+            self._sync_bar()
+            return
+        host: GameHost = cls(self.ctx)
+        self.ctx.host = host
+        self.host_widget = host
+        body.add_widget(host)
+        if app.session is not None and app.session.game.id == game_id:
+            self.ctx.attach(app.session)
+        self._sync_bar()
+
+    def _sync_bar(self) -> None:
+        has = self.ctx is not None and self.ctx.session is not None
+        self.ids.undo.disabled = not has
+        self.ids.end.disabled = not has
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self._sync_bar()
+
+    def on_enter(self, *args: Any) -> None:
+        Clock.schedule_interval(self._tick, 0.5)
+
+    def on_leave(self, *args: Any) -> None:
+        Clock.unschedule(self._tick)
+
+    def _tick(self, _dt: float) -> None:
+        """Submit due timeouts (a clock that ran out) to the session."""
+        self._sync_bar()
+        if self.ctx is not None and self.ctx.session is not None:
+            self.ctx.session.tick()
+
+    def ask_undo(self) -> None:
+        app = App.get_running_app()
+        if self.ctx is None or self.ctx.session is None:
+            return
+        self.ctx.confirm(app.tr("host.confirm_undo"), self._undo)
+
+    def _undo(self) -> None:
+        app = App.get_running_app()
+        if self.ctx is not None and not self.ctx.undo():
+            app.toast(app.tr("host.nothing_to_undo"))
+
+    def ask_end(self) -> None:
+        app = App.get_running_app()
+        if self.ctx is None or self.ctx.session is None:
+            return
+        self.ctx.confirm(app.tr("host.confirm_end"), self._end, danger=True)
+
+    def _end(self) -> None:
+        if self.ctx is not None:
+            self.ctx.end_game()
+
+    def leave(self) -> None:
+        """Back to the game page; an unfinished game stays saved and resumes from there."""
+        App.get_running_app().go("detail")

@@ -1,0 +1,81 @@
+"""The game library: filter by number of players and play time; shelf code for this branch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import NumericProperty
+from kivy.uix.screenmanager import Screen
+
+from content.loader import Game
+from kiosk.widgets.theme import TButton
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+PLAYER_CHOICES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: any
+TIME_CHOICES = (0, 30, 45, 60)  # 0: any; else "can be played within N minutes"
+
+
+class GameCard(TButton):
+    def __init__(self, game: Game, **kw: Any) -> None:
+        app = App.get_running_app()
+        lo, hi = game.info.players
+        players = app.tr("library.players_one", n=lo) if lo == hi else app.tr("library.players", lo=lo, hi=hi)
+        minutes = app.tr("library.minutes", lo=game.info.minutes[0], hi=game.info.minutes[1])
+        shelf = game.shelf_code(app.branch)
+        where = app.tr("library.shelf", code=shelf) if shelf else ""
+        text = (f"[size=30sp][b]{game.info.name.get(app.lang)}[/b][/size]\n"
+                f"{players} · {minutes}" + (f"\n[color=#e0a458]{where}[/color]" if where else ""))
+        super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size="20sp", **kw)
+        self.game_id = game.id
+        self.test_id = f"game_{game.id}"
+
+
+class LibraryScreen(Screen):
+    players = NumericProperty(0)
+    minutes = NumericProperty(0)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def on_players(self, *_: Any) -> None:
+        self.refresh()
+
+    def on_minutes(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        if app is None or "grid" not in self.ids:
+            return
+        self._fill_filters(app)
+        games = app.library.for_table(players=self.players or None, max_minutes=self.minutes or None,
+                                      branch=app.branch or None)
+        grid = self.ids.grid
+        grid.clear_widgets()
+        for game in games:
+            card = GameCard(game)
+            card.bind(on_release=lambda w: app.open_game(w.game_id))
+            grid.add_widget(card)
+        self.ids.empty.opacity = 0 if games else 1
+        self.ids.empty.text = "" if games else app.tr("library.none_fit")
+
+    def _fill_filters(self, app: Any) -> None:
+        row = self.ids.player_filters
+        row.clear_widgets()
+        for n in PLAYER_CHOICES:
+            label = app.tr("library.any") if n == 0 else app.tr("library.n_players", n=n)
+            b = TButton(text=label, selected=self.players == n, test_id=f"players_{n}", font_size="20sp")
+            b.bind(on_release=lambda w, n=n: setattr(self, "players", n))
+            row.add_widget(b)
+        row = self.ids.time_filters
+        row.clear_widgets()
+        for m in TIME_CHOICES:
+            label = app.tr("library.any") if m == 0 else app.tr("library.within", n=m)
+            b = TButton(text=label, selected=self.minutes == m, test_id=f"minutes_{m}", font_size="20sp")
+            b.bind(on_release=lambda w, m=m: setattr(self, "minutes", m))
+            row.add_widget(b)

@@ -1,0 +1,61 @@
+"""The staff PIN pad between guests and the staff screen (and so the operating system)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class PinScreen(Screen):
+    entered = StringProperty("")
+    message = StringProperty("")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.entered = ""
+        self.message = ""
+        self._tick(0)
+        Clock.schedule_interval(self._tick, 0.5)
+
+    def on_leave(self, *args: Any) -> None:
+        Clock.unschedule(self._tick)
+
+    def _tick(self, _dt: float) -> None:
+        app = App.get_running_app()
+        lock = app.settings.pin_lock
+        now = app.now()
+        locked = lock.locked(now)
+        self.ids.pad.disabled = locked
+        if locked:
+            self.message = app.tr("pin.locked", s=lock.seconds_left(now))
+        elif self.message.startswith(app.tr("pin.locked", s="")[:4]):
+            self.message = ""
+
+    def press(self, key: str) -> None:
+        if key == "back":
+            self.entered = self.entered[:-1]
+        elif key == "ok":
+            self.submit()
+        elif len(self.entered) < 8:
+            self.entered += key
+
+    def submit(self) -> None:
+        app = App.get_running_app()
+        ok, lock = app.settings.pin_lock.attempt(self.entered, app.settings.pin_hash, app.now())
+        app.settings.pin_lock = lock
+        app.save_settings()
+        self.entered = ""
+        if ok:
+            app.go("staff")
+        elif lock.locked(app.now()):
+            self.message = app.tr("pin.locked", s=lock.seconds_left(app.now()))
+            self.ids.pad.disabled = True
+        else:
+            self.message = app.tr("pin.wrong", left=5 - lock.failures)

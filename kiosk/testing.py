@@ -1,0 +1,171 @@
+"""Drive the real kiosk offscreen (no display at all): start the app, find widgets, touch them, wait for
+screens, save screenshots. Used by the UI tests and the soak; SDL falls back to its offscreen driver."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ARTIFACTS = Path(os.environ.get("TABLEHOST_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts"))
+
+
+def start_app(data_dir: Path, clock: Callable[[], float] = time.time) -> Any:
+    """Configure Kivy for headless rendering, create the Window, build and start the app (not its loop)."""
+    os.environ["TABLEHOST_DATA"] = str(data_dir)
+    from kiosk import env
+
+    env.configure(headless=True)
+    env.apply_config()
+    import kivy.core.window  # noqa: F401  (the Window must exist before any texture or label)
+    from kivy.base import EventLoop
+
+    from kiosk.app import TableHostApp, register_fonts
+
+    register_fonts()
+    app = TableHostApp(data_dir=data_dir, clock=clock)
+    app._run_prepare()  # build + window, without entering the blocking loop
+    EventLoop.idle()
+    return app
+
+
+class Driver:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    # -- the loop
+    def pump(self, frames: int = 3) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(frames):
+            EventLoop.idle()
+
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.pump(1)
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.pump(1)
+            if predicate():
+                return
+        raise AssertionError("condition not reached in time")
+
+    def wait_screen(self, name: str, timeout: float = 5.0) -> None:
+        self.wait_for(lambda: self.app.sm.current == name and self.app.sm.transition.is_active is False,
+                      timeout)
+        self.pump(4)
+
+    # -- finding widgets
+    def roots(self) -> list[Any]:
+        from kivy.core.window import Window
+
+        return list(Window.children)
+
+    def walk(self) -> Iterator[Any]:
+        """Every widget on screen: open dialogs first (they are on top), then the current screen."""
+        from kivy.uix.screenmanager import ScreenManager
+
+        for root in self.roots():
+            yield from self._walk(root, ScreenManager)
+
+    def _walk(self, widget: Any, sm_cls: type) -> Iterator[Any]:
+        yield widget
+        if isinstance(widget, sm_cls):
+            if widget.current_screen is not None:
+                yield from self._walk(widget.current_screen, sm_cls)
+            return
+        for child in widget.children:
+            yield from self._walk(child, sm_cls)
+
+    def find(self, test_id: str) -> Any:
+        found = self.find_all(test_id)
+        if not found:
+            known = sorted({w.test_id for w in self.walk() if getattr(w, "test_id", "")})
+            raise AssertionError(f"no widget {test_id!r} on screen; visible ids: {known}")
+        return found[0]
+
+    def find_all(self, test_id: str) -> list[Any]:
+        return [w for w in self.walk() if getattr(w, "test_id", None) == test_id]
+
+    def texts(self) -> list[str]:
+        return [w.text for w in self.walk() if getattr(w, "text", "") and getattr(w, "opacity", 1) > 0]
+
+    # -- touch
+    def _touch(self, widget: Any) -> Any:
+        from kivy.tests.common import UnitTestTouch
+
+        x, y = widget.to_window(*widget.center)
+        return UnitTestTouch(x, y)
+
+    def tap(self, target: Any, frames: int = 4) -> None:
+        widget = self.find(target) if isinstance(target, str) else target
+        assert not widget.disabled, f"{getattr(widget, 'test_id', widget)} is disabled"
+        touch = self._touch(widget)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(frames)
+
+    def hold(self, target: Any, seconds: float = 0.3, during: Callable[[], None] | None = None) -> None:
+        widget = self.find(target) if isinstance(target, str) else target
+        touch = self._touch(widget)
+        touch.touch_down()
+        self.wait(seconds)
+        if during is not None:
+            during()
+        touch.touch_up()
+        self.pump(3)
+
+    def tap_at(self, x: float, y: float) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(2)
+
+    # -- pictures
+    def screenshot(self, name: str) -> Path:
+        from kivy.core.window import Window
+
+        self.pump(3)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        target = ARTIFACTS / f"{name}.png"
+        made = Window.screenshot(name=str(ARTIFACTS / f"{name}_.png"))
+        if made:
+            shutil.move(made, target)
+        return target
+
+    # -- layout checks
+    def small_targets(self, min_dp: float = 48) -> list[str]:
+        """Touchable widgets smaller than `min_dp` in either direction."""
+        from kivy.metrics import dp
+        from kivy.uix.behaviors import ButtonBehavior
+
+        limit = dp(min_dp) - 0.5
+        bad = []
+        for w in self.walk():
+            if isinstance(w, ButtonBehavior) and w.opacity > 0 and (w.width < limit or w.height < limit):
+                bad.append(f"{getattr(w, 'test_id', '') or getattr(w, 'text', '')!r} {w.width:.0f}x{w.height:.0f}")
+        return bad
+
+    def overflowing_labels(self) -> list[str]:
+        """Labels whose rendered text is larger than their box (text cut off or spilling out)."""
+        from kivy.uix.label import Label
+
+        bad = []
+        for w in self.walk():
+            if not isinstance(w, Label) or not w.text or w.opacity == 0 or w.width <= 1:
+                continue
+            w.texture_update()
+            tw, th = w.texture_size
+            if tw > w.width + 2 or th > w.height + 2:
+                bad.append(f"{w.text[:40]!r}: text {tw:.0f}x{th:.0f} in box {w.width:.0f}x{w.height:.0f}")
+        return bad

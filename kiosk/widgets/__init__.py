@@ -1,0 +1,1 @@
+"""Reusable widgets: themed buttons and panels, dialogs, toast, pass-the-tablet, the game clock."""

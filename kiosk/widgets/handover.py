@@ -1,0 +1,110 @@
+"""Pass-the-tablet: the private channel for a seat when it has no phone.
+
+1. "Give the tablet to 지수" — everyone else looks away; 지수 taps "I am 지수".
+2. reveal mode: the secret shows only while 지수 holds the button down, and hides on release;
+   input mode: 지수's private input (a sealed vote, a card to show) is shown until it calls `done()`.
+3. "Done" closes it; `on_done` runs (the caller moves on to the next seat).
+
+Texts are passed in translated by the caller's translator (`tr`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from kiosk.widgets.theme import ACCENT, BG, MUTED, TEXT, Panel, TButton
+
+Translate = Callable[..., str]
+
+
+class HoldButton(TButton):
+    """Pressed → `held` True; released (or the finger slides off) → False."""
+
+    held = BooleanProperty(False)
+
+    def on_press(self) -> None:
+        self.held = True
+
+    def on_release(self) -> None:
+        self.held = False
+
+    def on_touch_up(self, touch: object) -> bool:
+        handled = super().on_touch_up(touch)
+        self.held = False
+        return bool(handled)
+
+
+class HandOver(ModalView):
+    def __init__(self, name: str, tr: Translate, content: Callable[[Callable[[], None]], Widget],
+                 on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
+        super().__init__(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
+        self.name, self.tr, self.mode = name, tr, mode
+        self._content_factory = content
+        self._on_done = on_done
+        self.secret: Widget | None = None
+        self.stage = "ask"
+        self.root_box = BoxLayout(orientation="vertical", padding=dp(40), spacing=dp(24))
+        self.add_widget(self.root_box)
+        self._ask()
+
+    def _clear(self) -> None:
+        self.root_box.clear_widgets()
+
+    def _title(self, text: str, size: str = "40sp") -> Label:
+        lbl = Label(text=text, font_size=size, color=TEXT, halign="center", valign="middle", bold=True)
+        lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+        return lbl
+
+    def _ask(self) -> None:
+        self.stage = "ask"
+        self._clear()
+        self.root_box.add_widget(self._title(self.tr("handover.give", name=self.name)))
+        hint = self._title(self.tr("handover.others_look_away"), "24sp")
+        hint.color = MUTED
+        self.root_box.add_widget(hint)
+        btn = TButton(text=self.tr("handover.i_am", name=self.name), kind="primary", size_hint=(0.6, None),
+                      height=dp(96), pos_hint={"center_x": 0.5}, test_id="handover_i_am", font_size="28sp")
+        btn.bind(on_release=lambda *_: self._open())
+        self.root_box.add_widget(btn)
+
+    def _open(self) -> None:
+        self.stage = "open"
+        self._clear()
+        self.secret = self._content_factory(self._finish)
+        if self.mode == "input":
+            self.root_box.add_widget(self._title(self.tr("handover.only_you", name=self.name), "26sp"))
+            self.root_box.add_widget(self.secret)
+            return
+        box = Panel(orientation="vertical")
+        box.add_widget(self.secret)
+        self.root_box.add_widget(box)
+        hold = HoldButton(text=self.tr("handover.hold_to_see"), kind="primary", size_hint=(1, None),
+                          height=dp(110), test_id="handover_hold", font_size="28sp")
+        self.secret.opacity = 0
+        hold.bind(held=lambda _w, held: setattr(self.secret, "opacity", 1 if held else 0))
+        self.root_box.add_widget(hold)
+        done = TButton(text=self.tr("handover.done"), size_hint=(1, None), height=dp(72), test_id="handover_done")
+        done.bind(on_release=lambda *_: self._finish())
+        self.root_box.add_widget(done)
+
+    def _finish(self) -> None:
+        self.stage = "done"
+        if self.secret is not None:
+            self.secret.opacity = 0
+        self._clear()
+        self.dismiss()
+        if self._on_done is not None:
+            self._on_done()
+
+
+def secret_text(text: str, size: str = "44sp") -> Label:
+    """A big centred secret (a role, a location) for reveal mode."""
+    lbl = Label(text=text, font_size=size, color=ACCENT, halign="center", valign="middle", bold=True)
+    lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+    return lbl

@@ -1,0 +1,13 @@
+"""Test-wide set-up: Kivy's environment is set before any test module can import kivy (headless, no
+argv parsing, its home in a temp folder), and the data folder is a temp folder, never the user's."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.setdefault("TABLEHOST_DATA", tempfile.mkdtemp(prefix="tablehost-test-"))
+
+from kiosk import env  # noqa: E402
+
+env.configure(headless=True)

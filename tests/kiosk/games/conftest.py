@@ -1,0 +1,1 @@
+"""Game host UI tests use the `driver` fixture from tests/kiosk/conftest.py (see kiosk/HOSTING.md)."""

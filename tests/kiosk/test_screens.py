@@ -1,0 +1,179 @@
+"""Each shell screen rendered offscreen, driven by touch, screenshotted and checked for fit and Hangul."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _check_layout(driver: Any, name: str) -> None:
+    path = driver.screenshot(name)
+    assert path.exists() and path.stat().st_size > 5000
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def test_default_font_draws_hangul(driver: Any) -> None:
+    """Roboto draws Hangul as tofu: our bundled NanumGothic must be the default font."""
+    from kivy.core.text import Label as CoreLabel
+
+    hangul = CoreLabel(text="테이블", font_size=40)
+    hangul.refresh()
+    box = CoreLabel(text="\u25a1\u25a1\u25a1", font_size=40)  # what tofu would look like, roughly
+    box.refresh()
+    assert hangul.texture.size[0] > 60
+    assert bytes(hangul.texture.pixels) != bytes(box.texture.pixels)
+    from kivy.core.text import LabelBase
+    assert "NanumGothic" in LabelBase._fonts["Roboto"][0]
+
+
+def test_attract_screen(driver: Any) -> None:
+    assert driver.app.sm.current == "attract"
+    assert "테이블 호스트" in driver.texts()
+    _check_layout(driver, "attract")
+
+
+def test_language_switch_from_attract(driver: Any) -> None:
+    driver.tap("lang_toggle")
+    assert "TableHost" in driver.texts()
+    _check_layout(driver, "attract_en")
+    driver.tap("lang_toggle")
+    assert "테이블 호스트" in driver.texts()
+
+
+def test_library_lists_games_and_filters_by_players(driver: Any) -> None:
+    driver.tap("start")
+    driver.wait_screen("library")
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert ids == {"game_watson_holmes", "game_spyfall", "game_mr_jack_ny", "game_clue"}
+    _check_layout(driver, "library")
+    driver.tap("players_8")
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert ids == {"game_spyfall"}
+    driver.tap("players_2")
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert ids == {"game_watson_holmes", "game_mr_jack_ny"}
+    driver.tap("minutes_30")
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert ids == {"game_mr_jack_ny"}
+    _check_layout(driver, "library_filtered")
+
+
+def test_library_shows_shelf_code_for_this_branch(driver: Any) -> None:
+    driver.tap("start")
+    driver.wait_screen("library")
+    card = driver.find("game_spyfall")
+    assert "선반 X2" in card.text
+
+
+def test_game_detail_and_back(driver: Any) -> None:
+    driver.tap("start")
+    driver.wait_screen("library")
+    driver.tap("game_watson_holmes")
+    driver.wait_screen("detail")
+    texts = " ".join(driver.texts())
+    assert "왓슨&홈즈" in texts and "2–7명" in texts and "선반 X3" in texts
+    _check_layout(driver, "detail_watson_holmes")
+    driver.tap("back")
+    driver.wait_screen("library")
+
+
+def test_every_game_detail_fits(driver: Any) -> None:
+    for game in ("spyfall", "mr_jack_ny", "clue"):
+        driver.app.open_game(game)
+        driver.wait_screen("detail")
+        _check_layout(driver, f"detail_{game}")
+
+
+def test_host_frame_opens_for_each_game(driver: Any) -> None:
+    for game in ("watson_holmes", "spyfall", "mr_jack_ny", "clue"):
+        driver.app.open_game(game)
+        driver.wait_screen("detail")
+        if driver.find("host").disabled:
+            continue
+        driver.tap("host")
+        driver.wait_screen("host")
+        assert driver.app.get_screen("host").game_id == game
+        driver.screenshot(f"host_{game}_start")
+        driver.tap("host_back")
+        driver.wait_screen("detail")
+
+
+def test_esc_does_not_leave_the_kiosk(driver: Any) -> None:
+    from kivy.core.window import Window
+
+    assert Window.dispatch("on_keyboard", 27, 0, "", []) is True
+    assert Window.dispatch("on_request_close") is True
+    assert driver.app.sm.current == "attract"
+
+
+def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
+    clock = {"t": 1000.0}
+    driver.app.now = lambda: clock["t"]
+    try:
+        driver.tap("staff")
+        driver.wait_screen("pin")
+        _check_layout(driver, "pin")
+        for attempt in range(5):
+            for k in "1111":
+                driver.tap(f"pin_{k}")
+            driver.tap("pin_ok")
+            assert driver.app.sm.current == "pin"
+        screen = driver.app.get_screen("pin")
+        assert "60초" in screen.message
+        assert screen.ids.pad.disabled
+        driver.screenshot("pin_locked")
+        clock["t"] += 30
+        driver.wait(0.7)
+        assert screen.ids.pad.disabled and "30초" in screen.message
+        clock["t"] += 31
+        driver.wait(0.7)
+        assert not screen.ids.pad.disabled
+        for k in "0000":
+            driver.tap(f"pin_{k}")
+        driver.tap("pin_ok")
+        driver.wait_screen("staff")
+    finally:
+        import time
+        driver.app.now = time.time
+
+
+def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
+    _check_layout(driver, "staff")
+    driver.tap("staff_branch_branch2")
+    assert driver.app.branch == "branch2"
+    driver.tap("staff_lang_en")
+    assert driver.app.lang == "en" and driver.app.settings.lang == "en"
+    _check_layout(driver, "staff_en")
+    driver.tap("staff_done")
+    driver.wait_screen("attract")
+    driver.tap("start")
+    driver.wait_screen("library")
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert "game_spyfall" not in ids  # not stocked at branch 2
+    # settings persisted
+    from kiosk import settings as settings_mod
+    saved = settings_mod.load(driver.app.settings_path)
+    assert saved.branch == "branch2" and saved.lang == "en"
+
+
+def test_staff_exit_asks_first(driver: Any) -> None:
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
+    driver.tap("staff_exit")
+    driver.screenshot("staff_exit_confirm")
+    driver.tap("confirm_no")
+    assert driver.app.sm.current == "staff" and not driver.app._allow_exit
