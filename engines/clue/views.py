@@ -1,0 +1,94 @@
+"""What each seat may see, the secrets list, and one seat's knowledge for the solver.
+
+Hands and the envelope appear only where allowed: a hand in its owner's view; the envelope in the view
+of a player who accused wrongly (they looked inside, CLUE-47) and, when the game is over, in every view;
+a shown card only in the suggester's and the shower's views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.clue.content import SUSPECT, WEAPON
+from engines.clue.knowledge import Fact, Knowledge
+from engines.clue.state import DIGITAL, REFUTE, ClueState
+from engines.core import Secret
+
+
+def _public(state: ClueState) -> dict[str, Any]:
+    c = state.cards
+    return {
+        "set": c.id,
+        "mode": state.mode,
+        "players": [{"seat": i, "name": name, "suspect": state.suspects[i], "hand_size": state.hand_sizes[i],
+                     "out": i in state.eliminated} for i, name in enumerate(state.players)],
+        "first": state.first,
+        "turn": state.turn,
+        "phase": state.phase,
+        "die": state.die,
+        "asking": state.asking,
+        "may_suggest": state.may_suggest,
+        "moved": sorted(state.moved),
+        "tokens": {s: state.tokens[i] for i, s in enumerate(c.ids(SUSPECT))},
+        "weapons": {w: state.weapons[i] for i, w in enumerate(c.ids(WEAPON))},
+        "suggestions": [{"n": r.n, "seat": r.seat, "suspect": r.suspect, "weapon": r.weapon, "room": r.room,
+                         "passed": list(r.passed), "shown_by": r.shown_by, "done": r.done}
+                        for r in state.history],
+        "accusations": [{"seat": a.seat, "suspect": a.suspect, "weapon": a.weapon, "room": a.room,
+                         "correct": a.correct} for a in state.accusations],
+        "winner": state.winner,
+        "over": state.over,
+    }
+
+
+def view(state: ClueState, seat: int | None) -> dict[str, Any]:
+    out = _public(state)
+    if state.over and state.envelope:
+        out["envelope"] = list(state.envelope)
+    if seat is None or not 0 <= seat < len(state.players):
+        return out
+    out["me"] = seat
+    if state.hands[seat]:
+        out["hand"] = list(state.hands[seat])
+    if seat in state.eliminated and state.envelope:
+        out["envelope"] = list(state.envelope)
+    out["private_cards"] = [{"shown_card": {"n": s.n, "card": s.card}, "by": s.by, "to": s.to}
+                            for s in state.shown if seat in (s.by, s.to)]
+    if state.phase == REFUTE and state.asking == seat and state.mode == DIGITAL:
+        out["can_show"] = [c for c in state.history[-1].named if c in state.hands[seat]]
+    return out
+
+
+def secrets(state: ClueState) -> list[Secret]:
+    out = [Secret("hand", list(h), frozenset({i})) for i, h in enumerate(state.hands) if h]
+    if state.envelope and not state.over:
+        out.append(Secret("envelope", list(state.envelope), frozenset(state.eliminated)))
+    out += [Secret("shown_card", {"n": s.n, "card": s.card}, frozenset({s.by, s.to})) for s in state.shown]
+    return out
+
+
+def knowledge_for(state: ClueState, seat: int) -> Knowledge:
+    """The facts `seat` may use: own hand, public passes and shows, cards shown to them, accusations."""
+    c = state.cards
+    cats = tuple(c.ids(k) for k in range(3))
+    facts: list[Fact] = [Fact("has", seat, (x,)) for x in state.hands[seat]] if 0 <= seat < len(state.hands) else []
+    seen = {(s.n, s.by): s.card for s in state.shown if s.to == seat}
+    ref = 0
+    for r in state.history:
+        for p in r.passed:
+            if p != seat:
+                facts.append(Fact("lacks", p, r.named))
+        if r.shown_by < 0 or r.shown_by == seat:
+            continue
+        card = seen.get((r.n, r.shown_by))
+        if card:
+            facts.append(Fact("has", r.shown_by, (card,)))
+        else:
+            ref += 1
+            facts.append(Fact("one_of", r.shown_by, r.named, ref))
+    for a in state.accusations:
+        if a.correct is False:
+            facts.append(Fact("not_triple", -1, a.named))
+    if seat in state.eliminated and state.envelope:
+        facts += [Fact("envelope", -1, (x,)) for x in state.envelope]
+    return Knowledge(cats, state.hand_sizes, tuple(facts), seat)
