@@ -49,6 +49,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     "digital_only": ("디지털 카드 모드에서만 하는 행동이에요.", "This is only for digital-card mode."),
     "bad_cards": ("공개된 카드 정보가 앞의 진행과 맞지 않아요: {what}",
                   "The revealed cards contradict what happened: {what}"),
+    "self_question": ("자기 자신에게 질문할 수는 없어요.", "You cannot ask yourself."),
+    "dealer_asks_first": ("첫 질문은 딜러가 해요.", "The dealer asks the first question."),
+    "answerer_asks": ("방금 대답한 사람이 다음 질문을 해요.", "The player who just answered asks next."),
+    "no_ask_back": ("방금 나에게 질문한 사람에게는 되물을 수 없어요.",
+                    "You cannot ask back the player who just asked you."),
+    "not_candidate": ("그 사람은 지목할 수 없어요.", "That player cannot be pointed at."),
     "session_over": ("정한 라운드를 모두 마쳤어요.", "All agreed rounds are played."),
 }
 

@@ -104,8 +104,8 @@ class Spyfall(Engine[SpyState]):
         if r.phase == "play":
             return everyone | {TABLE}
         if r.phase in VOTING:
-            assert r.vote is not None
-            return r.vote.waiting if state.settings.sealed else frozenset({TABLE})
+            assert r.vote is not None  # sealed: every voter (one who voted is told a vote cannot change)
+            return frozenset(r.vote.eligible) if state.settings.sealed else frozenset({TABLE})
         if r.phase == "pride":
             assert r.vote is not None
             return frozenset(r.vote.eligible) | {TABLE}
@@ -145,6 +145,8 @@ class Spyfall(Engine[SpyState]):
         if r.phase in VOTING:
             assert r.vote is not None
             if s.sealed:
+                if seat in r.vote.voted:
+                    return []
                 if r.vote.kind is VoteKind.PLURALITY:
                     return [A.PointAt(seat, int(c), at) for c in r.vote.options if c != seat]
                 return [A.VoteYesNo(seat, True, at), A.VoteYesNo(seat, False, at)]
@@ -223,7 +225,11 @@ class Spyfall(Engine[SpyState]):
         self._seat(state, a.dealer)
         nxt = _setr(state, r, dealer=a.dealer, phase="deal")
         nxt = dataclasses.replace(nxt, first_dealer=a.dealer)
-        return Step(nxt, (Event("dealer", {"dealer": a.dealer, "round": r.number}),))
+        s = state.settings
+        modules = [m for m in MODULES if getattr(s, m)]
+        # SPY-06, SPY-85, SPY-91: at the session start show everyone the Harley icon and announce the modules
+        start = Event("session_start", {"show_harley_icon": True, "modules": modules, "rounds": s.rounds})
+        return Step(nxt, (start, Event("dealer", {"dealer": a.dealer, "round": r.number})))
 
     def _fresh_deck(self, state: SpyState, deck_id: str) -> Deck:
         if deck_id not in state.pool or deck_id in state.used:
@@ -325,7 +331,8 @@ class Spyfall(Engine[SpyState]):
         vote = Vote.yes_no(VoteKind.UNANIMOUS, voters, state.settings.sealed)
         nxt = _setr(state, r, clock=r.clock.pause(t), vote=vote, phase="accusation",
                     accusations=r.accusations + ((a.seat, a.accused),))
-        return Step(nxt, (Event("accused", {"accuser": a.seat, "accused": a.accused}),))
+        return Step(nxt, (Event("accused", {"accuser": a.seat, "accused": a.accused, "voters": list(voters),
+                                            "reminder": "no_discussion"}),))
 
     def _do_reveal_joker(self, state: SpyState, r: RoundState, a: A.RevealJoker, t: float) -> Step[SpyState]:
         self._need(r, "play")
@@ -393,7 +400,7 @@ class Spyfall(Engine[SpyState]):
         if a.target == a.seat:
             raise err("self_point")
         if a.target not in vote.options:
-            raise err("joker_votes") if a.target == r.revealer else err("bad_seat")
+            raise err("not_candidate")
         return self._ballot(state, r, vote.cast(a.seat, a.target), a.seat, t)
 
     def _sealed_vote(self, state: SpyState, r: RoundState, seat: int) -> Vote:
@@ -401,6 +408,8 @@ class Spyfall(Engine[SpyState]):
         if not state.settings.sealed:
             raise err("open_votes")
         if seat not in r.vote.eligible:
+            if r.phase == "harley_vote" and seat == r.revealer:
+                raise err("joker_votes")
             raise err("accused_votes") if r.phase == "accusation" else err("not_a_voter")
         if seat in r.vote.voted:
             raise err("already_voted")
@@ -441,7 +450,7 @@ class Spyfall(Engine[SpyState]):
         voters = set(r.vote.eligible)
         for seat, c in enumerate(a.counts):
             if seat not in r.vote.options and c:
-                raise err("joker_votes")
+                raise err("not_candidate")
             if c > len(voters - {seat}):
                 raise err("self_point")
         if sum(a.counts) > len(voters):

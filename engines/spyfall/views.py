@@ -92,6 +92,9 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
         "history": [_record(state, rec) for rec in state.history],
         "decks_left": len([d for d in state.pool if d not in state.used]),
         "over": state.over,
+        # the location list, always on screen for everyone (SPY-08, SPY-26); keyed "id", never "location"
+        "locations": [{"id": loc.id, "ko": loc.ko, "en": loc.en, "aliases": list(loc.aliases)}
+                      for loc in state.box.locations],
     }
     r = state.round
     if r is not None:
