@@ -266,12 +266,15 @@ class Mixer:
         self._cond = threading.Condition()
         self._active: list[Playing] = []
         self._closed = False
+        self._ready = threading.Event()  # set once the device was probed (opened or found missing)
         self._thread = threading.Thread(target=self._run, name="mixer", daemon=True)
         self._thread.start()
 
     # ---- public API (any thread) ----
     @property
     def audible(self) -> bool:
+        """True when sound reaches a speaker (False: captions only). Waits for the first device probe."""
+        self._ready.wait(2.0)
         return self._device.audible and self._failed_at is None
 
     @property
@@ -319,6 +322,11 @@ class Mixer:
         return any(p.stopped or not p.paused for p in self._active)
 
     def _run(self) -> None:
+        try:
+            self._ensure_device()  # probe at start: BOARD knows about the speaker before anything plays
+        except Exception as exc:
+            self._fall_back(f"재생 오류 (playback error: {exc})")
+        self._ready.set()
         idle_since = time.monotonic()
         while True:
             with self._cond:

@@ -147,6 +147,7 @@ class RecordingSession:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._on_level: Callable[[Level], None] | None = None
+        self._max_seconds = 180.0
 
     def start(self, *, countdown: int = 3, max_seconds: float = 180.0,
               on_countdown: Callable[[int], None] | None = None, on_level: Callable[[Level], None] | None = None,
@@ -159,6 +160,7 @@ class RecordingSession:
         self._samples = array("h")
         self._stop.clear()
         self._on_level = on_level
+        self._max_seconds = max_seconds
         self._thread = threading.Thread(target=self._run, args=(countdown, max_seconds, on_countdown, on_done),
                                         name="recorder", daemon=True)
         self._thread.start()
@@ -185,7 +187,7 @@ class RecordingSession:
             return
         self.board.set("recorder", True)
         self.state = "recording"
-        self._stop.wait(max_seconds)
+        self._stop.wait(max_seconds + 5.0)  # _on_block stops at max_seconds of audio; this is a safety net
         self.input.close()
         with self._lock:
             raw = Clip(array("h", self._samples), self.rate)
@@ -198,8 +200,12 @@ class RecordingSession:
         block = array("h")
         block.frombytes(data[: len(data) - len(data) % 2])
         with self._lock:
+            if self._stop.is_set():
+                return
             self._samples.extend(block)
             elapsed = len(self._samples) / self.rate
+        if elapsed >= self._max_seconds:
+            self._stop.set()
         if self._on_level is not None:
             level = rms(block)
             self._on_level(Level(level, peak(block), dbfs(level), elapsed))
