@@ -1,0 +1,171 @@
+"""Sentence templates (Rhasspy style) → phrases.
+
+Template syntax, one template per line:
+- words separated by spaces: `남은 시간`
+- `[a b]` optional part: `다시 [말해줘]`
+- `(a | b c)` alternatives (each may hold optionals, groups, slots): `(뒤로 | 이전 화면)`
+- `$name` a slot, filled at expansion time from the current view (`$player` → the players' names)
+
+`expand(template, slots)` gives every (text, slot values) the template accepts. Text is normalised: single
+spaces, no leading/trailing space. Parsing errors name the template and the position.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+# One expansion: the words spoken, and for each slot the value it was filled with.
+Expansion = tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
+
+
+class TemplateError(ValueError):
+    """A template cannot be parsed; the message names it and where."""
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+
+
+@dataclass(frozen=True)
+class Seq:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Alt:
+    options: tuple[Seq, ...]
+
+
+Node = Word | Slot | Seq | Alt
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    """One way to say a slot value: `text` is spoken, `value` goes into the intent (e.g. a seat number)."""
+
+    text: str
+    value: object
+
+
+def _tokens(template: str) -> list[str]:
+    out: list[str] = []
+    word = ""
+    for ch in template:
+        if ch in "[]()|":
+            if word:
+                out.append(word)
+                word = ""
+            out.append(ch)
+        elif ch.isspace():
+            if word:
+                out.append(word)
+                word = ""
+        else:
+            word += ch
+    if word:
+        out.append(word)
+    return out
+
+
+def parse(template: str) -> Seq:
+    """Parse a template into a tree; raises TemplateError with the template text on a syntax error."""
+    tokens = _tokens(template)
+    pos = 0
+
+    def fail(msg: str) -> TemplateError:
+        return TemplateError(f"템플릿 오류 / template error in {template!r} at token {pos}: {msg}")
+
+    def parse_alt(closer: str | None) -> Alt:
+        nonlocal pos
+        options = [parse_seq(closer)]
+        while pos < len(tokens) and tokens[pos] == "|":
+            pos += 1
+            options.append(parse_seq(closer))
+        return Alt(tuple(options))
+
+    def parse_seq(closer: str | None) -> Seq:
+        nonlocal pos
+        items: list[Node] = []
+        while pos < len(tokens):
+            tok = tokens[pos]
+            if tok == "|" or tok == closer:
+                break
+            if tok in ")]":
+                raise fail(f"unexpected {tok!r}")
+            pos += 1
+            if tok in "([":
+                close = ")" if tok == "(" else "]"
+                alt = parse_alt(close)
+                if pos >= len(tokens) or tokens[pos] != close:
+                    raise fail(f"missing {close!r}")
+                pos += 1
+                if tok == "[":
+                    alt = Alt((*alt.options, Seq(())))
+                items.append(alt)
+            elif tok.startswith("$"):
+                if len(tok) < 2 or not tok[1:].replace("_", "a").isalnum():
+                    raise fail(f"bad slot name {tok!r}")
+                items.append(Slot(tok[1:]))
+            else:
+                items.append(Word(tok))
+        return Seq(tuple(items))
+
+    alt = parse_alt(None)
+    if pos != len(tokens):
+        raise fail(f"unexpected {tokens[pos]!r}")
+    if len(alt.options) == 1:
+        return alt.options[0]
+    return Seq((alt,))
+
+
+def slot_names(node: Node) -> frozenset[str]:
+    if isinstance(node, Slot):
+        return frozenset({node.name})
+    if isinstance(node, Seq):
+        return frozenset().union(*(slot_names(i) for i in node.items)) if node.items else frozenset()
+    if isinstance(node, Alt):
+        return frozenset().union(*(slot_names(o) for o in node.options))
+    return frozenset()
+
+
+def _expand(node: Node, slots: Mapping[str, tuple[SlotValue, ...]]) -> Iterator[Expansion]:
+    if isinstance(node, Word):
+        yield (node.text,), ()
+    elif isinstance(node, Slot):
+        for sv in slots.get(node.name, ()):
+            yield tuple(sv.text.split()), ((node.name, sv.value),)
+    elif isinstance(node, Alt):
+        for option in node.options:
+            yield from _expand(option, slots)
+    else:
+        parts = [list(_expand(item, slots)) for item in node.items]
+        for combo in itertools.product(*parts):
+            words: tuple[str, ...] = ()
+            values: tuple[tuple[str, object], ...] = ()
+            for w, v in combo:
+                words += w
+                values += v
+            yield words, values
+
+
+def expand(template: str, slots: Mapping[str, tuple[SlotValue, ...]] | None = None) -> list[Expansion]:
+    """Every distinct (words, slot values) the template accepts. A slot with no values yields nothing."""
+    seen: set[Expansion] = set()
+    out: list[Expansion] = []
+    for exp in _expand(parse(template), slots or {}):
+        if exp[0] and exp not in seen:
+            seen.add(exp)
+            out.append(exp)
+    return out
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())

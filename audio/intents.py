@@ -1,0 +1,206 @@
+"""Intents: what a phrase means. Loads the voice templates (content/voice/ko.yaml), expands them for the
+current screen into a phrase book, and maps a recognised utterance — the whole utterance, nothing less or
+more — to an intent with its slots.
+
+An intent is navigation (다음, 이전, 다시 … dispatched at once), a confirmation word (네 / 아니요), the wake
+phrase, or a game intent naming an engine action (`action`) and which action field each slot fills
+(`fields`); game intents marked `final` wait for a confirmation before they are dispatched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from audio.grammar import SlotValue, TemplateError, expand, normalise, parse, slot_names
+
+DEFAULT_TEMPLATES = Path(__file__).resolve().parent.parent / "content" / "voice" / "ko.yaml"
+
+YES = "confirm.yes"
+NO = "confirm.no"
+WAKE = "wake"
+
+
+class VoiceContentError(ValueError):
+    """content/voice is malformed; the message names the file and the intent."""
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """`name` is "next" for navigation or "<game>.<intent>" for a game intent."""
+
+    name: str
+    templates: tuple[str, ...]
+    label_ko: str = ""
+    final: bool = False
+    action: str | None = None
+    fields: Mapping[str, str] = field(default_factory=dict)
+    kind: str = "nav"  # nav | game | confirm | wake
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A recognised intent. `text` is what was heard; `slots` slot name → value (e.g. a seat)."""
+
+    spec: IntentSpec
+    text: str
+    slots: Mapping[str, object]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def final(self) -> bool:
+        return self.spec.final
+
+    def action_fields(self) -> dict[str, object]:
+        """The engine action's fields filled by this utterance (the session adds `seat`, `at` …)."""
+        return {self.spec.fields.get(k, k): v for k, v in self.slots.items()}
+
+
+@dataclass(frozen=True)
+class VoiceCatalog:
+    intents: Mapping[str, IntentSpec]
+    decoys: tuple[str, ...]
+
+    def game_intents(self, game: str) -> list[IntentSpec]:
+        return [s for n, s in self.intents.items() if n.startswith(game + ".")]
+
+    def navigation(self) -> list[IntentSpec]:
+        return [s for s in self.intents.values() if s.kind == "nav"]
+
+
+def _spec(name: str, raw: Any, where: str, kind: str) -> IntentSpec:
+    if isinstance(raw, list):
+        raw = {"templates": raw}
+    if not isinstance(raw, dict) or not raw.get("templates"):
+        raise VoiceContentError(f"{where}: intent {name!r} needs a non-empty `templates` list")
+    templates = tuple(str(t) for t in raw["templates"])
+    fields = {str(k): str(v) for k, v in (raw.get("slots") or {}).items()}
+    for t in templates:
+        try:
+            used = slot_names(parse(t))
+        except TemplateError as exc:
+            raise VoiceContentError(f"{where}: intent {name!r}: {exc}") from exc
+        unknown = used - set(fields)
+        if unknown:
+            raise VoiceContentError(f"{where}: intent {name!r}: slot(s) {sorted(unknown)} not declared in `slots`")
+    return IntentSpec(
+        name=name,
+        templates=templates,
+        label_ko=str(raw.get("label", "")),
+        final=bool(raw.get("final", False)),
+        action=str(raw["action"]) if raw.get("action") else None,
+        fields=fields,
+        kind=kind,
+    )
+
+
+def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
+    """Read the template file; errors name the file and the intent."""
+    where = str(path)
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise VoiceContentError(f"{where}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise VoiceContentError(f"{where}: expected a mapping at the top")
+    specs: dict[str, IntentSpec] = {}
+    specs[WAKE] = _spec(WAKE, data.get("wake"), where, "wake")
+    confirm = data.get("confirm") or {}
+    specs[YES] = _spec(YES, confirm.get("accept"), where, "confirm")
+    specs[NO] = _spec(NO, confirm.get("reject"), where, "confirm")
+    for name, raw in (data.get("navigation") or {}).items():
+        specs[str(name)] = _spec(str(name), raw, where, "nav")
+    for game, intents in (data.get("games") or {}).items():
+        for name, raw in (intents or {}).items():
+            full = f"{game}.{name}"
+            spec = _spec(full, raw, where, "game")
+            if spec.action is None:
+                raise VoiceContentError(f"{where}: game intent {full!r} needs `action` (an engine action NAME)")
+            specs[full] = spec
+    decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
+    return VoiceCatalog(specs, decoys)
+
+
+@dataclass(frozen=True)
+class PhraseBook:
+    """The phrases one grammar accepts. `phrases` text → (spec, slots); `decoys` absorb other speech and
+    match nothing; `dropped` lists phrases left out and why (words missing from the model, ambiguity)."""
+
+    phrases: Mapping[str, tuple[IntentSpec, Mapping[str, object]]]
+    decoys: tuple[str, ...]
+    dropped: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def grammar(self) -> list[str]:
+        """The list to hand to the recogniser (phrases first, then decoys)."""
+        return sorted(self.phrases) + list(self.decoys)
+
+    def match(self, text: str) -> Intent | None:
+        """The intent of a whole utterance; None for silence, a decoy, or several phrases run together."""
+        key = normalise(text)
+        hit = self.phrases.get(key)
+        if hit is None:
+            return None
+        spec, slots = hit
+        return Intent(spec, key, dict(slots))
+
+
+    def pick(self, candidates: Iterable[str]) -> tuple[str, Intent | None]:
+        """Given the recogniser's n-best texts (best first), the first that is exactly one phrase or one
+        decoy decides: (that text, its intent or None for a decoy). Otherwise (best text, None)."""
+        cands = [normalise(c) for c in candidates if c.strip()]
+        for c in cands:
+            if c in self.phrases:
+                return c, self.match(c)
+            if c in self.decoys:
+                return c, None
+        return (cands[0] if cands else ""), None
+
+
+def build_phrasebook(
+    specs: Iterable[IntentSpec],
+    slots: Mapping[str, Iterable[SlotValue]] | None = None,
+    vocabulary: frozenset[str] | None = None,
+    decoys: Iterable[str] = (),
+) -> PhraseBook:
+    """Expand the specs with the current slot values. With a vocabulary, phrases using an unknown word are
+    dropped (Kaldi would silently cut the word out). A text two intents share (say a player named "다시") is
+    dropped from both: an ambiguous phrase must not act."""
+    slot_values = {k: tuple(v) for k, v in (slots or {}).items()}
+    found: dict[str, list[tuple[IntentSpec, Mapping[str, object]]]] = {}
+    dropped: list[tuple[str, str]] = []
+    for spec in specs:
+        for template in spec.templates:
+            for words, values in expand(template, slot_values):
+                text = " ".join(words)
+                if vocabulary is not None:
+                    missing = [w for w in words if w not in vocabulary]
+                    if missing:
+                        dropped.append((text, f"not in the model's vocabulary: {' '.join(missing)}"))
+                        continue
+                entry = (spec, dict(values))
+                bucket = found.setdefault(text, [])
+                if all(e[0].name != spec.name or e[1] != entry[1] for e in bucket):
+                    bucket.append(entry)
+    phrases: dict[str, tuple[IntentSpec, Mapping[str, object]]] = {}
+    for text, entries in found.items():
+        if len(entries) > 1:
+            dropped.append((text, "ambiguous: " + ", ".join(e[0].name for e in entries)))
+        else:
+            phrases[text] = entries[0]
+    kept_decoys: list[str] = []
+    for d in decoys:
+        if d in phrases or d in kept_decoys:
+            continue
+        if vocabulary is not None and any(w not in vocabulary for w in d.split()):
+            dropped.append((d, "decoy not in the model's vocabulary"))
+            continue
+        kept_decoys.append(d)
+    return PhraseBook(phrases, tuple(kept_decoys), tuple(dropped))

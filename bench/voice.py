@@ -1,0 +1,314 @@
+"""Voice command benchmark on audio we make ourselves (espeak-ng Korean + café-like noise).
+
+    python bench/voice.py                 # full run: clean + noisy commands, 10 min of no-command audio
+    python bench/voice.py --quick         # fewer voices, 2 min of no-command audio
+    python bench/voice.py --select        # per-phrasing accuracy on clean speech, to choose templates
+    python bench/voice.py --game spyfall  # add that game's intents to the screen grammar
+
+Reports per-phrase accuracy, wrong-accept rate (an intent other than the one spoken), false accepts per
+hour on audio with no command in it (pink noise + clatter, babble of overlapping voices, our own narration,
+a busy mix), latency from the end of speech to the intent, the real-time factor and the RSS.
+Espeak speech is robotic: a floor, not a field test. Figures are printed; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from audio import speechgen as sg  # noqa: E402
+from audio.asr import Mode, ModelLoader, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
+from audio.grammar import SlotValue  # noqa: E402
+from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
+from audio.status import MicGate, StatusBoard  # noqa: E402
+
+CHUNK = 3200  # 0.1 s of 16 kHz s16le
+VOICES = [
+    sg.Voice("", 150, 50),
+    sg.Voice("f2", 130, 60),
+    sg.Voice("m3", 170, 40),
+    sg.Voice("f4", 150, 70),
+    sg.Voice("", 190, 50),
+    sg.Voice("m1", 120, 45),
+]
+PLAYERS = {"민호": 0, "지수": 1, "서연": 2, "지훈": 3}
+LOCATIONS: dict[str, object] = {}
+
+# Not commands: table talk for babble, and narration-like text (our own words).
+TALK = [
+    "이번에는 누가 먼저 할 차례인지 잘 모르겠어",
+    "커피 한 잔 더 시킬까 아니면 케이크를 먹을까",
+    "그 카드는 아까 내가 이미 봤던 것 같은데",
+    "잠깐만 기다려 봐 화장실 좀 다녀올게",
+    "진짜 재미있다 다음 주에도 또 오자",
+    "너는 왜 그렇게 생각하는 거야 증거가 있어",
+    "우리 팀이 이기고 있는 것 같아 조금만 더 하자",
+    "이 게임 규칙이 생각보다 복잡하네",
+]
+NARRATION = [
+    "안개가 짙게 깔린 런던의 밤 베이커 가의 하숙집에 한 통의 편지가 도착했습니다",
+    "모두 눈을 감아 주세요 지금부터 비밀 역할을 나누어 드리겠습니다",
+    "이번 라운드의 제한 시간은 팔 분입니다 질문은 시계 방향으로 이어집니다",
+    "탐정들은 각자 마차를 타고 도시 곳곳의 장소를 방문해 단서를 모읍니다",
+    "잭은 어둠 속으로 사라졌습니다 목격자를 불러 주세요",
+    "용의자와 무기와 방을 모두 맞히면 사건이 해결됩니다",
+]
+
+
+@dataclass
+class Item:
+    intent: str
+    slots: dict[str, object]
+    text: str
+    voice: sg.Voice
+    noise: str
+    snr: float | None
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def speech_end(pcm: bytes) -> float:
+    a = sg.samples(pcm)
+    last = max((i for i in range(len(a) - 1, -1, -1) if abs(a[i]) > 500), default=0)
+    return last / sg.RATE
+
+
+def make_noises(seconds: float, seed: int = 1) -> dict[str, bytes]:
+    rng = random.Random(seed)
+    babble_parts = []
+    for k in range(4):
+        clip = b""
+        while len(clip) < 2 * sg.RATE * seconds:
+            clip += sg.speak(rng.choice(TALK), VOICES[(k + len(clip)) % len(VOICES)]) + sg.silence(rng.uniform(0.1, 0.6))
+        babble_parts.append(clip[: int(2 * sg.RATE * seconds)])
+    return {
+        "pink": sg.pink_noise(seconds, seed),
+        "babble": sg.overlay(babble_parts, [0.5] * 4),
+        "clatter": sg.clatter(seconds, seed),
+    }
+
+
+def screen_specs(catalog, game: str | None) -> list[IntentSpec]:
+    specs = list(catalog.navigation())
+    if game:
+        specs += catalog.game_intents(game)
+    return specs
+
+
+def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> tuple[str, float, float, float]:
+    """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, endpoint latency, PTT
+    latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
+    time spent on that chunk. The text is the one `PhraseBook.pick` chooses from the n-best."""
+    rec = engine.recognizer(book.grammar)
+    decode = 0.0
+    text, lat = "", float("nan")
+    for i in range(0, len(pcm), CHUNK):
+        t0 = time.perf_counter()
+        heard = rec.accept(pcm[i : i + CHUNK])
+        dt = time.perf_counter() - t0
+        decode += dt
+        if heard is not None and heard.candidates:
+            text = book.pick(heard.candidates)[0]
+            lat = (i + CHUNK) / 2 / sg.RATE - end + dt
+            break
+    # Push-to-talk: release just after speech; what matters is the flush.
+    rec2 = engine.recognizer(book.grammar)
+    cut = int(min(len(pcm), (end + 0.25) * sg.RATE * 2)) // 2 * 2
+    for i in range(0, cut, CHUNK):
+        t0 = time.perf_counter()
+        rec2.accept(pcm[i : min(i + CHUNK, cut)])
+        decode += time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ptt_text = book.pick(rec2.final().candidates)[0]
+    ptt = time.perf_counter() - t0
+    decode += ptt
+    if not text:
+        text = ptt_text
+    return text, lat, ptt, decode
+
+
+def run_commands(engine, catalog, game, voices, conditions, noises, select=False):
+    specs = screen_specs(catalog, game)
+    slots = {"player": tuple(SlotValue(k, v) for k, v in PLAYERS.items())}
+    book = build_phrasebook(specs, slots, engine.vocabulary, catalog.decoys)
+    per_phrase: dict[str, Counter] = defaultdict(Counter)
+    confusions: dict[str, Counter] = defaultdict(Counter)
+    per_cond: dict[str, Counter] = defaultdict(Counter)
+    lat_ep: list[float] = []
+    lat_ptt: list[float] = []
+    decode = audio = 0.0
+    cache: dict[tuple[str, sg.Voice], tuple[bytes, float]] = {}
+    for text, (spec, sl) in sorted(book.phrases.items()):
+        for voice in voices:
+            key = (text, voice)
+            if key not in cache:
+                speech = sg.silence(0.3) + sg.speak(text, voice)
+                cache[key] = (speech + sg.silence(1.2), speech_end(speech))
+            clean, end = cache[key]
+            for noise, snr in conditions:
+                pcm = clean if snr is None else sg.mix(clean, noises[noise], snr)
+                got, lep, lptt, dec = recognise(engine, book, pcm, end)
+                decode += dec
+                audio += len(pcm) / 2 / sg.RATE
+                intent = book.match(got)
+                cond = "clean" if snr is None else f"{noise}@{snr:g}dB"
+                if intent is not None and intent.name == spec.name and dict(intent.slots) == dict(sl):
+                    outcome = "correct"
+                    if lep == lep:
+                        lat_ep.append(lep)
+                    lat_ptt.append(lptt)
+                elif intent is not None:
+                    outcome = "wrong"
+                else:
+                    outcome = "rejected"
+                per_phrase[text][outcome] += 1
+                per_cond[cond][outcome] += 1
+                if outcome != "correct":
+                    confusions[text][got or "∅"] += 1
+    return book, per_phrase, confusions, per_cond, lat_ep, lat_ptt, decode, audio
+
+
+def no_command_audio(seconds: float, noises: dict[str, bytes], seed: int = 7) -> dict[str, bytes]:
+    rng = random.Random(seed)
+    part = seconds / 4
+    n = int(sg.RATE * part) * 2
+
+    def loop(pcm: bytes) -> bytes:
+        return (pcm * (n // len(pcm) + 1))[:n]
+
+    narration = b""
+    while len(narration) < n:
+        narration += sg.speak(rng.choice(NARRATION), rng.choice(VOICES)) + sg.silence(rng.uniform(0.3, 1.0))
+    return {
+        "pink+clatter": sg.overlay([loop(noises["pink"]), loop(noises["clatter"])]),
+        "babble": loop(noises["babble"]),
+        "narration": narration[:n],
+        "busy mix": sg.overlay([loop(noises["babble"]), loop(noises["clatter"]), loop(noises["pink"])], [1.0, 0.7, 0.3]),
+    }
+
+
+def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
+    specs = screen_specs(catalog, game)
+    names = [s.name for s in specs]
+    total = sum(len(p) for p in audio.values()) / 2 / sg.RATE
+    hours = total / 3600
+    print(f"\n## No-command audio: {total / 60:.1f} min ({', '.join(audio)})")
+    # 1. Command grammar listening all the time (no wake phrase, no button): the raw false-accept rate.
+    book = build_phrasebook(specs, {"player": tuple(SlotValue(k, v) for k, v in PLAYERS.items())},
+                            engine.vocabulary, catalog.decoys)
+    raw = Counter()
+    finals = Counter()
+    for name, pcm in audio.items():
+        rec = engine.recognizer(book.grammar)
+        for i in range(0, len(pcm), CHUNK):
+            heard = rec.accept(pcm[i : i + CHUNK])
+            if heard is not None:
+                intent = book.pick(heard.candidates)[1]
+                if intent is not None:
+                    raw[name] += 1
+                    finals[name] += intent.final
+    print(f"- always-on command grammar: {sum(raw.values())} intents = {sum(raw.values()) / hours:.0f}/h "
+          f"(final actions requested {sum(finals.values())}); per source {dict(raw)}")
+    # 2. The real hands-free pipeline: wake phrase → command → confirmation.
+    t = [0.0]
+    ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard())
+    ctl.mic_available(True)
+    ctl.set_context("bench", names, {"player": PLAYERS})
+    events: Counter = Counter()
+    woke = [0]
+
+    def on(e: VoiceEvent) -> None:
+        if e.kind == "phase" and e.detail == "listening":
+            woke[0] += 1
+        if e.kind == "intent" and e.intent is not None:
+            events["final dispatched" if e.intent.final else "nav dispatched"] += 1
+        if e.kind == "confirm":
+            events["final requested"] += 1
+
+    ctl.listen(on)
+    for pcm in audio.values():
+        for i in range(0, len(pcm), CHUNK):
+            t[0] += CHUNK / 2 / sg.RATE
+            ctl.feed(pcm[i : i + CHUNK])
+    print(f"- hands-free (wake phrase): wake triggers {woke[0]} = {woke[0] / hours:.1f}/h; "
+          f"navigation dispatched {events['nav dispatched']} = {events['nav dispatched'] / hours:.1f}/h; "
+          f"final requested {events['final requested']}; final dispatched after confirmation "
+          f"{events['final dispatched']} = {events['final dispatched'] / hours:.1f}/h")
+    print("- push-to-talk: audio is discarded while the button is up → 0 by construction")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--select", action="store_true", help="clean speech only, per phrasing, all voices")
+    ap.add_argument("--game", default=None)
+    ap.add_argument("--no-command-seconds", type=float, default=600.0)
+    args = ap.parse_args()
+    if sg.tools_available():
+        sys.exit(f"missing tools: {sg.tools_available()}")
+    catalog = load_catalog()
+    t0 = time.perf_counter()
+    loader = ModelLoader(board=StatusBoard())
+    loader.start()
+    engine = loader.wait()
+    if engine is None:
+        sys.exit(f"model not available: {loader.reason}")
+    print(f"# Voice benchmark (game={args.game or 'navigation only'})")
+    print(f"model load + vocabulary + warm-up: {time.perf_counter() - t0:.2f} s; RSS {rss_mb():.0f} MB")
+    voices = VOICES[:3] if args.quick else VOICES
+    noisy_voices = voices[:3]
+    noises = make_noises(12.0)
+    conditions: list[tuple[str, float | None]] = [("none", None)]
+    book, per_phrase, conf, per_cond, lep, lptt, dec, aud = run_commands(
+        engine, catalog, args.game, voices, conditions, noises)
+    if not args.select:
+        noisy = [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)]
+        _, pp2, conf2, pc2, lep2, lptt2, dec2, aud2 = run_commands(
+            engine, catalog, args.game, noisy_voices, noisy, noises)
+        per_cond.update(pc2)
+        dec += dec2
+        aud += aud2
+    print(f"\ngrammar: {len(book.phrases)} phrases + {len(book.decoys)} decoys; dropped: {list(book.dropped)}")
+    print("\n## Per phrase, clean speech (" + ", ".join(v.label for v in voices) + ")")
+    by_intent: dict[str, Counter] = defaultdict(Counter)
+    for text, c in sorted(per_phrase.items(), key=lambda kv: kv[1]["correct"]):
+        spec = book.phrases[text][0]
+        by_intent[spec.name].update(c)
+        n = sum(c.values())
+        print(f"{c['correct']}/{n} correct, {c['wrong']} wrong  {text!r} ({spec.name})  misses: {dict(conf[text])}")
+    print("\n## Per intent, clean")
+    for name, c in sorted(by_intent.items()):
+        n = sum(c.values())
+        print(f"{name:24s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong")
+    print("\n## Per condition")
+    for cond, c in per_cond.items():
+        n = sum(c.values())
+        print(f"{cond:16s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong accept  "
+              f"{c['rejected'] / n:6.1%} rejected  (n={n})")
+    lep.sort()
+    lptt.sort()
+    if lep:
+        print(f"\nlatency end of speech → intent, hands-free (endpointing): median {lep[len(lep) // 2]:.2f} s, "
+              f"p90 {lep[int(len(lep) * 0.9)]:.2f} s (n={len(lep)})")
+    if lptt:
+        print(f"latency button release → intent, push-to-talk: median {lptt[len(lptt) // 2] * 1000:.0f} ms, "
+              f"max {lptt[-1] * 1000:.0f} ms")
+    print(f"real-time factor (grammar mode): {dec / aud:.3f} ({aud:.0f} s of audio)")
+    if not args.select:
+        secs = 120.0 if args.quick else args.no_command_seconds
+        run_no_command(engine, catalog, args.game, no_command_audio(secs, noises))
+    print(f"\npeak RSS {rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
