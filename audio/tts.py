@@ -18,6 +18,7 @@ import platform
 import queue
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import wave
@@ -145,6 +146,9 @@ class Pyttsx3Synth:
             import pyttsx3
 
             engine = pyttsx3.init(self._driver) if self._driver else pyttsx3.init()
+            quiet = sys.modules.get("pyttsx3.drivers.espeak")
+            if quiet is not None:  # it print()s "Audio saved to …" on every file; keep stdout clean
+                quiet.print = lambda *a, **k: None  # type: ignore[attr-defined]
         except Exception as exc:  # ImportError, RuntimeError("could not initialize espeak"), OSError…
             self._dead = f"음성 합성 엔진이 없습니다 (TTS unavailable: {type(exc).__name__}: {exc})"
         n = 0
@@ -163,18 +167,23 @@ class Pyttsx3Synth:
                                     for v in engine.getProperty("voices")])
                 else:
                     text, voice, wpm = args
-                    n += 1
-                    path = self._tmp / f"u{n}.wav"
                     engine.setProperty("voice", voice)
                     engine.setProperty("rate", wpm)
-                    engine.save_to_file(text, str(path))
-                    engine.runAndWait()
-                    try:
-                        clip = read_wav(path)
-                    except CorruptAudio as exc:
-                        raise SynthError(f"pyttsx3 produced no audio: {exc}") from exc
-                    finally:
-                        path.unlink(missing_ok=True)
+                    # pyttsx3's espeak driver now and then writes an empty WAV (about 1 call in 250 here):
+                    # try again before giving up on the sentence.
+                    for attempt in range(3):
+                        n += 1
+                        path = self._tmp / f"u{n}.wav"
+                        engine.save_to_file(text, str(path))
+                        engine.runAndWait()
+                        try:
+                            clip = read_wav(path)
+                            break
+                        except CorruptAudio as exc:
+                            if attempt == 2:
+                                raise SynthError(f"pyttsx3 produced no audio: {exc}") from exc
+                        finally:
+                            path.unlink(missing_ok=True)
                     fut.set_result(clip)
             except Exception as exc:
                 fut.set_exception(exc if isinstance(exc, SynthError) else SynthError(f"{type(exc).__name__}: {exc}"))
