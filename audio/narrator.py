@@ -67,7 +67,7 @@ class SentenceSource:
     def finish(self) -> None:
         self.exhausted = True
 
-    def read(self, n: int) -> array:
+    def read(self, n: int) -> array[int]:
         out = array("h")
         with self._lock:
             while len(out) < n and self._cur < len(self._readers):
@@ -167,6 +167,7 @@ class Narrator:
         self.settings = settings or VoiceSettings()
         self.tick = tick
         self.caption_speed = caption_speed  # >1 only in tests: captions-only time runs faster
+        self.captions_only = False  # chosen by staff (muted tablet, noisy café): nothing is heard
         self._voice_memo: dict[str, str] = {}
         self._synth_dead = ""
         self._listeners: list[Callable[[CaptionState], None]] = []
@@ -374,8 +375,12 @@ class Narrator:
         src = SentenceSource(self.mixer.rate)
         pending: list[int] = []
         voice, wpm = "", self.settings.wpm
-        recorded = self._recorded(seg)
-        if recorded is not None:
+        recorded = None if self.captions_only else self._recorded(seg)
+        if self.captions_only:
+            utt.sources = ["captions"] * len(utt.sentences)
+            utt.starts = [c.start for c in estimated_cues(utt.sentences, sum(estimates))]
+            utt.duration = sum(estimates)
+        elif recorded is not None:
             src.add(recorded)
             src.finish()
             utt.sources = ["recorded"] * len(utt.sentences)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import tempfile
 import wave
 from array import array
@@ -24,7 +25,7 @@ class CorruptAudio(Exception):
 
 @dataclass
 class Clip:
-    samples: array  # array('h'), mono
+    samples: array[int]  # array('h'), mono
     rate: int
 
     @property
@@ -43,14 +44,61 @@ class Clip:
         return self.samples.tobytes()
 
 
+def _read_aiff(path: str | os.PathLike[str], data: bytes) -> tuple[int, int, int, bytes]:
+    """(channels, sample width, rate, little-endian frames) of an AIFF/AIFF-C file: pyttsx3's macOS
+    driver (NSSpeechSynthesizer) writes AIFF whatever the file name says."""
+    channels = width = rate = 0
+    little = False
+    frames = b""
+    kind = data[8:12]
+    i = 12
+    while i + 8 <= len(data):
+        cid, size = data[i : i + 4], struct.unpack(">I", data[i + 4 : i + 8])[0]
+        body = data[i + 8 : i + 8 + size]
+        if cid == b"COMM" and len(body) >= 18:
+            channels, _n, bits = struct.unpack(">hIh", body[:8])
+            exp, mant = struct.unpack(">HQ", body[8:18])
+            rate = int(mant * 2.0 ** ((exp & 0x7FFF) - 16383 - 63)) if mant else 0
+            width = (bits + 7) // 8
+            little = kind == b"AIFC" and body[18:22] == b"sowt"
+            if kind == b"AIFC" and body[18:22] not in (b"NONE", b"sowt"):
+                raise CorruptAudio(f"{Path(path).name}: compressed AIFF-C is not supported")
+        elif cid == b"SSND" and len(body) >= 8:
+            offset = struct.unpack(">I", body[:4])[0]
+            frames = body[8 + offset :]
+        i += 8 + size + (size & 1)
+    if width == 2 and not (kind == b"AIFC" and little):
+        swapped = array("h")
+        swapped.frombytes(frames[: len(frames) - len(frames) % 2])
+        swapped.byteswap()
+        frames = swapped.tobytes()
+    elif width == 1:
+        frames = bytes((b + 128) & 0xFF for b in frames)  # AIFF 8-bit is signed; WAV's is unsigned
+    return channels, width, rate, frames
+
+
 def read_wav(path: str | os.PathLike[str]) -> Clip:
-    """Read a WAV file as a mono 16-bit clip. Raises CorruptAudio on anything unreadable or empty."""
+    """Read a WAV (or AIFF) file as a mono 16-bit clip. Raises CorruptAudio on anything unreadable or empty."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+            if head[:4] == b"FORM" and head[8:12] in (b"AIFF", b"AIFC"):
+                channels, width, rate, raw = _read_aiff(path, head + fh.read())
+                return _to_clip(path, channels, width, rate, raw)
+    except OSError as exc:
+        raise CorruptAudio(f"{Path(path).name}: {exc}") from exc
+    except struct.error as exc:
+        raise CorruptAudio(f"{Path(path).name}: bad AIFF: {exc}") from exc
     try:
         with wave.open(str(path), "rb") as w:
             channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
             raw = w.readframes(w.getnframes())
     except (wave.Error, EOFError, OSError, ValueError) as exc:
         raise CorruptAudio(f"{Path(path).name}: {exc}") from exc
+    return _to_clip(path, channels, width, rate, raw)
+
+
+def _to_clip(path: str | os.PathLike[str], channels: int, width: int, rate: int, raw: bytes) -> Clip:
     if rate <= 0 or channels <= 0:
         raise CorruptAudio(f"{Path(path).name}: bad header (rate {rate}, channels {channels})")
     if width == 2:
@@ -102,7 +150,7 @@ class ClipReader:
     def done(self) -> bool:
         return self._pos >= self.clip.frames
 
-    def read(self, n: int) -> array:
+    def read(self, n: int) -> array[int]:
         src = self.clip.samples
         size = len(src)
         if self._step == 1.0:
@@ -126,14 +174,14 @@ class ClipReader:
         return out
 
 
-def rms(samples: array) -> float:
+def rms(samples: array[int]) -> float:
     """Root mean square level, 0..1."""
     if not samples:
         return 0.0
     return math.sqrt(sum(s * s for s in samples) / len(samples)) / MAX
 
 
-def peak(samples: array) -> float:
+def peak(samples: array[int]) -> float:
     return (max(abs(max(samples)), abs(min(samples))) / MAX) if samples else 0.0
 
 

@@ -49,7 +49,7 @@ class Source(Protocol):
 
     exhausted: bool
 
-    def read(self, n: int) -> array: ...
+    def read(self, n: int) -> array[int]: ...
 
 
 class ClipSource:
@@ -57,7 +57,7 @@ class ClipSource:
         self._reader = ClipReader(clip, rate)
         self.exhausted = True
 
-    def read(self, n: int) -> array:
+    def read(self, n: int) -> array[int]:
         return self._reader.read(n)
 
 

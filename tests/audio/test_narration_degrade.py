@@ -229,3 +229,35 @@ def test_a_broken_source_does_not_kill_the_mixer() -> None:
         assert good.finished.wait(5) and good.end_reason == "end"
     finally:
         mixer.close()
+
+
+def test_captions_only_by_choice_uses_no_voice_and_no_microphone_gate() -> None:
+    """A muted tablet: captions run sentence by sentence, nothing is synthesised or played."""
+    mixer, dev, gate, board = rig()
+    synth = SpySynth()
+    n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=20)
+    n.captions_only = True
+    try:
+        utt, caps = _run(n)
+        assert utt.state == "finished" and utt.sources == ["captions", "captions"]
+        _assert_captions_only(caps)
+        assert {c.current for c in caps} == {0, 1}
+        assert synth.texts == [] and not any(w.audible for w in dev.writes) and not gate.muted
+    finally:
+        n.close()
+        mixer.close()
+
+
+def test_speaker_is_retried_after_a_failure() -> None:
+    board = StatusBoard()
+    dev = FakeOutput(speed=20, fail_open="출력 장치가 없습니다 (no output device)")
+    mixer = Mixer(dev, gate=MicGate(), board=board, retry_after=0.0)
+    try:
+        assert not mixer.audible and not board.get("speaker").available  # type: ignore[union-attr]
+        dev.fail_open = ""  # the speaker was plugged in
+        p = mixer.play_clip(tone(0.05))
+        assert p.finished.wait(5)
+        assert board.get("speaker").available and mixer.audible  # type: ignore[union-attr]
+        assert any(w.audible for w in dev.writes)
+    finally:
+        mixer.close()

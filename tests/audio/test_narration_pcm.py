@@ -66,3 +66,25 @@ def test_trim_silence_both_ends_with_padding() -> None:
     assert 1.15 <= trimmed.duration <= 1.25
     assert trim_silence(Clip(quiet, 22050)).frames == 0
     assert trim_silence(Clip(array("h"), 22050)).frames == 0
+
+
+def _aiff(samples: list[int], rate: int, kind: bytes = b"AIFF") -> bytes:
+    import struct
+
+    e = rate.bit_length() - 1
+    comm = struct.pack(">hIhHQ", 1, len(samples), 16, 16383 + e, rate << (63 - e))
+    if kind == b"AIFC":
+        comm += b"NONE\x00\x00"
+    data = array("h", samples)
+    data.byteswap()
+    ssnd = struct.pack(">II", 0, 0) + data.tobytes()
+    body = kind + b"COMM" + struct.pack(">I", len(comm)) + comm + b"SSND" + struct.pack(">I", len(ssnd)) + ssnd
+    return b"FORM" + struct.pack(">I", len(body)) + body
+
+
+@pytest.mark.parametrize("kind", [b"AIFF", b"AIFC"])
+def test_aiff_from_the_macos_synthesiser_reads(tmp_path: Path, kind: bytes) -> None:
+    path = tmp_path / "mac.wav"  # NSSpeechSynthesizer writes AIFF whatever the name says
+    path.write_bytes(_aiff([1, -2, 300, -32768], 22050, kind))
+    clip = read_wav(path)
+    assert clip.rate == 22050 and list(clip.samples) == [1, -2, 300, -32768]
