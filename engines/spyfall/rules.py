@@ -9,10 +9,10 @@ from typing import Any
 
 from engines.core import CHANCE, TABLE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
 from engines.spyfall import actions as A
-from engines.spyfall.content import AbilityDeck, Card, Deck, DeckBox
+from engines.spyfall.content import AbilityDeck, DeckBox
 from engines.spyfall.messages import err, module_off
 from engines.spyfall.scoring import score_round
-from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, Settings, SpyState
+from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
 from engines.spyfall.views import card_view, secrets_of, view_of
 from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
@@ -75,16 +75,18 @@ class Spyfall(Engine[SpyState]):
         abilities = pack.get("abilities")
         if not isinstance(box, DeckBox) or not isinstance(abilities, AbilityDeck):
             raise err("bad_config", what="content pack (decks, abilities)")
-        if not settings.physical and settings.multiverse:
-            box = _remix(box, seeded_rng(seed, "multiverse"))
         kinds = {"standard"} | ({"joker"} if settings.prank else set()) | (
             {"multiverse"} if settings.multiverse else set())
-        pool = tuple(d.id for d in box.decks if d.kind in kinds)
+        decks = tuple(SessionDeck.of(d) for d in box.decks if d.kind in kinds)
+        if not settings.physical and settings.multiverse:
+            decks = _remix(decks, seeded_rng(seed, "multiverse"))
+        pool = tuple(d.id for d in decks)
         if not 1 <= settings.rounds <= len(pool):
             raise err("bad_config", what=f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
         if settings.power_up and len(abilities.cards) < len(players):
             raise err("bad_config", what="ability cards")
-        return SpyState(players=players, settings=settings, box=box, ability_cards=abilities.cards, pool=pool,
+        return SpyState(players=players, settings=settings, locations=box.locations, decks=decks,
+                        ability_cards=abilities.cards if settings.power_up else (), pool=pool,
                         round=self._new_round(settings, 1, -1), totals=(0,) * len(players))
 
     @staticmethod
@@ -160,7 +162,7 @@ class Spyfall(Engine[SpyState]):
                 return [A.ResumeClock(TABLE, at)]
             return [A.UseAbility(seat, at)] if self._may_pride(state, seat) else []
         if r.phase == "guess":
-            out = [A.GuessLocation(seat, loc.id, at) for loc in state.box.locations]
+            out = [A.GuessLocation(seat, loc.id, at) for loc in state.locations]
             if s.prank:
                 out.append(A.DeclarePrank(seat, at))
             return out
@@ -180,7 +182,7 @@ class Spyfall(Engine[SpyState]):
         deck_id = rng.choice(unused)
         if state.settings.physical:
             return A.PickBag(CHANCE, deck_id)
-        deck = state.box.deck(deck_id)
+        deck = state.deck(deck_id)
         n = len(state.players)
         if deck.kind == "standard":
             # the 7 location cards lie shuffled above the Joker; take n from the bottom, shuffle, deal
@@ -231,10 +233,10 @@ class Spyfall(Engine[SpyState]):
         start = Event("session_start", {"show_harley_icon": True, "modules": modules, "rounds": s.rounds})
         return Step(nxt, (start, Event("dealer", {"dealer": a.dealer, "round": r.number})))
 
-    def _fresh_deck(self, state: SpyState, deck_id: str) -> Deck:
+    def _fresh_deck(self, state: SpyState, deck_id: str) -> SessionDeck:
         if deck_id not in state.pool or deck_id in state.used:
             raise err("bad_deck")
-        return state.box.deck(deck_id)
+        return state.deck(deck_id)
 
     def _do_pick_bag(self, state: SpyState, r: RoundState, a: A.PickBag, t: float) -> Step[SpyState]:
         self._need(r, "deal")
@@ -253,7 +255,7 @@ class Spyfall(Engine[SpyState]):
         n = len(state.players)
         if len(a.cards) != n or len(set(a.cards)) != n or not all(0 <= c < len(deck.cards) for c in a.cards):
             raise err("bad_deal")
-        if deck.kind == "standard" and not any(deck.cards[c].kind == "joker" for c in a.cards):
+        if deck.kind == "standard" and not any(deck.cards[c] == JOKER for c in a.cards):
             raise err("bad_deal")  # the bottom card (the Joker) is always among the dealt cards
         if state.settings.power_up:
             k = len(state.ability_cards)
@@ -261,7 +263,7 @@ class Spyfall(Engine[SpyState]):
                 raise err("bad_abilities")
         elif a.abilities:
             raise module_off("power_up")
-        facts = _facts(deck, [deck.cards[c] for c in a.cards], state.settings.harley)
+        facts = _facts(deck, a.cards, state.settings.harley)
         nxt = _setr(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
         nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
         events = [Event("dealt", {"round": r.number, "dealer": r.dealer})]
@@ -344,7 +346,7 @@ class Spyfall(Engine[SpyState]):
 
     def _do_guess_location(self, state: SpyState, r: RoundState, a: A.GuessLocation, t: float) -> Step[SpyState]:
         self._need(r, "guess")
-        if a.location not in {loc.id for loc in state.box.locations}:
+        if a.location not in {loc.id for loc in state.locations}:
             raise err("bad_location")
         nxt = _setr(state, r, guess=a.location)
         ev = Event("guessed", {"seat": a.seat, "guess": a.location})
@@ -545,7 +547,7 @@ class Spyfall(Engine[SpyState]):
         n = len(state.players)
         points = score_round(n, state.settings, r, facts)
         totals = tuple(a + b for a, b in zip(state.totals, points, strict=True))
-        deck = state.box.deck(r.deck)
+        deck = state.deck(r.deck)
         record = RoundRecord(
             number=r.number, dealer=r.dealer, deck=r.deck, kind=facts.kind, cards=facts.cards,
             joker=facts.joker, harley=facts.harley, place=facts.location or deck.location, ending=r.ending,
@@ -637,21 +639,21 @@ class Spyfall(Engine[SpyState]):
                        detail={"rounds": len(state.history)})
 
 
-def _facts(deck: Deck, dealt: list[Card], harley_module: bool) -> Facts:
-    cards = tuple(JOKER if c.kind == "joker" else c.location for c in dealt)
+def _facts(deck: SessionDeck, dealt: tuple[int, ...], harley_module: bool) -> Facts:
+    cards = tuple(deck.cards[c] for c in dealt)
     joker = cards.index(JOKER) if deck.kind == "standard" else -1
-    harley = next((s for s, c in enumerate(dealt) if c.harley), -1) if harley_module else -1
+    harley = dealt.index(deck.harley) if harley_module and deck.harley in dealt else -1
     return Facts(kind=deck.kind, cards=cards, joker=joker, harley=harley, location=deck.location)
 
 
-def _remix(box: DeckBox, rng: random.Random) -> DeckBox:
+def _remix(decks: tuple[SessionDeck, ...], rng: random.Random) -> tuple[SessionDeck, ...]:
     """Digital sessions re-mix the 16 spare cards into two new multiverse decks (SPY-90)."""
-    decks = [d for d in box.decks if d.kind == "multiverse"]
-    cards = [c for d in decks for c in d.cards]
+    mv = [d for d in decks if d.kind == "multiverse"]
+    cards = [c for d in mv for c in d.cards]
     rng.shuffle(cards)
-    size = len(cards) // max(1, len(decks))
-    fresh = {d.id: dataclasses.replace(d, cards=tuple(cards[i * size:(i + 1) * size])) for i, d in enumerate(decks)}
-    return dataclasses.replace(box, decks=tuple(fresh.get(d.id, d) for d in box.decks))
+    size = len(cards) // max(1, len(mv))
+    fresh = {d.id: dataclasses.replace(d, cards=tuple(cards[i * size:(i + 1) * size])) for i, d in enumerate(mv)}
+    return tuple(fresh.get(d.id, d) for d in decks)
 
 
 def _sample_points(n: int, vote: Vote) -> list[tuple[int, ...]]:

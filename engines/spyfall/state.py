@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engines.spyfall.content import Ability, DeckBox, DeckKind
+from engines.spyfall.content import Ability, Deck, DeckKind, Location
 from engines.timers import Clock
 from engines.votes import Vote
+
+JOKER = "joker"  # a card value in Facts.cards and SessionDeck.cards
 
 Phase = Literal[
     "choose_dealer",  # round 1: the table picks the first dealer ("the most suspicious player")
@@ -28,7 +30,27 @@ Phase = Literal[
 ]
 Ending = Literal["", "accusation", "final_vote", "no_conviction", "guess", "prank", "multiverse"]
 
-JOKER = "joker"  # a card value in Facts.cards
+
+
+@dataclass(frozen=True)
+class SessionDeck:
+    """A deck in play, compact: each card is a location id or "joker"; `harley` is the icon card's index."""
+
+    id: str
+    kind: DeckKind
+    bag: int
+    cards: tuple[str, ...]
+    harley: int = -1
+
+    @property
+    def location(self) -> str:
+        return self.cards[0] if self.kind == "standard" else ""
+
+    @staticmethod
+    def of(deck: Deck) -> SessionDeck:
+        cards = tuple(JOKER if c.kind == "joker" else c.location for c in deck.cards)
+        harley = next((i for i, c in enumerate(deck.cards) if c.harley), -1)
+        return SessionDeck(deck.id, deck.kind, deck.bag, cards, harley)
 
 
 @dataclass(frozen=True)
@@ -117,7 +139,8 @@ class RoundRecord:
 class SpyState:
     players: tuple[str, ...]
     settings: Settings
-    box: DeckBox  # the session's decks (digital: multiverse decks re-mixed for the session)
+    locations: tuple[Location, ...]
+    decks: tuple[SessionDeck, ...]  # the decks in play (digital: multiverse decks re-mixed for the session)
     ability_cards: tuple[Ability, ...]
     pool: tuple[str, ...]  # deck ids in play this session
     used: tuple[str, ...] = ()  # decks already used (once per session)
@@ -127,3 +150,18 @@ class SpyState:
     now: float = 0.0  # the latest moment seen in an action
     over: bool = False
     first_dealer: int = -1
+
+    def deck(self, deck_id: str) -> SessionDeck:
+        for d in self.decks:
+            if d.id == deck_id:
+                return d
+        raise KeyError(deck_id)
+
+    def place(self, location_id: str) -> Location:
+        for loc in self.locations:
+            if loc.id == location_id:
+                return loc
+        raise KeyError(location_id)
+
+    def of_kind(self, kind: DeckKind) -> tuple[SessionDeck, ...]:
+        return tuple(d for d in self.decks if d.kind == kind)

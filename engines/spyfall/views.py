@@ -21,7 +21,7 @@ def card_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
     value = r.facts.cards[seat]
     if value == JOKER:
         return {"kind": "joker", "ko": "조커", "en": "Joker"}
-    place = state.box.place(value)
+    place = state.place(value)
     out: dict[str, Any] = {"kind": "location", "location": value, "ko": place.ko, "en": place.en}
     if state.settings.harley:
         out["harley"] = seat == r.facts.harley
@@ -71,9 +71,9 @@ def secrets_of(state: SpyState) -> list[Secret]:
 
 
 def _record(state: SpyState, rec: RoundRecord) -> dict[str, Any]:
-    place = state.box.place(rec.place) if rec.place else None
+    place = state.place(rec.place) if rec.place else None
     return {"number": rec.number, "dealer": rec.dealer, "deck": rec.deck, "kind": rec.kind,
-            "bag": state.box.deck(rec.deck).bag, "cards": list(rec.cards), "joker": rec.joker,
+            "bag": state.deck(rec.deck).bag, "cards": list(rec.cards), "joker": rec.joker,
             "harley": rec.harley, "place": rec.place, "place_ko": place.ko if place else "",
             "place_en": place.en if place else "", "ending": rec.ending, "convicted": rec.convicted,
             "accuser": rec.accuser, "guess": rec.guess, "points": list(rec.points),
@@ -94,7 +94,7 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
         "over": state.over,
         # the location list, always on screen for everyone (SPY-08, SPY-26); keyed "id", never "location"
         "locations": [{"id": loc.id, "ko": loc.ko, "en": loc.en, "aliases": list(loc.aliases)}
-                      for loc in state.box.locations],
+                      for loc in state.locations],
     }
     r = state.round
     if r is not None:
@@ -111,7 +111,7 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
         if r.phase in ("accusation", "pride") and r.accusations:
             rv["accuser_now"], rv["accused_now"] = r.accusations[-1]
         if s.physical and r.deck:
-            rv["bag"] = state.box.deck(r.deck).bag
+            rv["bag"] = state.deck(r.deck).bag
         if r.abilities:
             rv["flipped"] = [{"seat": x, "id": state.ability_cards[r.abilities[x]].id,
                               "ko": state.ability_cards[r.abilities[x]].ko,
