@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -24,7 +24,18 @@ from typing import Any, Protocol
 
 from audio.confirm import DEFAULT_TIMEOUT, Answer, ConfirmFlow, Pending
 from audio.grammar import SlotValue
-from audio.intents import NO, WAKE, YES, Intent, PhraseBook, VoiceCatalog, build_phrasebook, load_catalog
+from audio.intents import (
+    NO,
+    WAKE,
+    YES,
+    Intent,
+    PhraseBook,
+    SlotInput,
+    VoiceCatalog,
+    build_phrasebook,
+    load_catalog,
+    slot_values,
+)
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 from audio.vocab import VocabularyError, default_model_path, read_vocabulary
 
@@ -223,19 +234,6 @@ class VoiceEvent:
         return f"들은 말: {self.text}{suffix}"
 
 
-SlotInput = Mapping[str, Iterable[SlotValue] | Mapping[str, object]]
-
-
-def _slot_values(slots: SlotInput | None) -> dict[str, tuple[SlotValue, ...]]:
-    out: dict[str, tuple[SlotValue, ...]] = {}
-    for name, values in (slots or {}).items():
-        if isinstance(values, Mapping):
-            out[name] = tuple(SlotValue(str(k), v) for k, v in values.items())
-        else:
-            out[name] = tuple(values)
-    return out
-
-
 class VoiceController:
     """Audio in, intents out. Thread-safe: `feed` runs on the audio thread, the rest on the UI thread;
     listeners are called on the calling thread (the kiosk hops to the main thread itself)."""
@@ -323,7 +321,7 @@ class VoiceController:
             raise KeyError(f"unknown voice intents: {unknown}")
         with self._lock:
             self.screen = screen
-            self._context = (names, _slot_values(slots))
+            self._context = (names, slot_values(slots))
             self._drop("화면 바뀜 / screen changed")
             self._rebuild()
 

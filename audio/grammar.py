@@ -4,7 +4,9 @@ Template syntax, one template per line:
 - words separated by spaces: `남은 시간`
 - `[a b]` optional part: `다시 [말해줘]`
 - `(a | b c)` alternatives (each may hold optionals, groups, slots): `(뒤로 | 이전 화면)`
-- `$name` a slot, filled at expansion time from the current view (`$player` → the players' names)
+- `$type` or `$type:field` a slot, filled at expansion time from the current view: `$player` says a
+  player's name and gives the value under "player"; `$player:accused` gives it under "accused". One phrase
+  never uses the same value twice for one type ("민호 민호 고발" is not generated).
 
 `expand(template, slots)` gives every (text, slot values) the template accepts. Text is normalised: single
 spaces, no leading/trailing space. Parsing errors name the template and the position.
@@ -16,8 +18,9 @@ import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-# One expansion: the words spoken, and for each slot the value it was filled with.
+# One expansion: the words spoken, and for each slot (field, value).
 Expansion = tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
+_Raw = tuple[tuple[str, ...], tuple[tuple[str, str, object], ...]]
 
 
 class TemplateError(ValueError):
@@ -31,7 +34,8 @@ class Word:
 
 @dataclass(frozen=True)
 class Slot:
-    name: str
+    name: str  # the slot type: which value list fills it
+    field: str  # where the value goes in the intent
 
 
 @dataclass(frozen=True)
@@ -111,9 +115,11 @@ def parse(template: str) -> Seq:
                     alt = Alt((*alt.options, Seq(())))
                 items.append(alt)
             elif tok.startswith("$"):
-                if len(tok) < 2 or not tok[1:].replace("_", "a").isalnum():
-                    raise fail(f"bad slot name {tok!r}")
-                items.append(Slot(tok[1:]))
+                name, _, fld = tok[1:].partition(":")
+                fld = fld or name
+                if not all(x.replace("_", "a").isascii() and x.replace("_", "a").isalnum() for x in (name, fld)):
+                    raise fail(f"bad slot {tok!r}")
+                items.append(Slot(name, fld))
             else:
                 items.append(Word(tok))
         return Seq(tuple(items))
@@ -136,12 +142,12 @@ def slot_names(node: Node) -> frozenset[str]:
     return frozenset()
 
 
-def _expand(node: Node, slots: Mapping[str, tuple[SlotValue, ...]]) -> Iterator[Expansion]:
+def _expand(node: Node, slots: Mapping[str, tuple[SlotValue, ...]]) -> Iterator[_Raw]:
     if isinstance(node, Word):
         yield (node.text,), ()
     elif isinstance(node, Slot):
         for sv in slots.get(node.name, ()):
-            yield tuple(sv.text.split()), ((node.name, sv.value),)
+            yield tuple(sv.text.split()), ((node.name, node.field, sv.value),)
     elif isinstance(node, Alt):
         for option in node.options:
             yield from _expand(option, slots)
@@ -149,10 +155,13 @@ def _expand(node: Node, slots: Mapping[str, tuple[SlotValue, ...]]) -> Iterator[
         parts = [list(_expand(item, slots)) for item in node.items]
         for combo in itertools.product(*parts):
             words: tuple[str, ...] = ()
-            values: tuple[tuple[str, object], ...] = ()
+            values: tuple[tuple[str, str, object], ...] = ()
             for w, v in combo:
                 words += w
                 values += v
+            typed = [(t, val) for t, _, val in values]
+            if len(typed) != len({(t, repr(val)) for t, val in typed}):
+                continue  # the same player (etc.) twice in one phrase
             yield words, values
 
 
@@ -160,8 +169,9 @@ def expand(template: str, slots: Mapping[str, tuple[SlotValue, ...]] | None = No
     """Every distinct (words, slot values) the template accepts. A slot with no values yields nothing."""
     seen: set[Expansion] = set()
     out: list[Expansion] = []
-    for exp in _expand(parse(template), slots or {}):
-        if exp[0] and exp not in seen:
+    for words, raw in _expand(parse(template), slots or {}):
+        exp = (words, tuple((fld, val) for _, fld, val in raw))
+        if words and exp not in seen:
             seen.add(exp)
             out.append(exp)
     return out

@@ -10,7 +10,7 @@ phrase, or a game intent naming an engine action (`action`) and which action fie
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ class IntentSpec:
     label_ko: str = ""
     final: bool = False
     action: str | None = None
-    fields: Mapping[str, str] = field(default_factory=dict)
+    slot_types: frozenset[str] = frozenset()
     kind: str = "nav"  # nav | game | confirm | wake
 
 
@@ -59,8 +59,10 @@ class Intent:
         return self.spec.final
 
     def action_fields(self) -> dict[str, object]:
-        """The engine action's fields filled by this utterance (the session adds `seat`, `at` …)."""
-        return {self.spec.fields.get(k, k): v for k, v in self.slots.items()}
+        """The engine action's fields filled by this utterance (`$player:accused` → "accused"). The
+        session builds `actions[spec.action](**fields)` and adds what voice cannot know (`seat` when not
+        spoken — a microphone cannot tell who spoke — and `at`)."""
+        return dict(self.slots)
 
 
 @dataclass(frozen=True)
@@ -81,22 +83,21 @@ def _spec(name: str, raw: Any, where: str, kind: str) -> IntentSpec:
     if not isinstance(raw, dict) or not raw.get("templates"):
         raise VoiceContentError(f"{where}: intent {name!r} needs a non-empty `templates` list")
     templates = tuple(str(t) for t in raw["templates"])
-    fields = {str(k): str(v) for k, v in (raw.get("slots") or {}).items()}
+    used: set[str] = set()
     for t in templates:
         try:
-            used = slot_names(parse(t))
+            used |= slot_names(parse(t))
         except TemplateError as exc:
             raise VoiceContentError(f"{where}: intent {name!r}: {exc}") from exc
-        unknown = used - set(fields)
-        if unknown:
-            raise VoiceContentError(f"{where}: intent {name!r}: slot(s) {sorted(unknown)} not declared in `slots`")
+    if used and kind != "game":
+        raise VoiceContentError(f"{where}: intent {name!r}: only game intents take slots, found {sorted(used)}")
     return IntentSpec(
         name=name,
         templates=templates,
         label_ko=str(raw.get("label", "")),
         final=bool(raw.get("final", False)),
         action=str(raw["action"]) if raw.get("action") else None,
-        fields=fields,
+        slot_types=frozenset(used),
         kind=kind,
     )
 
@@ -164,21 +165,36 @@ class PhraseBook:
         return (cands[0] if cands else ""), None
 
 
+SlotInput = Mapping[str, Iterable[SlotValue] | Mapping[str, object]]
+
+
+def slot_values(slots: SlotInput | None) -> dict[str, tuple[SlotValue, ...]]:
+    """Slot values as given by the kiosk — `{"player": {"민호": 0, "지수": 1}}` (spoken text → value,
+    aliases allowed) or SlotValue lists — normalised to SlotValue tuples."""
+    out: dict[str, tuple[SlotValue, ...]] = {}
+    for name, values in (slots or {}).items():
+        if isinstance(values, Mapping):
+            out[name] = tuple(SlotValue(normalise(str(k)), v) for k, v in values.items())
+        else:
+            out[name] = tuple(values)
+    return out
+
+
 def build_phrasebook(
     specs: Iterable[IntentSpec],
-    slots: Mapping[str, Iterable[SlotValue]] | None = None,
+    slots: SlotInput | None = None,
     vocabulary: frozenset[str] | None = None,
     decoys: Iterable[str] = (),
 ) -> PhraseBook:
     """Expand the specs with the current slot values. With a vocabulary, phrases using an unknown word are
     dropped (Kaldi would silently cut the word out). A text two intents share (say a player named "다시") is
     dropped from both: an ambiguous phrase must not act."""
-    slot_values = {k: tuple(v) for k, v in (slots or {}).items()}
+    values_by_type = slot_values(slots)
     found: dict[str, list[tuple[IntentSpec, Mapping[str, object]]]] = {}
     dropped: list[tuple[str, str]] = []
     for spec in specs:
         for template in spec.templates:
-            for words, values in expand(template, slot_values):
+            for words, values in expand(template, values_by_type):
                 text = " ".join(words)
                 if vocabulary is not None:
                     missing = [w for w in words if w not in vocabulary]

@@ -26,7 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import speechgen as sg  # noqa: E402
 from audio.asr import Mode, ModelLoader, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
-from audio.grammar import SlotValue  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
@@ -40,7 +39,25 @@ VOICES = [
     sg.Voice("m1", 120, 45),
 ]
 PLAYERS = {"민호": 0, "지수": 1, "서연": 2, "지훈": 3}
-LOCATIONS: dict[str, object] = {}
+# What the kiosk would pass from each game's view (spoken text → value); a sample of the real content.
+SAMPLE_SLOTS: dict[str, dict[str, dict[str, object]]] = {
+    "spyfall": {"location": {"아틀란티스": "atlantis", "배트케이브": "batcave", "데일리 플래닛": "daily_planet",
+                             "아캄": "arkham_asylum", "고독의 요새": "fortress_of_solitude"}},
+    "mr_jack_ny": {"character": {"클라우드 라이더": "cloud_rider", "비치": "beach", "래티머": "latimer",
+                                 "그랜트": "grant", "캘러핸": "callahan", "이스트먼": "eastman", "스미스": "smith"}},
+    "clue": {
+        "suspect": {"스칼렛": "scarlet", "머스타드": "mustard", "화이트": "white", "그린": "green", "피콕": "peacock",
+                    "플럼": "plum"},
+        "weapon": {"끈": "rope", "파이프": "lead_pipe", "칼": "knife", "렌치": "wrench", "촛대": "candlestick",
+                   "권총": "revolver"},
+        "room": {"부엌": "kitchen", "볼룸": "ballroom", "온실": "conservatory", "식당": "dining_room",
+                 "당구장": "billiard_room", "도서관": "library", "라운지": "lounge", "홀": "hall", "서재": "study"},
+    },
+}
+
+
+def sample_slots(game: str | None) -> dict[str, dict[str, object]]:
+    return {"player": dict(PLAYERS), **SAMPLE_SLOTS.get(game or "", {})}
 
 # Not commands: table talk for babble, and narration-like text (our own words).
 TALK = [
@@ -137,10 +154,21 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     return text, lat, ptt, decode
 
 
-def run_commands(engine, catalog, game, voices, conditions, noises, select=False):
+def tested_phrases(book: PhraseBook, per_intent: int, seed: int = 3) -> list[str]:
+    """Every phrase, except that intents with many slot combinations are sampled (`per_intent`)."""
+    by_intent: dict[str, list[str]] = defaultdict(list)
+    for text, (spec, _) in sorted(book.phrases.items()):
+        by_intent[spec.name].append(text)
+    rng = random.Random(seed)
+    out: list[str] = []
+    for texts in by_intent.values():
+        out += texts if len(texts) <= per_intent else sorted(rng.sample(texts, per_intent))
+    return out
+
+
+def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8):
     specs = screen_specs(catalog, game)
-    slots = {"player": tuple(SlotValue(k, v) for k, v in PLAYERS.items())}
-    book = build_phrasebook(specs, slots, engine.vocabulary, catalog.decoys)
+    book = build_phrasebook(specs, sample_slots(game), engine.vocabulary, catalog.decoys)
     per_phrase: dict[str, Counter] = defaultdict(Counter)
     confusions: dict[str, Counter] = defaultdict(Counter)
     per_cond: dict[str, Counter] = defaultdict(Counter)
@@ -148,7 +176,8 @@ def run_commands(engine, catalog, game, voices, conditions, noises, select=False
     lat_ptt: list[float] = []
     decode = audio = 0.0
     cache: dict[tuple[str, sg.Voice], tuple[bytes, float]] = {}
-    for text, (spec, sl) in sorted(book.phrases.items()):
+    for text in tested_phrases(book, per_intent):
+        spec, sl = book.phrases[text]
         for voice in voices:
             key = (text, voice)
             if key not in cache:
@@ -204,8 +233,7 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
     hours = total / 3600
     print(f"\n## No-command audio: {total / 60:.1f} min ({', '.join(audio)})")
     # 1. Command grammar listening all the time (no wake phrase, no button): the raw false-accept rate.
-    book = build_phrasebook(specs, {"player": tuple(SlotValue(k, v) for k, v in PLAYERS.items())},
-                            engine.vocabulary, catalog.decoys)
+    book = build_phrasebook(specs, sample_slots(game), engine.vocabulary, catalog.decoys)
     raw = Counter()
     finals = Counter()
     for name, pcm in audio.items():
@@ -223,7 +251,7 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
     t = [0.0]
     ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard())
     ctl.mic_available(True)
-    ctl.set_context("bench", names, {"player": PLAYERS})
+    ctl.set_context("bench", names, sample_slots(game))
     events: Counter = Counter()
     woke = [0]
 
@@ -253,6 +281,7 @@ def main() -> None:
     ap.add_argument("--select", action="store_true", help="clean speech only, per phrasing, all voices")
     ap.add_argument("--game", default=None)
     ap.add_argument("--no-command-seconds", type=float, default=600.0)
+    ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
@@ -270,11 +299,11 @@ def main() -> None:
     noises = make_noises(12.0)
     conditions: list[tuple[str, float | None]] = [("none", None)]
     book, per_phrase, conf, per_cond, lep, lptt, dec, aud = run_commands(
-        engine, catalog, args.game, voices, conditions, noises)
+        engine, catalog, args.game, voices, conditions, noises, args.per_intent)
     if not args.select:
         noisy = [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)]
         _, pp2, conf2, pc2, lep2, lptt2, dec2, aud2 = run_commands(
-            engine, catalog, args.game, noisy_voices, noisy, noises)
+            engine, catalog, args.game, noisy_voices, noisy, noises, args.per_intent)
         per_cond.update(pc2)
         dec += dec2
         aud += aud2

@@ -1,0 +1,285 @@
+"""VoiceController with a scripted recogniser: per-screen grammar, push-to-talk, wake phrase, the
+confirmation flow, the mic gate, and dropping half-spoken commands."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audio.asr import Mode, Phase, VoiceController, VoiceEvent
+from audio.confirm import Answer
+from audio.intents import load_catalog
+from audio.status import MicGate, StatusBoard
+from tests.audio.voice_fakes import FakeClock, FakeEngine
+
+CATALOG = load_catalog()
+NAV = ["next", "previous", "repeat", "stop", "help", "score", "time_left"]
+
+
+def make(mode: Mode = Mode.PUSH_TO_TALK, engine: FakeEngine | None = None):
+    clock, gate, board = FakeClock(), MicGate(), StatusBoard()
+    ctl = VoiceController(CATALOG, engine or FakeEngine(), mode, clock=clock, gate=gate, board=board,
+                          wake_window=5.0, confirm_timeout=6.0)
+    ctl.mic_available(True)
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    return ctl, clock, gate, board, events
+
+
+def say(ctl: VoiceController, text: str) -> None:
+    """Push-to-talk: hold, speak, release."""
+    ctl.press()
+    ctl.feed(text.encode())
+    ctl.release()
+
+
+def intents(events: list[VoiceEvent]) -> list[str]:
+    return [e.intent.name for e in events if e.kind == "intent" and e.intent]
+
+
+def test_grammar_is_exactly_the_screen_phrases_plus_decoys_and_rebuilt_on_change() -> None:
+    engine = FakeEngine()
+    ctl, *_ = make(engine=engine)
+    ctl.set_context("lobby", ["next", "help"])
+    grammar = set(ctl.book().grammar)
+    assert {"다음", "계속", "다음 페이지", "도움말", "도와줘"} <= grammar
+    assert set(CATALOG.decoys) <= grammar
+    assert "점수" not in grammar and "헤이 호스트" not in grammar and "네" not in grammar
+    assert grammar - set(CATALOG.decoys) == {"다음", "계속", "다음 페이지", "도움말", "도와줘"}
+    built = len(engine.grammars)
+    ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})
+    assert len(engine.grammars) > built  # rebuilt
+    grammar = set(ctl.book().grammar)
+    assert {"점수", "민호 고발", "스파이 지수"} <= grammar and "다음" not in grammar
+    ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"서연": 2}})
+    assert "서연 고발" in ctl.book().grammar and "민호 고발" not in ctl.book().grammar
+
+
+def test_recogniser_is_given_the_grammar_of_the_current_step() -> None:
+    engine = FakeEngine()
+    ctl, *_ = make(engine=engine)
+    ctl.set_context("vote", NAV + ["spyfall.accuse"], {"player": {"민호": 0}})
+    confirm_grammar = [g for g in engine.grammars if "네" in g][-1]
+    assert "아니요" in confirm_grammar and "다음" not in confirm_grammar and "민호 고발" not in confirm_grammar
+
+
+def test_push_to_talk_dispatches_navigation_at_once_and_shows_what_was_heard() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("teach", NAV)
+    say(ctl, "다음")
+    assert intents(events) == ["next"]
+    heard = [e for e in events if e.kind == "heard"]
+    assert heard[-1].heard_ko() == "들은 말: 다음"
+    say(ctl, "커피")
+    assert intents(events) == ["next"]
+    assert [e for e in events if e.kind == "heard"][-1].heard_ko() == "들은 말: 커피 (알아듣지 못했어요)"
+    assert ctl.phase is Phase.IDLE
+
+
+def test_push_to_talk_ignores_audio_while_the_button_is_up() -> None:
+    engine = FakeEngine()
+    ctl, _, _, _, events = make(engine=engine)
+    ctl.set_context("teach", NAV)
+    ctl.feed("다음".encode())
+    ctl.feed(b"")
+    assert intents(events) == [] and all(r.buffer == b"" for r in engine.recognizers)
+
+
+def test_endpoint_while_holding_dispatches_without_waiting_for_release() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("teach", NAV)
+    ctl.press()
+    ctl.feed("점수".encode())
+    ctl.feed(b"")  # ~0.6 s of silence
+    assert intents(events) == ["score"]
+    ctl.release()
+    assert intents(events) == ["score"]
+
+
+def test_final_action_waits_for_yes_and_is_dispatched_once() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("vote", NAV + ["spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})
+    say(ctl, "민호 고발")
+    assert intents(events) == []
+    confirm = [e for e in events if e.kind == "confirm"]
+    assert confirm and confirm[0].intent.action_fields() == {"accused": 0}
+    assert "맞나요" in confirm[0].pending.prompt_ko()
+    assert ctl.phase is Phase.CONFIRMING
+    say(ctl, "다음")  # not an answer: navigation is not in the confirmation grammar
+    assert intents(events) == []
+    say(ctl, "네")
+    assert intents(events) == ["spyfall.accuse"]
+    done = [e for e in events if e.kind == "confirm_done"]
+    assert done[-1].answer is Answer.CONFIRMED
+    say(ctl, "네")
+    assert intents(events) == ["spyfall.accuse"]
+
+
+def test_no_and_tap_cancel_and_tap_confirm() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("end", ["watson_holmes.end_game"])
+    say(ctl, "게임 종료")
+    say(ctl, "아니요")
+    assert intents(events) == []
+    assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.REJECTED]
+    say(ctl, "게임 끝")
+    ctl.tap_confirm(False)
+    say(ctl, "게임 끝")
+    ctl.tap_confirm(True)
+    assert intents(events) == ["watson_holmes.end_game"]
+    assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.REJECTED] * 2 + [Answer.CONFIRMED]
+
+
+def test_confirmation_times_out() -> None:
+    ctl, clock, _, _, events = make()
+    ctl.set_context("vote", ["new_game"])
+    say(ctl, "새 게임")
+    clock.now += 5.9
+    ctl.tick()
+    assert ctl.phase is Phase.CONFIRMING
+    clock.now += 0.2
+    ctl.tick()
+    assert ctl.phase is Phase.IDLE
+    assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.TIMED_OUT]
+    say(ctl, "네")
+    ctl.tap_confirm(True)
+    assert intents(events) == []
+
+
+def test_audio_is_dropped_while_the_kiosk_speaks() -> None:
+    ctl, _, gate, _, events = make()
+    ctl.set_context("teach", NAV)
+    gate.hold()
+    say(ctl, "다음")
+    assert intents(events) == []
+    gate.release()
+    say(ctl, "다음")
+    assert intents(events) == ["next"]
+
+
+def test_narration_starting_mid_command_drops_it() -> None:
+    ctl, _, gate, _, events = make()
+    ctl.set_context("teach", NAV)
+    ctl.press()
+    ctl.feed("다".encode())
+    gate.hold()
+    assert [e.detail for e in events if e.kind == "dropped"] == ["안내 음성 재생 중 / the kiosk is speaking"]
+    gate.release()
+    ctl.feed("점수".encode())
+    ctl.release()
+    assert intents(events) == ["score"]  # "다" was dropped, not glued to "점수"
+
+
+def test_screen_change_mid_command_drops_it() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("teach", NAV)
+    ctl.press()
+    ctl.feed("점".encode())
+    ctl.set_context("score", ["score"])
+    ctl.feed("점수".encode())
+    ctl.release()
+    assert intents(events) == ["score"]
+    assert any(e.kind == "dropped" for e in events)
+
+
+def test_wake_phrase_opens_a_short_window_for_one_command() -> None:
+    ctl, clock, _, _, events = make(Mode.WAKE_PHRASE)
+    ctl.set_context("teach", NAV)
+    ctl.feed("다음".encode())
+    ctl.feed(b"")
+    assert intents(events) == []  # no wake phrase, no command
+    ctl.feed("헤이 호스트".encode())
+    ctl.feed(b"")
+    assert ctl.phase is Phase.LISTENING
+    ctl.feed("다음".encode())
+    ctl.feed(b"")
+    assert intents(events) == ["next"] and ctl.phase is Phase.IDLE
+    ctl.feed("헤이 호스트".encode())
+    ctl.feed(b"")
+    clock.now += 5.1
+    ctl.feed("점수".encode())
+    ctl.feed(b"")
+    assert intents(events) == ["next"] and ctl.phase is Phase.IDLE
+
+
+def test_wake_mode_confirmation_listens_without_the_wake_phrase() -> None:
+    ctl, _, _, _, events = make(Mode.WAKE_PHRASE)
+    ctl.set_context("vote", ["spyfall.accuse"], {"player": {"지수": 1}})
+    for chunk in ("헤이 호스트", "", "지수 고발", "", "네", ""):
+        ctl.feed(chunk.encode())
+    assert intents(events) == ["spyfall.accuse"]
+
+
+def test_mic_lost_mid_command_drops_it_and_reports_voice_off_with_reason() -> None:
+    ctl, _, _, board, events = make()
+    ctl.set_context("teach", NAV)
+    assert board.get("voice").available
+    ctl.press()
+    ctl.feed("다음".encode())
+    ctl.mic_available(False, "마이크 연결이 끊겼어요 / microphone disconnected")
+    ctl.release()
+    assert intents(events) == []
+    assert any(e.kind == "dropped" for e in events)
+    status = board.get("voice")
+    assert not status.available and "마이크 연결이 끊겼어요" in status.reason
+    ctl.mic_available(True)
+    assert board.get("voice").available
+    say(ctl, "다음")
+    assert intents(events) == ["next"]
+
+
+def test_without_a_model_voice_is_off_and_audio_is_ignored() -> None:
+    clock, gate, board = FakeClock(), MicGate(), StatusBoard()
+    board.set("asr_model", False, "음성 모델 없음 / Korean model not installed")
+    ctl = VoiceController(CATALOG, None, clock=clock, gate=gate, board=board)
+    ctl.mic_available(True)
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl.set_context("teach", NAV)
+    say(ctl, "다음")
+    assert intents(events) == []
+    status = board.get("voice")
+    assert not status.available and "음성 모델 없음" in status.reason
+    ctl.set_engine(FakeEngine())  # the model finished loading later
+    assert board.get("voice").available
+    say(ctl, "다음")
+    assert intents(events) == ["next"]
+
+
+OPS = st.lists(
+    st.one_of(
+        st.sampled_from(["다음", "점수", "민호 고발", "새 게임", "네", "아니요", "커피", "헤이 호스트", "민호 고발 네"]).map(
+            lambda t: ("say", t)),
+        st.sampled_from([("tap", True), ("tap", False), ("wait", 3.5), ("mode", None)]),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(OPS)
+def test_a_final_action_is_never_dispatched_without_a_yes_just_before(ops) -> None:
+    """Random talk, taps and waits: every final intent dispatched was confirmed, once, in time."""
+    ctl, clock, _, _, events = make()
+    ctl.set_context("vote", NAV + ["new_game", "spyfall.accuse"], {"player": {"민호": 0}})
+    for op, arg in ops:
+        if op == "say":
+            if ctl.mode is Mode.PUSH_TO_TALK:
+                say(ctl, arg)
+            else:
+                ctl.feed(arg.encode())
+                ctl.feed(b"")
+        elif op == "tap":
+            ctl.tap_confirm(arg)
+        elif op == "wait":
+            clock.now += arg
+            ctl.tick()
+        else:
+            ctl.set_mode(Mode.WAKE_PHRASE if ctl.mode is Mode.PUSH_TO_TALK else Mode.PUSH_TO_TALK)
+    for i, e in enumerate(events):
+        if e.kind == "intent" and e.intent.final:
+            before = events[i - 1]
+            assert before.kind == "confirm_done" and before.answer is Answer.CONFIRMED
+            assert before.intent is e.intent
+            asked = [x for x in events[:i] if x.kind == "confirm" and x.intent is e.intent]
+            assert len(asked) == 1

