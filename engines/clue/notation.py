@@ -112,8 +112,11 @@ class _Grid:
                         self.set(c, owner, X, "envelope", (card,))
 
 
-def propagate(kn: Knowledge, max_rounds: int = 100) -> Notebook:
-    """Apply every fact, then the notation rules until nothing changes (or a contradiction)."""
+def propagate(kn: Knowledge, max_rounds: int = 100, local_only: bool = False) -> Notebook:
+    """Apply every fact, then the notation rules until nothing changes (or a contradiction).
+
+    `local_only` leaves out the cross-mark hand-size rule (numbers_fill): the per-card, per-player and
+    per-mark rules only, as in effect-clue — the benchmark's "propagation only" baseline."""
     g = _Grid(kn)
     env = kn.envelope
     clauses: list[tuple[int, tuple[str, ...], int]] = []
@@ -138,7 +141,7 @@ def propagate(kn: Knowledge, max_rounds: int = 100) -> Notebook:
                 triples.append(f.cards)
         for _ in range(max_rounds):
             g.changed = False
-            _round(g, clauses, triples)
+            _round(g, clauses, triples, local_only)
             if not g.changed:
                 break
     except _Stop:
@@ -148,7 +151,8 @@ def propagate(kn: Knowledge, max_rounds: int = 100) -> Notebook:
     return nb
 
 
-def _round(g: _Grid, clauses: list[tuple[int, tuple[str, ...], int]], triples: list[tuple[str, ...]]) -> None:
+def _round(g: _Grid, clauses: list[tuple[int, tuple[str, ...], int]], triples: list[tuple[str, ...]],
+           local_only: bool = False) -> None:
     kn = g.kn
     env = kn.envelope
     # one owner per card
@@ -196,6 +200,8 @@ def _round(g: _Grid, clauses: list[tuple[int, tuple[str, ...], int]], triples: l
         if len(have) + len(blank) == size:
             for c in blank:
                 g.set(c, p, O, "fill_hand", tuple(blank))
+            continue
+        if local_only:
             continue
         chosen: list[tuple[str, ...]] = []
         used: set[str] = set()

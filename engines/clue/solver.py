@@ -66,8 +66,8 @@ def analyse(kn: Knowledge, max_states: int = MAX_STATES) -> Analysis:
 
 
 def propagation_only(kn: Knowledge) -> dict[int, str]:
-    """Effect-clue style: envelope cards known by propagation alone."""
-    nb = propagate(kn)
+    """Effect-clue style: envelope cards known by local propagation rules alone (no counting)."""
+    nb = propagate(kn, local_only=True)
     return {} if nb.contradiction else nb.envelope_known()
 
 
