@@ -44,9 +44,9 @@ class Spyfall(Engine[SpyState]):
         names = ["지수", "민호", "서연", "도윤", "하은", "준우", "유나", "현우"]
         return [
             {"players": names[:4], "rounds": 2},
-            {"players": names[:5], "rounds": 2, "modules": list(MODULES), "votes": "sealed"},
+            {"players": names[:5], "rounds": 1, "modules": list(MODULES), "votes": "sealed"},
             {"players": names[:3], "rounds": 2, "modules": ["prank", "multiverse", "power_up"]},
-            {"players": names[:8], "rounds": 1, "modules": ["harley", "power_up"], "votes": "sealed"},
+            {"players": names[:8], "rounds": 1, "modules": ["harley", "power_up"]},
             {"players": names[:6], "rounds": 2, "modules": list(MODULES), "deal": "physical"},
         ]
 

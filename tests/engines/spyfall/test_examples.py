@@ -125,3 +125,17 @@ def test_example_7_joker_guesses_wrong() -> None:
     assert t.state.totals == (0, 1, 1, 1)
     t.do(A.NextRound(TABLE))
     assert t.r.dealer == ANN  # the Joker deals next
+
+
+def test_no_follow_up_questions() -> None:
+    """Covers SPY-24, SPY-21. The dealer asks first; one question at a time: the asker cannot ask again
+    (a follow-up) — the player who answered asks next."""
+    from engines.core import RuleError
+    with pytest.raises(RuleError) as info:
+        check_question([], ISAAC, ANN, 4, dealer=MARIA)
+    assert info.value.code == "dealer_asks_first"
+    chain = [(MARIA, ISAAC)]
+    with pytest.raises(RuleError) as info:
+        check_question(chain, MARIA, ISAAC, 4, dealer=MARIA)
+    assert info.value.code == "answerer_asks"
+    check_question(chain, ISAAC, ANN, 4, dealer=MARIA)
