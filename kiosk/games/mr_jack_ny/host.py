@@ -1,0 +1,405 @@
+"""The Mr. Jack in New York host: set-up form, then the board-side conductor (round track, whose pick,
+cards on offer, the played card's buttons, the witness call, the suspect board, the winner screen).
+
+No rules here: every button dispatches an engine action or asks the engine's legal actions. One
+exception on purpose: the escape button is shown on every Jack turn, whatever the legal actions say,
+because the table screen must not reveal whether the card Jack played is really Jack (the engine
+refuses a false claim with "not possible" only)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import NumericProperty, ObjectProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from engines.core import TABLE, Action, Step
+from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
+from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
+from kiosk.hosting import GameHost, HostContext
+from kiosk.session import Session
+from kiosk.widgets.theme import MUTED, TButton, TLabel
+
+ROLES = ("detective", "jack")
+
+
+class MrJackSetup(BoxLayout):
+    blitz = NumericProperty(0)
+    host = ObjectProperty(None)
+
+    def on_start_pressed(self) -> None:
+        self.host.start_game(self.ids.detective.text.strip(), self.ids.jack.text.strip(), int(self.blitz))
+
+
+class MrJackTable(BoxLayout):
+    host = ObjectProperty(None)
+
+
+class MrJackHost(GameHost):
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, **kw)
+        self.table: MrJackTable | None = None
+        self.track_rows: list[Any] = []
+        self.suspect_tiles: list[MjSuspect] = []
+        self.blitz = 0
+        self.deadline: float | None = None
+        self.turn_key: tuple[int, int, int] | None = None
+        self.timer_warned = False
+        self.choice: dict[str, str] = {}  # an open sub-choice: {"mode": "swap_other", "target": "grant"}
+        self.visible: set[str] = set()  # witness call toggles
+        self._timer_ev: Any = None
+        self.setup_form = MrJackSetup(host=self)
+        self.add_widget(self.setup_form)
+
+    # ------------------------------------------------------------ helpers
+    def tr(self, key: str, **params: Any) -> str:
+        return self.ctx.tr(f"mr_jack_ny.{key}", **params)
+
+    @property
+    def session(self) -> Session:
+        assert self.ctx.session is not None
+        return self.ctx.session
+
+    def card_name(self, cid: str) -> str:
+        if cid == "spy":
+            return self.tr("act.spy")
+        card = self._card(cid)
+        if card is None:
+            return cid
+        return card.name.en if self.ctx.lang == "en" and card.name.en else card.name.ko
+
+    def card_summary(self, cid: str) -> str:
+        card = self._card(cid)
+        if card is None:
+            return ""
+        return card.summary.en if self.ctx.lang == "en" and card.summary.en else card.summary.ko
+
+    def _card(self, cid: str) -> Any:
+        chars = self.ctx.game.pack.get("characters")
+        return chars.get(cid) if chars is not None else None
+
+    def player(self, view: dict[str, Any], seat: int) -> str:
+        name = view["players"][seat]
+        return str(name)
+
+    def send(self, action: Action) -> Step[Any] | None:
+        self.choice = {}
+        return self.ctx.dispatch(action)
+
+    # ------------------------------------------------------------ set-up
+    def start_game(self, detective: str, jack: str, blitz: int) -> None:
+        names = [detective or self.tr("setup.detective_default"), jack or self.tr("setup.jack_default")]
+        self.blitz = blitz
+        session = self.ctx.start({"players": names})
+        if session is not None:
+            self.show_private(1)  # Jack alone sees who he is
+
+    def on_session(self, session: Session) -> None:
+        self.clear_widgets()
+        self.table = MrJackTable(host=self)
+        self.track_rows, self.suspect_tiles = [], []
+        self.add_widget(self.table)
+        self.choice, self.visible = {}, set()
+        if self._timer_ev is None:
+            self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
+
+    def on_parent(self, _w: Any, parent: Any) -> None:
+        if parent is None and self._timer_ev is not None:
+            self._timer_ev.cancel()
+            self._timer_ev = None
+
+    # ------------------------------------------------------------ the private channel
+    def show_private(self, seat: int, alibi: bool = False) -> None:
+        if self.ctx.session is None:
+            return
+        view = self.session.view(seat)
+        name = self.player(view, seat)
+
+        def content(_done: Callable[[], None]) -> Widget:
+            mine = self.session.view(seat)  # only this seat's view
+            alibis = [self.card_name(a["alibi"]) for a in mine.get("my_alibis", [])]
+            listed = self.tr("private.my_alibis", names=", ".join(alibis) if alibis else self.tr("private.none"))
+            if alibi and alibis:
+                note = self.tr("private.alibi_detective" if seat == 0 else "private.alibi_jack")
+                return private_card(self.tr("private.alibi_title"), alibis[-1], [note])
+            if seat == 1 and "jack" in mine:
+                return private_card(self.tr("private.identity_title"), self.card_name(mine["jack"]), [listed])
+            return private_card(self.tr(f"role.{ROLES[seat]}"), name, [listed])
+
+        self.ctx.private(name, content, None, "reveal")
+
+    # ------------------------------------------------------------ drawing
+    def refresh(self, step: Step[Any] | None) -> None:
+        if self.ctx.session is None or self.table is None:
+            return
+        if step is not None:
+            for event in step.events:
+                if event.kind == "witness" and event.to is None:
+                    self.ctx.toast(self.tr("witness.seen" if event.data["seen"] else "witness.unseen"))
+        view = self.session.view(None)
+        if view["phase"] != "witness":
+            self.visible = set()
+        self._status(view)
+        self._track(view)
+        self._suspects(view)
+        self._center(view)
+        self._timer_reset(view)
+
+    def _status(self, view: dict[str, Any]) -> None:
+        ids = self.table.ids  # type: ignore[union-attr]
+        ids.round_label.text = self.tr("status.round", n=view["round"])
+        phase = view["phase"]
+        seat = 0 if view["to_move"] == "detective" else 1
+        role = self.tr(f"role.{view['to_move']}") if view["to_move"] else ""
+        if phase == "pick":
+            ids.turn_label.text = self.tr("status.pick", role=role, name=self.player(view, seat))
+        elif phase == "act" and view["current"]:
+            ids.turn_label.text = self.tr("status.act", role=role, name=self.player(view, seat),
+                                          card=self.card_name(view["current"]["character"]))
+        elif phase == "witness":
+            ids.turn_label.text = self.tr("status.witness")
+        else:
+            ids.turn_label.text = ""
+        ids.witness_label.text = self.tr("status.witness_lit" if view["witness"] == "lit" else "status.witness_dark")
+        spy = self.tr("status.spy_talking" if view["spy"] == "talking" else "status.spy_silent")
+        ids.spy_label.text = f"{spy} · {self.tr('status.deck', n=view['alibi_deck'])}"
+
+    def _track(self, view: dict[str, Any]) -> None:
+        box = self.table.ids.track  # type: ignore[union-attr]
+        if not self.track_rows:
+            box.add_widget(MjTitle(text=self.tr("track.title")))
+            for row in view["track"]:
+                self.track_rows.append(track_row(row["round"], row["colours"], False, False))
+                box.add_widget(self.track_rows[-1])
+            box.add_widget(Widget())
+        for widget, row in zip(self.track_rows, view["track"], strict=True):
+            widget.current = row["round"] == view["round"] and view["phase"] != "over"
+            widget.done = row["done"]
+
+    def _suspects(self, view: dict[str, Any]) -> None:
+        box = self.table.ids.suspects  # type: ignore[union-attr]
+        if not self.suspect_tiles:
+            box.add_widget(MjTitle(text=self.tr("suspects.title")))
+            for ch in view["characters"]:
+                self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch['id']}"))
+                box.add_widget(self.suspect_tiles[-1])
+            box.add_widget(Widget())
+        for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view["characters"], strict=True)):
+            innocent = ch["innocent"]
+            mark = self.tr("suspects.innocent") if innocent else ""
+            tile.text = self.card_name(ch["id"]) + (f"  [size=15sp]· {mark}[/size]" if mark else "")
+            tile.innocent = innocent
+            tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
+
+    def _center(self, view: dict[str, Any]) -> None:
+        box = self.table.ids.center  # type: ignore[union-attr]
+        box.clear_widgets()
+        phase = view["phase"]
+        if phase == "pick":
+            self._pick_panel(box, view)
+        elif phase == "act":
+            self._act_panel(box, view)
+        elif phase == "witness":
+            self._witness_panel(box, view)
+        elif phase == "over":
+            self._over_panel(box, view)
+
+    def _button(self, text: str, test_id: str, on: Callable[[], None], kind: str = "normal",
+                enabled: bool = True, height: float = 72, font: str = "22sp") -> TButton:
+        btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), font_size=font)
+        btn.disabled = not enabled
+        btn.bind(on_release=lambda *_: on())
+        return btn
+
+    def _pick_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
+        box.add_widget(MjTitle(text=self.tr("pick.title")))
+        grid = GridLayout(cols=2, spacing=dp(12))
+        seat = 0 if view["to_move"] == "detective" else 1
+        for cid in view["offer"]:
+            text = f"[b]{self.card_name(cid)}[/b]\n[size=16sp]{self.card_summary(cid)}[/size]"
+            btn = self._button(text, f"mj_pick_{cid}", lambda c=cid: self.send(Pick(seat, c)),
+                               enabled=cid in view["remaining"], height=200, font="22sp")
+            btn.size_hint_y = 1
+            btn.markup = True
+            grid.add_widget(btn)
+        box.add_widget(grid)
+
+    def _act_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
+        cur = view["current"]
+        seat = cur["seat"]
+        cid = cur["character"]
+        legal = self.session.legal(seat)
+        box.add_widget(MjTitle(text=self.card_name(cid), font_size="30sp"))
+        box.add_widget(TLabel(text=self.card_summary(cid), font_size="19sp"))
+        box.add_widget(TLabel(text=self.tr("act.reminder"), font_size="17sp", color=MUTED))
+        if self.choice:
+            self._choice_panel(box, view, legal, seat, cid)
+            return
+        box.add_widget(Widget())
+        grid = GridLayout(cols=2, spacing=dp(12), size_hint_y=None, height=dp(3 * 72 + 2 * 12))
+        can_ability = any(isinstance(a, UseAbility) for a in legal)
+        label = self.tr("act.ability_done") if cur["ability_used"] else self.tr("act.ability")
+        grid.add_widget(self._button(label, "mj_ability", lambda: self._ability(view, seat, cid, legal),
+                                     enabled=can_ability))
+        grid.add_widget(self._button(self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
+                                     enabled=VisitSpy(seat) in legal))
+        if seat == 0:
+            grid.add_widget(self._button(self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
+                                         enabled=any(isinstance(a, Arrest) for a in legal)))
+        else:  # always offered to Jack, see the module docstring
+            grid.add_widget(self._button(self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger"))
+        grid.add_widget(Widget())
+        end = self._button(self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
+        grid.add_widget(end)
+        box.add_widget(grid)
+
+    def _ability(self, view: dict[str, Any], seat: int, cid: str, legal: list[Action]) -> None:
+        kind = next(c["ability"] for c in view["characters"] if c["id"] == cid)
+        if kind == "swap":
+            self.choice = {"mode": "swap_target"}
+        elif kind == "move_other":
+            self.choice = {"mode": "eastman"}
+        elif kind == "garden":
+            self.choice = {"mode": "tile"}
+        else:
+            self.send(UseAbility(seat))
+            return
+        self._center(view)
+
+    def _visit(self, seat: int) -> None:
+        if self.send(VisitSpy(seat)) is not None:
+            self.show_private(seat, alibi=True)
+
+    def _open_arrest(self) -> None:
+        self.choice = {"mode": "arrest"}
+        self._center(self.session.view(None))
+
+    def _ask_escape(self) -> None:
+        self.ctx.confirm(self.tr("confirm.escape"), lambda: self.send(Escape(1)), danger=True)
+
+    def _choice_panel(self, box: BoxLayout, view: dict[str, Any], legal: list[Action], seat: int,
+                      cid: str) -> None:
+        mode = self.choice["mode"]
+        options: list[tuple[str, str, Callable[[], None]]] = []  # (id, label, on tap)
+        if mode == "swap_target":
+            title = self.tr("act.choose_target")
+            targets = sorted({a.target for a in legal if isinstance(a, UseAbility) and a.target},
+                             key=self._order(view))
+            options = [(t, self.card_name(t), lambda t=t: self._set_choice(mode="swap_other", target=t))
+                       for t in targets]
+        elif mode == "swap_other":
+            target = self.choice["target"]
+            title = self.tr("act.choose_other", target=self.card_name(target))
+            others = sorted({a.other for a in legal if isinstance(a, UseAbility) and a.target == target},
+                            key=self._order(view))
+            options = [(o, self.card_name(o), lambda o=o: self.send(UseAbility(seat, target=target, other=o)))
+                       for o in others]
+        elif mode == "eastman":
+            title = self.tr("act.choose_eastman")
+            options = [(a.target, self.card_name(a.target), lambda a=a: self.send(a))
+                       for a in legal if isinstance(a, UseAbility)]
+        elif mode == "tile":
+            title = self.tr("act.choose_tile")
+            options = [(a.tile, self.tr(f"act.tile_{a.tile}"), lambda a=a: self.send(a))
+                       for a in legal if isinstance(a, UseAbility)]
+        else:  # arrest
+            title = self.tr("act.choose_suspect", card=self.card_name(cid))
+            options = [(a.suspect, self.card_name(a.suspect), lambda a=a: self._ask_arrest(a))
+                       for a in legal if isinstance(a, Arrest)]
+        box.add_widget(MjTitle(text=title, font_size="22sp"))
+        grid = GridLayout(cols=3, spacing=dp(10))
+        for oid, label, fn in options:
+            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font="19sp"))
+        box.add_widget(grid)
+        box.add_widget(self._button(self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64))
+
+    def _order(self, view: dict[str, Any]) -> Callable[[str], int]:
+        ids = [c["id"] for c in view["characters"]] + ["spy"]
+        return lambda x: ids.index(x) if x in ids else len(ids)
+
+    def _set_choice(self, **choice: str) -> None:
+        self.choice = dict(choice)
+        self._center(self.session.view(None))
+
+    def _cancel_choice(self) -> None:
+        self.choice = {}
+        self._center(self.session.view(None))
+
+    def _ask_arrest(self, action: Arrest) -> None:
+        self.ctx.confirm(self.tr("confirm.arrest", name=self.card_name(action.suspect)),
+                         lambda: self.send(action), danger=True)
+
+    def _witness_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
+        box.add_widget(MjTitle(text=self.tr("witness.title")))
+        guide = self.ctx.game.pack.get("table")
+        if guide is not None:
+            rule = guide.witness_rule.en if self.ctx.lang == "en" and guide.witness_rule.en else guide.witness_rule.ko
+            box.add_widget(TLabel(text=rule, font_size="17sp", color=MUTED))
+        grid = GridLayout(cols=2, spacing=dp(10))
+        for ch in view["characters"]:
+            btn = self._button(self.card_name(ch["id"]), f"mj_seen_{ch['id']}",
+                               lambda c=ch["id"]: self._toggle(c), height=60, font="20sp")
+            btn.selected = ch["id"] in self.visible
+            grid.add_widget(btn)
+        box.add_widget(grid)
+        box.add_widget(self._button(self.tr("witness.confirm"), "mj_witness_confirm", self._ask_witness,
+                                    kind="primary", height=68))
+
+    def _toggle(self, cid: str) -> None:
+        self.visible ^= {cid}
+        self._center(self.session.view(None))
+
+    def _ask_witness(self) -> None:
+        view = self.session.view(None)
+        order = self._order(view)
+        names = ", ".join(self.card_name(c) for c in sorted(self.visible, key=order)) or self.tr("confirm.nobody")
+        chosen = frozenset(self.visible)
+        self.ctx.confirm(self.tr("confirm.witness", names=names), lambda: self._call(chosen))
+
+    def _call(self, chosen: frozenset[str]) -> None:
+        if self.send(CallWitness(TABLE, chosen)) is not None:
+            self.visible = set()
+
+    def _over_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
+        box.add_widget(Widget())
+        title = self.tr("over.detective_wins" if view.get("winner") == "detective" else "over.jack_wins")
+        box.add_widget(MjTitle(text=title, font_size="44sp", halign="center"))
+        box.add_widget(TLabel(text=self.tr(f"over.{view.get('reason', '')}"), font_size="24sp", halign="center"))
+        box.add_widget(TLabel(text=self.tr("over.jack_was", name=self.card_name(view.get("jack", ""))),
+                              font_size="30sp", halign="center"))
+        box.add_widget(Widget())
+
+    # ------------------------------------------------------------ the optional turn timer (blitz)
+    def _timer_reset(self, view: dict[str, Any]) -> None:
+        key = (view["round"], view["turn"], 1 if view["phase"] in ("pick", "act") else 0)
+        if not self.blitz or key[2] == 0:
+            self.deadline = None
+        elif key != self.turn_key:
+            self.deadline = time.monotonic() + self.blitz
+            self.timer_warned = False
+        self.turn_key = key
+        self._tick_timer(0)
+
+    def _tick_timer(self, _dt: float) -> None:
+        if self.table is None:
+            return
+        label = self.table.ids.timer_label
+        if self.deadline is None:
+            label.text = ""
+            return
+        left = max(0, int(self.deadline - time.monotonic() + 0.999))
+        label.text = self.tr("status.timer", n=left)
+        if left == 0 and not self.timer_warned:
+            self.timer_warned = True
+            self.ctx.toast(self.tr("status.timer_up"))
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,0 +1,70 @@
+"""Small parts of the Mr. Jack board-side screen: round-track rows, suspect tiles, private cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from kiosk.widgets.handover import secret_text
+from kiosk.widgets.theme import MUTED, PANEL_HI, TLabel
+
+YELLOW = (0.93, 0.78, 0.22, 1)
+BLACK = (0.05, 0.05, 0.05, 1)
+GREY = (0.32, 0.30, 0.29, 1)
+# One colour per character marker (colour side = suspect), in roster order.
+MARKER_COLOURS = (
+    (0.86, 0.45, 0.40, 1), (0.50, 0.72, 0.90, 1), (0.60, 0.82, 0.50, 1), (0.95, 0.75, 0.35, 1),
+    (0.78, 0.60, 0.88, 1), (0.45, 0.80, 0.78, 1), (0.92, 0.62, 0.75, 1), (0.80, 0.78, 0.55, 1),
+)
+
+
+class MjPip(Widget):
+    """One turn of the round track: yellow = detective, black = Jack."""
+
+    fill = ColorProperty(YELLOW)
+
+
+class MjTrackRow(BoxLayout):
+    label = StringProperty("")
+    current = BooleanProperty(False)
+    done = BooleanProperty(False)
+
+
+class MjSuspect(Label):
+    """A character marker: its colour while a suspect, grey once cleared."""
+
+    bg = ColorProperty(PANEL_HI)
+    innocent = BooleanProperty(False)
+    test_id = StringProperty("")
+
+
+class MjTitle(Label):
+    pass
+
+
+def track_row(round_no: int, colours: list[str], current: bool, done: bool) -> MjTrackRow:
+    row = MjTrackRow(label=str(round_no), current=current, done=done)
+    for colour in colours:
+        row.add_widget(MjPip(fill=YELLOW if colour == "yellow" else BLACK))
+    row.add_widget(Widget())
+    return row
+
+
+def private_card(title: str, big: str, lines: list[str]) -> BoxLayout:
+    """What one player sees on the pass-the-tablet screen."""
+    box = BoxLayout(orientation="vertical", spacing=dp(16))
+    head = TLabel(text=title, font_size="28sp", halign="center")
+    box.add_widget(head)
+    box.add_widget(secret_text(big, "52sp"))
+    for line in lines:
+        box.add_widget(TLabel(text=line, font_size="24sp", halign="center", color=MUTED))
+    return box
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

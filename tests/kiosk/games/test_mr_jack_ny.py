@@ -1,0 +1,191 @@
+"""Mr. Jack in New York host screens, driven by touch offscreen, with screenshots (kiosk/HOSTING.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _check(driver: Any, name: str) -> None:
+    path = driver.screenshot(name)
+    assert path.exists() and path.stat().st_size > 5000
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def _open(driver: Any) -> None:
+    driver.app.host("mr_jack_ny")
+    driver.wait_screen("host")
+
+
+def _start(driver: Any, detective: str = "민호", jack: str = "지수") -> Any:
+    _open(driver)
+    driver.find("mj_name_detective").text = detective
+    driver.find("mj_name_jack").text = jack
+    driver.tap("mj_start")
+    session = driver.app.session
+    assert session is not None and session.game.id == "mr_jack_ny"
+    return session
+
+
+def _secret(driver: Any) -> list[str]:
+    """Texts of the pass-the-tablet secret, only while it is visible (held)."""
+    ho = driver.app.get_screen("host").ctx.open_dialog
+    if ho is None or ho.secret is None or ho.secret.opacity == 0:
+        return []
+    return [w.text for w in ho.secret.walk() if getattr(w, "text", "")]
+
+
+def _done(driver: Any) -> None:
+    """Close the pass-the-tablet screen and wait until it is gone (it animates out)."""
+    from kivy.uix.modalview import ModalView
+
+    driver.tap("handover_done")
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+
+
+def _confirm(driver: Any, answer: str) -> None:
+    from kivy.uix.modalview import ModalView
+
+    driver.tap(answer)
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+
+
+def _held(driver: Any) -> list[str]:
+    seen: list[list[str]] = []
+    driver.hold("handover_hold", 0.2, during=lambda: seen.append(_secret(driver)))
+    return seen[0]
+
+
+def _jack_identity(driver: Any, session: Any, shot: str | None = None) -> None:
+    jack = session.state.jack
+    name = next(c.name.ko for c in session.game.pack["characters"].characters if c.id == jack)
+    assert any("지수" in t for t in driver.texts())  # "give the tablet to 지수"
+    driver.tap("handover_i_am")
+    assert _secret(driver) == []  # hidden until held
+    assert name in _held(driver)
+    assert _secret(driver) == []  # hidden again on release
+    if shot:
+        driver.hold("handover_hold", 0.2, during=lambda: _check(driver, shot))
+    _done(driver)
+
+
+def _pick_first(driver: Any, session: Any) -> str:
+    cid = session.state.remaining()[0]
+    driver.tap(f"mj_pick_{cid}")
+    assert session.state.current is not None and session.state.current.character == cid
+    return cid
+
+
+def test_setup_form_and_jack_sees_his_identity_alone(driver: Any) -> None:
+    """Covers JACK-01, JACK-09: two names, then pass-the-tablet to Jack."""
+    _open(driver)
+    _check(driver, "mr_jack_setup")
+    session = _start(driver)
+    assert session.view(None).get("jack") is None
+    assert session.state.players == ("민호", "지수")
+    _jack_identity(driver, session, shot="mr_jack_identity")
+    jack = session.state.jack
+    table_texts = " ".join(driver.texts())
+    assert "라운드 1/8" in table_texts
+    assert session.view(None)["phase"] == "pick"
+    _check(driver, "mr_jack_pick")
+    # the detective's secrets screen never shows Jack's card
+    driver.tap("mj_secret_detective")
+    driver.tap("handover_i_am")
+    shown = _held(driver)
+    name = next(c.name.ko for c in session.game.pack["characters"].characters if c.id == jack)
+    assert "민호" in shown and not any(name in t for t in shown)
+    _done(driver)
+
+
+def test_one_round_by_touch(driver: Any) -> None:
+    """Covers JACK-11, JACK-15, JACK-17, JACK-19, JACK-24, JACK-28: a whole round by taps."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    # Turn 1 (detective): pick, use the ability (with a choice when needed), visit the spy, end.
+    cid = _pick_first(driver, session)
+    _check(driver, "mr_jack_act")
+    driver.tap("mj_ability")
+    kind = session.state.kind_of(cid)
+    if kind in ("swap", "move_other", "garden"):
+        _check(driver, "mr_jack_ability_choice")
+        opts = [w for w in driver.walk() if getattr(w, "test_id", "").startswith("mj_choose_") and not w.disabled]
+        driver.tap(opts[0])
+        if kind == "swap":
+            opts = [w for w in driver.walk() if getattr(w, "test_id", "").startswith("mj_choose_")]
+            driver.tap(opts[0])
+    assert session.state.current.ability_used
+    driver.tap("mj_spy")
+    drawn = session.state.alibis[-1]
+    assert drawn.seat == 0
+    driver.tap("handover_i_am")
+    drawn_name = next(c.name.ko for c in session.game.pack["characters"].characters if c.id == drawn.card)
+    assert drawn_name in _held(driver)
+    _done(driver)
+    assert driver.find("mj_spy").disabled  # the spy is silent now
+    driver.tap("mj_end")
+    # Turns 2-3 (Jack), 4 (detective)
+    for expected_seat in (1, 1, 0):
+        assert session.state.mover() == expected_seat
+        _pick_first(driver, session)
+        if expected_seat == 1:
+            assert driver.find_all("mj_escape") and not driver.find_all("mj_arrest")
+        else:
+            assert driver.find_all("mj_arrest") and not driver.find_all("mj_escape")
+        driver.tap("mj_end")
+    assert session.view(None)["phase"] == "witness"
+    # Witness call: tap two characters that are not Jack → Jack unseen → they are cleared.
+    jack = session.state.jack
+    pair = [c for c in session.state.roster if c != jack][:2]
+    for c in pair:
+        driver.tap(f"mj_seen_{c}")
+    assert driver.find(f"mj_seen_{pair[0]}").selected
+    _check(driver, "mr_jack_witness")
+    driver.tap("mj_witness_confirm")
+    _confirm(driver, "confirm_yes")
+    state = session.state
+    assert state.round == 2 and not state.witness_lit and state.innocent == frozenset(pair)
+    assert driver.find(f"mj_suspect_{pair[0]}").innocent
+    assert not driver.find(f"mj_suspect_{jack}").innocent
+    assert "목격 카드: 어두운 면 (숨음)" in driver.texts()
+    _check(driver, "mr_jack_round2")
+
+
+def test_arrest_with_confirmation_and_winner_screen(driver: Any) -> None:
+    """Covers JACK-47, JACK-48: arrest asks first; the winner screen reveals Jack."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    cid = _pick_first(driver, session)
+    jack = session.state.jack
+    suspect = jack if jack != cid else next(c for c in session.state.roster if c != cid)
+    driver.tap("mj_arrest")
+    _check(driver, "mr_jack_arrest_choice")
+    driver.tap(f"mj_choose_{suspect}")
+    _confirm(driver, "confirm_no")
+    assert session.outcome is None  # "no" keeps the picker open and changes nothing
+    driver.tap(f"mj_choose_{suspect}")
+    _confirm(driver, "confirm_yes")
+    out = session.outcome
+    assert out is not None and out.reason == ("arrest_right" if suspect == jack else "arrest_wrong")
+    name = next(c.name.ko for c in session.game.pack["characters"].characters if c.id == jack)
+    assert f"잭의 정체: {name}" in driver.texts()
+    _check(driver, "mr_jack_over")
+
+
+def test_false_escape_claim_is_refused_with_not_possible_only(driver: Any) -> None:
+    """Covers JACK-45, JACK-46: the escape button shows on every Jack turn; a false claim → "not possible"."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    _pick_first(driver, session)
+    driver.tap("mj_end")
+    _pick_first(driver, session)  # Jack's turn, round 1: the witness card is lit, so escape is impossible
+    driver.tap("mj_escape")
+    _confirm(driver, "confirm_yes")
+    assert session.outcome is None
+    assert driver.app.get_screen("host").ctx.last_error.code == "escape_refused"
+    assert driver.app.toast_widget.last_text == "지금은 탈출할 수 없어요."
+    _check(driver, "mr_jack_escape_refused")
