@@ -113,7 +113,7 @@ def test_device_lost_mid_stream_falls_back_and_releases_the_microphone() -> None
 def test_espeak_missing_gives_captions_and_a_reason() -> None:
     mixer, dev, gate, board = rig()
     n = Narrator(mixer=mixer, synth=EspeakSynth(binary="no-such-espeak-ng"), board=board, tick=0.01,
-                 caption_speed=20)
+                 caption_speed=10)
     try:
         utt, caps = _run(n)
         assert utt.state == "finished" and utt.sources == ["captions", "captions"]
@@ -136,7 +136,7 @@ def test_pyttsx3_that_cannot_start_gives_captions(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(pyttsx3, "init", broken)
     mixer, _dev, _gate, board = rig()
     synth = Pyttsx3Synth()
-    n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=20)
+    n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=10)
     try:
         utt, caps = _run(n)
         assert utt.state == "finished" and utt.source == "captions"
@@ -188,7 +188,7 @@ def test_corrupt_recording_and_no_tts_gives_captions(tmp_path: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_bytes(b"not a wav at all")
     n = Narrator(mixer=mixer, synth=SpySynth(fail="no tts"), overlay_dir=tmp_path, board=board, tick=0.01,
-                 caption_speed=20)
+                 caption_speed=10)
     try:
         utt, caps = _run(n)
         assert utt.state == "finished" and utt.source == "captions"
@@ -235,7 +235,7 @@ def test_captions_only_by_choice_uses_no_voice_and_no_microphone_gate() -> None:
     """A muted tablet: captions run sentence by sentence, nothing is synthesised or played."""
     mixer, dev, gate, board = rig()
     synth = SpySynth()
-    n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=20)
+    n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=10)
     n.captions_only = True
     try:
         utt, caps = _run(n)
