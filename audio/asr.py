@@ -285,7 +285,7 @@ class VoiceController:
         with self._lock:
             self._engine = engine
             self._rebuild()
-        self._update_status()
+        self.refresh_status()
 
     def mic_available(self, ok: bool, reason: str = "") -> None:
         """Called by `audio.mic.Microphone`. Losing the mic drops any half-spoken command."""
@@ -295,13 +295,15 @@ class VoiceController:
             if not ok:
                 self._drop("마이크 끊김 / microphone lost")
                 self._pressed = False
-        self._update_status()
+        self.refresh_status()
 
     @property
     def available(self) -> bool:
         return self._engine is not None and self._mic_ok
 
-    def _update_status(self) -> None:
+    def refresh_status(self) -> None:
+        """Publish "voice" on the status board: on when the model is loaded and a mic is open, else off
+        with every reason (for the staff screen)."""
         reasons = []
         if self._engine is None:
             model = self.board.get(MODEL_STATUS)
@@ -478,3 +480,46 @@ class VoiceController:
         if muted:
             with self._lock:
                 self._drop("안내 음성 재생 중 / the kiosk is speaking")
+
+
+@dataclass
+class VoiceSystem:
+    """Everything voice needs, wired: the background model loader, the controller and the microphone
+    watchdog. `start_voice()` builds and starts one; the kiosk calls `controller.set_context(...)` on every
+    screen/state change, `press()`/`release()` from the mic button, and listens for `VoiceEvent`s."""
+
+    loader: ModelLoader
+    controller: VoiceController
+    microphone: Any  # audio.mic.Microphone (imported lazily: tests build controllers without it)
+
+    def stop(self) -> None:
+        self.microphone.stop()
+
+
+def start_voice(
+    catalog: VoiceCatalog | None = None,
+    mode: Mode = Mode.PUSH_TO_TALK,
+    board: StatusBoard = BOARD,
+    gate: MicGate = MIC_GATE,
+    backend: Any = None,
+    model_path: Path | None = None,
+) -> VoiceSystem:
+    """Start loading the model in the background (progress on the status board as "asr_model") and open
+    the microphone (retried every few seconds, so a mic plugged in later is picked up without a restart).
+    Nothing here blocks the UI thread."""
+    from audio.mic import Microphone
+
+    controller = VoiceController(catalog, None, mode, gate=gate, board=board)
+    loader = ModelLoader(model_path, board=board)
+
+    def on_progress(progress: float, _phase: str) -> None:
+        if progress >= 1.0 and loader.engine is not None:
+            controller.set_engine(loader.engine)
+        else:
+            controller.refresh_status()
+
+    loader.listen(on_progress)
+    microphone = Microphone(controller.feed, controller.mic_available, backend=backend, board=board)
+    loader.start()
+    microphone.start()
+    return VoiceSystem(loader, controller, microphone)

@@ -141,3 +141,22 @@ def test_real_backend_reports_missing_portaudio(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(sys, "meta_path", [_NoPortAudio(), *sys.meta_path])
     with pytest.raises(MicUnavailable, match="PortAudio 없음"):
         SoundDeviceBackend().input_devices()
+
+
+def test_start_voice_wires_loader_controller_and_mic_and_reports_every_reason(tmp_path) -> None:
+    from audio.asr import start_voice
+
+    board = StatusBoard()
+    system = start_voice(board=board, gate=MicGate(), backend=FakeBackend(devices=[]), model_path=tmp_path / "none")
+    try:
+        assert system.loader.wait(10) is None
+        for _ in range(200):
+            voice = board.get("voice")
+            if voice and "음성 모델" in voice.reason and "마이크 없음" in voice.reason:
+                break
+            time.sleep(0.01)
+        voice = board.get("voice")
+        assert not voice.available
+        assert "음성 모델" in voice.reason and "마이크 없음" in voice.reason
+    finally:
+        system.stop()
