@@ -19,6 +19,7 @@ Clock.schedule_once). audio/ never imports Kivy.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import logging
 import threading
@@ -153,6 +154,7 @@ class Narrator:
                  content_root: str | Path | None = None, gate: NarrationGate | None = None,
                  board: StatusBoard = BOARD, settings: VoiceSettings | None = None, tick: float = 0.05,
                  caption_speed: float = 1.0) -> None:
+        self._own = (mixer is None, synth is None)
         if synth is None:
             from audio.tts import default_synth
 
@@ -199,8 +201,11 @@ class Narrator:
             self._lock.notify_all()
         return utt
 
-    def say(self, text: str, lang: str = "ko", segment_id: str = "prompt") -> Utterance:
-        """A one-off, non-secret prompt (engine messages, tutorial hints)."""
+    def say(self, text: str, lang: str = "ko", segment_id: str | None = None) -> Utterance:
+        """A one-off, non-secret prompt (engine messages, tutorial hints). Its id defaults to
+        "prompt.<hash of the text>", so a café can still record a fixed prompt."""
+        if segment_id is None:
+            segment_id = "prompt." + hashlib.sha1(f"{lang}:{text}".encode()).hexdigest()[:12]
         return self.speak(Segment(segment_id, lang, text))
 
     def reveal(self, segment: Segment, *, interrupt: bool = True) -> Utterance:
@@ -305,6 +310,10 @@ class Narrator:
             self._closed = True
             self._lock.notify_all()
         self._thread.join(timeout=2)
+        if self._own[0]:
+            self.mixer.close()
+        if self._own[1]:
+            self.synth.close()
 
     # ---------------------------------------------------------------- worker
     def _run(self) -> None:

@@ -96,7 +96,8 @@ class VoiceSettings:
 
 
 class Synthesizer(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def voices(self) -> list[VoiceInfo]: ...
 
@@ -241,8 +242,47 @@ def wav_bytes_to_clip(data: bytes) -> Clip:
     return Clip(samples, rate)
 
 
+class FallbackSynth:
+    """The first synthesiser that works: moves on to the next when one is unavailable (not on a single
+    failed sentence)."""
+
+    def __init__(self, synths: Sequence[Synthesizer]) -> None:
+        self._synths = list(synths)
+        self._i = 0
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._synths[min(self._i, len(self._synths) - 1)].name
+
+    def _each(self, op: str, *args: Any) -> Any:
+        reasons: list[str] = []
+        while True:
+            with self._lock:
+                i = self._i
+            if i >= len(self._synths):
+                raise SynthUnavailable("; ".join(reasons) or "no synthesiser")
+            try:
+                return getattr(self._synths[i], op)(*args)
+            except SynthUnavailable as exc:
+                reasons.append(str(exc))
+                with self._lock:
+                    self._i = max(self._i, i + 1)
+
+    def voices(self) -> list[VoiceInfo]:
+        return list(self._each("voices"))
+
+    def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
+        return self._each("synthesize", text, voice, wpm)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        for s in self._synths:
+            s.close()
+
+
 def default_synth() -> Synthesizer:
-    """pyttsx3 where it can start; on Linux, the espeak-ng command line when pyttsx3 is missing."""
+    """pyttsx3 (SAPI5 / NSSpeechSynthesizer / espeak-ng), then the espeak-ng command line if pyttsx3 cannot
+    start. TABLEHOST_TTS=espeak-ng picks the command line only."""
     if os.environ.get("TABLEHOST_TTS") == "espeak-ng":
         return EspeakSynth()
-    return Pyttsx3Synth()
+    return FallbackSynth([Pyttsx3Synth(), EspeakSynth()])

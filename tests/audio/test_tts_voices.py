@@ -85,3 +85,17 @@ def test_pyttsx3_renders_each_utterance_to_audio(pyttsx3_synth: Pyttsx3Synth) ->
     assert 0.5 < clips[1].duration / estimate_duration(INTRO) < 2.0
     fast = pyttsx3_synth.synthesize(INTRO, voice, 300)
     assert fast.duration < clips[1].duration
+
+
+def test_fallback_moves_on_when_a_synthesiser_is_unavailable() -> None:
+    from audio.tts import FallbackSynth
+    from tests.audio.narration_fakes import SpySynth
+
+    broken, working = SpySynth(fail="pyttsx3 cannot start"), SpySynth()
+    chain = FallbackSynth([broken, working])
+    assert chain.synthesize("안녕하세요.", "ko", 200).duration > 0
+    assert working.texts == ["안녕하세요."] and chain.name == "spy"
+    assert [v.id for v in chain.voices()][0] == "ko"
+    dead = FallbackSynth([SpySynth(fail="a"), SpySynth(fail="b")])
+    with pytest.raises(SynthUnavailable, match="a; b"):
+        dead.synthesize("x", "ko", 200)
