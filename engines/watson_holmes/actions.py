@@ -1,0 +1,122 @@
+"""Watson & Holmes actions. Field `seat` is who acts; TABLE (-1) enters the table's verdicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core import Action, actions_map
+
+
+@dataclass(frozen=True)
+class Visit(Action):
+    """Put your piece on a card: a number, "cab" (carriage stop) or "221b"; `carriages` placed on it;
+    `withdraw`: first discard your withdraw token to remove the card's police; `watson`: take the
+    Watson card (4 carriages) after placing."""
+
+    NAME = "visit"
+    location: str = "cab"
+    carriages: int = 0
+    withdraw: bool = False
+    watson: bool = False
+
+
+@dataclass(frozen=True)
+class TakeWatson(Action):
+    """Pay 4 carriages for the Watson card on your visit turn, before placing."""
+
+    NAME = "take_watson"
+
+
+@dataclass(frozen=True)
+class WatsonRead(Action):
+    """Watson's owner has another player's card read aloud to the table (target = that player's seat)."""
+
+    NAME = "watson_read"
+    target: int = 0
+
+
+@dataclass(frozen=True)
+class WatsonPass(Action):
+    """Watson's owner does not use the card this round."""
+
+    NAME = "watson_pass"
+
+
+@dataclass(frozen=True)
+class DoneReading(Action):
+    """You have read your card and made notes; `police`: put your police token on the card you leave.
+    In a physical box, report the token symbols printed on your card (`gain_*`)."""
+
+    NAME = "done_reading"
+    police: bool = False
+    gain_carriages: int = 0
+    gain_police: bool = False
+    gain_withdraw: bool = False
+    gain_lockpick: bool = False
+
+
+@dataclass(frozen=True)
+class SubmitAnswers(Action):
+    """At 221B: your sealed answers to every question, in order (a physical box may submit none)."""
+
+    NAME = "submit_answers"
+    answers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict(Action):
+    """Physical box: the table says how many questions `player` got right against the booklet."""
+
+    NAME = "verdict"
+    player: int = 0
+    right: int = 0
+
+
+@dataclass(frozen=True)
+class ConsultAnswers(Action):
+    """Holmes: pay 3 carriages to read the answers of a player who failed (`failed` = their seat)."""
+
+    NAME = "consult_answers"
+    failed: int = 0
+
+
+@dataclass(frozen=True)
+class CheckAnswer(Action):
+    """Holmes: pay 3 carriages to have one answer checked (once per game)."""
+
+    NAME = "check_answer"
+    question: int = 1
+    answer: str = ""
+
+
+@dataclass(frozen=True)
+class CheckReply(Action):
+    """Physical box: the table (a failed player) says aloud whether the checked answer is right."""
+
+    NAME = "check_reply"
+    right: bool = False
+
+
+@dataclass(frozen=True)
+class RevealCharacter(Action):
+    """Reveal your character card and use its ability (once per game)."""
+
+    NAME = "reveal_character"
+
+
+@dataclass(frozen=True)
+class RotateCharacter(Action):
+    """Turn your character card sideways and take 3 carriages instead (once per game)."""
+
+    NAME = "rotate_character"
+
+
+@dataclass(frozen=True)
+class EndGame(Action):
+    """Play-on after a win: the table decides the game ends now and the solution is read."""
+
+    NAME = "end_game"
+
+
+ACTIONS = actions_map(Visit, TakeWatson, WatsonRead, WatsonPass, DoneReading, SubmitAnswers, Verdict,
+                      ConsultAnswers, CheckAnswer, CheckReply, RevealCharacter, RotateCharacter, EndGame)
