@@ -70,7 +70,7 @@ class MrJackHost(GameHost):
 
     def card_name(self, cid: str) -> str:
         if cid == "spy":
-            return self.tr("act.spy")
+            return self.tr("act.spy_piece")
         card = self._card(cid)
         if card is None:
             return cid
@@ -195,6 +195,8 @@ class MrJackHost(GameHost):
         for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view["characters"], strict=True)):
             innocent = ch["innocent"]
             mark = self.tr("suspects.innocent") if innocent else ""
+            if view.get("jack") == ch["id"]:  # only once the game is over
+                mark = self.tr("suspects.is_jack")
             tile.text = self.card_name(ch["id"]) + (f"  [size=15sp]· {mark}[/size]" if mark else "")
             tile.innocent = innocent
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]

@@ -21,8 +21,9 @@ def _open(driver: Any) -> None:
     driver.wait_screen("host")
 
 
-def _start(driver: Any, detective: str = "민호", jack: str = "지수") -> Any:
-    _open(driver)
+def _start(driver: Any, detective: str = "민호", jack: str = "지수", open_first: bool = True) -> Any:
+    if open_first:
+        _open(driver)
     driver.find("mj_name_detective").text = detective
     driver.find("mj_name_jack").text = jack
     driver.tap("mj_start")
@@ -84,7 +85,7 @@ def test_setup_form_and_jack_sees_his_identity_alone(driver: Any) -> None:
     """Covers JACK-01, JACK-09: two names, then pass-the-tablet to Jack."""
     _open(driver)
     _check(driver, "mr_jack_setup")
-    session = _start(driver)
+    session = _start(driver, open_first=False)
     assert session.view(None).get("jack") is None
     assert session.state.players == ("민호", "지수")
     _jack_identity(driver, session, shot="mr_jack_identity")
@@ -189,3 +190,39 @@ def test_false_escape_claim_is_refused_with_not_possible_only(driver: Any) -> No
     assert driver.app.get_screen("host").ctx.last_error.code == "escape_refused"
     assert driver.app.toast_widget.last_text == "지금은 탈출할 수 없어요."
     _check(driver, "mr_jack_escape_refused")
+
+
+def test_blitz_timer_and_english_screen(driver: Any) -> None:
+    """Covers JACK-10: the optional per-turn timer shows on the status bar; the screen follows English."""
+    _open(driver)
+    driver.tap("mj_blitz_60")
+    assert driver.find("mj_blitz_60").selected
+    session = _start(driver, open_first=False)
+    _jack_identity(driver, session)
+    host = driver.app.get_screen("host").ctx.host
+    assert host.blitz == 60, host.blitz
+    assert any(t.startswith("남은 시간 ") for t in driver.texts()), (host.deadline, host.table.ids.timer_label.text)
+    driver.app.set_lang("en")
+    driver.pump(4)
+    host = driver.app.get_screen("host").ctx.host
+    host.refresh(None)
+    driver.pump(4)
+    texts = driver.texts()
+    assert "Round 1/8" in texts and any(t.endswith("s left") for t in texts)
+    _check(driver, "mr_jack_pick_en")
+    driver.app.set_lang("ko")
+
+
+def test_catalogs_have_the_same_keys_in_korean_and_english() -> None:
+    import yaml
+
+    from content import ROOT
+
+    def keys(tree: Any, prefix: str = "") -> set[str]:
+        if isinstance(tree, dict):
+            return set().union(*(keys(v, f"{prefix}.{k}" if prefix else str(k)) for k, v in tree.items()))
+        return {prefix}
+
+    ko = keys(yaml.safe_load((ROOT / "i18n" / "ko" / "mr_jack_ny.yaml").read_text("utf-8")))
+    en = keys(yaml.safe_load((ROOT / "i18n" / "en" / "mr_jack_ny.yaml").read_text("utf-8")))
+    assert ko == en and len(ko) > 50
