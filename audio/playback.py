@@ -40,6 +40,9 @@ class OutputDevice(Protocol):
 
     def idle(self) -> None: ...
 
+    def flush(self) -> None:
+        """Drop what is buffered but not yet heard (used on stop, so silence comes at once)."""
+
     def close(self) -> None: ...
 
 
@@ -109,6 +112,13 @@ class SoundDeviceOutput:
         except Exception:
             self.close()
 
+    def flush(self) -> None:
+        try:  # Pa_AbortStream discards pending buffers; the next write starts the stream again
+            if self._stream is not None and self._stream.active:
+                self._stream.abort()
+        except Exception:
+            self.close()
+
     def close(self) -> None:
         stream, self._stream = self._stream, None
         if stream is not None:
@@ -150,6 +160,14 @@ class PacedOutput:
     def idle(self) -> None:
         pass
 
+    def flush(self) -> None:
+        now = time.perf_counter()
+        self._play_end = min(self._play_end, now)
+        self._flushed(now)
+
+    def _flushed(self, now: float) -> None:
+        pass
+
     def close(self) -> None:
         self.opened = False
 
@@ -175,6 +193,7 @@ class FakeOutput(PacedOutput):
                  fail_after: int = -1) -> None:
         super().__init__(latency, speed)
         self.writes: list[Write] = []
+        self.flushes: list[float] = []
         self.samples = array("h")
         self.fail_open = fail_open
         self.fail_after = fail_after
@@ -201,10 +220,18 @@ class FakeOutput(PacedOutput):
         with self._lock:
             return next((w.at for w in self.writes if w.at >= t and w.audible), None)
 
-    def silent_from(self) -> float | None:
-        """When the last audible sample handed over so far will have been played out."""
+    def _flushed(self, now: float) -> None:
         with self._lock:
-            return next((w.play_end for w in reversed(self.writes) if w.audible), None)
+            self.flushes.append(now)
+
+    def silent_from(self) -> float | None:
+        """When the last audible sample handed over so far will have been played out (or was dropped)."""
+        with self._lock:
+            last = next((w for w in reversed(self.writes) if w.audible), None)
+            if last is None:
+                return None
+            cut = [f for f in self.flushes if f >= last.at]
+            return min([last.play_end, *cut])
 
 
 _ids = itertools.count(1)
@@ -413,6 +440,8 @@ class Mixer:
             if len(data) < n and p.source.exhausted:
                 p.end_reason = "end"
                 ended.append(p)
+        if not contributing and any(p.end_reason == "stopped" for p in ended):
+            self._device.flush()  # stopped and nothing else plays: drop the buffered tail now
         if contributing:
             if audible:
                 self._set_hold(True)
