@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -253,3 +253,8 @@ class RecordingSession:
         existed = p.exists()
         p.unlink(missing_ok=True)
         return existed
+
+
+def inventory(segments: Iterable[Segment], overlay_dir: str | Path) -> list[tuple[Segment, Path | None]]:
+    """For the staff screen's segment chooser: each segment with its café recording (None: not recorded)."""
+    return [(seg, RecordingSession.existing(overlay_dir, seg)) for seg in segments]

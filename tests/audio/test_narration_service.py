@@ -120,6 +120,7 @@ def test_stop_silences_and_drops_the_queue(env: dict) -> None:
     n.stop()
     assert first.done.wait(2) and second.done.wait(2)
     assert first.state == "stopped" and second.state == "stopped"
+    assert wait_for(lambda: bool(dev.flushes))  # the buffered tail is dropped, not played out
     count = len(dev.writes)
     assert not wait_for(lambda: len(dev.writes) > count + 1, timeout=0.2)
     assert wait_for(lambda: not gate.muted, timeout=2)

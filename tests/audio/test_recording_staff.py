@@ -11,7 +11,7 @@ import pytest
 from audio.narrator import Narrator
 from audio.pcm import Clip, read_wav
 from audio.playback import RATE
-from audio.recording import FakeInput, Level, RecordingSession
+from audio.recording import FakeInput, Level, RecordingSession, inventory
 from audio.segments import Segment
 from audio.status import StatusBoard
 from tests.audio.narration_fakes import SpySynth, rig, tone
@@ -61,6 +61,8 @@ def test_keep_saves_to_overlay_and_narrator_uses_it(tmp_path: Path) -> None:
     finally:
         n.close()
         mixer.close()
+    other = Segment("wh.case01.q4", "ko", "네 번째 질문입니다.")
+    assert inventory([SEG, other], tmp_path) == [(SEG, path), (other, None)]
     assert RecordingSession.delete(tmp_path, SEG) and RecordingSession.existing(tmp_path, SEG) is None
 
 
