@@ -7,9 +7,11 @@ caption timing and let playback start after the first sentence. File names carry
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from audio.captions import split_sentences
 from audio.pcm import Clip, CorruptAudio, read_wav, write_wav
@@ -77,6 +79,20 @@ class RenderReport:
 
 
 Progress = Callable[[int, int, str], None]  # (segments done, segments total, segment id)
+
+
+def progress_bar(stream: TextIO | None = None, width: int = 30) -> Progress:
+    """A text progress bar for the command line: `[#######.......]  12/40  wh.case01.intro`."""
+    out = stream if stream is not None else sys.stderr
+
+    def show(done: int, total: int, segment_id: str) -> None:
+        filled = int(width * done / total) if total else width
+        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:>4}/{total:<4} {segment_id[:40]:<40}")
+        if done >= total:
+            out.write("\n")
+        out.flush()
+
+    return show
 
 
 def render_all(segments: Iterable[Segment], cache_dir: str | Path, progress: Progress | None = None, *,

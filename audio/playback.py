@@ -12,6 +12,7 @@ device, so pause / stop / skip act within one chunk (~12 ms) plus the device buf
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import time
 from array import array
@@ -21,6 +22,8 @@ from typing import Any, Protocol
 
 from audio.pcm import MAX, Clip, ClipReader
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
+
+log = logging.getLogger(__name__)
 
 RATE = 22050  # espeak-ng's native rate; everything is mixed at it
 CHUNK = 256  # frames per write: 11.6 ms
@@ -248,7 +251,7 @@ class Playing:
     stopped: bool = False
     frames: int = 0  # frames handed to the device
     first_write: float | None = None  # perf_counter of the first chunk handed over
-    end_reason: str = ""  # "end", "stopped"
+    end_reason: str = ""  # "end", "stopped", "error"
     finished: threading.Event = field(default_factory=threading.Event)
     mixer: Mixer | None = None
 
@@ -431,7 +434,13 @@ class Mixer:
                 p.end_reason = "end"  # sounds are pointless on the silent device; don't delay anything
                 ended.append(p)
                 continue
-            data = p.source.read(n)
+            try:
+                data = p.source.read(n)
+            except Exception:  # one broken source ends alone; the others play on
+                log.exception("audio source failed")
+                p.end_reason = "error"
+                ended.append(p)
+                continue
             g = p.gain * self.volumes.get(p.channel, 1.0) * self.volumes["master"]
             for i, s in enumerate(data):
                 acc[i] += s * g

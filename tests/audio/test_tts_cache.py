@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
-from audio.cache import RenderCache, render_all
+from audio.cache import RenderCache, progress_bar, render_all
 from audio.segments import Segment
 from audio.tts import VoiceSettings
 from tests.audio.narration_fakes import SpySynth, tone
@@ -58,3 +59,10 @@ def test_corrupt_cache_entry_is_a_miss(tmp_path: Path) -> None:
     path = cache.put("가.", "ko", 200, tone(0.1))
     path.write_bytes(b"garbage")
     assert cache.get("가.", "ko", 200) is None and not path.exists()
+
+
+def test_progress_bar_for_the_command_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    render_all(SEGS, tmp_path, progress_bar(out, width=6), synth=SpySynth())
+    text = out.getvalue()
+    assert "[##....]    1/3" in text and "[######]    3/3    c" in text and text.endswith("\n")
