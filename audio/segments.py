@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,3 +42,12 @@ class Segment:
 def overlay_path(overlay_dir: str | Path, segment: Segment) -> Path:
     """Where a café's own recording of a segment lives (and is looked for first)."""
     return Path(overlay_dir) / segment.lang / f"{segment.id}.wav"
+
+
+def localized(segment_id: str, texts: Mapping[str, str], *, secret: bool = False,
+              recordings: Mapping[str, str] | None = None) -> list[Segment]:
+    """One segment per language from content's usual `{ko: "…", en: "…"}` field (empty texts skipped);
+    `recordings` maps a language to a shipped recording (a case's `intro_audio` is usually Korean)."""
+    recordings = recordings or {}
+    return [Segment(segment_id, lang, text, secret, recordings.get(lang) or None)
+            for lang, text in texts.items() if text and text.strip()]

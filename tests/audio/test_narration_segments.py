@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from audio.segments import Segment, overlay_path
+from audio.segments import Segment, localized, overlay_path
 from engines.serial import from_jsonable, to_jsonable
 
 YAML = """
@@ -33,3 +33,11 @@ def test_segment_ids_are_safe_file_names() -> None:
     with pytest.raises(ValueError):
         Segment("사건 1", "ko", "x")
     assert overlay_path("/o", Segment("spy.loc.beach", "en", "x")).as_posix() == "/o/en/spy.loc.beach.wav"
+
+
+def test_localized_fields_become_one_segment_per_language() -> None:
+    segs = localized("wh.case01.intro", {"ko": "소개입니다.", "en": "The introduction.", "ja": " "},
+                     recordings={"ko": "audio/case01_ko.wav", "en": ""})
+    assert segs == [Segment("wh.case01.intro", "ko", "소개입니다.", False, "audio/case01_ko.wav"),
+                    Segment("wh.case01.intro", "en", "The introduction.")]
+    assert all(s.secret for s in localized("wh.case01.solution", {"ko": "정답."}, secret=True))
