@@ -26,13 +26,20 @@ class LinedYaml:
         return 1
 
 
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
+
+
 def read_yaml(path: Path) -> LinedYaml:
     """Parse a YAML file; raises yaml.YAMLError (with a mark) on syntax errors."""
     text = path.read_text(encoding="utf-8")
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
-    if node is None:
-        return LinedYaml(None, {(): 1})
-    data = yaml.safe_load(text)
+    loader = Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return LinedYaml(None, {(): 1})
+        data = loader.construct_document(node)
+    finally:
+        loader.dispose()
     lines: dict[DataPath, int] = {}
     _walk(node, (), lines)
     return LinedYaml(data, lines)

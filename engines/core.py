@@ -268,7 +268,8 @@ def actions_map(*classes: type[Action]) -> Mapping[str, type[Action]]:
 
 def stamp(action: Action, now: float) -> Action:
     """Give a time-bearing action the session's current time, unless it already carries a moment."""
-    if any(f.name == "at" for f in dataclasses.fields(action)) and not getattr(action, "at"):
+    moment = getattr(action, "at", None)  # only time-bearing actions have it
+    if isinstance(moment, (int, float)) and not moment:
         return dataclasses.replace(action, at=now)  # type: ignore[call-arg]
     return action
 

@@ -13,10 +13,10 @@ import enum
 import types
 import typing
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union
 
-Path = tuple[Union[str, int], ...]
+Path = tuple[str | int, ...]
 
 
 class SchemaError(ValueError):
@@ -60,7 +60,7 @@ def _sort_key(v: Any) -> tuple[str, str]:
     return (type(v).__name__, repr(v))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
@@ -122,7 +122,7 @@ def from_jsonable(hint: Any, data: Any, path: Path = ()) -> Any:
             return tuple(from_jsonable(args[0], v, path + (i,)) for i, v in enumerate(data))
         if len(args) != len(data):
             raise SchemaError(path, f"must have {len(args)} items, not {len(data)}")
-        return tuple(from_jsonable(a, v, path + (i,)) for i, (a, v) in enumerate(zip(args, data)))
+        return tuple(from_jsonable(a, v, path + (i,)) for i, (a, v) in enumerate(zip(args, data, strict=True)))
     if origin in (frozenset, set):
         if not isinstance(data, (list, tuple, set, frozenset)):
             raise SchemaError(path, f"must be a list, not {type(data).__name__}")

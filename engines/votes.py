@@ -15,15 +15,15 @@ import enum
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from engines.core import IllegalActionError
 
-Choice = Union[int, str]
+Choice = int | str
 YES, NO = "yes", "no"
 
 
-class VoteKind(str, enum.Enum):
+class VoteKind(enum.StrEnum):
     UNANIMOUS = "unanimous"
     PLURALITY = "plurality"
     MAJORITY = "majority"
@@ -84,7 +84,7 @@ class Vote:
 
     def result(self) -> VoteResult:
         """Decide from the ballots cast (call when complete)."""
-        return decide(self.kind, {o: n for o, n in zip(self.options, self.counts().values())},
+        return decide(self.kind, {o: n for o, n in zip(self.options, self.counts().values(), strict=True)},
                       len(self.eligible))
 
     def to_view(self, seat: int | None) -> dict[str, Any]:

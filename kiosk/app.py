@@ -16,7 +16,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
 from content.loader import Library, load_library
-from kiosk import paths, settings as settings_mod
+from kiosk import paths
+from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.session import Session
 

@@ -72,7 +72,10 @@ def check_json_roundtrip(engine: Engine[Any], state: Any) -> None:
 
 
 def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Mapping[str, Any], seed: int,
-                       max_steps: int = 5000, check_every: int = 1) -> Playthrough:
+                       max_steps: int = 5000, check_every: int = 5, check_first: int = 40,
+                       max_legal_checked: int = 24) -> Playthrough:
+    """Thorough checks run on the first `check_first` steps and every `check_every`-th step after; each
+    applies up to `max_legal_checked` of the legal actions (a random sample) besides the one played."""
     rng = random.Random(seed)
     state = engine.setup(config, pack, seed)
     now = START
@@ -83,7 +86,7 @@ def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Map
             break
         movers = sorted(engine.to_move(state))
         assert movers, "nobody may act but the game is not over"
-        thorough = step_no % check_every == 0
+        thorough = step_no < check_first or step_no % check_every == 0
         before = engine.state_to_dict(state)
         if thorough:
             check_json_roundtrip(engine, state)
@@ -101,7 +104,7 @@ def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Map
                 legal = list(engine.legal_actions(state, seat)) if seat != CHANCE else [
                     engine.sample_chance(state, rng)]
             if thorough:
-                for other in legal:
+                for other in rng.sample(legal, min(max_legal_checked, len(legal))):
                     engine.apply(state, _stamp(other, now))
             action = rng.choice(legal)
             tried.extend(rng.sample(legal, min(3, len(legal))))

@@ -13,8 +13,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import (CHANCE, TABLE, Action, Engine, Event, IllegalActionError, Outcome, Secret,
-                          Step, actions_map, seeded_rng)
+from engines.core import (
+    CHANCE,
+    TABLE,
+    Action,
+    Engine,
+    Event,
+    IllegalActionError,
+    Outcome,
+    Secret,
+    Step,
+    actions_map,
+    seeded_rng,
+)
 from engines.timers import Clock
 
 

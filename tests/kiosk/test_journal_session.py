@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engines.core import TABLE, RuleError
-from kiosk.journal import Journal, archive
+from kiosk.journal import Journal
 from kiosk.session import CURRENT, Session
 from tests.engines.reference import Take
 from tests.kiosk.nim_library import nim_library

@@ -117,7 +117,7 @@ def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
         driver.tap("staff")
         driver.wait_screen("pin")
         _check_layout(driver, "pin")
-        for attempt in range(5):
+        for _attempt in range(5):
             for k in "1111":
                 driver.tap(f"pin_{k}")
             driver.tap("pin_ok")

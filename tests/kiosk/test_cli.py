@@ -1,0 +1,63 @@
+"""The `tablehost` command line: actions, replay (including an illegal action), content check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import engines
+from kiosk.cli import main
+from tests.engines import reference
+
+ROOT = Path(__file__).resolve().parents[2]
+engines.register(reference.ENGINE)
+
+
+def test_actions_prints_the_vocabulary(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["actions", "secret_nim"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {a["name"] for a in data["actions"]} == {"roll", "take", "time_up"}
+
+
+def test_actions_unknown_game_exits_2(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["actions", "chess"]) == 2
+    assert "chess" in capsys.readouterr().err
+
+
+def test_replay_prints_view_and_outcome(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    scenario = {"config": {"players": ["가", "나"], "pile": 3}, "seed": 4,
+                "actions": [{"name": "roll", "seat": -2, "value": 2}, {"name": "take", "seat": 0, "n": 3}]}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario, ensure_ascii=False), encoding="utf-8")
+    assert main(["replay", "secret_nim", str(f)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"]["winners"] == [0] and out["view"]["pile"] == 0
+    assert "hand" not in out["view"]  # the table view
+
+
+def test_replay_illegal_action_exits_1_with_message_and_index(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    scenario = {"config": {"players": ["가", "나"]}, "seed": 4,
+                "actions": [{"name": "roll", "seat": -2, "value": 1}, {"name": "take", "seat": 0, "n": 5}]}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario), encoding="utf-8")
+    assert main(["replay", "secret_nim", str(f)]) == 1
+    err = capsys.readouterr().err
+    first = json.loads(err.splitlines()[0])
+    assert first["index"] == 1 and first["error"]["code"] == "bad_take"
+    assert "가져갈" in err
+
+
+def test_content_check_passes_on_shipped_content_and_fails_on_a_broken_overlay(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "kiosk.cli", "content", "check"], cwd=ROOT, capture_output=True,
+                        text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = tmp_path / "games" / "clue"
+    bad.mkdir(parents=True)
+    (bad / "game.yaml").write_text("name: {ko: 클루}\nplayers: [3, 6]\nminutes: [45]\npitch: {ko: x}\n",
+                                   encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "content", "check", "--overlay", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "games/clue/game.yaml:3:" in out.stdout and "minutes" in out.stdout
