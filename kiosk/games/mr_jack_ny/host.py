@@ -49,6 +49,7 @@ class MrJackHost(GameHost):
         self.table: MrJackTable | None = None
         self.track_rows: list[Any] = []
         self.suspect_tiles: list[MjSuspect] = []
+        self.titles: dict[str, MjTitle] = {}
         self.blitz = 0
         self.deadline: float | None = None
         self.turn_key: tuple[int, int, int] | None = None
@@ -175,11 +176,13 @@ class MrJackHost(GameHost):
     def _track(self, view: dict[str, Any]) -> None:
         box = self.table.ids.track  # type: ignore[union-attr]
         if not self.track_rows:
-            box.add_widget(MjTitle(text=self.tr("track.title")))
+            self.titles["track"] = MjTitle()
+            box.add_widget(self.titles["track"])
             for row in view["track"]:
                 self.track_rows.append(track_row(row["round"], row["colours"], False, False))
                 box.add_widget(self.track_rows[-1])
             box.add_widget(Widget())
+        self.titles["track"].text = self.tr("track.title")
         for widget, row in zip(self.track_rows, view["track"], strict=True):
             widget.current = row["round"] == view["round"] and view["phase"] != "over"
             widget.done = row["done"]
@@ -187,11 +190,13 @@ class MrJackHost(GameHost):
     def _suspects(self, view: dict[str, Any]) -> None:
         box = self.table.ids.suspects  # type: ignore[union-attr]
         if not self.suspect_tiles:
-            box.add_widget(MjTitle(text=self.tr("suspects.title")))
+            self.titles["suspects"] = MjTitle()
+            box.add_widget(self.titles["suspects"])
             for ch in view["characters"]:
                 self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch['id']}"))
                 box.add_widget(self.suspect_tiles[-1])
             box.add_widget(Widget())
+        self.titles["suspects"].text = self.tr("suspects.title")
         for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view["characters"], strict=True)):
             innocent = ch["innocent"]
             mark = self.tr("suspects.innocent") if innocent else ""
@@ -291,6 +296,7 @@ class MrJackHost(GameHost):
                       cid: str) -> None:
         mode = self.choice["mode"]
         options: list[tuple[str, str, Callable[[], None]]] = []  # (id, label, on tap)
+        disabled: set[str] = set()
         if mode == "swap_target":
             title = self.tr("act.choose_target")
             targets = sorted({a.target for a in legal if isinstance(a, UseAbility) and a.target},
@@ -310,8 +316,10 @@ class MrJackHost(GameHost):
                        for a in legal if isinstance(a, UseAbility)]
         elif mode == "tile":
             title = self.tr("act.choose_tile")
-            options = [(a.tile, self.tr(f"act.tile_{a.tile}"), lambda a=a: self.send(a))
-                       for a in legal if isinstance(a, UseAbility)]
+            allowed = {a.tile for a in legal if isinstance(a, UseAbility)}
+            options = [(k, self.tr(f"act.tile_{k}"), lambda k=k: self.send(UseAbility(seat, tile=k)))
+                       for k in ("lamp", "subway", "building")]
+            disabled = {k for k in ("lamp", "subway", "building") if k not in allowed}
         else:  # arrest
             title = self.tr("act.choose_suspect", card=self.card_name(cid))
             options = [(a.suspect, self.card_name(a.suspect), lambda a=a: self._ask_arrest(a))
@@ -319,7 +327,8 @@ class MrJackHost(GameHost):
         box.add_widget(MjTitle(text=title, font_size="22sp"))
         grid = GridLayout(cols=3, spacing=dp(10))
         for oid, label, fn in options:
-            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font="19sp"))
+            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font="19sp",
+                                         enabled=oid not in disabled))
         box.add_widget(grid)
         box.add_widget(self._button(self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64))
 

@@ -208,7 +208,8 @@ def test_blitz_timer_and_english_screen(driver: Any) -> None:
     host.refresh(None)
     driver.pump(4)
     texts = driver.texts()
-    assert "Round 1/8" in texts and any(t.endswith("s left") for t in texts)
+    assert "Round 1/8" in texts and "Suspects" in texts and "Rounds" in texts
+    assert any(t.endswith("s left") for t in texts)
     _check(driver, "mr_jack_pick_en")
     driver.app.set_lang("ko")
 
