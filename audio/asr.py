@@ -482,6 +482,28 @@ class VoiceController:
                 self._drop("안내 음성 재생 중 / the kiosk is speaking")
 
 
+def recognise_wav(
+    path: Path, engine: SpeechEngine, intents: Iterable[str], slots: SlotInput | None = None,
+    catalog: VoiceCatalog | None = None,
+) -> tuple[str, Intent | None]:
+    """What the recogniser makes of a recording (16 kHz mono 16-bit WAV) with the grammar of the given
+    intents: (text heard, intent or None). For the command line and for checking café recordings."""
+    import wave
+
+    catalog = catalog or load_catalog()
+    with wave.open(str(path), "rb") as wav:
+        if (wav.getframerate(), wav.getnchannels(), wav.getsampwidth()) != (RATE, 1, 2):
+            raise ValueError(f"{path}: need 16 kHz mono 16-bit PCM (sox in.wav -r 16000 -c 1 -b 16 out.wav)")
+        pcm = wav.readframes(wav.getnframes())
+    book = build_phrasebook([catalog.intents[n] for n in intents], slots, engine.vocabulary, catalog.decoys)
+    rec = engine.recognizer(book.grammar)
+    for i in range(0, len(pcm), 3200):
+        heard = rec.accept(pcm[i : i + 3200])
+        if heard is not None and heard.candidates:
+            return book.pick(heard.candidates)
+    return book.pick(rec.final().candidates)
+
+
 @dataclass
 class VoiceSystem:
     """Everything voice needs, wired: the background model loader, the controller and the microphone

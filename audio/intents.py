@@ -220,3 +220,13 @@ def build_phrasebook(
             continue
         kept_decoys.append(d)
     return PhraseBook(phrases, tuple(kept_decoys), tuple(dropped))
+
+
+def to_action(intent: Intent, actions: Mapping[str, Any], **extra: object) -> Any:
+    """The engine action a game intent stands for, built exactly as touch would build it:
+    `actions` is the engine's name → class mapping (`Engine.actions`); `extra` holds what the session knows
+    and voice does not (`seat`, `at`). Raises KeyError for a navigation intent or an unknown action name."""
+    if intent.spec.action is None:
+        raise KeyError(f"{intent.name} is not a game action")
+    cls = actions[intent.spec.action]
+    return cls(**{**intent.action_fields(), **extra})

@@ -61,8 +61,8 @@ def silence(seconds: float) -> bytes:
     return bytes(2 * int(RATE * seconds))
 
 
-def samples(pcm: bytes) -> array:
-    a = array("h")
+def samples(pcm: bytes) -> array[int]:
+    a: array[int] = array("h")
     a.frombytes(pcm[: len(pcm) // 2 * 2])
     return a
 

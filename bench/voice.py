@@ -56,7 +56,23 @@ SAMPLE_SLOTS: dict[str, dict[str, dict[str, object]]] = {
 }
 
 
+# Which game intents one screen accepts together (the kiosk's set_context); navigation is on every screen.
+SCREENS: dict[str, dict[str, list[str]]] = {
+    "spyfall": {"dealer": ["choose_dealer"], "round": ["start_clock", "pause_clock", "resume_clock", "accuse",
+                                                      "start_pointing"], "joker": ["guess_location"]},
+    "watson_holmes": {"watson": ["watson_read", "watson_pass", "end_game"]},
+    "mr_jack_ny": {"turn": ["pick", "visit_spy", "end_turn", "arrest", "escape"]},
+    "clue": {"move": ["roll_die", "use_passage", "enter_room", "stay_out", "end_turn"], "suggest": ["suggest"],
+             "accuse": ["accuse"]},
+}
+
+
 def sample_slots(game: str | None) -> dict[str, dict[str, object]]:
+    if game == "all":
+        merged: dict[str, dict[str, object]] = {"player": dict(PLAYERS)}
+        for slots in SAMPLE_SLOTS.values():
+            merged.update(slots)
+        return merged
     return {"player": dict(PLAYERS), **SAMPLE_SLOTS.get(game or "", {})}
 
 # Not commands: table talk for babble, and narration-like text (our own words).
@@ -115,11 +131,17 @@ def make_noises(seconds: float, seed: int = 1) -> dict[str, bytes]:
     }
 
 
-def screen_specs(catalog, game: str | None) -> list[IntentSpec]:
+def screen_specs(catalog, game: str | None, screen: str | None = None) -> list[IntentSpec]:
     specs = list(catalog.navigation())
-    if game:
+    if game and screen:
+        specs += [catalog.intents[f"{game}.{n}"] for n in SCREENS[game][screen]]
+    elif game:
         specs += catalog.game_intents(game)
     return specs
+
+
+def screens(game: str | None) -> list[str | None]:
+    return list(SCREENS.get(game or "", {None: []})) or [None]
 
 
 def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> tuple[str, float, float, float]:
@@ -166,9 +188,8 @@ def tested_phrases(book: PhraseBook, per_intent: int, seed: int = 3) -> list[str
     return out
 
 
-def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8):
-    specs = screen_specs(catalog, game)
-    book = build_phrasebook(specs, sample_slots(game), engine.vocabulary, catalog.decoys)
+def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8, nav=True):
+    """Every screen of the game (navigation is measured on the first screen only, not once per screen)."""
     per_phrase: dict[str, Counter] = defaultdict(Counter)
     confusions: dict[str, Counter] = defaultdict(Counter)
     per_cond: dict[str, Counter] = defaultdict(Counter)
@@ -176,7 +197,15 @@ def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8
     lat_ptt: list[float] = []
     decode = audio = 0.0
     cache: dict[tuple[str, sg.Voice], tuple[bytes, float]] = {}
-    for text in tested_phrases(book, per_intent):
+    books: dict[str, PhraseBook] = {}
+    jobs: list[tuple[PhraseBook, str]] = []
+    for k, screen in enumerate(screens(game)):
+        book = build_phrasebook(screen_specs(catalog, game, screen), sample_slots(game), engine.vocabulary,
+                                catalog.decoys)
+        books[screen or "all"] = book
+        jobs += [(book, t) for t in tested_phrases(book, per_intent)
+                 if (k == 0 and nav) or book.phrases[t][0].kind == "game"]
+    for book, text in jobs:
         spec, sl = book.phrases[text]
         for voice in voices:
             key = (text, voice)
@@ -204,7 +233,7 @@ def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8
                 per_cond[cond][outcome] += 1
                 if outcome != "correct":
                     confusions[text][got or "∅"] += 1
-    return book, per_phrase, confusions, per_cond, lat_ep, lat_ptt, decode, audio
+    return books, per_phrase, confusions, per_cond, lat_ep, lat_ptt, decode, audio
 
 
 def no_command_audio(seconds: float, noises: dict[str, bytes], seed: int = 7) -> dict[str, bytes]:
@@ -227,7 +256,11 @@ def no_command_audio(seconds: float, noises: dict[str, bytes], seed: int = 7) ->
 
 
 def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
-    specs = screen_specs(catalog, game)
+    """One grammar with navigation and every intent of the game(s) at once: more phrases than any real
+    screen, so more chances for a false accept."""
+    specs = list(catalog.navigation())
+    for g in (list(SCREENS) if game == "all" else [game] if game else []):
+        specs += catalog.game_intents(g)
     names = [s.name for s in specs]
     total = sum(len(p) for p in audio.values()) / 2 / sg.RATE
     hours = total / 3600
@@ -279,7 +312,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--select", action="store_true", help="clean speech only, per phrasing, all voices")
-    ap.add_argument("--game", default=None)
+    ap.add_argument("--game", default=None, help="a game, or 'all' (default: navigation only)")
     ap.add_argument("--no-command-seconds", type=float, default=600.0)
     ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
     args = ap.parse_args()
@@ -297,21 +330,40 @@ def main() -> None:
     voices = VOICES[:3] if args.quick else VOICES
     noisy_voices = voices[:3]
     noises = make_noises(12.0)
-    conditions: list[tuple[str, float | None]] = [("none", None)]
-    book, per_phrase, conf, per_cond, lep, lptt, dec, aud = run_commands(
-        engine, catalog, args.game, voices, conditions, noises, args.per_intent)
-    if not args.select:
-        noisy = [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)]
-        _, pp2, conf2, pc2, lep2, lptt2, dec2, aud2 = run_commands(
-            engine, catalog, args.game, noisy_voices, noisy, noises, args.per_intent)
-        per_cond.update(pc2)
-        dec += dec2
-        aud += aud2
-    print(f"\ngrammar: {len(book.phrases)} phrases + {len(book.decoys)} decoys; dropped: {list(book.dropped)}")
+    games: list[str | None] = list(SCREENS) if args.game == "all" else [args.game]
+    books: dict[str, PhraseBook] = {}
+    per_phrase: dict[str, Counter] = defaultdict(Counter)
+    conf: dict[str, Counter] = defaultdict(Counter)
+    per_cond: dict[str, Counter] = defaultdict(Counter)
+    lep: list[float] = []
+    lptt: list[float] = []
+    dec = aud = 0.0
+    noisy = [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)]
+    for i, game in enumerate(games):
+        runs = [(voices, [("none", None)])] + ([] if args.select else [(noisy_voices, noisy)])
+        for vs, conditions in runs:
+            b, pp, cf, pc, le, lp, d, a = run_commands(
+                engine, catalog, game, vs, conditions, noises, args.per_intent, nav=i == 0)
+            books.update({f"{game}/{k}": v for k, v in b.items()})
+            for key, c in pp.items():
+                per_phrase[key].update(c)
+            for key, c in cf.items():
+                conf[key].update(c)
+            for key, c in pc.items():
+                per_cond[key].update(c)
+            if conditions[0][1] is None:
+                lep += le
+                lptt += lp
+            dec += d
+            aud += a
+    spec_of = {}
+    for screen, book in books.items():
+        print(f"\nscreen {screen}: {len(book.phrases)} phrases + {len(book.decoys)} decoys; dropped: {list(book.dropped)}")
+        spec_of.update({t: s for t, (s, _) in book.phrases.items()})
     print("\n## Per phrase, clean speech (" + ", ".join(v.label for v in voices) + ")")
     by_intent: dict[str, Counter] = defaultdict(Counter)
     for text, c in sorted(per_phrase.items(), key=lambda kv: kv[1]["correct"]):
-        spec = book.phrases[text][0]
+        spec = spec_of[text]
         by_intent[spec.name].update(c)
         n = sum(c.values())
         print(f"{c['correct']}/{n} correct, {c['wrong']} wrong  {text!r} ({spec.name})  misses: {dict(conf[text])}")
@@ -319,6 +371,15 @@ def main() -> None:
     for name, c in sorted(by_intent.items()):
         n = sum(c.values())
         print(f"{name:24s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong")
+    for label, keep in (("all phrases", lambda s: True), ("navigation", lambda s: s.kind == "nav"),
+                        ("game intents", lambda s: s.kind == "game"), ("final actions", lambda s: s.final)):
+        tot = Counter()
+        for text, c in per_phrase.items():
+            if keep(spec_of[text]):
+                tot.update(c)
+        n = sum(tot.values())
+        if n:
+            print(f"clean, {label:14s}: {tot['correct'] / n:6.1%} correct, {tot['wrong'] / n:5.1%} wrong accept (n={n})")
     print("\n## Per condition")
     for cond, c in per_cond.items():
         n = sum(c.values())

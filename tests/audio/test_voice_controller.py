@@ -50,7 +50,7 @@ def test_grammar_is_exactly_the_screen_phrases_plus_decoys_and_rebuilt_on_change
     ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})
     assert len(engine.grammars) > built  # rebuilt
     grammar = set(ctl.book().grammar)
-    assert {"점수", "민호 고발", "스파이 지수"} <= grammar and "다음" not in grammar
+    assert {"점수", "민호 고발", "지수 고발"} <= grammar and "다음" not in grammar
     ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"서연": 2}})
     assert "서연 고발" in ctl.book().grammar and "민호 고발" not in ctl.book().grammar
 

@@ -150,3 +150,16 @@ def test_game_intents_name_real_engine_actions_and_fields(game: str) -> None:
                  "suspect": {"스칼렛": "scarlet"}, "weapon": {"칼": "knife"}, "room": {"서재": "study"}}
         for text, (_spec, values) in build_phrasebook([spec], slots).phrases.items():
             assert set(values) <= fields, f"{spec.name} {text!r}: {set(values) - fields} not fields of {spec.action}"
+
+
+def test_a_game_intent_becomes_the_same_action_touch_sends() -> None:
+    from audio.intents import to_action
+    from engines import find_engine
+
+    engine = find_engine("spyfall")
+    book = build_phrasebook(CATALOG.game_intents("spyfall"), {"player": {"민호": 0, "지수": 1}})
+    action = to_action(book.match("지수 고발"), engine.actions, seat=0, at=12.5)
+    assert action == engine.actions["accuse"](seat=0, accused=1, at=12.5)
+    nav = build_phrasebook(CATALOG.navigation()).match("다음")
+    with pytest.raises(KeyError):
+        to_action(nav, engine.actions)

@@ -121,3 +121,27 @@ def test_out_of_grammar_noise_dispatches_nothing_final(engine) -> None:
         ctl.feed(noise[i : i + 3200])
     ctl.release()
     assert not [e for e in events if e.kind == "intent" and e.intent and e.intent.final]
+
+
+@needs_model
+@needs_tools
+def test_recognise_a_wav_file(engine, tmp_path: Path) -> None:
+    import wave
+
+    from audio.asr import recognise_wav
+
+    path = tmp_path / "cmd.wav"
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(16000)
+        wav.writeframes(sg.silence(0.3) + sg.speak("점수 보여줘") + sg.silence(0.8))
+    text, intent = recognise_wav(path, engine, ["score", "next", "help"])
+    assert text == "점수 보여줘" and intent is not None and intent.name == "score"
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(2)
+        wav.setsampwidth(2)
+        wav.setframerate(22050)
+        wav.writeframes(bytes(400))
+    with pytest.raises(ValueError, match="16 kHz mono"):
+        recognise_wav(path, engine, ["score"])
