@@ -106,21 +106,19 @@ class Synthesizer(Protocol):
     def close(self) -> None: ...
 
 
-class Pyttsx3Synth:
-    """The one pyttsx3 worker: each request is rendered to a temporary WAV in the worker thread."""
+class _Pyttsx3Worker:
+    """The thread that owns a pyttsx3 engine; each request is rendered to a temporary WAV in it."""
 
-    name = "pyttsx3"
-
-    def __init__(self, driver: str | None = None, timeout: float = 20.0) -> None:
+    def __init__(self, driver: str | None, timeout: float) -> None:
         self._driver = driver
         self._timeout = timeout
         self._jobs: queue.Queue[tuple[str, tuple[Any, ...], Future[Any]] | None] = queue.Queue()
         self._dead = ""
+        self._tmp = Path(tempfile.mkdtemp(prefix="tablehost-tts-"))
         self._thread = threading.Thread(target=self._run, name="pyttsx3", daemon=True)
         self._thread.start()
-        self._tmp = Path(tempfile.mkdtemp(prefix="tablehost-tts-"))
 
-    def _call(self, op: str, *args: Any) -> Any:
+    def call(self, op: str, *args: Any) -> Any:
         if self._dead:
             raise SynthUnavailable(self._dead)
         fut: Future[Any] = Future()
@@ -131,13 +129,7 @@ class Pyttsx3Synth:
             self._dead = "pyttsx3가 응답하지 않습니다 (pyttsx3 engine hung)"
             raise SynthUnavailable(self._dead) from exc
 
-    def voices(self) -> list[VoiceInfo]:
-        return list(self._call("voices"))
-
-    def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
-        return self._call("synth", text, voice, wpm)  # type: ignore[no-any-return]
-
-    def close(self) -> None:
+    def stop(self) -> None:
         self._jobs.put(None)
         shutil.rmtree(self._tmp, ignore_errors=True)
 
@@ -188,6 +180,53 @@ class Pyttsx3Synth:
                     fut.set_result(clip)
             except Exception as exc:
                 fut.set_exception(exc if isinstance(exc, SynthError) else SynthError(f"{type(exc).__name__}: {exc}"))
+
+
+_shared_lock = threading.Lock()
+_shared: dict[str | None, tuple[_Pyttsx3Worker, int]] = {}
+
+
+class Pyttsx3Synth:
+    """pyttsx3 is not thread-safe and `pyttsx3.init()` hands every caller the same engine, so all
+    Pyttsx3Synth objects of a process share one worker thread per driver (reference-counted;
+    `shared=False` gives a private one, for tests)."""
+
+    name = "pyttsx3"
+
+    def __init__(self, driver: str | None = None, timeout: float = 20.0, shared: bool = True) -> None:
+        self._driver = driver
+        self._shared = shared
+        self._closed = False
+        if not shared:
+            self._worker = _Pyttsx3Worker(driver, timeout)
+            return
+        with _shared_lock:
+            worker, users = _shared.get(driver, (None, 0))
+            if worker is None:
+                worker = _Pyttsx3Worker(driver, timeout)
+            _shared[driver] = (worker, users + 1)
+        self._worker = worker
+
+    def voices(self) -> list[VoiceInfo]:
+        return list(self._worker.call("voices"))
+
+    def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
+        return self._worker.call("synth", text, voice, wpm)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if not self._shared:
+            self._worker.stop()
+            return
+        with _shared_lock:
+            worker, users = _shared[self._driver]
+            if users <= 1:
+                del _shared[self._driver]
+                worker.stop()
+            else:
+                _shared[self._driver] = (worker, users - 1)
 
 
 class EspeakSynth:

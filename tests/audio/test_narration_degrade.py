@@ -135,7 +135,7 @@ def test_pyttsx3_that_cannot_start_gives_captions(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(pyttsx3, "init", broken)
     mixer, _dev, _gate, board = rig()
-    synth = Pyttsx3Synth()
+    synth = Pyttsx3Synth(shared=False)
     n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=10)
     try:
         utt, caps = _run(n)

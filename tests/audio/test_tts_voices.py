@@ -99,3 +99,17 @@ def test_fallback_moves_on_when_a_synthesiser_is_unavailable() -> None:
     dead = FallbackSynth([SpySynth(fail="a"), SpySynth(fail="b")])
     with pytest.raises(SynthUnavailable, match="a; b"):
         dead.synthesize("x", "ko", 200)
+
+
+def test_pyttsx3_synths_share_one_worker_per_process() -> None:
+    """pyttsx3.init() returns one engine per process: two users must not drive it from two threads."""
+    a, b = Pyttsx3Synth(), Pyttsx3Synth()
+    private = Pyttsx3Synth(shared=False)
+    try:
+        assert a._worker is b._worker and private._worker is not a._worker
+    finally:
+        a.close()
+        a.close()  # closing twice is harmless
+        assert b._worker._thread.is_alive() or b._worker._dead  # b still has its worker
+        b.close()
+        private.close()
