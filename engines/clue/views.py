@@ -20,6 +20,7 @@ def _public(state: ClueState) -> dict[str, Any]:
     return {
         "set": c.id,
         "mode": state.mode,
+        "cards": {"suspects": list(c.ids(0)), "weapons": list(c.ids(1)), "rooms": list(c.ids(2))},
         "players": [{"seat": i, "name": name, "suspect": state.suspects[i], "hand_size": state.hand_sizes[i],
                      "out": i in state.eliminated} for i, name in enumerate(state.players)],
         "first": state.first,
@@ -65,6 +66,38 @@ def secrets(state: ClueState) -> list[Secret]:
         out.append(Secret("envelope", list(state.envelope), frozenset(state.eliminated)))
     out += [Secret("shown_card", {"n": s.n, "card": s.card}, frozenset({s.by, s.to})) for s in state.shown]
     return out
+
+
+def knowledge_from_view(v: dict[str, Any]) -> Knowledge:
+    """The same facts as `knowledge_for`, rebuilt from that seat's own view only (what the kiosk's
+    private notebook uses: it never reads the state)."""
+    seat = int(v["me"])
+    cats = (tuple(v["cards"]["suspects"]), tuple(v["cards"]["weapons"]), tuple(v["cards"]["rooms"]))
+    sizes = tuple(int(p["hand_size"]) for p in v["players"])
+    facts: list[Fact] = [Fact("has", seat, (x,)) for x in v.get("hand", [])]
+    seen = {(p["shown_card"]["n"], p["by"]): p["shown_card"]["card"] for p in v.get("private_cards", [])
+            if p["to"] == seat}
+    ref = 0
+    for r in v["suggestions"]:
+        named = (r["suspect"], r["weapon"], r["room"])
+        for p in r["passed"]:
+            if p != seat:
+                facts.append(Fact("lacks", p, named))
+        by = r["shown_by"]
+        if by < 0 or by == seat:
+            continue
+        card = seen.get((r["n"], by))
+        if card:
+            facts.append(Fact("has", by, (card,)))
+        else:
+            ref += 1
+            facts.append(Fact("one_of", by, named, ref))
+    for a in v["accusations"]:
+        if a["correct"] is False:
+            facts.append(Fact("not_triple", -1, (a["suspect"], a["weapon"], a["room"])))
+    if v["players"][seat]["out"] and "envelope" in v:
+        facts += [Fact("envelope", -1, (x,)) for x in v["envelope"]]
+    return Knowledge(cats, sizes, tuple(facts), seat)
 
 
 def knowledge_for(state: ClueState, seat: int) -> Knowledge:
