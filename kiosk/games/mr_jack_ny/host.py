@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,9 @@ class MrJackHost(GameHost):
     def send(self, action: Action) -> Step[Any] | None:
         self.choice = {}
         return self.ctx.dispatch(action)
+
+    def _send_quiet(self, action: Action) -> None:
+        self.send(action)
 
     # ------------------------------------------------------------ set-up
     def start_game(self, detective: str, jack: str, blitz: int) -> None:
@@ -219,7 +223,7 @@ class MrJackHost(GameHost):
         elif phase == "over":
             self._over_panel(box, view)
 
-    def _button(self, text: str, test_id: str, on: Callable[[], None], kind: str = "normal",
+    def _button(self, text: str, test_id: str, on: Callable[[], Any], kind: str = "normal",
                 enabled: bool = True, height: float = 72, font: str = "22sp") -> TButton:
         btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), font_size=font)
         btn.disabled = not enabled
@@ -232,7 +236,7 @@ class MrJackHost(GameHost):
         seat = 0 if view["to_move"] == "detective" else 1
         for cid in view["offer"]:
             text = f"[b]{self.card_name(cid)}[/b]\n[size=16sp]{self.card_summary(cid)}[/size]"
-            btn = self._button(text, f"mj_pick_{cid}", lambda c=cid: self.send(Pick(seat, c)),
+            btn = self._button(text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
                                enabled=cid in view["remaining"], height=200, font="22sp")
             btn.size_hint_y = 1
             btn.markup = True
@@ -290,12 +294,12 @@ class MrJackHost(GameHost):
         self._center(self.session.view(None))
 
     def _ask_escape(self) -> None:
-        self.ctx.confirm(self.tr("confirm.escape"), lambda: self.send(Escape(1)), danger=True)
+        self.ctx.confirm(self.tr("confirm.escape"), lambda: self._send_quiet(Escape(1)), danger=True)
 
     def _choice_panel(self, box: BoxLayout, view: dict[str, Any], legal: list[Action], seat: int,
                       cid: str) -> None:
         mode = self.choice["mode"]
-        options: list[tuple[str, str, Callable[[], None]]] = []  # (id, label, on tap)
+        options: list[tuple[str, str, Callable[..., Any]]] = []  # (id, label, on tap)
         disabled: set[str] = set()
         if mode == "swap_target":
             title = self.tr("act.choose_target")
@@ -346,7 +350,7 @@ class MrJackHost(GameHost):
 
     def _ask_arrest(self, action: Arrest) -> None:
         self.ctx.confirm(self.tr("confirm.arrest", name=self.card_name(action.suspect)),
-                         lambda: self.send(action), danger=True)
+                         lambda: self._send_quiet(action), danger=True)
 
     def _witness_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
         box.add_widget(MjTitle(text=self.tr("witness.title")))
@@ -357,7 +361,7 @@ class MrJackHost(GameHost):
         grid = GridLayout(cols=2, spacing=dp(10))
         for ch in view["characters"]:
             btn = self._button(self.card_name(ch["id"]), f"mj_seen_{ch['id']}",
-                               lambda c=ch["id"]: self._toggle(c), height=60, font="20sp")
+                               partial(self._toggle, ch["id"]), height=60, font="20sp")
             btn.selected = ch["id"] in self.visible
             grid.add_widget(btn)
         box.add_widget(grid)
