@@ -36,7 +36,7 @@ from audio.gate import NarrationGate
 from audio.pcm import Clip, ClipReader, CorruptAudio, read_wav
 from audio.playback import Mixer, Playing
 from audio.segments import Segment, overlay_path
-from audio.sounds import sound
+from audio.sounds import prewarm, sound
 from audio.status import BOARD, StatusBoard
 from audio.tts import SynthError, Synthesizer, SynthUnavailable, VoiceSettings
 
@@ -180,6 +180,7 @@ class Narrator:
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="narrator", daemon=True)
         self._thread.start()
+        prewarm()  # sounds take ~0.8 s of pure Python to generate: once per process, off the UI thread
 
     # ---------------------------------------------------------------- control (any thread)
     def listen(self, fn: Callable[[CaptionState], None]) -> None:

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from array import array
 from collections.abc import Callable
 from functools import cache
@@ -74,3 +75,18 @@ SOUNDS: dict[str, Callable[[], Clip]] = {
 def sound(name: str) -> Clip:
     """The named sound (rendered once per process). KeyError for an unknown name."""
     return SOUNDS[name]()
+
+
+_prewarm_lock = threading.Lock()
+_prewarmed = False
+
+
+def prewarm() -> None:
+    """Generate every sound once in a background thread (~0.8 s of pure Python), so the first
+    play_sound() on the UI thread does not stall. Only the first call in a process does anything."""
+    global _prewarmed
+    with _prewarm_lock:
+        if _prewarmed:
+            return
+        _prewarmed = True
+    threading.Thread(target=lambda: [sound(name) for name in SOUNDS], name="sounds", daemon=True).start()
