@@ -11,6 +11,10 @@ round uses the other 4 → four turns, pick order odd D→J→J→D, even J→D�
 witness call (`call_witness` with the characters visible now) → the next round. The last turn of
 round 8 ends the game: Jack wins.
 
+The witness call (JACK-19) is made honest: instead of Jack announcing it, the table taps the characters
+visible now and the kiosk, knowing Jack, sets the witness card and clears suspects itself (Jack seen →
+every unseen character is cleared; unseen → every seen character is cleared).
+
 Decisions for the AMBIGUOUS checklist items (each is also a test):
 - JACK-12: "홀수턴/짝수턴" means odd/even ROUNDS (reading A): odd rounds D→J→J→D, even rounds J→D→D→J.
 - JACK-23: only the culprit's own space matters (reading A): a character standing in a garden is not

@@ -6,7 +6,7 @@ import pytest
 
 from engines.core import CHANCE, TABLE, RuleError
 from engines.mr_jack_ny import __doc__ as package_doc
-from engines.mr_jack_ny.actions import CallWitness, EndTurn, Pick, Shuffle
+from engines.mr_jack_ny.actions import CallWitness, EndTurn, Pick, Shuffle, UseAbility
 from tests.engines.mr_jack_ny.helpers import CONFIG, ENGINE, PACK, D, J, act, finish_round, new_game, step, turn
 
 ORDER = ("beach", "smith", "grant", "eastman", "latimer", "callahan", "swapper", "cloud_rider")
@@ -110,3 +110,21 @@ def test_round_end_advances_the_marker_and_the_game_has_eight_rounds() -> None:
         state = finish_round(state)
     assert state.round == 8
     assert ENGINE.view(state, None)["rounds"] == 8
+
+
+def test_rulebook_example_round_one() -> None:
+    """Covers JACK-15, JACK-33, JACK-35, JACK-11: the rulebook's walk-through. The detective picks first and
+    plays the swapper (swapping a neighbour, here the spy); Jack then plays the builder (Cloud Rider), who
+    must place a new building before or after moving; Jack picks again, the detective takes the last card."""
+    order = ("swapper", "cloud_rider", "beach", "smith", "latimer", "grant", "callahan", "eastman")
+    state = new_game(order=order)
+    state = act(state, Pick(D, "swapper"), UseAbility(D, target="spy", other="grant"), EndTurn(D))
+    assert state.mover() == J
+    state = act(state, Pick(J, "cloud_rider"), UseAbility(J), EndTurn(J))
+    assert state.tiles.count("board", "building") == 1 and state.tiles.count("supply", "building") == 6
+    state = turn(state, "smith")
+    assert state.mover() == D and state.remaining() == ("beach",)
+    state = turn(state, "beach")
+    assert [(p.seat, p.character, p.ability_used) for p in state.plays] == [
+        (D, "swapper", True), (J, "cloud_rider", True), (J, "smith", False), (D, "beach", False)]
+    assert state.phase == "witness"
