@@ -227,3 +227,25 @@ def test_catalogs_have_the_same_keys_in_korean_and_english() -> None:
     ko = keys(yaml.safe_load((ROOT / "i18n" / "ko" / "mr_jack_ny.yaml").read_text("utf-8")))
     en = keys(yaml.safe_load((ROOT / "i18n" / "en" / "mr_jack_ny.yaml").read_text("utf-8")))
     assert ko == en and len(ko) > 50
+
+
+def test_undo_and_resume_after_a_restart(driver: Any) -> None:
+    """Covers JACK-15, JACK-09: the frame's undo takes back a pick; after a restart the game resumes with
+    the same secret culprit and the board-side screen redrawn."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    jack = session.state.jack
+    _pick_first(driver, session)
+    driver.tap("host_undo")
+    _confirm(driver, "confirm_yes")
+    assert session.state.phase == "pick" and session.state.current is None
+    assert driver.find_all(f"mj_pick_{session.state.remaining()[0]}")
+    _pick_first(driver, session)
+    driver.tap("mj_end")
+    session.close()
+    driver.app.session = None
+    assert driver.app.resume_game()
+    driver.wait_screen("host")
+    resumed = driver.app.session
+    assert resumed is not session and resumed.state.jack == jack and resumed.state.turn == 1
+    assert "잭(지수)이 카드를 고를 차례예요" in driver.texts()
