@@ -43,8 +43,9 @@ class OutputDevice(Protocol):
 
     def idle(self) -> None: ...
 
-    def flush(self) -> None:
-        """Drop what is buffered but not yet heard (used on stop, so silence comes at once)."""
+    def flush(self) -> int:
+        """Drop what is buffered but not yet heard (on stop and pause, so silence comes at once);
+        returns how many frames were dropped (pause replays them on resume)."""
 
     def close(self) -> None: ...
 
@@ -78,6 +79,7 @@ class SoundDeviceOutput:
         self.latency = 0.05
         self._stream: Any = None
         self._sd: Any = None
+        self._rate = RATE
 
     def open(self, rate: int, blocksize: int) -> None:
         if self._stream is not None:
@@ -97,6 +99,7 @@ class SoundDeviceOutput:
         except (sd.PortAudioError, ValueError, OSError) as exc:
             raise DeviceUnavailable(f"출력 장치가 없습니다 (no output device: {exc})") from exc
         self._stream = stream
+        self._rate = rate
         self.latency = float(stream.latency)
 
     def write(self, data: bytes) -> None:
@@ -115,12 +118,14 @@ class SoundDeviceOutput:
         except Exception:
             self.close()
 
-    def flush(self) -> None:
+    def flush(self) -> int:
         try:  # Pa_AbortStream discards pending buffers; the next write starts the stream again
             if self._stream is not None and self._stream.active:
                 self._stream.abort()
+                return int(self.latency * self._rate)  # PortAudio's own estimate of what was queued
         except Exception:
             self.close()
+        return 0
 
     def close(self) -> None:
         stream, self._stream = self._stream, None
@@ -163,12 +168,14 @@ class PacedOutput:
     def idle(self) -> None:
         pass
 
-    def flush(self) -> None:
+    def flush(self) -> int:
         now = time.perf_counter()
+        dropped = int(round(max(0.0, self._play_end - now) * self.rate * self.speed))
         self._play_end = min(self._play_end, now)
-        self._flushed(now)
+        self._flushed(now, dropped)
+        return dropped
 
-    def _flushed(self, now: float) -> None:
+    def _flushed(self, now: float, dropped: int) -> None:
         pass
 
     def close(self) -> None:
@@ -223,9 +230,11 @@ class FakeOutput(PacedOutput):
         with self._lock:
             return next((w.at for w in self.writes if w.at >= t and w.audible), None)
 
-    def _flushed(self, now: float) -> None:
+    def _flushed(self, now: float, dropped: int) -> None:
         with self._lock:
             self.flushes.append(now)
+            if dropped:  # `samples` is what was heard: the dropped tail never was
+                del self.samples[-dropped:]
 
     def silent_from(self) -> float | None:
         """When the last audible sample handed over so far will have been played out (or was dropped)."""
@@ -254,16 +263,36 @@ class Playing:
     end_reason: str = ""  # "end", "stopped", "error"
     finished: threading.Event = field(default_factory=threading.Event)
     mixer: Mixer | None = None
+    # Pause drops the device's buffered tail and replays it on resume: nothing is lost or repeated.
+    history: array[int] = field(default_factory=lambda: array("h"))  # last frames handed over
+    replay: array[int] = field(default_factory=lambda: array("h"))  # frames to play again first
+    pause_done: bool = True  # the mixer has handled the latest pause
 
     def pause(self) -> None:
+        self.pause_done = False
         self.paused = True
         if self.mixer:
             self.mixer.wake()
 
     def resume(self) -> None:
         self.paused = False
+        self.pause_done = True
         if self.mixer:
             self.mixer.wake()
+
+    def take(self, n: int, keep: int) -> array[int]:
+        """The next n frames (replayed ones first); remembers the last `keep` frames."""
+        if self.replay:
+            data = self.replay[:n]
+            del self.replay[:n]
+            if len(data) < n:
+                data.extend(self.source.read(n - len(data)))
+        else:
+            data = self.source.read(n)
+        self.history.extend(data)
+        if len(self.history) > keep:
+            del self.history[: len(self.history) - keep]
+        return data
 
     def stop(self) -> None:
         self.stopped = True
@@ -349,7 +378,7 @@ class Mixer:
 
     # ---- mixer thread ----
     def _runnable(self) -> bool:
-        return any(p.stopped or not p.paused for p in self._active)
+        return any(p.stopped or not p.paused or not p.pause_done for p in self._active)
 
     def _run(self) -> None:
         try:
@@ -422,6 +451,7 @@ class Mixer:
         acc = [0.0] * n
         ended: list[Playing] = []
         contributing: list[Playing] = []
+        newly_paused: list[Playing] = []
         audible = self._device.audible
         for p in active:
             if p.stopped:
@@ -429,13 +459,15 @@ class Mixer:
                 ended.append(p)
                 continue
             if p.paused:
+                if not p.pause_done:
+                    newly_paused.append(p)
                 continue
             if p.channel == "effect" and not audible:
                 p.end_reason = "end"  # sounds are pointless on the silent device; don't delay anything
                 ended.append(p)
                 continue
             try:
-                data = p.source.read(n)
+                data = p.take(n, keep=self.rate)
             except Exception:  # one broken source ends alone; the others play on
                 log.exception("audio source failed")
                 p.end_reason = "error"
@@ -446,11 +478,21 @@ class Mixer:
                 acc[i] += s * g
             p.frames += len(data)
             contributing.append(p)
-            if len(data) < n and p.source.exhausted:
+            if len(data) < n and p.source.exhausted and not p.replay:
                 p.end_reason = "end"
                 ended.append(p)
         if not contributing and any(p.end_reason == "stopped" for p in ended):
             self._device.flush()  # stopped and nothing else plays: drop the buffered tail now
+        elif not contributing and newly_paused:
+            dropped = self._device.flush()  # paused and nothing else plays: silence now, replay on resume
+            for p in newly_paused:
+                k = min(dropped, len(p.history))
+                if k:
+                    p.replay = p.history[-k:] + p.replay
+                    del p.history[-k:]
+                    p.frames -= k
+        for p in newly_paused:
+            p.pause_done = True
         if contributing:
             if audible:
                 self._set_hold(True)

@@ -236,3 +236,27 @@ def test_microphone_is_unmuted_while_paused(env: dict) -> None:
     n.resume()
     assert wait_for(lambda: gate.muted)
     assert utt.done.wait(10)
+
+
+def test_pause_drops_the_buffered_tail_and_resume_replays_it_exactly() -> None:
+    """Pause is silent at once (the device buffer is flushed) and nothing is lost or repeated."""
+    from array import array
+
+    from audio.pcm import Clip
+
+    mixer, dev, _gate, _board = rig(speed=10)
+    clip = Clip(array("h", (i % 20000 for i in range(22050 * 2))), 22050)  # a ramp: order is checkable
+    try:
+        p = mixer.play_clip(clip)
+        assert wait_for(lambda: len(dev.writes) > 5)
+        p.pause()
+        assert wait_for(lambda: bool(dev.flushes) and p.pause_done)
+        assert 0 < p.frames < clip.frames
+        p.resume()
+        assert p.finished.wait(10) and p.end_reason == "end"
+        heard = dev.samples
+        assert heard[: clip.frames] == clip.samples  # the last chunk is padded with silence
+        assert not any(heard[clip.frames :])
+        assert p.frames == clip.frames
+    finally:
+        mixer.close()
