@@ -10,6 +10,8 @@ from engines.core import IllegalActionError
 CATALOG: dict[str, tuple[str, str]] = {
     "players": ("미스터 잭 인 뉴욕은 정확히 두 사람(탐정 1명, 잭 1명)이 해요.",
                 "Mr. Jack in New York is for exactly two players: the detective and Jack."),
+    "bad_blitz": ("차례 타이머는 0초(끄기)에서 600초 사이로 정해 주세요.",
+                  "The turn timer must be between 0 (off) and 600 seconds."),
     "bad_shuffle": ("캐릭터 카드 8장을 빠짐없이 한 번씩 섞어야 해요.",
                     "The shuffle must hold each of the 8 character cards once."),
     "not_pick_time": ("지금은 캐릭터 카드를 고를 때가 아니에요.", "This is not the time to pick a character card."),

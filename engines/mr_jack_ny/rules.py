@@ -55,12 +55,15 @@ class MrJackNY(Engine[JackState]):
 
     # ------------------------------------------------------------ set-up
     def example_configs(self, pack: Mapping[str, Any]) -> list[dict[str, Any]]:
-        return [{"players": list(DEFAULT_PLAYERS)}, {"players": ["민호", "지수"]}]
+        return [{"players": list(DEFAULT_PLAYERS)}, {"players": ["민호", "지수"], "blitz": 60}]
 
     def setup(self, config: Mapping[str, Any], pack: Mapping[str, Any], seed: int) -> JackState:
         players = tuple(str(p) for p in config.get("players", DEFAULT_PLAYERS))
         if len(players) != 2:  # JACK-01
             raise error("players")
+        blitz = config.get("blitz", 0)
+        if not isinstance(blitz, int) or isinstance(blitz, bool) or not 0 <= blitz <= 600:
+            raise error("bad_blitz")
         cards = characters_of(pack).characters
         roster = tuple(c.id for c in cards)
         alibis = list(roster)  # JACK-07: the alibi deck, shuffled apart from the character cards
@@ -69,6 +72,7 @@ class MrJackNY(Engine[JackState]):
             players=players, roster=roster, kinds=tuple(c.ability for c in cards),
             names_ko=tuple(c.name.ko for c in cards), names_en=tuple(c.name.en or c.name.ko for c in cards),
             jack=alibis[0], deck=tuple(alibis[1:]),  # JACK-09: Jack's card; the rest is the deck
+            blitz=blitz,
         )
 
     def seats(self, state: JackState) -> tuple[int, ...]:

@@ -100,6 +100,7 @@ class JackState:
     spy_talking: bool = True  # JACK-06: starts talking
     innocent: frozenset[str] = frozenset()  # cleared by witness calls (public)
     tiles: Tiles = Tiles()
+    blitz: int = 0  # optional per-turn reminder timer of the kiosk, seconds (0: off); no rule effect
     winner: int | None = None
     reason: str = ""
 

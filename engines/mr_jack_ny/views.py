@@ -35,6 +35,7 @@ def view(state: JackState, seat: int | None) -> dict[str, Any]:
         "roles": {"0": "detective", "1": "jack"},
         "round": state.round,
         "rounds": ROUNDS,
+        "blitz": state.blitz,
         "phase": state.phase,
         "turn": state.turn,
         "to_move": ROLE.get(mover) if mover is not None else None,

@@ -102,8 +102,7 @@ class MrJackHost(GameHost):
     # ------------------------------------------------------------ set-up
     def start_game(self, detective: str, jack: str, blitz: int) -> None:
         names = [detective or self.tr("setup.detective_default"), jack or self.tr("setup.jack_default")]
-        self.blitz = blitz
-        session = self.ctx.start({"players": names})
+        session = self.ctx.start({"players": names, "blitz": blitz})
         if session is not None:
             self.show_private(1)  # Jack alone sees who he is
 
@@ -113,6 +112,7 @@ class MrJackHost(GameHost):
         self.track_rows, self.suspect_tiles = [], []
         self.add_widget(self.table)
         self.choice, self.visible = {}, set()
+        self.blitz = int(session.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
 

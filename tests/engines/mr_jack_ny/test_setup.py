@@ -101,3 +101,13 @@ def test_cards_show_movement_range_and_ability_timing() -> None:
             assert ("전이나 후" in card.summary.ko) and "Before or after" in card.summary.en
     with pytest.raises(ValueError):
         type(card)(id="x", name=card.name, ability="swap", summary=card.summary, move_min=3, move_max=1)
+
+
+def test_optional_turn_timer_is_part_of_the_config() -> None:
+    """Covers JACK-01: the kiosk's optional blitz timer (seconds, 0 = off) is validated and journaled."""
+    assert ENGINE.view(ENGINE.setup(CONFIG, PACK, 1), None)["blitz"] == 0
+    assert ENGINE.view(ENGINE.setup({**CONFIG, "blitz": 90}, PACK, 1), None)["blitz"] == 90
+    for bad in (-1, 601, "60", True):
+        with pytest.raises(RuleError) as info:
+            ENGINE.setup({**CONFIG, "blitz": bad}, PACK, 1)
+        assert info.value.code == "bad_blitz" and HANGUL.search(info.value.ko)
