@@ -1,0 +1,502 @@
+"""The Clue host: set-up form, then the game master's table screen.
+
+The table screen shows only the table view (whose turn, tokens, who passed or showed). Secrets go through
+`ctx.private`: the disproving player picks a card to show, the suggester then sees it alone; a player
+records their real hand (physical mode) or notes the card shown to them; a wrong accuser sees the
+envelope; each player's notebook. No rules here: buttons come from the engine's legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from engines.clue.actions import (
+    Accuse,
+    EndTurn,
+    EnterRoom,
+    NoteShown,
+    Pass,
+    RecordHand,
+    ReportAccusation,
+    RollDie,
+    Show,
+    StayOut,
+    Suggest,
+    Trapped,
+    UsePassage,
+)
+from engines.clue.content import CardSet, sets_in
+from engines.core import Action, Step
+from kiosk.games.clue.notebook import NotebookPanel
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, button_grid
+from kiosk.hosting import GameHost, HostContext
+from kiosk.session import Session
+from kiosk.widgets.theme import ACCENT, MUTED, Panel, TButton
+
+
+class ClueSetup(BoxLayout):
+    """Player count, names, card mode, teaching aids; then start."""
+
+    def __init__(self, host: ClueHost) -> None:
+        super().__init__(orientation="vertical", padding=(dp(40), dp(16)), spacing=dp(12))
+        self.host = host
+        self.count, self.mode = 4, "digital"
+        self.inputs: list[TextInput] = []
+        self.build()
+
+    def build(self) -> None:
+        tr = self.host.ctx.tr
+        self.clear_widgets()
+        self.add_widget(ClueTitle(text=tr("clue.setup.title"), font_size="30sp"))
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(ClueText(text=tr("clue.setup.players"), size_hint_x=None, width=dp(160), size_hint_y=1))
+        for n in range(3, 7):
+            b = TButton(text=str(n), test_id=f"clue_count_{n}", selected=n == self.count)
+            b.bind(on_release=lambda _w, k=n: self.set_count(k))
+            row.add_widget(b)
+        self.add_widget(row)
+        names = GridLayout(cols=3, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
+        old = [i.text for i in self.inputs]
+        self.inputs = []
+        for i in range(6):
+            ti = TextInput(multiline=False, font_size="22sp", hint_text=tr("clue.setup.name", n=i + 1),
+                           padding=(dp(12), dp(16)), disabled=i >= self.count)
+            ti.test_id = f"clue_name_{i}"
+            ti.text = old[i] if i < len(old) else ""
+            ti.opacity = 1 if i < self.count else 0.3
+            self.inputs.append(ti)
+            names.add_widget(ti)
+        self.add_widget(names)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(ClueText(text=tr("clue.setup.mode"), size_hint_x=None, width=dp(160), size_hint_y=1))
+        for mode in ("digital", "physical"):
+            b = TButton(text=tr(f"clue.setup.{mode}"), test_id=f"clue_mode_{mode}", selected=mode == self.mode)
+            b.bind(on_release=lambda _w, m=mode: self.set_mode(m))
+            row.add_widget(b)
+        self.add_widget(row)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(ClueText(text=tr("clue.setup.aids"), size_hint_y=1))
+        b = TButton(text=tr("clue.setup.aids_on" if self.host.aids else "clue.setup.aids_off"),
+                    test_id="clue_aids", selected=self.host.aids, size_hint_x=None, width=dp(220))
+        b.bind(on_release=lambda *_: self.toggle_aids())
+        row.add_widget(b)
+        self.add_widget(row)
+        self.add_widget(Widget())
+        self.add_widget(action_button(tr("clue.setup.start"), "clue_start", self.start, "primary", 80))
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+        self.build()
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.build()
+
+    def toggle_aids(self) -> None:
+        self.host.aids = not self.host.aids
+        self.build()
+
+    def start(self) -> None:
+        tr = self.host.ctx.tr
+        names = [self.inputs[i].text.strip() or tr("clue.setup.name", n=i + 1) for i in range(self.count)]
+        self.host.ctx.start({"players": names, "mode": self.mode, "set": "classic"})
+
+
+class ClueHost(GameHost):
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, **kw)
+        self.aids = False  # probabilities and advice: a teaching aid, off by default
+        self.pick: dict[str, str] = {}  # the suggestion / accusation being built
+        self.accusing = False
+        self.tutor_marks: dict[int, dict[tuple[str, int], str]] = {}
+        self.levels: dict[int, str] = {}
+        self.recording: list[str] = []
+        self.add_widget(ClueSetup(self))
+
+    # ------------------------------------------------------------ helpers
+    def tr(self, key: str, **params: Any) -> str:
+        return self.ctx.tr(f"clue.{key}", **params)
+
+    @property
+    def session(self) -> Session:
+        assert self.ctx.session is not None
+        return self.ctx.session
+
+    def cards(self, view: dict[str, Any]) -> CardSet:
+        return sets_in(self.ctx.game.pack)[view["set"]]
+
+    def cname(self, view: dict[str, Any], cid: str) -> str:
+        try:
+            return self.cards(view).card(cid).name(self.ctx.lang)
+        except KeyError:
+            return cid
+
+    def pname(self, view: dict[str, Any], seat: int) -> str:
+        return str(view["players"][seat]["name"])
+
+    def send(self, action: Action) -> Step[Any] | None:
+        return self.ctx.dispatch(action)
+
+    def legal(self, seat: int) -> list[Action]:
+        return list(self.session.legal(seat)) if seat >= 0 else []
+
+    # ------------------------------------------------------------ lifecycle
+    def on_session(self, session: Session) -> None:
+        self.pick, self.accusing = {}, False
+
+    def refresh(self, step: Step[Any] | None) -> None:
+        if self.ctx.session is None:
+            return
+        view = self.session.view(None)
+        self.clear_widgets()
+        self.add_widget(ClueTitle(text=self.status(view), font_size="24sp"))
+        body = BoxLayout(spacing=dp(16))
+        body.add_widget(self.players_panel(view))
+        body.add_widget(self.action_panel(view))
+        self.add_widget(body)
+        if step is not None:
+            self.after_step(view, step)
+
+    def status(self, view: dict[str, Any]) -> str:
+        ph = view["phase"]
+        if view["over"]:
+            return self.end_text(view)
+        if ph == "hands":
+            return self.tr("status.hands", name=self.pname(view, view["asking"]))
+        if ph == "refute":
+            return self.tr("status.asking", name=self.pname(view, view["asking"]))
+        if ph == "note":
+            return self.tr("status.note", name=self.pname(view, view["turn"]))
+        if ph == "accuse_check":
+            return self.tr("status.check", name=self.pname(view, view["turn"]))
+        t = view["turn"]
+        text = self.tr("status.turn", name=self.pname(view, t),
+                       suspect=self.cname(view, view["players"][t]["suspect"]))
+        if ph == "move":
+            text += " · " + self.tr("status.die", n=view["die"])
+        return text
+
+    def end_text(self, view: dict[str, Any]) -> str:
+        env = view.get("envelope", ["", "", ""])
+        names = {k: self.cname(view, c) for k, c in zip(("suspect", "weapon", "room"), env, strict=True)}
+        if view["winner"] >= 0:
+            return self.tr("end.winner", name=self.pname(view, view["winner"]), **names)
+        return self.tr("end.nobody", **names)
+
+    # ------------------------------------------------------------ the table screen
+    def players_panel(self, view: dict[str, Any]) -> Panel:
+        panel = Panel(orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6), padding=dp(10))
+        cards = self.cards(view)
+        for p in view["players"]:
+            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+            colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
+            chip = ClueCell(text="", bg=colour, size_hint_x=None, width=dp(16))
+            row.add_widget(chip)
+            room = view["tokens"].get(p["suspect"], "")
+            where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
+            extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
+            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size="18sp")
+            label.color = MUTED if p["out"] else label.color
+            row.add_widget(label)
+            nb = TButton(text=self.tr("act.notebook", name=""), size_hint_x=None, width=dp(110),
+                         test_id=f"clue_notebook_{p['seat']}", font_size="18sp")
+            nb.bind(on_release=lambda _w, s=p["seat"]: self.open_notebook(s))
+            row.add_widget(nb)
+            panel.add_widget(row)
+        panel.add_widget(Widget())
+        return panel
+
+    def action_panel(self, view: dict[str, Any]) -> BoxLayout:
+        box = BoxLayout(orientation="vertical", spacing=dp(10))
+        if view["over"]:
+            box.add_widget(ClueText(text=self.end_text(view), font_size="26sp", color=ACCENT))
+            box.add_widget(Widget())
+            return box
+        ph, turn = view["phase"], view["turn"]
+        if ph == "hands":
+            seat = view["asking"]
+            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+                                         lambda: self.record_hand(seat), "primary", 80))
+        elif ph == "refute":
+            self.refute_panel(view, box)
+        elif ph == "note":
+            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+                                         lambda: self.note_shown(turn), "primary", 80))
+        elif ph == "accuse_check":
+            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+                                         lambda: self.check_accusation(turn), "primary", 80))
+        elif self.accusing:
+            self.accuse_panel(view, box)
+        else:
+            self.turn_panel(view, box)
+        box.add_widget(Widget())
+        return box
+
+    def turn_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+        turn = view["turn"]
+        legal = self.legal(turn)
+        names = {a.NAME for a in legal}
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        if "roll_die" in names:
+            row.add_widget(action_button(self.tr("act.roll"), "clue_roll", lambda: self.send(RollDie(turn)), "primary"))
+        passage = next((a for a in legal if isinstance(a, UsePassage)), None)
+        if passage is not None:
+            room = self.cards(view).passage_from(view["tokens"][view["players"][turn]["suspect"]]) or ""
+            row.add_widget(action_button(self.tr("act.passage", room=self.cname(view, room)), "clue_passage",
+                                         lambda: self.send(UsePassage(turn))))
+        if "trapped" in names:
+            row.add_widget(action_button(self.tr("act.trapped"), "clue_trapped", lambda: self.send(Trapped(turn))))
+        if row.children:
+            box.add_widget(row)
+        rooms = [a.room for a in legal if isinstance(a, EnterRoom)]
+        if rooms:
+            box.add_widget(ClueText(text=self.tr("act.enter")))
+            box.add_widget(button_grid([(r, self.cname(view, r)) for r in rooms],
+                                       lambda r: self.send(EnterRoom(turn, r)), 3, prefix="clue_room", height=60))
+            box.add_widget(action_button(self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn))))
+        if "suggest" in names:
+            self.suggest_panel(view, box, turn)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        if "end_turn" in names:
+            row.add_widget(action_button(self.tr("act.end_turn"), "clue_end_turn", lambda: self.send(EndTurn(turn))))
+        if "accuse" in names:
+            row.add_widget(action_button(self.tr("act.accuse"), "clue_accuse", self.start_accuse, "danger"))
+        if row.children:
+            box.add_widget(row)
+
+    def suggest_panel(self, view: dict[str, Any], box: BoxLayout, turn: int) -> None:
+        room = view["tokens"][view["players"][turn]["suspect"]]
+        cards = self.cards(view)
+        box.add_widget(ClueText(text=self.tr("act.suggest_title", room=self.cname(view, room))))
+        box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(0)], lambda c: self.choose("suspect", c),
+                                   3, self.pick.get("suspect", ""), "clue_sus", 56))
+        box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(1)], lambda c: self.choose("weapon", c),
+                                   4, self.pick.get("weapon", ""), "clue_wpn", 56))
+        ready = "suspect" in self.pick and "weapon" in self.pick
+        b = action_button(self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary")
+        b.disabled = not ready
+        box.add_widget(b)
+
+    def choose(self, key: str, cid: str) -> None:
+        self.pick[key] = cid
+        self.refresh(None)
+
+    def suggest(self, turn: int) -> None:
+        step = self.send(Suggest(turn, self.pick.get("suspect", ""), self.pick.get("weapon", "")))
+        if step is not None:
+            self.pick = {}
+
+    def refute_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+        rec = view["suggestions"][-1]
+        named = ", ".join(self.cname(view, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
+        box.add_widget(ClueText(text=f"{self.pname(view, rec['seat'])}: {named}", font_size="22sp"))
+        seat = view["asking"]
+        if view["mode"] == "digital":
+            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+                                         lambda: self.pick_card_to_show(seat), "primary", 80))
+            return
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
+        row.add_widget(action_button(self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)), "primary", 72))
+        row.add_widget(action_button(self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal", 72))
+        box.add_widget(row)
+
+    def start_accuse(self) -> None:
+        self.accusing, self.pick = True, {}
+        self.refresh(None)
+
+    def accuse_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+        cards = self.cards(view)
+        turn = view["turn"]
+        box.add_widget(ClueText(text=self.tr("act.accuse_title")))
+        for key, cat, cols in (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5)):
+            box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(cat)],
+                                       lambda c, k=key: self.choose(k, c), cols, self.pick.get(key, ""),
+                                       f"clue_acc_{key}", 56))
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(action_button(self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse))
+        go = action_button(self.tr("act.accuse_go"), "clue_acc_go", lambda: self.confirm_accuse(view, turn), "danger")
+        go.disabled = not all(k in self.pick for k in ("suspect", "weapon", "room"))
+        row.add_widget(go)
+        box.add_widget(row)
+
+    def cancel_accuse(self) -> None:
+        self.accusing, self.pick = False, {}
+        self.refresh(None)
+
+    def confirm_accuse(self, view: dict[str, Any], turn: int) -> None:
+        p = dict(self.pick)
+        text = self.tr("act.accuse_confirm", name=self.pname(view, turn), suspect=self.cname(view, p["suspect"]),
+                       weapon=self.cname(view, p["weapon"]), room=self.cname(view, p["room"]))
+
+        def yes() -> None:
+            self.accusing, self.pick = False, {}
+            if self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"])) is None:
+                self.refresh(None)
+
+        self.ctx.confirm(text, yes, danger=True)
+
+    # ------------------------------------------------------------ after a step: private follow-ups
+    def after_step(self, view: dict[str, Any], step: Step[Any]) -> None:
+        for ev in step.events:
+            if ev.kind == "accusation_wrong":
+                seat = int(ev.data["seat"])
+                self.ctx.toast(self.tr("end.wrong", name=self.pname(view, seat)))
+            if ev.kind == "envelope_seen":
+                seat = int(ev.data["seat"])
+                self.ctx.later(lambda s=seat: self.show_envelope(s), 0)
+
+    # ------------------------------------------------------------ the private channel
+    def private_box(self, seat: int, title: str) -> tuple[BoxLayout, dict[str, Any]]:
+        mine = self.session.view(seat)  # only this seat's view
+        box = BoxLayout(orientation="vertical", spacing=dp(12))
+        box.add_widget(ClueTitle(text=title))
+        return box, mine
+
+    def hand_line(self, mine: dict[str, Any]) -> ClueText:
+        hand = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
+        return ClueText(text=f"{self.tr('private.hand')}: {hand}", color=MUTED)
+
+    def pick_card_to_show(self, seat: int) -> None:
+        view = self.session.view(None)
+        suggester = view["suggestions"][-1]["seat"]
+
+        def content(done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.pick_show", name=self.pname(view, suggester)))
+            opts = [(c, self.cname(mine, c)) for c in mine.get("can_show", [])]
+
+            def show(cid: str) -> None:
+                if self.send(Show(seat, cid)) is not None:
+                    done()
+
+            box.add_widget(button_grid(opts, show, 3, prefix="clue_show", height=96))
+            box.add_widget(self.hand_line(mine))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, lambda: self.reveal_shown(suggester), mode="input")
+
+    def reveal_shown(self, seat: int) -> None:
+        view = self.session.view(None)
+        rec = view["suggestions"][-1]
+
+        def content(_done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.shown_to_you", name=self.pname(view, rec["shown_by"])))
+            got = [p for p in mine.get("private_cards", []) if p["shown_card"]["n"] == rec["n"] and p["to"] == seat]
+            text = self.cname(mine, got[0]["shown_card"]["card"]) if got else ""
+            box.add_widget(ClueTitle(text=text, font_size="44sp", halign="center", height=dp(120)))
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
+
+    def show_envelope(self, seat: int) -> None:
+        view = self.session.view(None)
+
+        def content(_done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.envelope"))
+            text = ", ".join(self.cname(mine, c) for c in mine.get("envelope", []))
+            box.add_widget(ClueText(text=text, font_size="34sp", color=ACCENT))
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
+
+    def record_hand(self, seat: int) -> None:
+        view = self.session.view(None)
+        size = view["players"][seat]["hand_size"]
+        self.recording = []
+
+        def content(done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.record_hand", n=size))
+            holder = BoxLayout(orientation="vertical", spacing=dp(8))
+
+            def redraw() -> None:
+                holder.clear_widgets()
+                cards = self.cards(mine)
+                holder.add_widget(button_grid([(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7,
+                                              prefix="clue_rec", height=60))
+                for b in holder.children[0].children:
+                    b.selected = b.test_id[len("clue_rec_"):] in self.recording
+                row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+                row.add_widget(action_button(self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(())))
+                ok = action_button(self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
+                                   lambda: finish(tuple(self.recording)), "primary")
+                ok.disabled = len(self.recording) != size
+                row.add_widget(ok)
+                holder.add_widget(row)
+
+            def toggle(cid: str) -> None:
+                if cid in self.recording:
+                    self.recording.remove(cid)
+                elif len(self.recording) < size:
+                    self.recording.append(cid)
+                redraw()
+
+            def finish(cards: tuple[str, ...]) -> None:
+                if self.send(RecordHand(seat, cards)) is not None:
+                    done()
+
+            redraw()
+            box.add_widget(holder)
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+
+    def note_shown(self, seat: int) -> None:
+        view = self.session.view(None)
+        rec = view["suggestions"][-1]
+
+        def content(done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.note_pick", name=self.pname(view, rec["shown_by"])))
+
+            def note(cid: str) -> None:
+                if self.send(NoteShown(seat, cid)) is not None:
+                    done()
+
+            named = [(c, self.cname(mine, c)) for c in (rec["suspect"], rec["weapon"], rec["room"])]
+            box.add_widget(button_grid(named, note, 3, prefix="clue_note", height=96))
+            box.add_widget(action_button(self.tr("private.note_skip"), "clue_note_skip", lambda: note("")))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+
+    def check_accusation(self, seat: int) -> None:
+        view = self.session.view(None)
+
+        def content(done: Callable[[], None]) -> Widget:
+            box, _mine = self.private_box(seat, self.tr("status.check", name=self.pname(view, seat)))
+            row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(12))
+
+            def report(correct: bool) -> None:
+                if self.send(ReportAccusation(seat, correct)) is not None:
+                    done()
+
+            row.add_widget(action_button(self.tr("private.check_right"), "clue_check_right", lambda: report(True),
+                                         "primary", 96))
+            row.add_widget(action_button(self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False),
+                                         "danger", 96))
+            box.add_widget(row)
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+
+    def open_notebook(self, seat: int) -> None:
+        view = self.session.view(None)
+        marks = self.tutor_marks.setdefault(seat, {})
+
+        def content(done: Callable[[], None]) -> Widget:
+            mine = self.session.view(seat)  # only this seat's view
+            return NotebookPanel(self.ctx.tr, self.ctx.lang, mine, self.cards(mine), self.aids, marks,
+                                 self.levels.get(seat, "notebook"), done,
+                                 lambda level: self.levels.__setitem__(seat, level))
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+
+
+

@@ -1,0 +1,160 @@
+"""The private detective notebook, opened only while its player holds the tablet.
+
+Built from that seat's own view (engines.clue.views.knowledge_from_view), never from the state. Two
+levels: "notebook" — the rulebook's notation filled in (O / X / numbered marks) with the latest reasons;
+"tutor" — the player marks their own grid and each mark is graded right / wrong / not yet deducible.
+Probabilities and advice appear only when the table turned the teaching aids on (off by default)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+
+from engines.clue.content import CardSet
+from engines.clue.solver import Analysis, advise, analyse, grade, reason
+from engines.clue.views import knowledge_from_view
+from kiosk.games.clue.parts import ClueCell, ClueText, ClueTitle, action_button, card_name
+from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, PANEL_HI, TButton
+
+Tr = Callable[..., str]
+CYCLE = {"": "O", "O": "X", "X": ""}
+
+
+class NotebookPanel(BoxLayout):
+    def __init__(self, tr: Tr, lang: str, view: dict[str, Any], cards: CardSet, aids: bool,
+                 marks: dict[tuple[str, int], str], level: str, on_close: Callable[[], None],
+                 on_level: Callable[[str], None]) -> None:
+        super().__init__(orientation="vertical", spacing=dp(8), size_hint_y=8)
+        self.tr, self.lang, self.v, self.cards, self.aids = tr, lang, view, cards, aids
+        self.marks, self.level = marks, level
+        self.on_close, self.on_level = on_close, on_level
+        self.seat = int(view["me"])
+        self.analysis: Analysis = analyse(knowledge_from_view(view))
+        self.feedback = ClueText(text="", color=MUTED)
+        self.build()
+
+    def name(self, owner: int) -> str:
+        if owner == len(self.v["players"]):
+            return self.tr("clue.notebook.envelope")
+        return str(self.v["players"][owner]["name"])
+
+    def cname(self, cid: str) -> str:
+        return card_name(self.cards, cid, self.lang)
+
+    def build(self) -> None:
+        self.clear_widgets()
+        top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        top.add_widget(ClueTitle(text=self.tr("clue.notebook.title", name=self.name(self.seat))))
+        for lvl in ("notebook", "tutor"):
+            b = TButton(text=self.tr(f"clue.notebook.level_{lvl}"), size_hint_x=None, width=dp(130),
+                        test_id=f"clue_nb_level_{lvl}", selected=self.level == lvl)
+            b.bind(on_release=lambda _w, level=lvl: self.set_level(level))
+            top.add_widget(b)
+        top.add_widget(action_button(self.tr("clue.notebook.close"), "clue_nb_close", self.on_close, "primary"))
+        top.children[0].size_hint_x = None
+        top.children[0].width = dp(130)
+        self.add_widget(top)
+        a = self.analysis
+        if a.contradiction:
+            self.add_widget(ClueText(text=self.tr("clue.notebook.contradiction"), color=DANGER))
+        elif self.level == "tutor":
+            self.feedback.text = self.feedback.text or self.tr("clue.notebook.tutor_hint")
+            self.add_widget(self.feedback)
+        if self.aids and not a.contradiction:
+            self.add_widget(self._advice())
+        self.add_widget(self._grid())
+        if self.level == "notebook" and not a.contradiction:
+            lines: list[str] = []
+            for d in reversed(a.notebook.deductions):
+                line = reason(d, self.cname, self.name, self.lang)
+                if d.rule not in ("hand", "one_owner") and line not in lines:
+                    lines.append(line)
+                if len(lines) == 2:
+                    break
+            for line in lines:
+                self.add_widget(ClueText(text="· " + line, color=MUTED, font_size="18sp"))
+
+    def set_level(self, level: str) -> None:
+        self.level = level
+        self.on_level(level)
+        self.feedback.text = ""
+        self.build()
+
+    def _advice(self) -> ClueText:
+        room = self.v["tokens"].get(self.v["players"][self.seat]["suspect"]) or None
+        best = advise(self.analysis, room=room, samples=60, top=1)
+        approx = "" if self.analysis.probs.exact else " " + self.tr("clue.notebook.approximate")
+        if not best:
+            return ClueText(text=approx)
+        b = best[0]
+        return ClueText(text=self.tr("clue.notebook.advice", suspect=self.cname(b.suspect),
+                                     weapon=self.cname(b.weapon), room=self.cname(b.room),
+                                     bits=f"{b.bits:.2f}") + approx, color=OK)
+
+    def _grid(self) -> ScrollView:
+        owners = len(self.v["players"]) + 1
+        cols = 1 + owners + (1 if self.aids else 0)
+        grid = GridLayout(cols=cols, size_hint_y=None, row_default_height=dp(56), row_force_default=True,
+                          spacing=dp(3) if self.level == "tutor" else 0)
+        self.buttons: dict[tuple[str, int], TButton] = {}
+        grid.bind(minimum_height=grid.setter("height"))
+        grid.cols_minimum = {0: dp(190)}
+        grid.add_widget(ClueCell(text=""))
+        for o in range(owners):
+            grid.add_widget(ClueCell(text=self.name(o)[:5], font_size="18sp", bg=PANEL_HI))
+        if self.aids:
+            grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size="16sp", bg=PANEL_HI))
+        a = self.analysis
+        for cid in a.knowledge.cards:
+            grid.add_widget(ClueCell(text=self.cname(cid), font_size="18sp", halign="left", bg=PANEL))
+            for o in range(owners):
+                grid.add_widget(self._cell(cid, o))
+            if self.aids:
+                p = a.probs.envelope(cid) if not a.contradiction else 0.0
+                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size="18sp"))
+        sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
+        sv.add_widget(grid)
+        return sv
+
+    def _cell(self, cid: str, owner: int) -> Any:
+        if self.level == "tutor":
+            b = TButton(text="", test_id=f"clue_cell_{cid}_{owner}")
+            self.buttons[(cid, owner)] = b
+            self._paint(cid, owner)
+            b.bind(on_release=lambda _w: self.tap(cid, owner))
+            return b
+        a = self.analysis
+        m = a.cell(cid, owner) if not a.contradiction else a.notebook.marks[cid][owner]
+        nums = a.notebook.numbers.get(cid, [()] * (owner + 1))[owner]
+        text = "O" if m == 1 else "X" if m == 0 else ",".join(str(n) for n in nums)
+        bg = OK if m == 1 else PANEL
+        return ClueCell(text=text, bg=bg, color=(1, 1, 1, 1) if m is not None else MUTED)
+
+    def _paint(self, cid: str, owner: int) -> None:
+        b = self.buttons[(cid, owner)]
+        mark = self.marks.get((cid, owner), "")
+        bg = PANEL_HI
+        if mark and not self.analysis.contradiction:
+            g = grade(self.analysis, cid, owner, mark)
+            bg = OK if g == "right" else DANGER if g == "wrong" else PANEL_HI
+        b.text = mark
+        b.kind = "normal" if mark else "ghost"
+        b.bg = bg
+
+    def tap(self, cid: str, owner: int) -> None:
+        """Cycle the player's own mark (blank → O → X) and grade it in place (no rebuild: keeps scroll)."""
+        mark = CYCLE[self.marks.get((cid, owner), "")]
+        if mark:
+            self.marks[(cid, owner)] = mark
+            verdict = grade(self.analysis, cid, owner, mark)
+            self.feedback.text = f"{self.cname(cid)} · {self.name(owner)}: {mark} — " + self.tr(
+                f"clue.notebook.{verdict}")
+        else:
+            self.marks.pop((cid, owner), None)
+            self.feedback.text = self.tr("clue.notebook.tutor_hint")
+        self._paint(cid, owner)

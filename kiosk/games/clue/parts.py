@@ -1,0 +1,62 @@
+"""Small widgets and helpers shared by the Clue host and the notebook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import ColorProperty
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from engines.clue.content import CardSet
+from kiosk.widgets.theme import PANEL, TButton
+
+SUSPECT_RGBA = {
+    "red": (0.80, 0.25, 0.25, 1), "yellow": (0.90, 0.78, 0.25, 1), "white": (0.92, 0.92, 0.90, 1),
+    "green": (0.30, 0.65, 0.35, 1), "blue": (0.30, 0.45, 0.85, 1), "purple": (0.60, 0.35, 0.70, 1),
+}
+
+
+class ClueTitle(Label):
+    pass
+
+
+class ClueText(Label):
+    pass
+
+
+class ClueCell(Label):
+    bg = ColorProperty(PANEL)
+
+
+def card_name(cards: CardSet, cid: str, lang: str) -> str:
+    try:
+        return cards.card(cid).name(lang)
+    except KeyError:
+        return cid
+
+
+def button_grid(items: Sequence[tuple[str, str]], on_pick: Callable[[str], None], cols: int,
+                selected: str = "", prefix: str = "clue_pick", height: float = 64) -> GridLayout:
+    """A grid of finger-sized buttons: (id, label) → on_pick(id)."""
+    rows = (len(items) + cols - 1) // cols
+    grid = GridLayout(cols=cols, spacing=dp(8), size_hint_y=None, height=rows * dp(height) + (rows - 1) * dp(8))
+    for cid, text in items:
+        b = TButton(text=text, font_size="20sp", test_id=f"{prefix}_{cid}", selected=cid == selected)
+        b.bind(on_release=lambda _w, c=cid: on_pick(c))
+        grid.add_widget(b)
+    return grid
+
+
+def action_button(text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
+                  height: float = 64) -> TButton:
+    b = TButton(text=text, kind=kind, test_id=test_id, size_hint_y=None, height=dp(height))
+    b.bind(on_release=lambda *_: on_press())
+    return b
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

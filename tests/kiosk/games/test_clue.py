@@ -1,0 +1,184 @@
+"""Clue host screens, driven by touch offscreen, with screenshots (kiosk/HOSTING.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+SUSPECTS = ("scarlet", "mustard", "white", "green", "peacock", "plum")
+WEAPONS = ("rope", "lead_pipe", "knife", "wrench", "candlestick", "revolver")
+
+
+def _check(driver: Any, name: str) -> None:
+    path = driver.screenshot(name)
+    assert path.exists() and path.stat().st_size > 5000
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def _modal_gone(driver: Any) -> None:
+    from kivy.uix.modalview import ModalView
+
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+
+
+def _dialog(driver: Any) -> Any:
+    return driver.app.get_screen("host").ctx.open_dialog
+
+
+def _secret(driver: Any) -> list[str]:
+    ho = _dialog(driver)
+    if ho is None or ho.secret is None or ho.secret.opacity == 0:
+        return []
+    return [w.text for w in ho.secret.walk() if getattr(w, "text", "")]
+
+
+def _tap_cell(driver: Any, test_id: str) -> None:
+    """Scroll the notebook grid to a cell, then tap it."""
+    from kivy.uix.scrollview import ScrollView
+
+    cell = driver.find(test_id)
+    parent = cell.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    assert parent is not None
+    parent.scroll_to(cell, animate=False)
+    driver.pump(3)
+    driver.tap(cell)
+
+
+def _start(driver: Any, names: list[str], mode: str = "digital") -> Any:
+    driver.app.host("clue")
+    driver.wait_screen("host")
+    driver.tap(f"clue_count_{len(names)}")
+    for i, name in enumerate(names):
+        driver.find(f"clue_name_{i}").text = name
+    driver.tap(f"clue_mode_{mode}")
+    driver.tap("clue_start")
+    session = driver.app.session
+    assert session is not None and session.game.id == "clue"
+    return session
+
+
+def test_setup_form_and_digital_suggestion_with_disproval(driver: Any) -> None:
+    """Covers CLUE-16, CLUE-31, CLUE-40, CLUE-41, CLUE-45: set up 4 players, Scarlet's player rolls and
+    enters a room, suggests; the disproving player gets the tablet and picks a card; the suggester alone
+    sees it while holding the button."""
+    driver.app.host("clue")
+    driver.wait_screen("host")
+    driver.tap("clue_count_4")
+    _check(driver, "clue_setup")
+    session = _start(driver, ["지수", "민호", "서연", "하준"])
+    state = session.state
+    assert state.turn == 0 and any("지수" in t for t in driver.texts())
+    left = state.hands[1]
+    room = next((c for c in left if c in state.cards.ids(2)), "lounge")
+    sus = next((c for c in left if c in SUSPECTS), "green")
+    wpn = next((c for c in left if c in WEAPONS), "wrench")
+    assert not any(c in t for c in state.hands[0] for t in driver.texts()), "no hand on the table screen"
+    driver.tap("clue_roll")
+    assert session.state.phase == "move"
+    _check(driver, "clue_move")
+    driver.tap(f"clue_room_{room}")
+    driver.tap(f"clue_sus_{sus}")
+    driver.tap(f"clue_wpn_{wpn}")
+    _check(driver, "clue_suggest")
+    driver.tap("clue_suggest")
+    assert session.state.phase == "refute" and session.state.asking == 1
+    driver.tap("clue_handover")
+    assert any("민호" in t for t in driver.texts())
+    driver.tap("handover_i_am")
+    can = session.view(1)["can_show"]
+    assert can and all(driver.find_all(f"clue_show_{c}") for c in can)
+    _check(driver, "clue_pick_card")
+    driver.tap(f"clue_show_{can[0]}")
+    driver.wait_for(lambda: _dialog(driver) is not None and _dialog(driver).name == "지수")
+    driver.wait(0.4)
+    driver.tap("handover_i_am")
+    assert _secret(driver) == []
+    seen: list[list[str]] = []
+    shown_name = session.state.cards.card(can[0]).ko
+    driver.hold("handover_hold", 0.2, during=lambda: (seen.append(_secret(driver)), _check(driver, "clue_reveal")))
+    assert any(shown_name in t for t in seen[0])
+    assert _secret(driver) == []
+    driver.tap("handover_done")
+    _modal_gone(driver)
+    assert session.state.phase == "after" and session.state.shown[-1].card == can[0]
+    assert all(shown_name not in t for t in driver.texts())
+    _check(driver, "clue_after")
+
+
+def test_private_notebook_and_tutor_grading(driver: Any) -> None:
+    """Covers CLUE-15, CLUE-58, CLUE-59, CLUE-62: a player's notebook opens only for them, fills the
+    notation (own cards O, the rest of their column X); in tutor level their own marks are graded."""
+    session = _start(driver, ["지수", "민호", "서연"])
+    mine = session.state.hands[0][0]
+    driver.tap("clue_notebook_0")
+    driver.tap("handover_i_am")
+    texts = driver.texts()
+    assert any("지수" in t for t in texts) and "O" in texts and "X" in texts
+    _check(driver, "clue_notebook")
+    driver.tap("clue_nb_level_tutor")
+    _tap_cell(driver, f"clue_cell_{mine}_0")
+    assert any("맞아요" in t for t in driver.texts())
+    other = session.state.hands[1][0]
+    _tap_cell(driver, f"clue_cell_{other}_2")
+    assert any("틀렸어요" in t or "아직" in t for t in driver.texts())
+    _check(driver, "clue_tutor")
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+
+
+def test_physical_mode_records_who_showed_never_the_card(driver: Any) -> None:
+    """Covers CLUE-42, CLUE-45, CLUE-46: real cards — hands skipped, one pass, one show; the table records
+    who showed; the suggester notes the card privately."""
+    session = _start(driver, ["가", "나", "다"], mode="physical")
+    for _ in range(3):
+        driver.tap("clue_handover")
+        driver.tap("handover_i_am")
+        driver.tap("clue_rec_skip")
+        _modal_gone(driver)
+    assert session.state.phase == "start"
+    driver.tap("clue_roll")
+    driver.tap("clue_room_hall")
+    driver.tap("clue_sus_plum")
+    driver.tap("clue_wpn_rope")
+    driver.tap("clue_suggest")
+    driver.tap("clue_pass")
+    _check(driver, "clue_physical_refute")
+    driver.tap("clue_showed")
+    assert session.state.phase == "note"
+    driver.tap("clue_handover")
+    driver.tap("handover_i_am")
+    driver.tap("clue_note_rope")
+    _modal_gone(driver)
+    assert session.state.shown[-1].card == "rope" and session.state.history[-1].passed == (1,)
+    assert all("끈" not in t for t in driver.texts())
+
+
+def test_wrong_accusation_shows_envelope_only_to_the_accuser(driver: Any) -> None:
+    """Covers CLUE-47, CLUE-52, CLUE-53: the accusation is confirmed first; a wrong one sends the tablet
+    to the accuser, who alone sees the envelope."""
+    session = _start(driver, ["지수", "민호", "서연"])
+    env = session.state.envelope
+    wrong_sus = next(s for s in SUSPECTS if s != env[0])
+    driver.tap("clue_accuse")
+    driver.tap(f"clue_acc_suspect_{wrong_sus}")
+    driver.tap(f"clue_acc_weapon_{env[1]}")
+    driver.tap(f"clue_acc_room_{env[2]}")
+    _check(driver, "clue_accuse")
+    driver.tap("clue_acc_go")
+    driver.tap("confirm_yes")
+    driver.wait_for(lambda: _dialog(driver) is not None and getattr(_dialog(driver), "name", "") == "지수")
+    assert 0 in session.state.eliminated
+    driver.wait(0.4)
+    driver.tap("handover_i_am")
+    seen: list[list[str]] = []
+    driver.hold("handover_hold", 0.2, during=lambda: seen.append(_secret(driver)))
+    assert any(session.state.cards.card(env[2]).ko in t for t in seen[0])
+    driver.tap("handover_done")
+    _modal_gone(driver)
+    assert session.state.turn == 1
