@@ -255,7 +255,7 @@ class MrJackHost(GameHost):
             self._choice_panel(box, view, legal, seat, cid)
             return
         box.add_widget(Widget())
-        grid = GridLayout(cols=2, spacing=dp(12), size_hint_y=None, height=dp(3 * 72 + 2 * 12))
+        grid = GridLayout(cols=2, spacing=dp(12), size_hint_y=None, height=dp(2 * 72 + 12))
         can_ability = any(isinstance(a, UseAbility) for a in legal)
         label = self.tr("act.ability_done") if cur["ability_used"] else self.tr("act.ability")
         grid.add_widget(self._button(label, "mj_ability", lambda: self._ability(view, seat, cid, legal),
@@ -267,7 +267,6 @@ class MrJackHost(GameHost):
                                          enabled=any(isinstance(a, Arrest) for a in legal)))
         else:  # always offered to Jack, see the module docstring
             grid.add_widget(self._button(self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger"))
-        grid.add_widget(Widget())
         end = self._button(self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
         grid.add_widget(end)
         box.add_widget(grid)
