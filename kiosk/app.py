@@ -9,6 +9,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.clock import Clock
 from kivy.core.text import LabelBase
 from kivy.core.window import Window
 from kivy.properties import StringProperty
@@ -16,7 +17,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
 from content.loader import Library, load_library
-from kiosk import paths
+from kiosk import ops, paths
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.session import Session
@@ -33,7 +34,8 @@ def register_fonts() -> None:
 
 
 class _KeepRunning(ExceptionHandler):
-    """An error in a callback is logged and shown as "one moment" instead of closing the app."""
+    """An uncaught error is logged; the guests see "one moment" and then their game again, resumed from the
+    journal. Errors in a burst end the process instead (systemd restarts it and the journal resumes)."""
 
     def __init__(self, app: TableHostApp) -> None:
         self.app = app
@@ -41,13 +43,13 @@ class _KeepRunning(ExceptionHandler):
     def handle_exception(self, inst: BaseException) -> int:
         if isinstance(inst, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
-        log.exception("uncaught error in the kiosk", exc_info=inst)
+        log.error("uncaught error in the kiosk", exc_info=inst)
         self.app.errors.append(repr(inst))
-        try:
-            self.app.toast(self.app.tr("errors.crashed"))
-        except Exception:
-            pass
-        return ExceptionManager.PASS
+        keeper = self.app.keeper
+        if keeper is None or keeper.on_error(inst):
+            return ExceptionManager.PASS
+        log.critical("too many errors in a minute; exiting for a clean restart")
+        return ExceptionManager.RAISE
 
 
 class TableHostApp(App):
@@ -62,6 +64,7 @@ class TableHostApp(App):
         self.errors: list[str] = []
         self._allow_exit = False
         self.toast_widget: Any = None
+        self.keeper: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -98,15 +101,23 @@ class TableHostApp(App):
         self.toast_widget = Toast()
         root.add_widget(self.toast_widget)
         self.root_layout = root
+        from kiosk.table import TableKeeper
+
+        self.keeper = TableKeeper(self)
         return root
 
     def get_screen(self, name: str) -> Any:
         return self.sm.get_screen(name)
 
     def on_start(self) -> None:
+        ops.setup_logging(self.data_dir)
         self.resume_game()
+        ops.sd_notify("READY=1")
+        interval = ops.watchdog_interval()
+        if interval:
+            Clock.schedule_interval(lambda dt: ops.sd_notify("WATCHDOG=1"), interval)
 
-    def resume_game(self) -> bool:
+    def resume_game(self, announce: bool = True) -> bool:
         """After a restart (or a power cut) go straight back into the unfinished game."""
         try:
             resumed = Session.resume(self.library, self.journal_dir, clock=self.now)
@@ -120,7 +131,8 @@ class TableHostApp(App):
                  report.dropped)
         self.get_screen("detail").game_id = self.session.game.id
         self.host(self.session.game.id)
-        self.toast(self.tr("host.resumed"))
+        if announce:
+            self.toast(self.tr("host.resumed"))
         return True
 
     def dismiss_dialogs(self) -> None:
@@ -142,6 +154,11 @@ class TableHostApp(App):
         host = self.get_screen("host")
         host.ids.body.clear_widgets()
         host.ctx = None
+        if self.toast_widget is not None:
+            self.toast_widget.opacity = 0
+        if self.keeper is not None:
+            self.keeper.last_touch = time.monotonic()
+            self.keeper.asking = None
         self.sm.transition.duration = 0
         self.go("attract")
         self.sm.transition.duration = 0.12
@@ -189,6 +206,15 @@ class TableHostApp(App):
 
     def save_settings(self) -> None:
         settings_mod.save(self.settings_path, self.settings)
+
+    def apply_audio_settings(self) -> None:
+        """Volume and voice on/off reach the narrator and the recogniser (when they are running)."""
+        narrator = getattr(self, "narrator", None)
+        if narrator is not None and hasattr(narrator, "set_volume"):
+            narrator.set_volume(self.settings.volume)
+        voice = getattr(self, "voice", None)
+        if voice is not None and hasattr(voice, "set_enabled"):
+            voice.set_enabled(self.settings.voice_enabled)
 
     # ------------------------------------------------------------ kiosk lock-down
     def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:

@@ -10,10 +10,11 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.hosting import GameHost, HostContext, host_class
-from kiosk.widgets.theme import TLabel
+from kiosk.widgets.theme import TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -34,8 +35,9 @@ class HostScreen(Screen):
         cls = host_class(game_id) if game.playable else None
         if cls is None:
             self.host_widget = None
-            msg = TLabel(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size="28sp",
-                         halign="center")
+            msg = Label(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size="28sp",
+                        halign="center", valign="middle", color=TEXT)
+            msg.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 40, None)))
             body.add_widget(msg)
             self._sync_bar()
             return

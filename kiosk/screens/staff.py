@@ -1,4 +1,5 @@
-"""Staff mode: language, branch, leave the kiosk. (More in the kiosk-operations work.)"""
+"""Staff mode (behind the PIN): table turnover, language and branch, sound and voice, PIN change, device
+status, content, statistics, logs, exit. Section panels are built in kiosk/screens/staff_panels.py."""
 
 from __future__ import annotations
 
@@ -7,52 +8,42 @@ from typing import Any
 
 from kivy.app import App
 from kivy.lang import Builder
+from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.i18n import LANGS
+from kiosk.screens import staff_panels
 from kiosk.widgets.theme import TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
+SECTIONS = ("table", "general", "sound", "pin", "devices", "content", "stats", "logs")
+
 
 class StaffScreen(Screen):
+    section = StringProperty("table")
+
     def on_pre_enter(self, *args: Any) -> None:
+        self.section = "table"
+        self.refresh()
+
+    def on_section(self, *_: Any) -> None:
         self.refresh()
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        langs = self.ids.langs
-        langs.clear_widgets()
-        for code in LANGS:
-            b = TButton(text=app.tr(f"staff.lang_{code}"), selected=app.settings.lang == code,
-                        test_id=f"staff_lang_{code}")
-            b.bind(on_release=lambda w, code=code: self._set_lang(code))
-            langs.add_widget(b)
-        branches = self.ids.branches
-        branches.clear_widgets()
-        for br in app.library.branches.branches:
-            b = TButton(text=br.name.get(app.lang), selected=app.branch == br.id, test_id=f"staff_branch_{br.id}")
-            b.bind(on_release=lambda w, bid=br.id: self._set_branch(bid))
-            branches.add_widget(b)
+        if app is None or "nav" not in self.ids:
+            return
+        nav = self.ids.nav
+        nav.clear_widgets()
+        for name in SECTIONS:
+            b = TButton(text=app.tr(f"staff.section_{name}"), selected=self.section == name,
+                        test_id=f"staff_nav_{name}", font_size="20sp")
+            b.bind(on_release=lambda _w, name=name: setattr(self, "section", name))
+            nav.add_widget(b)
         self.ids.pin_warning.text = app.tr("staff.default_pin") if app.settings.pin_is_default else ""
-        errors = app.library.errors
-        self.ids.content_status.text = (app.tr("staff.content_ok", n=len(app.library.games)) if not errors else
-                                        app.tr("staff.content_errors", n=len(errors)) + "\n" +
-                                        "\n".join(str(e) for e in errors[:6]))
-
-    def _set_lang(self, code: str) -> None:
-        app = App.get_running_app()
-        app.settings.lang = code
-        app.set_lang(code)
-        app.save_settings()
-        self.refresh()
-
-    def _set_branch(self, branch: str) -> None:
-        app = App.get_running_app()
-        app.settings.branch = branch
-        app.branch = branch
-        app.save_settings()
-        self.refresh()
+        panel = self.ids.panel
+        panel.clear_widgets()
+        getattr(staff_panels, f"build_{self.section}")(app, panel, self)
 
     def ask_exit(self) -> None:
         app = App.get_running_app()

@@ -149,6 +149,7 @@ def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
     driver.tap("pin_ok")
     driver.wait_screen("staff")
     _check_layout(driver, "staff")
+    driver.tap("staff_nav_general")
     driver.tap("staff_branch_branch2")
     assert driver.app.branch == "branch2"
     driver.tap("staff_lang_en")

@@ -1,0 +1,134 @@
+"""Keeping the table: idle timeout back to the attract screen (asking first during a game), table
+turnover (nothing of the previous table stays visible), and recovery after an uncaught error
+("잠시만요", then the same game again, resumed from the journal)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from kiosk.journal import archive
+from kiosk.session import CURRENT
+from kiosk.widgets.dialogs import ConfirmDialog
+from kiosk.widgets.theme import ACCENT, BG
+
+if TYPE_CHECKING:
+    from kiosk.app import TableHostApp
+
+log = logging.getLogger(__name__)
+IDLE_SECONDS = 10 * 60
+ASK_SECONDS = 60
+MAX_ERRORS_PER_MINUTE = 5
+
+
+class TableKeeper:
+    def __init__(self, app: TableHostApp, idle_seconds: float = IDLE_SECONDS) -> None:
+        self.app = app
+        self.idle_seconds = idle_seconds
+        self.last_touch = time.monotonic()
+        self.asking: ConfirmDialog | None = None
+        self.errors: deque[float] = deque(maxlen=MAX_ERRORS_PER_MINUTE + 1)
+        self.recovering = False
+        Window.bind(on_touch_down=self._touched)
+        self._ev = Clock.schedule_interval(self.check_idle, 5)
+
+    # ------------------------------------------------------------ idle
+    def _touched(self, *_: Any) -> bool:
+        self.last_touch = time.monotonic()
+        return False  # never swallow the touch
+
+    def idle_for(self) -> float:
+        return time.monotonic() - self.last_touch
+
+    def check_idle(self, _dt: float = 0) -> None:
+        app = self.app
+        if self.asking is not None or self.idle_for() < self.idle_seconds:
+            return
+        if app.sm.current in ("attract", "pin", "staff"):
+            return
+        if app.session is not None and app.session.outcome is None:
+            self.asking = ConfirmDialog(app.tr("table.still_playing"), app.tr("table.still_playing_yes"),
+                                        app.tr("table.still_playing_no"), on_yes=self._still_playing,
+                                        on_no=self._left, timeout=ASK_SECONDS)
+            self.asking.open()
+            return
+        self.new_table()
+
+    def _still_playing(self) -> None:
+        self.asking = None
+        self.last_touch = time.monotonic()
+
+    def _left(self) -> None:
+        self.asking = None
+        log.info("idle table: nobody answered; archiving the unfinished game and resetting")
+        self.new_table()
+
+    # ------------------------------------------------------------ turnover
+    def new_table(self) -> None:
+        """Archive the game (kept for statistics, never shown again), clear names and scores, reset language
+        and filters, back to attract."""
+        app = self.app
+        app.dismiss_dialogs()
+        if app.session is not None:
+            try:
+                app.session.end()
+            except Exception:
+                log.exception("could not close the session cleanly")
+            app.session = None
+        else:
+            archive(app.journal_dir / CURRENT, app.journal_dir / "archive", "turnover")
+        host = app.get_screen("host")
+        host.ids.body.clear_widgets()
+        host.ctx = None
+        library = app.get_screen("library")
+        library.players, library.minutes = 0, 0
+        app.set_lang(app.settings.lang)
+        app.go("attract")
+        self.last_touch = time.monotonic()
+        self.asking = None
+
+    # ------------------------------------------------------------ recovery
+    def on_error(self, exc: BaseException) -> bool:
+        """Called for an uncaught error in the UI loop. Returns False when errors come too fast (the process
+        should exit and let systemd restart it; the journal resumes the game)."""
+        now = time.monotonic()
+        self.errors.append(now)
+        if len(self.errors) > MAX_ERRORS_PER_MINUTE and now - self.errors[0] < 60:
+            return False
+        if not self.recovering:
+            self.recovering = True
+            overlay = ModalView(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
+            overlay.add_widget(Label(text=self.app.tr("errors.crashed"), font_size="40sp", color=ACCENT))
+            overlay.test_id = "recovering"
+            try:
+                overlay.open(animation=False)
+            except Exception:
+                log.exception("could not show the recovery overlay")
+            Clock.schedule_once(lambda dt: self._recover(overlay), 0.8)
+        return True
+
+    def _recover(self, overlay: ModalView) -> None:
+        app = self.app
+        try:
+            for w in list(Window.children):
+                if isinstance(w, ModalView) and w is not overlay:
+                    w.dismiss(animation=False)
+            if app.session is not None:
+                app.session.close()
+                app.session = None
+            if not app.resume_game(announce=False):
+                app.go("attract")
+        except Exception:
+            log.exception("recovery failed; back to the attract screen")
+            app.session = None
+            app.go("attract")
+        finally:
+            overlay.dismiss(animation=False)
+            self.recovering = False

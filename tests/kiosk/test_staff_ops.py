@@ -1,0 +1,183 @@
+"""Staff mode and café operations: sections, PIN change, table turnover, idle timeout, error recovery,
+statistics export."""
+
+from __future__ import annotations
+
+import csv
+import time
+from typing import Any
+
+import pytest
+
+import engines
+from engines.core import RuleError
+from kiosk.session import Session
+from tests.engines import reference
+from tests.kiosk.nim_library import nim_library
+
+pytestmark = pytest.mark.ui
+engines.register(reference.ENGINE)
+
+
+def _staff(driver: Any) -> None:
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
+
+
+def _start_nim(driver: Any) -> Session:
+    """A game in progress (the tests' reference engine, so this test does not depend on a real game's UI)."""
+    app = driver.app
+    lib = nim_library()
+    app.library.games["secret_nim"] = lib.games["secret_nim"]
+    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
+                          seed=3)
+    app.session = session
+    session.dispatch(reference.Take(session.state.turn, 2))
+    app.get_screen("detail").game_id = "secret_nim"
+    app.host("secret_nim")
+    driver.wait_screen("host")
+    return session
+
+
+def test_every_staff_section_renders_and_fits(driver: Any) -> None:
+    _staff(driver)
+    for section in ("table", "general", "sound", "pin", "devices", "content", "stats", "logs"):
+        driver.tap(f"staff_nav_{section}")
+        driver.screenshot(f"staff_{section}")
+        assert driver.small_targets() == [], section
+        assert driver.overflowing_labels() == [], section
+
+
+def test_pin_change_needs_the_same_pin_twice_and_then_works(driver: Any) -> None:
+    _staff(driver)
+    driver.tap("staff_nav_pin")
+    for k in "12":
+        driver.tap(f"newpin_{k}")
+    driver.tap("newpin_ok")
+    assert "4–8" in " ".join(driver.texts())  # too short
+    for k in "4321":
+        driver.tap(f"newpin_{k}")
+    driver.tap("newpin_ok")
+    for k in "4322":
+        driver.tap(f"newpin_{k}")
+    driver.tap("newpin_ok")
+    assert "달라요" in " ".join(driver.texts())
+    for pin in ("4321", "4321"):
+        for k in pin:
+            driver.tap(f"newpin_{k}")
+        driver.tap("newpin_ok")
+    assert "바꿨어요" in " ".join(driver.texts())
+    assert not driver.app.settings.pin_is_default
+    driver.tap("staff_done")
+    driver.wait_screen("attract")
+    driver.tap("staff")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    assert driver.app.sm.current == "pin"  # the old PIN no longer works
+    for k in "4321":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
+
+
+def test_new_table_archives_the_game_and_shows_nothing_of_it(driver: Any) -> None:
+    session = _start_nim(driver)
+    app = driver.app
+    app.set_lang("en")
+    app.go("attract")
+    driver.wait_screen("attract")
+    _staff(driver)
+    assert "비밀 님" in " ".join(driver.texts()) or "Secret Nim" in " ".join(driver.texts())
+    driver.tap("staff_new_table")
+    driver.tap("confirm_yes")
+    driver.wait_screen("attract")
+    assert app.session is None
+    assert app.lang == app.settings.lang == "ko"
+    assert not (app.journal_dir / "current.sqlite").exists()
+    assert len(list((app.journal_dir / "archive").glob("*.sqlite"))) == 1
+    assert Session.resume(app.library, app.journal_dir) is None
+    assert not any("지수" in t or "민호" in t for t in driver.texts())
+    app.open_game("watson_holmes")
+    driver.wait_screen("detail")
+    assert driver.find("host").text != app.tr("detail.resume")
+    del session
+
+
+def test_idle_during_a_game_asks_first_then_keeps_playing(driver: Any) -> None:
+    _start_nim(driver)
+    keeper = driver.app.keeper
+    keeper.last_touch = time.monotonic() - keeper.idle_seconds - 1
+    keeper.check_idle()
+    driver.pump(3)
+    driver.screenshot("idle_ask")
+    assert keeper.asking is not None
+    driver.tap("confirm_yes")
+    assert keeper.asking is None and driver.app.session is not None
+    assert driver.app.sm.current == "host"
+
+
+def test_idle_without_answer_resets_the_table(driver: Any) -> None:
+    _start_nim(driver)
+    keeper = driver.app.keeper
+    keeper.last_touch = time.monotonic() - keeper.idle_seconds - 1
+    keeper.check_idle()
+    driver.pump(2)
+    driver.tap("confirm_no")  # same path as the timeout
+    driver.wait_screen("attract")
+    assert driver.app.session is None
+
+
+def test_idle_without_a_game_returns_to_attract(driver: Any) -> None:
+    driver.tap("start")
+    driver.wait_screen("library")
+    keeper = driver.app.keeper
+    keeper.last_touch = time.monotonic() - keeper.idle_seconds - 1
+    keeper.check_idle()
+    driver.wait_screen("attract")
+
+
+def test_uncaught_error_shows_wait_then_resumes_the_same_game(driver: Any) -> None:
+    session = _start_nim(driver)
+    state = session.state
+    from kivy.base import ExceptionManager
+    from kivy.clock import Clock
+
+    def boom(_dt: float) -> None:
+        raise RuntimeError("a bug in a screen")
+
+    Clock.schedule_once(boom, 0)
+    driver.pump(2)
+    assert any(getattr(w, "test_id", "") == "recovering" for w in driver.roots())
+    assert "잠시만요, 다시 준비하고 있어요." in driver.texts()
+    driver.screenshot("recovering")
+    driver.wait_for(lambda: not driver.app.keeper.recovering, 5)
+    driver.wait_screen("host")
+    assert driver.app.session is not None and driver.app.session is not session
+    assert driver.app.session.state == state
+    assert driver.app.errors and "a bug in a screen" in driver.app.errors[-1]
+    assert ExceptionManager.handlers  # still installed
+
+
+def test_stats_export_writes_csv_with_each_finished_game(driver: Any) -> None:
+    session = _start_nim(driver)
+    while session.outcome is None:
+        try:
+            session.dispatch(reference.Take(session.state.turn, 3))
+        except RuleError:
+            session.dispatch(reference.Take(session.state.turn, 1))
+    session.end()
+    driver.app.session = None
+    driver.app.go("attract")
+    driver.wait_screen("attract")
+    _staff(driver)
+    driver.tap("staff_nav_stats")
+    driver.tap("staff_export")
+    path = driver.app.get_screen("staff").last_export
+    rows = list(csv.DictReader(open(path, encoding="utf-8-sig")))
+    assert len(rows) == 1 and rows[0]["game"] == "secret_nim" and rows[0]["finished"] == "True"
+    assert rows[0]["reason"] == "last_take" and int(rows[0]["actions"]) > 5
