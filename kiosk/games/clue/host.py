@@ -201,7 +201,7 @@ class ClueHost(GameHost):
             room = view["tokens"].get(p["suspect"], "")
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
             extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
-            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size="18sp")
+            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size="18sp", size_hint_y=1)
             label.color = MUTED if p["out"] else label.color
             row.add_widget(label)
             nb = TButton(text=self.tr("act.notebook", name=""), size_hint_x=None, width=dp(110),

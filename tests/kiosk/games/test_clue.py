@@ -50,9 +50,11 @@ def _tap_cell(driver: Any, test_id: str) -> None:
     driver.tap(cell)
 
 
-def _start(driver: Any, names: list[str], mode: str = "digital") -> Any:
+def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = False) -> Any:
     driver.app.host("clue")
     driver.wait_screen("host")
+    if aids:
+        driver.tap("clue_aids")
     driver.tap(f"clue_count_{len(names)}")
     for i, name in enumerate(names):
         driver.find(f"clue_name_{i}").text = name
@@ -120,6 +122,7 @@ def test_private_notebook_and_tutor_grading(driver: Any) -> None:
     driver.tap("handover_i_am")
     texts = driver.texts()
     assert any("지수" in t for t in texts) and "O" in texts and "X" in texts
+    assert not any("추천" in t or "%" in t for t in texts), "aids are off by default"
     _check(driver, "clue_notebook")
     driver.tap("clue_nb_level_tutor")
     _tap_cell(driver, f"clue_cell_{mine}_0")
@@ -182,3 +185,18 @@ def test_wrong_accusation_shows_envelope_only_to_the_accuser(driver: Any) -> Non
     driver.tap("handover_done")
     _modal_gone(driver)
     assert session.state.turn == 1
+
+
+def test_probabilities_and_advice_only_when_aids_are_on(driver: Any) -> None:
+    """Covers CLUE-63, CLUE-58: with the teaching aids switched on at set-up, the notebook shows each
+    card's envelope chance and a suggested suggestion (by expected information)."""
+    session = _start(driver, ["지수", "민호", "서연"], aids=True)
+    driver.tap("clue_notebook_0")
+    driver.tap("handover_i_am")
+    texts = driver.texts()
+    assert any("추천 추리" in t for t in texts)
+    assert "0%" in texts and any(t.endswith("%") and t != "0%" for t in texts)
+    assert session.state.phase == "start"
+    _check(driver, "clue_notebook_aids")
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
