@@ -1,0 +1,414 @@
+"""PhoneHub: the private channel per seat when the player has a phone.
+
+The kiosk owns one hub. Hooks (see kiosk/phones/README.md):
+- `hub.attach(session)` when a game starts or resumes (a new game issues new passes for every seat; the
+  hub subscribes to the session and pushes each seat's view after every step), `hub.end_game()` when it
+  ends (every pass dies, every phone is told).
+- `hub.route(seat, mode, on_done)` from `HostContext.private`: True when the seat's phone took the
+  hand-over (the tablet skips its screen; `on_done` runs when a reveal was pushed, or when the phone's
+  input was accepted), False to fall back to pass-the-tablet.
+- `hub.status()`, `hub.listen(fn)`, `hub.reissue(seat)`, `hub.revoke(seat)`: the tablet's seat list.
+
+Threads: the web server calls `join`/`leave`/`act` from its own thread; `act` hands the dispatch to the
+kiosk's main thread through `run_on_main` (Kivy: `Clock.schedule_once`; tests: a direct call) because the
+session is not thread-safe. Views are computed from the session's immutable state snapshot.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engines.core import Action, Engine, RuleError
+from kiosk.phones.labels import Catalogs, Labeller, Text, content_names, fill_free
+from kiosk.phones.ratelimit import Limiter
+from kiosk.phones.tokens import SeatPass, SeatTokens, format_code
+
+log = logging.getLogger(__name__)
+KEEP_SENT = 4  # versions of a seat's buttons an input may still refer to
+
+
+class Conn(Protocol):
+    """One phone's connection, as the server gives it to the hub. Both methods are thread-safe."""
+
+    seat: int | None
+    remote: str
+
+    def send(self, message: Mapping[str, Any]) -> None: ...
+
+    def close(self, message: Mapping[str, Any]) -> None: ...
+
+
+class SessionLike(Protocol):
+    engine: Engine[Any]
+    state: Any
+
+    def dispatch(self, action: Action) -> Any: ...
+
+    def subscribe(self, fn: Callable[..., None]) -> None: ...
+
+    def unsubscribe(self, fn: Callable[..., None]) -> None: ...
+
+
+@dataclass
+class SeatStatus:
+    seat: int
+    name: str
+    issued: bool
+    connected: bool
+    code: str  # "ABCD-EFGH" ("" when revoked)
+
+
+def _direct(fn: Callable[[], None]) -> None:
+    fn()
+
+
+def _diff_paths(mine: Any, table: Any, path: tuple[str, ...] = (), depth: int = 2) -> list[list[str]]:
+    """Where a seat's view differs from the table's: the seat's private part, for the page to show first."""
+    if isinstance(mine, Mapping) and isinstance(table, Mapping) and depth > 0:
+        out: list[list[str]] = []
+        for key, value in mine.items():
+            if key not in table:
+                out.append([*path, str(key)])
+            elif value != table[key]:
+                out += _diff_paths(value, table[key], (*path, str(key)), depth - 1)
+        return out
+    return [list(path)] if mine != table and path else []
+
+
+def _unstamped(data: Mapping[str, Any]) -> dict[str, Any]:
+    """As the tablet sends it: a time-bearing action gets its moment from the session when dispatched."""
+    out = dict(data)
+    if isinstance(out.get("at"), (int, float)):
+        out["at"] = 0.0
+    return out
+
+
+def _strings(tree: Any, out: set[str]) -> set[str]:
+    if isinstance(tree, Mapping):
+        for v in tree.values():
+            _strings(v, out)
+    elif isinstance(tree, list):
+        for v in tree:
+            _strings(v, out)
+    elif isinstance(tree, str):
+        out.add(tree)
+    return out
+
+
+class PhoneHub:
+    def __init__(self, run_on_main: Callable[[Callable[[], None]], None] = _direct,
+                 catalogs: Catalogs | None = None, clock: Callable[[], float] = time.monotonic,
+                 action_burst: float = 6, action_rate: float = 2.0,
+                 join_burst: float = 8, join_rate: float = 0.2) -> None:
+        self.run_on_main = run_on_main
+        self.cat = catalogs or Catalogs.load()
+        self.clock = clock
+        self.tokens = SeatTokens()
+        self.session: SessionLike | None = None
+        self.seats: tuple[int, ...] = ()
+        self.version = 0
+        self._lock = threading.RLock()
+        self._conns: dict[int, Conn] = {}
+        self._sent: dict[int, dict[int, tuple[list[Action], list[dict[str, Any]]]]] = {}
+        self._waiters: dict[int, list[Callable[[], None]]] = {}
+        self._listeners: list[Callable[[], None]] = []
+        self._names: dict[str, Text] = {}
+        self._labeller: Labeller | None = None
+        self.actions = Limiter(action_burst, action_rate, clock)
+        self.joins = Limiter(join_burst, join_rate, clock)
+        self.joins_all = Limiter(join_burst * 4, join_rate * 10, clock)
+
+    # ================================================================ kiosk side (main thread)
+    def attach(self, session: SessionLike) -> None:
+        """A game started or resumed on the tablet. A different game gets new passes for every seat."""
+        with self._lock:
+            if session is self.session:
+                return
+            if self.session is not None:
+                self._end_locked("ended")
+            self.session = session
+            self.seats = tuple(session.engine.seats(session.state))
+            self.tokens.start(secrets.token_hex(8), self.seats)
+            game = getattr(getattr(session, "game", None), "id", session.engine.name)
+            self._labeller = Labeller(self.cat, str(session.engine.name))
+            pack = getattr(getattr(session, "game", None), "pack", None)
+            self._names = content_names(pack) if isinstance(pack, Mapping) else {}
+            self.game_name = str(game)
+            session.subscribe(self._on_step)
+        self._changed()
+
+    def end_game(self) -> None:
+        """The game ended or was abandoned: every pass dies and every phone is told."""
+        with self._lock:
+            self._end_locked("ended")
+        self._changed()
+
+    def _end_locked(self, why: str) -> None:
+        if self.session is not None:
+            self.session.unsubscribe(self._on_step)
+        for conn in list(self._conns.values()):
+            conn.close(self.bye_message(why))
+        self._conns.clear()
+        self._sent.clear()
+        self._waiters.clear()
+        self.tokens.clear()
+        self.session = None
+        self.seats = ()
+
+    def _on_step(self, session: Any, step: Any) -> None:
+        self.publish()
+
+    def publish(self, session: SessionLike | None = None) -> None:
+        """Push every connected seat its view and its buttons (the session calls this after each step)."""
+        with self._lock:
+            if session is not None and session is not self.session:
+                self.attach(session)
+            self.version += 1
+            for seat, conn in list(self._conns.items()):
+                conn.send(self._state_message(seat))
+            done = [s for s in self._waiters if self.session is None or not self._legal(s)]
+            fire = [fn for s in done for fn in self._waiters.pop(s)]
+        for fn in fire:
+            self.run_on_main(fn)
+
+    def route(self, seat: int, mode: str = "reveal", on_done: Callable[[], None] | None = None) -> bool:
+        """Hand a private moment to the seat's phone if it has one. `reveal`: the phone already shows the
+        view; it is nudged and `on_done` runs next. `input`: `on_done` runs once the phone's input is
+        accepted (or the seat has nothing left to do, or the phone goes away)."""
+        with self._lock:
+            conn = self._conns.get(seat)
+            if conn is None:
+                return False
+            conn.send({"t": "nudge", "mode": mode})
+            if mode == "input" and self._legal(seat):
+                if on_done is not None:
+                    self._waiters.setdefault(seat, []).append(on_done)
+                return True
+        if on_done is not None:
+            self.run_on_main(on_done)
+        return True
+
+    def connected(self, seat: int) -> bool:
+        with self._lock:
+            return seat in self._conns
+
+    def everyone_connected(self) -> bool:
+        with self._lock:
+            return bool(self.seats) and all(s in self._conns for s in self.seats)
+
+    def status(self) -> list[SeatStatus]:
+        with self._lock:
+            names = self._player_names()
+            out = []
+            for seat in self.seats:
+                p = self.tokens.passes.get(seat)
+                out.append(SeatStatus(seat, names[seat] if seat < len(names) else str(seat + 1), p is not None,
+                                      seat in self._conns, format_code(p.code) if p else ""))
+            return out
+
+    def seat_pass(self, seat: int) -> SeatPass | None:
+        with self._lock:
+            return self.tokens.passes.get(seat)
+
+    def reissue(self, seat: int) -> SeatPass:
+        """A new code for the seat (lost phone, a photographed QR): the old one and its phone are cut off."""
+        with self._lock:
+            self._drop(seat, "reissued")
+            p = self.tokens.reissue(seat)
+        self._changed()
+        return p
+
+    def revoke(self, seat: int) -> None:
+        """The seat goes back to pass-the-tablet: its code dies and its phone is cut off."""
+        with self._lock:
+            self._drop(seat, "revoked")
+            self.tokens.revoke(seat)
+        self._changed()
+
+    def listen(self, fn: Callable[[], None]) -> None:
+        """`fn` runs on the main thread whenever a phone joins or leaves, or a code changes."""
+        self._listeners.append(fn)
+
+    def _changed(self) -> None:
+        for fn in list(self._listeners):
+            self.run_on_main(fn)
+
+    def _drop(self, seat: int, why: str) -> None:
+        conn = self._conns.pop(seat, None)
+        if conn is not None:
+            conn.seat = None
+            conn.close(self.bye_message(why))
+        self._sent.pop(seat, None)
+        self._fire_waiters(seat)
+
+    def _fire_waiters(self, seat: int) -> None:
+        for fn in self._waiters.pop(seat, []):
+            self.run_on_main(fn)
+
+    # ================================================================ server side (web thread)
+    def join(self, conn: Conn, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
+        """A phone presents a token (from the QR code) or a typed code. The reply is sent by the caller;
+        on success the seat's state follows."""
+        with self._lock:
+            if not self.joins_all.ready("*") or not self.joins.ready(conn.remote):
+                return self.error_message("rate_limited")
+            seat = None
+            if isinstance(token, str) and token:
+                seat = self.tokens.seat_of_token(token[:64])
+            elif isinstance(code, str) and code:
+                seat = self.tokens.seat_of_code(code[:32])
+            if seat is None:
+                self.joins.allow(conn.remote)  # only failures spend the budget
+                self.joins_all.allow("*")
+                return self.error_message("bad_token")
+            key = self.tokens.bind(seat, device if isinstance(device, str) else "")
+            if key is None:
+                return self.error_message("other_device")
+            old = self._conns.get(seat)
+            if old is not None and old is not conn:
+                old.seat = None
+                old.close(self.bye_message("replaced"))
+            conn.seat = seat
+            self._conns[seat] = conn
+            p = self.tokens.passes[seat]
+            names = self._player_names()
+            hello = {"t": "hello", "seat": seat, "name": names[seat] if seat < len(names) else str(seat + 1),
+                     "token": p.token, "device": key, "game": self.game_name}
+            conn.send(hello)
+            conn.send(self._state_message(seat))
+        self._changed()
+        return {"t": "joined", "seat": seat}
+
+    def leave(self, conn: Conn) -> None:
+        with self._lock:
+            seat = conn.seat
+            if seat is None or self._conns.get(seat) is not conn:
+                return
+            del self._conns[seat]
+            self._sent.pop(seat, None)
+            self._fire_waiters(seat)
+        self._changed()
+
+    def act(self, conn: Conn, message: Mapping[str, Any]) -> concurrent.futures.Future[dict[str, Any]]:
+        """An input from a phone: the seat's legal action it picked (`id`, from the buttons of version `v`,
+        with `free` text for typed fields) or an action dict (`action`). The dispatch runs on the main
+        thread; the future holds the reply for the phone."""
+        fut: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
+        with self._lock:
+            seat = conn.seat
+            session = self.session
+            if seat is None or self._conns.get(seat) is not conn or session is None:
+                fut.set_result(self.error_message("not_joined"))
+                return fut
+            if not self.actions.allow(seat):
+                fut.set_result(self.error_message("rate_limited"))
+                return fut
+            try:
+                action = self._resolve(session, seat, message)
+            except RuleError as exc:
+                fut.set_result({"t": "error", **exc.to_dict()})
+                return fut
+            except (KeyError, TypeError, ValueError):
+                fut.set_result(self.error_message("bad_input"))
+                return fut
+            if action.seat != seat:
+                fut.set_result(self.error_message("not_your_seat"))
+                return fut
+
+        def run() -> None:
+            try:
+                if self.session is not session:
+                    fut.set_result(self.error_message("game_changed"))
+                    return
+                session.dispatch(action)
+            except RuleError as exc:
+                fut.set_result({"t": "error", **exc.to_dict()})
+                return
+            except Exception:
+                log.exception("a phone's action failed")
+                fut.set_result(self.error_message("internal"))
+                return
+            with self._lock:
+                fire = self._waiters.pop(seat, [])
+            for fn in fire:
+                fn()
+            fut.set_result({"t": "done", "action": action.NAME})
+
+        self.run_on_main(run)
+        return fut
+
+    def _resolve(self, session: SessionLike, seat: int, message: Mapping[str, Any]) -> Action:
+        engine = session.engine
+        if "action" in message:
+            data = message["action"]
+            if not isinstance(data, Mapping):
+                raise ValueError("action")
+            return engine.action_from_dict(_unstamped(data))  # the phone never sets the moment
+        version, ident = int(message["v"]), int(message["id"])
+        actions, entries = self._sent.get(seat, {})[version]
+        entry = next(e for e in entries if e["id"] == ident)
+        action = actions[ident]
+        if entry["free"]:
+            free = message.get("free", {})
+            if not isinstance(free, Mapping):
+                raise ValueError("free")
+            return fill_free(action, free, entry, lambda d: engine.action_from_dict(_unstamped(d)))
+        return engine.action_from_dict(_unstamped(json.loads(json.dumps(action.to_dict()))))
+
+    # ================================================================ messages
+    def _legal(self, seat: int) -> list[Action]:
+        if self.session is None:
+            return []
+        engine, state = self.session.engine, self.session.state
+        if engine.outcome(state) is not None:
+            return []
+        return list(engine.legal_actions(state, seat))
+
+    def _player_names(self) -> list[str]:
+        if self.session is None:
+            return []
+        players = self.session.engine.view(self.session.state, None).get("players", [])
+        out = []
+        for p in players if isinstance(players, list) else []:
+            out.append(p if isinstance(p, str) else str(p.get("name", "")) if isinstance(p, Mapping) else str(p))
+        return out
+
+    def state_message(self, seat: int) -> dict[str, Any]:
+        with self._lock:
+            return self._state_message(seat)
+
+    def _state_message(self, seat: int) -> dict[str, Any]:
+        """Exactly the seat's view, where it differs from the table's, its buttons, and names for ids."""
+        assert self.session is not None and self._labeller is not None
+        engine, state = self.session.engine, self.session.state
+        view = json.loads(json.dumps(engine.view(state, seat)))
+        table = json.loads(json.dumps(engine.view(state, None)))
+        actions = self._legal(seat)
+        entries = self._labeller.entries(actions, view, self._names)
+        sent = self._sent.setdefault(seat, {})
+        sent[self.version] = (actions, entries)
+        for old in [v for v in sent if v <= self.version - KEEP_SENT]:
+            del sent[old]
+        shown = _strings(view, set())
+        outcome = engine.outcome(state)
+        return {"t": "state", "v": self.version, "seat": seat, "view": view,
+                "private": _diff_paths(view, table), "actions": entries,
+                "names": {k: v for k, v in self._names.items() if k in shown},
+                "over": outcome is not None}
+
+    def error_message(self, code: str) -> dict[str, Any]:
+        text = self.cat.text(f"phones.error.{code}", default=code)
+        return {"t": "error", "code": code, "ko": text["ko"], "en": text["en"]}
+
+    def bye_message(self, code: str) -> dict[str, Any]:
+        text = self.cat.text(f"phones.bye.{code}", default=code)
+        return {"t": "bye", "code": code, "ko": text["ko"], "en": text["en"]}
+

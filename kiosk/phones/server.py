@@ -1,0 +1,216 @@
+"""The phones' web server: aiohttp on its own thread and asyncio loop, beside Kivy.
+
+It serves exactly three things: the page (`/`, `/page.js`, `/page.css`, all from this package) and one
+WebSocket (`/ws`) that speaks to the hub: `join` (token or typed code), `act` (an input), `ping`. There is
+no other route: nothing of staff mode, no QR images (the codes are drawn on the tablet only), no files.
+It listens on the one host and port it is given (the café LAN address in the kiosk, 127.0.0.1 in tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.ratelimit import Limiter
+
+log = logging.getLogger(__name__)
+MAX_MESSAGE = 16 * 1024
+STATIC = {"/page.js": "application/javascript", "/page.css": "text/css"}
+
+
+def _asset(name: str) -> str:
+    return (resources.files("kiosk.phones") / "static" / name).read_text(encoding="utf-8")
+
+
+class WsConn:
+    """A phone's WebSocket as the hub sees it: `send`/`close` may be called from any thread."""
+
+    def __init__(self, ws: web.WebSocketResponse, loop: asyncio.AbstractEventLoop, remote: str) -> None:
+        self.ws = ws
+        self.loop = loop
+        self.remote = remote
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[tuple[str, Mapping[str, Any]]] = asyncio.Queue()
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, ("send", message))
+
+    def close(self, message: Mapping[str, Any]) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, ("close", message))
+
+    async def writer(self) -> None:
+        while True:
+            kind, message = await self.queue.get()
+            if self.ws.closed:
+                return
+            try:
+                await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+                if kind == "close":
+                    await self.ws.close()
+                    return
+            except (ConnectionError, RuntimeError):
+                return
+
+
+class PhoneServer:
+    def __init__(self, hub: PhoneHub, host: str = "127.0.0.1", port: int = 8765,
+                 message_burst: float = 30, message_rate: float = 10) -> None:
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self.messages = Limiter(message_burst, message_rate, hub.clock)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._page = ""
+
+    # ------------------------------------------------------------ life
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def join_url(self, seat: int) -> str | None:
+        """What the seat's QR code holds (the token rides in the fragment, never sent in a request line)."""
+        p = self.hub.seat_pass(seat)
+        return f"{self.url}/#t={p.token}" if p is not None else None
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start serving on a background thread; raises OSError if the port cannot be had."""
+        strings = json.dumps(self.hub.cat.page_strings(), ensure_ascii=False).replace("<", "\\u003c")
+        self._page = _asset("page.html").replace("{{STRINGS}}", strings)
+        self._thread = threading.Thread(target=self._run, name="phones-server", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise TimeoutError("the phones' server did not start")
+        if self._error is not None:
+            raise self._error
+
+    def stop(self, timeout: float = 5.0) -> None:
+        loop = self._loop
+        if loop is None or self._thread is None:
+            return
+        fut = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
+        with contextlib.suppress(Exception):
+            fut.result(timeout)
+        loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(timeout)
+        self._loop = None
+        self._thread = None
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._startup())
+        except BaseException as exc:  # noqa: BLE001 - reported to start()
+            self._error = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _startup(self) -> None:
+        app = web.Application(middlewares=[self._headers], client_max_size=MAX_MESSAGE)
+        app.router.add_get("/", self._index)
+        for path in STATIC:
+            app.router.add_get(path, self._static)
+        app.router.add_get("/ws", self._ws)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+        await site.start()
+        if self.port == 0:  # tests: the port the system gave
+            self.port = int(self._runner.addresses[0][1])
+
+    async def _shutdown(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # ------------------------------------------------------------ HTTP
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"connect-src 'self' ws://{request.host}; base-uri 'none'; form-action 'none'; "
+            "frame-ancestors 'none'")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._page, content_type="text/html", charset="utf-8")
+
+    async def _static(self, request: web.Request) -> web.Response:
+        return web.Response(text=_asset(request.path.lstrip("/")), content_type=STATIC[request.path],
+                            charset="utf-8")
+
+    # ------------------------------------------------------------ the phone's socket
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in (f"http://{request.host}", f"https://{request.host}"):
+            raise web.HTTPForbidden(text="origin")
+        ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        loop = asyncio.get_running_loop()
+        conn = WsConn(ws, loop, request.remote or "?")
+        writer = loop.create_task(conn.writer())
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                if not self.messages.allow(id(conn)):
+                    conn.close(self.hub.bye_message("flood"))
+                    break
+                try:
+                    data = json.loads(msg.data)
+                except ValueError:
+                    data = None
+                if not isinstance(data, dict):
+                    conn.send(self.hub.error_message("bad_input"))
+                    continue
+                await self._handle(conn, data)
+        finally:
+            self.hub.leave(conn)
+            self.messages.buckets.pop(id(conn), None)
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
+            writer.cancel()
+        return ws
+
+    async def _handle(self, conn: WsConn, data: dict[str, Any]) -> None:
+        kind = data.get("t")
+        if kind == "ping":
+            conn.send({"t": "pong"})
+        elif kind == "join":
+            reply = self.hub.join(conn, token=data.get("token", ""), code=data.get("code", ""),
+                                  device=data.get("device", ""))
+            if reply["t"] == "error":
+                conn.send(reply)
+        elif kind == "act":
+            fut = self.hub.act(conn, data)
+            try:
+                reply = await asyncio.wait_for(asyncio.wrap_future(fut), 10.0)
+            except TimeoutError:
+                reply = self.hub.error_message("timeout")
+            conn.send(reply)
+        else:
+            conn.send(self.hub.error_message("bad_input"))

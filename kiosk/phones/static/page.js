@@ -1,0 +1,478 @@
+/* TableHost: a player's phone as their private screen. Shows exactly this seat's view, pushed live, and
+   sends this seat's inputs. Everything is drawn with textContent (names are typed by guests). */
+(function () {
+  'use strict';
+  var S = JSON.parse(document.getElementById('strings').textContent || '{}');
+  var store = window.localStorage;
+  var lang = (store && store.getItem('th_lang')) || 'ko';
+  var ws = null, token = null, device = null, hello = null, state = null;
+  var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
+  var pendingCode = null, pick = null, sending = false, netTimer = null;
+
+  function $(id) { return document.getElementById(id); }
+  function t(key, params) {
+    var e = S[key], s = e ? (e[lang] || e.ko) : key;
+    if (params) { Object.keys(params).forEach(function (n) { s = s.split('{' + n + '}').join(String(params[n])); }); }
+    return s;
+  }
+  function L(x) {
+    if (x && typeof x === 'object') { return x[lang] || x.ko || ''; }
+    return x === null || x === undefined ? '' : String(x);
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+  function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } return node; }
+  function show(node, on) { node.classList.toggle('hidden', !on); }
+  function save(k, v) { try { if (v === null) { store.removeItem(k); } else { store.setItem(k, v); } } catch (e) { /* private mode */ } }
+  function load(k) { try { return store.getItem(k); } catch (e) { return null; } }
+
+  // ------------------------------------------------------------------ connection
+  function readToken() {
+    var m = /[#&]t=([A-Za-z0-9_-]{10,64})/.exec(location.hash || '');
+    if (m) {
+      if (m[1] !== load('th_token')) { save('th_device', null); }
+      save('th_token', m[1]);
+      history.replaceState(null, '', location.pathname);
+    }
+    token = load('th_token');
+    device = load('th_device') || '';
+  }
+
+  function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); return true; } return false; }
+
+  function net(text, ok) {
+    var n = $('net');
+    clearTimeout(netTimer);
+    if (!text) { show(n, false); return; }
+    n.textContent = text;
+    n.classList.toggle('ok', !!ok);
+    show(n, true);
+    if (ok) { netTimer = setTimeout(function () { show(n, false); }, 2500); }
+  }
+
+  function message(text) {
+    var m = $('msg');
+    if (!text) { show(m, false); return; }
+    m.textContent = text;
+    show(m, true);
+  }
+
+  function connect() {
+    clearTimeout(timer);
+    if (stopped || ws) { return; }
+    var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    try { ws = new WebSocket(proto + '//' + location.host + '/ws'); } catch (e) { ws = null; retry(); return; }
+    if (!everJoined) { net(t('connecting'), false); }
+    ws.onopen = function () {
+      lastHeard = Date.now();
+      if (token) { send({ t: 'join', token: token, device: device }); }
+      else if (pendingCode) { send({ t: 'join', code: pendingCode, device: '' }); }
+      else { net('', false); showJoin(''); }
+    };
+    ws.onmessage = function (ev) {
+      lastHeard = Date.now();
+      var m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      handle(m);
+    };
+    ws.onclose = function () {
+      ws = null; hello = null; sending = false;
+      drawWho();
+      if (stopped) { return; }
+      net(t('lost'), false);
+      retry();
+    };
+    ws.onerror = function () { /* onclose follows */ };
+  }
+
+  function retry() {
+    tries += 1;
+    var delay = Math.min(8000, 500 * Math.pow(2, Math.min(tries, 4))) + Math.floor(Math.random() * 300);
+    clearTimeout(timer);
+    timer = setTimeout(connect, delay);
+  }
+
+  function keepAlive() {
+    clearInterval(pingTimer);
+    pingTimer = setInterval(function () {
+      if (!ws || ws.readyState !== 1) { return; }
+      if (Date.now() - lastHeard > 25000) { ws.close(); return; }
+      send({ t: 'ping' });
+    }, 8000);
+  }
+
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'visible' && !ws && !stopped) { tries = 0; connect(); }
+  });
+  window.addEventListener('online', function () { if (!ws && !stopped) { tries = 0; connect(); } });
+
+  function handle(m) {
+    if (m.t === 'hello') {
+      hello = m; token = m.token; device = m.device; tries = 0; pendingCode = null;
+      save('th_token', token); save('th_device', device);
+      show($('join'), false);
+      net(everJoined ? t('back') : '', true);
+      everJoined = true;
+      message('');
+      drawWho();
+    } else if (m.t === 'state') {
+      state = m;
+      if (pick && pick.v !== undefined) { pick = null; }
+      render();
+    } else if (m.t === 'done') {
+      sending = false; pick = null;
+      message('');
+      net(t('sent'), true);
+      render();
+    } else if (m.t === 'error') {
+      sending = false;
+      message(L(m));
+      if (!hello && (m.code === 'bad_token' || m.code === 'other_device')) {
+        if (m.code === 'bad_token') { save('th_token', null); save('th_device', null); token = null; }
+        pendingCode = null;
+        showJoin(L(m));
+      }
+      render();
+    } else if (m.t === 'bye') {
+      stopped = m.code !== 'flood';
+      hello = null; state = null; pick = null;
+      if (m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended') {
+        save('th_token', null); save('th_device', null); token = null; device = '';
+      }
+      net('', false);
+      message(L(m));
+      render();
+      if (m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended') { showJoin(L(m)); }
+      if (m.code === 'flood') { retry(); }
+    } else if (m.t === 'nudge') {
+      var mine = $('mine');
+      mine.classList.remove('nudge'); void mine.offsetWidth; mine.classList.add('nudge');
+      if (navigator.vibrate) { try { navigator.vibrate(150); } catch (e) { /* not allowed */ } }
+    }
+  }
+
+  // ------------------------------------------------------------------ joining by code
+  function showJoin(why) {
+    $('join_title').textContent = t('join_title');
+    $('join_hint').textContent = why || t('join_hint');
+    $('join_go').textContent = t('join_go');
+    show($('join'), true);
+    show($('mine'), false); show($('acts'), false); show($('all'), false);
+  }
+  $('join_go').addEventListener('click', function () {
+    var code = $('code').value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+    if (code.length < 4) { message(t('code_short')); return; }
+    pendingCode = code; token = null; stopped = false; message('');
+    save('th_device', null); device = '';
+    if (ws && ws.readyState === 1) { send({ t: 'join', code: code, device: '' }); } else { tries = 0; connect(); }
+  });
+
+  // ------------------------------------------------------------------ drawing the view
+  function drawWho() {
+    var who = clear($('who'));
+    var dot = el('span', 'dot' + (hello ? ' on' : ''));
+    who.appendChild(dot);
+    if (hello) { who.appendChild(document.createTextNode(t('seat_of', { name: hello.name, n: hello.seat + 1 }))); }
+    else { who.appendChild(document.createTextNode(t('title'))); }
+    $('lang').textContent = t('lang_other');
+  }
+  $('lang').addEventListener('click', function () {
+    lang = lang === 'ko' ? 'en' : 'ko';
+    save('th_lang', lang);
+    document.documentElement.lang = lang;
+    drawWho(); render();
+    if (!$('join').classList.contains('hidden')) { showJoin(''); }
+  });
+
+  function keyLabel(k) { return S['key.' + k] ? t('key.' + k) : String(k).replace(/_/g, ' '); }
+  function nameOf(s) { var n = state && state.names && state.names[s]; return n ? L(n) : s; }
+  function isScalar(v) { return v === null || typeof v !== 'object'; }
+
+  function generic(v, depth) {
+    depth = depth || 0;
+    if (v === null || v === undefined) { return el('span', 'muted', '—'); }
+    if (typeof v === 'boolean') { return el('span', '', t(v ? 'value.yes' : 'value.no')); }
+    if (typeof v === 'number') { return el('span', '', String(v)); }
+    if (typeof v === 'string') { return el('span', 'text', nameOf(v)); }
+    if (Array.isArray(v)) {
+      if (v.length === 0) { return el('span', 'muted', '—'); }
+      if (v.every(isScalar)) {
+        var chips = el('div', 'chips');
+        v.forEach(function (x) { chips.appendChild(el('span', 'chip', typeof x === 'string' ? nameOf(x) : (typeof x === 'boolean' ? t(x ? 'value.yes' : 'value.no') : String(x)))); });
+        return chips;
+      }
+      var list = el('div');
+      v.forEach(function (x) { var d = el('div', 'sub'); d.appendChild(generic(x, depth + 1)); list.appendChild(d); });
+      return list;
+    }
+    if (typeof v.ko === 'string') {
+      var box = el('div', 'text', L(v));
+      return box;
+    }
+    if (depth > 5) { return el('span', 'muted', '…'); }
+    var dl = el('dl');
+    Object.keys(v).forEach(function (k) {
+      dl.appendChild(el('dt', '', keyLabel(k)));
+      var dd = el('dd'); dd.appendChild(generic(v[k], depth + 1)); dl.appendChild(dd);
+    });
+    return dl;
+  }
+
+  function bigCard(kicker, big, small, cls) {
+    var c = el('div', 'card' + (cls ? ' ' + cls : ''));
+    c.appendChild(el('div', 'kicker', kicker));
+    c.appendChild(el('div', 'big', big));
+    if (small) { c.appendChild(el('div', 'small text', small)); }
+    return c;
+  }
+
+  // Nicer drawings for keys the games use; anything else is drawn generically.
+  var KNOWN = {
+    card: function (v) {
+      if (!v || typeof v !== 'object') { return null; }
+      if (v.kind === 'joker') { return bigCard(t('role_card'), L(v), t('joker_hint'), 'joker'); }
+      return bigCard(t('location_card'), L(v), v.harley ? t('harley') : '', '');
+    },
+    ability: function (v) {
+      if (!v || typeof v !== 'object') { return null; }
+      return bigCard(keyLabel('ability'), L(v), L({ ko: v.text_ko, en: v.text_en }), '');
+    },
+    character_card: function (v) {
+      if (!v || typeof v !== 'object') { return null; }
+      return bigCard(keyLabel('character_card'), L(v.name), L(v.summary), '');
+    },
+    jack: function (v) { return typeof v === 'string' ? bigCard(keyLabel('jack'), nameOf(v), '', 'joker') : null; },
+    reading: function (v) {
+      if (!v) { return null; }
+      var p = el('div', 'panel');
+      p.appendChild(generic(v, 1));
+      return p;
+    },
+    notes: function (v) {
+      if (!Array.isArray(v)) { return null; }
+      var box = el('div');
+      v.forEach(function (n) {
+        var p = el('div', 'panel');
+        if (n && n.name) { p.appendChild(el('h2', '', (n.number !== undefined ? n.number + '. ' : '') + L(n.name))); }
+        if (n && n.clue) { p.appendChild(el('div', 'text', L(n.clue))); }
+        else { p.appendChild(generic(n, 1)); }
+        box.appendChild(p);
+      });
+      return box;
+    },
+    my_ballot: function (v) {
+      return bigCard(keyLabel('my_ballot'), typeof v === 'boolean' ? t(v ? 'value.yes' : 'value.no') :
+        (v === 'yes' || v === 'no') ? t('value.' + v) : (typeof v === 'number' && state.view.players ? String(state.view.players[v]) : nameOf(String(v))), '', '');
+    }
+  };
+
+  function drawValue(key, v) {
+    var f = KNOWN[key];
+    var out = f ? f(v) : null;
+    if (out) { return out; }
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.ko !== 'string') {
+      var box = el('div');
+      Object.keys(v).forEach(function (k) {
+        if (k === 'seat' || k === 'name') { return; }
+        var f2 = KNOWN[k], special = f2 ? f2(v[k]) : null;
+        if (special) { box.appendChild(special); return; }
+        var p = el('div', 'sub');
+        p.appendChild(el('dt', '', keyLabel(k)));
+        var dd = el('dd'); dd.appendChild(generic(v[k], 1)); p.appendChild(dd);
+        box.appendChild(p);
+      });
+      return box;
+    }
+    var wrap = el('div');
+    wrap.appendChild(el('dt', '', keyLabel(key)));
+    var dd = el('dd'); dd.appendChild(generic(v, 1)); wrap.appendChild(dd);
+    return wrap;
+  }
+
+  function at(view, path) {
+    var v = view;
+    for (var i = 0; i < path.length; i++) { if (v === null || typeof v !== 'object') { return undefined; } v = v[path[i]]; }
+    return v;
+  }
+
+  function render() {
+    drawWho();
+    var mine = $('mine'), acts = $('acts'), all = $('all');
+    if (!state) { show(mine, false); show(acts, false); show(all, false); return; }
+    show($('join'), false);
+    clear(mine);
+    var head = el('div', 'panel secret');
+    head.appendChild(el('h2', '', t('mine_title')));
+    var paths = state['private'] || [];
+    if (!paths.length) { head.appendChild(el('div', 'muted', t('mine_none'))); }
+    paths.forEach(function (p) {
+      var v = at(state.view, p);
+      if (v === undefined) { return; }
+      head.appendChild(drawValue(p[p.length - 1], v));
+    });
+    if (state.over) { head.appendChild(el('div', 'muted', t('over'))); }
+    mine.appendChild(head);
+    show(mine, true);
+    drawActions(clear(acts));
+    show(acts, true);
+    var body = clear($('all_body'));
+    $('all_title').textContent = t('all_title');
+    body.appendChild(generic(state.view, 0));
+    show(all, true);
+  }
+
+  // ------------------------------------------------------------------ inputs
+  function groupsOf(entries) {
+    var order = [], by = {};
+    entries.forEach(function (e) {
+      if (!by[e.group]) { by[e.group] = []; order.push(e.group); }
+      by[e.group].push(e);
+    });
+    return order.map(function (g) { return by[g]; });
+  }
+
+  function varying(entries) {
+    if (entries.length < 2) { return []; }
+    var fields = [];
+    entries[0].parts.forEach(function (p, i) {
+      if (entries.some(function (e) { return !e.parts[i] || e.parts[i].k !== p.k; })) { fields.push(i); }
+    });
+    return fields;
+  }
+
+  function button(text, cls, testid, fn) {
+    var b = el('button', cls || '', text);
+    b.type = 'button';
+    if (testid) { b.setAttribute('data-testid', testid); }
+    b.disabled = sending;
+    b.addEventListener('click', fn);
+    return b;
+  }
+
+  function drawActions(box) {
+    var entries = state.actions || [];
+    box.appendChild(el('h2', 'actions-title', t('actions_title')));
+    if (!entries.length) { box.appendChild(el('div', 'panel muted', state.over ? t('over') : t('nothing'))); return; }
+    if (pick) { drawConfirm(box); return; }
+    groupsOf(entries).forEach(function (group) {
+      var panel = el('div', 'panel');
+      var g = group[0];
+      panel.appendChild(el('h2', '', L(g.glabel)));
+      var vary = varying(group);
+      if (g.free && g.free.length) {
+        drawForm(panel, g);
+      } else if (group.length === 1) {
+        g.parts.forEach(function (p) { panel.appendChild(el('div', 'muted', L(p.flabel) + ': ' + L(p.label))); });
+        panel.appendChild(button(L(g.glabel), 'primary', 'act-' + g.group, function () { choose(g, L(g.glabel)); }));
+      } else if (vary.length <= 1) {
+        group.forEach(function (e) {
+          var label = vary.length ? L(e.parts[vary[0]].label) : L(e.glabel);
+          panel.appendChild(button(label, '', 'act-' + e.group + '-' + (vary.length ? e.parts[vary[0]].k : e.id), function () {
+            choose(e, L(e.glabel) + ': ' + label);
+          }));
+        });
+      } else {
+        drawCascade(panel, group, vary);
+      }
+      box.appendChild(panel);
+    });
+  }
+
+  var cascade = {};
+  function drawCascade(panel, group, vary) {
+    var name = group[0].group;
+    var chosen = cascade[name] || (cascade[name] = {});
+    var left = group.filter(function (e) {
+      return vary.every(function (i) { return chosen[i] === undefined || e.parts[i].k === chosen[i]; });
+    });
+    var next = vary.filter(function (i) { return chosen[i] === undefined; })[0];
+    vary.forEach(function (i) {
+      if (chosen[i] !== undefined) {
+        var e0 = left[0] || group[0];
+        panel.appendChild(el('div', 'muted', L(e0.parts[i].flabel) + ': ' + L(e0.parts[i].label)));
+      }
+    });
+    if (next === undefined || left.length === 1) {
+      var e = left[0];
+      if (e) {
+        var words = vary.map(function (i) { return L(e.parts[i].label); }).join(' · ');
+        panel.appendChild(button(t('next'), 'primary', 'act-' + name + '-go', function () { choose(e, L(e.glabel) + ': ' + words); }));
+      }
+    } else {
+      panel.appendChild(el('div', '', L(left[0].parts[next].flabel)));
+      var seen = {};
+      left.forEach(function (e) {
+        var p = e.parts[next];
+        if (seen[p.k]) { return; }
+        seen[p.k] = true;
+        panel.appendChild(button(L(p.label), '', 'act-' + name + '-' + p.field + '-' + p.k, function () {
+          chosen[next] = p.k; render();
+        }));
+      });
+    }
+    if (Object.keys(chosen).length) {
+      panel.appendChild(button(t('start_over'), 'ghost', 'act-' + name + '-reset', function () { cascade[name] = {}; render(); }));
+    }
+  }
+
+  function drawForm(panel, e) {
+    var inputs = [];
+    e.parts.forEach(function (p) { panel.appendChild(el('div', 'muted', L(p.flabel) + ': ' + L(p.label))); });
+    e.free.forEach(function (spec) {
+      var n = spec.count === null ? 1 : spec.count;
+      for (var i = 0; i < n; i++) {
+        panel.appendChild(el('div', '', L(spec.flabel) + (spec.count === null ? '' : ' ' + (i + 1))));
+        var input = el('input');
+        input.maxLength = 200;
+        input.setAttribute('data-testid', 'free-' + e.group + '-' + spec.field + '-' + i);
+        panel.appendChild(input);
+        inputs.push({ field: spec.field, list: spec.count !== null, input: input });
+      }
+    });
+    panel.appendChild(button(t('next'), 'primary', 'act-' + e.group + '-go', function () {
+      var free = {};
+      inputs.forEach(function (x) {
+        var v = x.input.value.trim();
+        if (x.list) { (free[x.field] = free[x.field] || []).push(v); } else { free[x.field] = v; }
+      });
+      choose(e, L(e.glabel), free);
+    }));
+  }
+
+  function choose(entry, what, free) {
+    pick = { entry: entry, what: what, free: free || null, v: undefined, version: state.v };
+    message('');
+    render();
+  }
+
+  function drawConfirm(box) {
+    var c = el('div', 'confirm');
+    c.appendChild(el('div', 'what', pick.what));
+    if (pick.free) {
+      Object.keys(pick.free).forEach(function (k) {
+        var v = pick.free[k];
+        c.appendChild(el('div', 'text', Array.isArray(v) ? v.join(' / ') : v));
+      });
+    }
+    c.appendChild(el('div', 'muted', t('confirm_hint')));
+    c.appendChild(button(sending ? t('sending') : t('send'), 'primary', 'send', function () {
+      if (sending) { return; }
+      var m = { t: 'act', v: pick.version, id: pick.entry.id };
+      if (pick.free) { m.free = pick.free; }
+      if (send(m)) { sending = true; cascade = {}; render(); } else { message(t('lost')); }
+    }));
+    c.appendChild(button(t('cancel'), 'ghost', 'cancel', function () { pick = null; render(); }));
+    box.appendChild(c);
+  }
+
+  // ------------------------------------------------------------------ start
+  document.documentElement.lang = lang;
+  readToken();
+  drawWho();
+  keepAlive();
+  if (token) { connect(); } else { showJoin(''); connect(); }
+}());
