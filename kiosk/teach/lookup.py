@@ -1,0 +1,175 @@
+"""Rule look-up: every rule piece searchable by typing or by voice, Korean-aware.
+
+Query words and the pieces' titles, keywords and texts are compared as jamo strings (kiosk.teach.jamo):
+an exact word scores highest, then a word being typed (a prefix, partial syllables included), then a
+word inside a longer one, then a word with a typo (one or two jamo off). Titles and keywords weigh more
+than the body text. Particles (은/는/이/가/을/를 …) and voice filler ("규칙", "알려줘") are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.teach.jamo import best_substring_distance, decompose
+from kiosk.teach.model import RulePiece
+
+FILLER = {"규칙", "룰", "rule", "rules", "알려줘", "알려", "줘", "주세요", "뭐야", "뭐예요", "어떻게", "돼",
+          "되나요", "해", "해요", "하나요", "뭔가요", "설명", "설명해줘", "what", "how", "is", "the", "a", "an",
+          "does", "do", "work", "of", "in", "to", "about", "?"}
+PARTICLES = ("에서는", "으로는", "에게서", "에서", "으로", "에게", "한테", "까지", "부터", "이랑", "하고", "은", "는",
+             "이", "가", "을", "를", "에", "의", "로", "도", "만", "랑", "와", "과")
+TITLE_W, KEY_W, TEXT_W = 3.0, 3.0, 1.0
+
+
+@dataclass(frozen=True)
+class Hit:
+    game_id: str
+    piece: RulePiece
+    score: float
+
+
+@dataclass
+class _Entry:
+    game_id: str
+    piece: RulePiece
+    strong: list[str]  # jamo terms from titles and keywords
+    weak: list[str]  # jamo words of the texts
+    body: str  # the whole text, jamo, no spaces (for substring matches)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s,.;:!?()\[\]\"'·/~…-]+", text.lower()) if w]
+
+
+def query_words(query: str) -> list[str]:
+    """The words that carry meaning: filler dropped, particles stripped (both forms kept if unsure)."""
+    out: list[str] = []
+    for w in _words(query):
+        if w in FILLER:
+            continue
+        out.append(w)
+    return out
+
+
+def _variants(word: str) -> list[str]:
+    forms = [word]
+    for p in PARTICLES:
+        if word.endswith(p) and len(word) - len(p) >= 1 and len(word) >= 2:
+            forms.append(word[: -len(p)])
+            break
+    return [decompose(f) for f in forms]
+
+
+def _match(q: str, term: str) -> float:
+    if q == term:
+        return 1.0
+    if term.startswith(q):
+        return 0.9 if len(q) >= 2 else 0.5
+    if len(q) >= 3 and q in term:
+        return 0.75
+    if len(q) >= 3:
+        limit = 1 if len(q) <= 7 else 2
+        d = best_substring_distance(q, term, limit)
+        if d <= limit:
+            return 0.65 - 0.1 * d
+    return 0.0
+
+
+class RuleIndex:
+    def __init__(self, pieces: Iterable[tuple[str, RulePiece]]) -> None:
+        self.entries: list[_Entry] = []
+        for game_id, piece in pieces:
+            strong: list[str] = []
+            for text in (piece.title.ko, piece.title.en, *piece.keywords):
+                strong.append(decompose(text.replace(" ", "")))
+                strong.extend(decompose(w) for w in _words(text))
+            weak = sorted({decompose(w) for t in (piece.text.ko, piece.text.en) for w in _words(t)})
+            body = decompose((piece.text.ko + " " + piece.text.en).replace(" ", ""))
+            self.entries.append(_Entry(game_id, piece, sorted(set(strong)), weak, body))
+        self.by_id = {(e.game_id, e.piece.id): e.piece for e in self.entries}
+
+    def piece(self, game_id: str, rule_id: str) -> RulePiece | None:
+        return self.by_id.get((game_id, rule_id))
+
+    def _score_word(self, variants: list[str], e: _Entry) -> float:
+        best = 0.0
+        for q in variants:
+            for term in e.strong:
+                best = max(best, _match(q, term) * KEY_W)
+                if best >= KEY_W:
+                    return best
+            if best < TEXT_W:
+                for term in e.weak:
+                    best = max(best, (1.0 if q == term else 0.85 if term.startswith(q) and len(q) >= 3 else 0.0)
+                               * TEXT_W)
+                if best == 0 and len(q) >= 4 and q in e.body:
+                    best = 0.6 * TEXT_W
+        return best
+
+    def search(self, query: str, game_id: str | None = None, limit: int = 5) -> list[Hit]:
+        words = query_words(query)
+        if not words:
+            return []
+        variants = [_variants(w) for w in words]
+        joined = [decompose("".join(words))] if len(words) > 1 else []
+        hits: list[Hit] = []
+        for e in self.entries:
+            if game_id is not None and e.game_id != game_id:
+                continue
+            per_word = [self._score_word(v, e) for v in variants]
+            score = sum(per_word) + 0.5 * sum(1 for s in per_word if s > 0)
+            if joined:
+                whole = max((_match(joined[0], t) for t in e.strong), default=0.0) * KEY_W * len(words)
+                score = max(score, whole + 0.5 * len(words))
+            if score > 0:
+                hits.append(Hit(e.game_id, e.piece, round(score, 3)))
+        hits.sort(key=lambda h: (-h.score, h.piece.id))
+        return hits[:limit]
+
+
+_INDEX: dict[str, RuleIndex] = {}
+
+
+def index(overlay: Path | None = None) -> RuleIndex:
+    """All games' rule pieces (cached per overlay folder)."""
+    key = str(overlay)
+    if key not in _INDEX:
+        from kiosk.teach.loader import load_teaching, teaching_game_ids
+
+        pieces: list[tuple[str, RulePiece]] = []
+        for game_id in teaching_game_ids(overlay):
+            gt, _ = load_teaching(game_id, overlay)
+            if gt is not None:
+                pieces.extend((game_id, p) for p in gt.rules.rules)
+        _INDEX[key] = RuleIndex(pieces)
+    return _INDEX[key]
+
+
+@dataclass(frozen=True)
+class Answer:
+    game_id: str
+    piece: RulePiece
+    related: tuple[RulePiece, ...]
+
+    def text(self, lang: str) -> str:
+        return f"{self.piece.title.get(lang)}. {self.piece.text.get(lang)}"
+
+    def segments(self, lang: str) -> list[object]:
+        """The answer as narration segments (audio.segments.Segment), to be read aloud on request."""
+        from audio.segments import Segment
+
+        return [Segment(f"teach.{self.game_id}.rule.{self.piece.id}", lang, self.text(lang))]
+
+
+def answer(query: str, game_id: str | None = None, overlay: Path | None = None) -> Answer | None:
+    """For voice ("규칙 경찰 토큰"): the best piece with its related pieces, or None when nothing matches."""
+    idx = index(overlay)
+    hits = idx.search(query, game_id, limit=1)
+    if not hits:
+        return None
+    top = hits[0]
+    related = tuple(p for p in (idx.piece(top.game_id, r) for r in top.piece.related) if p is not None)
+    return Answer(top.game_id, top.piece, related)
