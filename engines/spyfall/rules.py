@@ -126,13 +126,15 @@ class Spyfall(Engine[SpyState]):
         if r.phase == "choose_dealer":
             return [A.ChooseDealer(TABLE, d) for d in range(n)]
         if r.phase == "ready":
-            return [A.StartClock(TABLE, at)]
+            return [A.StartClock(TABLE)]
         if r.phase == "play":
-            if seat == TABLE:
+            if seat == TABLE:  # only timeouts carry a moment (the session's tick submits them when due)
                 if r.clock.running:
                     assert r.clock.deadline is not None
-                    return [A.PauseClock(TABLE, at), A.TimeUp(TABLE, r.clock.deadline)]
-                return [A.ResumeClock(TABLE, at)]
+                    return [A.PauseClock(TABLE), A.TimeUp(TABLE, r.clock.deadline)]
+                if r.clock.remaining(at) <= 0:  # paused just as time ran out
+                    return [A.TimeUp(TABLE, max(at, 1.0))]
+                return [A.ResumeClock(TABLE)]
             if not r.clock.running:
                 return []
             if seat not in r.accusers:
@@ -153,13 +155,13 @@ class Spyfall(Engine[SpyState]):
                     return [A.PointAt(seat, int(c), at) for c in r.vote.options if c != seat]
                 return [A.VoteYesNo(seat, True, at), A.VoteYesNo(seat, False, at)]
             if r.vote.kind is VoteKind.PLURALITY:
-                return [A.Points(TABLE, c, at) for c in _sample_points(n, r.vote)]
+                return [A.Points(TABLE, c) for c in _sample_points(n, r.vote)]
             voters = r.vote.eligible
             hands = [voters, ()] + [tuple(v for v in voters if v != x) for x in voters]
-            return [A.Hands(TABLE, h, at) for h in hands]
+            return [A.Hands(TABLE, h) for h in hands]
         if r.phase == "pride":
             if seat == TABLE:
-                return [A.ResumeClock(TABLE, at)]
+                return [A.ResumeClock(TABLE)]
             return [A.UseAbility(seat, at)] if self._may_pride(state, seat) else []
         if r.phase == "guess":
             out = [A.GuessLocation(seat, loc.id, at) for loc in state.locations]
@@ -167,10 +169,10 @@ class Spyfall(Engine[SpyState]):
                 out.append(A.DeclarePrank(seat, at))
             return out
         if r.phase == "confirm_guess":
-            return [A.ConfirmGuess(TABLE, True, at), A.ConfirmGuess(TABLE, False, at)]
+            return [A.ConfirmGuess(TABLE, True), A.ConfirmGuess(TABLE, False)]
         if r.phase in ("discussion", "harley_talk"):
             assert r.talk is not None and r.talk.deadline is not None
-            return [A.StartPointing(TABLE, at), A.TimeUp(TABLE, r.talk.deadline)]
+            return [A.StartPointing(TABLE), A.TimeUp(TABLE, r.talk.deadline)]
         if r.phase == "reveal":
             return [a for a in self._sample_cards(state) if self._cards_ok(state, a) is None]
         if r.phase == "round_over":
@@ -279,8 +281,12 @@ class Spyfall(Engine[SpyState]):
 
     def _do_pause_clock(self, state: SpyState, r: RoundState, a: A.PauseClock, t: float) -> Step[SpyState]:
         self._need(r, "play")
-        self._running(r, t)
-        return Step(_setr(state, r, clock=r.clock.pause(t)), (Event("clock_paused", {"at": t}),))
+        if not r.clock.running:
+            raise err("clock_not_running")
+        assert r.clock.deadline is not None
+        # pressed just after the deadline: the clock stops at 0:00 and time is up
+        clock = r.clock.pause(min(t, r.clock.deadline))
+        return Step(_setr(state, r, clock=clock), (Event("clock_paused", {"at": t}),))
 
     def _do_resume_clock(self, state: SpyState, r: RoundState, a: A.ResumeClock, t: float) -> Step[SpyState]:
         self._need(r, "play", "pride")
@@ -294,8 +300,6 @@ class Spyfall(Engine[SpyState]):
     def _do_time_up(self, state: SpyState, r: RoundState, a: A.TimeUp, t: float) -> Step[SpyState]:
         self._need(r, "play", "discussion", "harley_talk")
         if r.phase == "play":
-            if not r.clock.running:
-                raise err("clock_not_running")
             if not r.clock.expired(t):
                 raise err("time_not_up")
             talk = Clock(state.settings.discussion_s).start(t)

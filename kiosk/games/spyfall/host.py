@@ -1,0 +1,558 @@
+"""The Spyfall DC host: set-up form, then the table screen by phase (first dealer, pass-the-tablet deal or
+the bag to take, the clock, accusations and votes, the Joker's guess, the Harley hunt, the physical
+reveal, scores). No rules here: every button dispatches an engine action; the engine refuses what the
+rules forbid (a toast in the guests' language)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import ObjectProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from engines.core import TABLE, Action, Step
+from engines.spyfall import actions as A
+from kiosk.games.spyfall.panels import (
+    CountRow,
+    LocationList,
+    ScoreTable,
+    button,
+    note,
+    player_grid,
+    private_card,
+    title,
+)
+from kiosk.games.spyfall.setup import SpySetup
+from kiosk.hosting import GameHost, HostContext
+from kiosk.session import Session
+from kiosk.widgets.clock import GameClock
+
+CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
+TALK_PHASES = ("discussion", "harley_talk")
+LIST_PHASES = ("choose_dealer", "ready", "play", "accusation", "pride", "multiverse_vote", "discussion")
+
+
+class SpyTable(BoxLayout):
+    host = ObjectProperty(None)
+
+
+class SpyfallHost(GameHost):
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, **kw)
+        self.table: SpyTable | None = None
+        self.clock: GameClock | None = None
+        self.side_key: str = ""
+        self.pick: dict[str, Any] = {}  # an open player choice: {"purpose": "accuse", "accuser": 2}
+        self.yes: set[int] = set()  # open yes/no vote being entered
+        self.counts: dict[int, int] = {}  # open pointing vote being entered
+        self.cards: dict[str, Any] = {"kind": "standard", "joker": -1, "harley": -1}  # physical reveal
+        self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
+        self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
+        self.add_widget(SpySetup(host=self))
+
+    # ------------------------------------------------------------ helpers
+    def tr(self, key: str, **params: Any) -> str:
+        return self.ctx.tr(f"spyfall.{key}", **params)
+
+    @property
+    def session(self) -> Session:
+        assert self.ctx.session is not None
+        return self.ctx.session
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.session.view(None))
+
+    def names(self) -> list[str]:
+        return list(self.session.state.players)
+
+    def send(self, action: Action) -> Step[Any] | None:
+        self.pick = {}
+        return self.ctx.dispatch(action)
+
+    def place_name(self, loc_id: str) -> str:
+        for loc in self.view()["locations"]:
+            if loc["id"] == loc_id:
+                return str(loc["en"] if self.ctx.lang == "en" else loc["ko"])
+        return loc_id
+
+    # ------------------------------------------------------------ set-up and session
+    def start_game(self, config: dict[str, Any]) -> None:
+        self.ctx.start(config)
+
+    def on_session(self, session: Session) -> None:
+        self.clear_widgets()
+        self.table = SpyTable(host=self)
+        self.add_widget(self.table)
+        self.clock = GameClock(now=self.ctx.app.now, size_hint_y=None, height=dp(130), font_size="104sp")
+        self.clock.on_threshold = lambda mark: self.cue(mark) if mark == 60 else None  # 0:00 comes as time_up
+        self.clock_key: tuple[int, str] = (0, "")
+        self.side_key = ""
+        self.pick, self.yes, self.counts = {}, set(), {}
+
+    def on_parent(self, _w: Any, parent: Any) -> None:
+        if parent is None and self.clock is not None:
+            self.clock.stop()
+
+    def cue(self, mark: int) -> None:
+        """The 1:00 and 0:00 sounds (any short sound; the audio issue refines them)."""
+        if self.cues and self.cues[-1] == mark:
+            return
+        self.cues.append(mark)
+        try:
+            from audio.sounds import sound
+            from kiosk.games.spyfall.sound import play_clip
+            play_clip(sound("timer_warning" if mark else "alarm"), f"spyfall_{mark}")
+        except Exception:  # noqa: BLE001  (no audio device or mixer: the clock still turns red)
+            pass
+
+    # ------------------------------------------------------------ drawing
+    def refresh(self, step: Step[Any] | None) -> None:
+        if self.ctx.session is None or self.table is None:
+            return
+        view = self.view()
+        r = view["round"]
+        self._toasts(step, r)
+        ids = self.table.ids
+        names = self.names()
+        ids.round_label.text = self.tr("status.round", n=r["number"], total=view["settings"]["rounds"])
+        ids.dealer_label.text = self.tr("status.dealer", name=names[r["dealer"]]) if r["dealer"] >= 0 else ""
+        ids.phase_label.text = self.tr(f"phase.{r['phase']}")
+        key = (r["number"], r["phase"], len(r["accusations"]), len(r["multiverse_callers"]))
+        if key != self.phase_key:  # a new vote or phase: forget what was being entered
+            self.phase_key = key
+            self.yes, self.counts, self.pick = set(), {}, {}
+        self._side(view)
+        main = ids.main
+        main.clear_widgets()
+        phase = "over" if view["over"] else r["phase"]
+        getattr(self, f"_main_{phase}")(view, main)
+
+    def _toasts(self, step: Step[Any] | None, r: dict[str, Any]) -> None:
+        if step is None:
+            return
+        for event in step.events:
+            if event.to is not None:
+                continue
+            if event.kind == "time_up":
+                self.cue(0)
+            if event.kind == "vote_result" and not event.data["passed"] and r["phase"] in ("play", "pride"):
+                key = "event.mv_failed" if r["multiverse_callers"] and r["accusations"] == [] else \
+                    "event.vote_failed"
+                self.ctx.toast(self.tr(key))
+            elif event.kind == "ability_used":
+                ability = next((f for f in r.get("flipped", []) if f["seat"] == event.data["seat"]), None)
+                label = (ability["en"] if self.ctx.lang == "en" else ability["ko"]) if ability else ""
+                self.ctx.toast(self.tr("event.ability", name=self.names()[event.data["seat"]], ability=label))
+
+    def _side(self, view: dict[str, Any]) -> None:
+        assert self.table is not None and self.clock is not None
+        r = view["round"]
+        phase = "over" if view["over"] else r["phase"]
+        key = ("clock" if phase in CLOCK_PHASES + TALK_PHASES else "") + ("+list" if phase in LIST_PHASES else "")
+        side = self.table.ids.side
+        if key != self.side_key:
+            side.clear_widgets()
+            if self.clock.parent is not None:
+                self.clock.parent.remove_widget(self.clock)
+            if "clock" in key:
+                side.add_widget(self.clock)
+            if "list" in key:
+                side.add_widget(LocationList(view["locations"], self.ctx.lang, self.ctx.tr))
+            else:
+                side.add_widget(Widget())
+            self.side_key = key
+        which = "talk" if phase in TALK_PHASES else "round"
+        if (r["number"], which) != self.clock_key:  # a new clock: its 1:00 warning may sound again
+            self.clock_key = (r["number"], which)
+            self.clock._fired = set()
+        if phase in TALK_PHASES and r["talk"]:
+            self.clock.show(r["talk"])
+        elif phase in CLOCK_PHASES:
+            self.clock.show(r["clock"])
+
+    # ------------------------------------------------------------ phases
+    def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:
+        main.add_widget(title(self.tr("dealer.ask"), "30sp"))
+        main.add_widget(player_grid(self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer"))
+        main.add_widget(note(self.tr("dealer.icon"), "22sp"))
+        mods = [self.tr(f"module.{m}") for m in ("power_up", "harley", "prank", "multiverse") if view["settings"][m]]
+        main.add_widget(note(self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"),
+                             "22sp"))
+        main.add_widget(Widget())
+
+    def _main_deal(self, view: dict[str, Any], main: Any) -> None:  # chance steps run at once; never shown long
+        main.add_widget(title(self.tr("phase.deal")))
+
+    def _main_ready(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        names = self.names()
+        dealer = names[r["dealer"]]
+        if view["settings"]["deal"] == "physical":
+            main.add_widget(title(self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), "28sp"))
+        else:
+            main.add_widget(title(self.tr("ready.digital", name=dealer), "26sp"))
+            main.add_widget(button(self.tr("ready.pass"), "spy_pass_cards", lambda: self.show_cards(0),
+                                   kind="primary", height=80))
+            main.add_widget(note(self.tr("ready.recheck")))
+            main.add_widget(player_grid(names, lambda s: self.show_cards(s, chain=False), "spy_recheck"))
+        main.add_widget(Widget())
+        main.add_widget(button(self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
+                               kind="primary", height=80))
+
+    def show_cards(self, seat: int, chain: bool = True) -> None:
+        """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
+        names = self.names()
+        if seat >= len(names):
+            return
+        me = self.session.view(seat)["me"]  # this seat's own view only
+        prank = bool(self.session.view(seat)["settings"]["prank"])
+
+        def content(_done: Callable[[], None]) -> Widget:
+            return private_card(me, self.ctx.tr, self.ctx.lang, prank)
+
+        nxt = (lambda: self.ctx.later(lambda: self.show_cards(seat + 1), 0.35)) if chain else None
+        self.ctx.private(names[seat], content, nxt, "reveal")
+
+    def _main_play(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        s = view["settings"]
+        names = self.names()
+        purpose = self.pick.get("purpose")
+        if purpose:
+            self._picker(view, main, purpose)
+            return
+        main.add_widget(note(self.tr("play.hint"), "21sp"))
+        running = r["clock"]["running"]
+        if not running:
+            main.add_widget(title(self.tr("play.paused"), "24sp"))
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
+        if running:
+            row.add_widget(button(self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)),
+                                  height=72))
+        else:
+            row.add_widget(button(self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
+                                  kind="primary", height=72))
+        main.add_widget(row)
+        can_accuse = [x for x in range(len(names)) if x not in r["used_accusation"]]
+        main.add_widget(button(self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"),
+                               kind="danger", height=80, disabled=not running or not can_accuse))
+        main.add_widget(button(self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"),
+                               height=72, disabled=not running))
+        if s["multiverse"]:
+            main.add_widget(button(self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
+                                   height=72, disabled=not running))
+        if s["power_up"] and s["deal"] == "digital":
+            main.add_widget(button(self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"),
+                                   height=72))
+        main.add_widget(Widget())
+
+    def open_pick(self, purpose: str) -> None:
+        self.pick = {"purpose": purpose}
+        self.refresh(None)
+
+    def _picker(self, view: dict[str, Any], main: Any, purpose: str) -> None:
+        r = view["round"]
+        names = self.names()
+        seats: list[int] = list(range(len(names)))
+        if purpose == "accuse" and "accuser" not in self.pick:
+            prompt = "pick.accuser"
+            seats = [x for x in seats if x not in r["used_accusation"]]
+        elif purpose == "accuse":
+            prompt = "pick.accused"
+            seats = [x for x in seats if x != self.pick["accuser"]]
+        else:
+            prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user"}[purpose]
+            if purpose == "multiverse":
+                seats = [x for x in seats if x not in r["multiverse_callers"]]
+        main.add_widget(title(self.tr(prompt), "28sp"))
+        main.add_widget(player_grid(names, lambda seat: self.picked(purpose, seat), "spy_pick", seats))
+        main.add_widget(Widget())
+        main.add_widget(button(self.tr("pick.cancel"), "spy_pick_cancel", self.cancel_pick, kind="ghost"))
+
+    def cancel_pick(self) -> None:
+        self.pick = {}
+        self.refresh(None)
+
+    def picked(self, purpose: str, seat: int) -> None:
+        names = self.names()
+        if purpose == "accuse" and "accuser" not in self.pick:
+            self.pick["accuser"] = seat
+            self.refresh(None)
+            return
+        if purpose == "accuse":
+            accuser = self.pick["accuser"]
+            self.ctx.confirm(self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
+                             lambda: self.send(A.Accuse(accuser, seat)), danger=True)
+        elif purpose == "reveal":
+            self.send(A.RevealJoker(seat))
+        elif purpose == "multiverse":
+            self.send(A.CallMultiverse(seat))
+        else:
+            self.send(A.UseAbility(seat))
+        if self.pick:
+            self.pick = {}
+            self.refresh(None)
+
+    # -- yes/no votes (accusation, multiverse)
+    def _main_accusation(self, view: dict[str, Any], main: Any) -> None:
+        names = self.names()
+        r = view["round"]
+        accuser, accused = names[r["accuser_now"]], names[r["accused_now"]]
+        main.add_widget(title(self.tr("accuse.title", accuser=accuser, accused=accused), "28sp"))
+        main.add_widget(note(self.tr("accuse.rule", accused=accused), "22sp"))
+        self._yes_no(view, main, self.tr("vote.accuse_question", accused=accused))
+
+    def _main_multiverse_vote(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        caller = self.names()[r["multiverse_callers"][-1]]
+        main.add_widget(title(self.tr("mv.title", caller=caller), "28sp"))
+        main.add_widget(note(self.tr("mv.rule"), "22sp"))
+        self._yes_no(view, main, self.tr("vote.mv_question"))
+
+    def _yes_no(self, view: dict[str, Any], main: Any, question: str) -> None:
+        vote = view["round"]["vote"]
+        names = self.names()
+        if vote["sealed"]:
+            left = [x for x in vote["eligible"] if x not in vote["voted"]]
+            main.add_widget(note(self.tr("vote.left", n=len(left)), "22sp"))
+            main.add_widget(button(self.tr("vote.sealed"), "spy_sealed_start",
+                                   lambda: self.sealed_ballots(question), kind="primary", height=80))
+            main.add_widget(Widget())
+            return
+        main.add_widget(note(self.tr("vote.who_yes"), "22sp"))
+        main.add_widget(player_grid(names, self.toggle_yes, "spy_yes", vote["eligible"], self.yes))
+        main.add_widget(Widget())
+        yes = len(self.yes)
+        no = len(vote["eligible"]) - yes
+        main.add_widget(button(self.tr("vote.submit"), "spy_vote_submit", lambda: self.ctx.confirm(
+            self.tr("vote.confirm", yes=yes, no=no), lambda: self.send(A.Hands(TABLE, tuple(sorted(self.yes))))),
+            kind="primary", height=76))
+
+    def toggle_yes(self, seat: int) -> None:
+        self.yes ^= {seat}
+        self.refresh(None)
+
+    def sealed_ballots(self, question: str) -> None:
+        """Pass the tablet to each voter still to vote; each taps yes or no alone."""
+        vote = self.view()["round"]["vote"]
+        if vote is None or not vote["sealed"]:
+            return
+        left = [x for x in vote["eligible"] if x not in vote["voted"]]
+        if not left:
+            return
+        seat = left[0]
+
+        def content(done: Callable[[], None]) -> Widget:
+            box = BoxLayout(orientation="vertical", spacing=dp(16))
+            box.add_widget(title(question, "30sp"))
+            row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
+            for yes, key, tid in ((True, "vote.yes", "spy_ballot_yes"), (False, "vote.no", "spy_ballot_no")):
+                row.add_widget(button(self.tr(key), tid, lambda y=yes: (self.send(A.VoteYesNo(seat, y)), done()),
+                                      kind="primary" if yes else "normal", height=110))
+            box.add_widget(row)
+            return box
+
+        self.ctx.private(self.names()[seat], content, lambda: self.ctx.later(lambda: self.sealed_ballots(question),
+                                                                              0.35), "input")
+
+    def _main_pride(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        names = self.names()
+        main.add_widget(title(self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)),
+                              "26sp"))
+        voters = [x for x in range(len(names)) if x != r["accused_now"]]
+        grid = player_grid([self.tr("pride.use", name=n) for n in names],
+                           lambda s: self.send(A.UseAbility(s)), "spy_pride", voters, cols=2)
+        main.add_widget(grid)
+        main.add_widget(Widget())
+        main.add_widget(button(self.tr("pride.skip"), "spy_pride_skip", lambda: self.send(A.ResumeClock(TABLE)),
+                               kind="primary", height=76))
+
+    # -- the Joker's guess
+    def _main_guess(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        joker = r["revealer"]
+        main.add_widget(title(self.tr("guess.title", name=self.names()[joker]), "26sp"))
+        if view["settings"]["prank"]:
+            main.add_widget(button(self.tr("guess.prank"), "spy_prank", lambda: self.ctx.confirm(
+                self.tr("guess.prank_confirm"), lambda: self.send(A.DeclarePrank(joker))), kind="danger"))
+        main.add_widget(LocationList(view["locations"], self.ctx.lang, self.ctx.tr,
+                                     on_pick=lambda loc: self.ctx.confirm(
+                                         self.tr("guess.confirm", place=self.place_name(loc)),
+                                         lambda: self.send(A.GuessLocation(joker, loc)))))
+
+    def _main_confirm_guess(self, view: dict[str, Any], main: Any) -> None:
+        r = view["round"]
+        main.add_widget(title(self.tr("confirm_guess.title", name=self.names()[r["revealer"]],
+                                      place=self.place_name(r["guess"])), "28sp"))
+        row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(20))
+        row.add_widget(button(self.tr("confirm_guess.right"), "spy_guess_right",
+                              lambda: self.send(A.ConfirmGuess(TABLE, True)), kind="primary", height=96))
+        row.add_widget(button(self.tr("confirm_guess.wrong"), "spy_guess_wrong",
+                              lambda: self.send(A.ConfirmGuess(TABLE, False)), height=96))
+        main.add_widget(row)
+        main.add_widget(Widget())
+
+    # -- discussion and pointing
+    def _main_discussion(self, view: dict[str, Any], main: Any) -> None:
+        main.add_widget(title(self.tr("discussion.title"), "28sp"))
+        main.add_widget(note(self.tr("discussion.rule"), "22sp"))
+        main.add_widget(Widget())
+        main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
+                               lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
+
+    def _main_harley_talk(self, view: dict[str, Any], main: Any) -> None:
+        main.add_widget(title(self.tr("discussion.harley_title"), "28sp"))
+        main.add_widget(note(self.tr("discussion.harley_rule"), "22sp"))
+        main.add_widget(Widget())
+        main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
+                               lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
+
+    def _main_final_vote(self, view: dict[str, Any], main: Any) -> None:
+        self._pointing(view, main, self.tr("points.title"))
+
+    def _main_harley_vote(self, view: dict[str, Any], main: Any) -> None:
+        self._pointing(view, main, self.tr("discussion.harley_rule"))
+
+    def _pointing(self, view: dict[str, Any], main: Any, heading: str) -> None:
+        vote = view["round"]["vote"]
+        names = self.names()
+        main.add_widget(title(heading, "26sp"))
+        if vote["sealed"]:
+            left = [x for x in vote["eligible"] if x not in vote["voted"]]
+            main.add_widget(note(self.tr("vote.left", n=len(left)), "22sp"))
+            main.add_widget(button(self.tr("points.sealed"), "spy_sealed_start", self.sealed_points,
+                                   kind="primary", height=80))
+            main.add_widget(Widget())
+            return
+        rows = GridLayout(cols=1 if len(vote["options"]) <= 4 else 2, size_hint_y=None, spacing=dp(8))
+        rows.bind(minimum_height=rows.setter("height"))
+        for seat in vote["options"]:
+            row = CountRow(names[seat], seat, self.set_count)
+            row.count = self.counts.get(seat, 0)
+            row.value.text = str(row.count)
+            rows.add_widget(row)
+        main.add_widget(rows)
+        main.add_widget(Widget())
+        total = sum(self.counts.values())
+        self.total_label = note(self.tr("points.total", n=total, max=len(vote["eligible"])), "22sp")
+        main.add_widget(self.total_label)
+        summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
+        counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
+        main.add_widget(button(self.tr("points.submit"), "spy_points_submit", lambda: self.ctx.confirm(
+            self.tr("points.confirm", summary=summary), lambda: self.send(A.Points(TABLE, counts))),
+            kind="primary", height=72))
+
+    def set_count(self, seat: int, count: int) -> None:
+        self.counts[seat] = count
+        self.refresh(None)
+
+    def sealed_points(self) -> None:
+        vote = self.view()["round"]["vote"]
+        if vote is None or not vote["sealed"]:
+            return
+        left = [x for x in vote["eligible"] if x not in vote["voted"]]
+        if not left:
+            return
+        seat = left[0]
+        names = self.names()
+
+        def content(done: Callable[[], None]) -> Widget:
+            box = BoxLayout(orientation="vertical", spacing=dp(16))
+            box.add_widget(title(self.tr("points.who"), "30sp"))
+            targets = [x for x in vote["options"] if x != seat]
+            box.add_widget(player_grid(names, lambda t: (self.send(A.PointAt(seat, t)), done()), "spy_ballot",
+                                       targets))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(names[seat], content, lambda: self.ctx.later(self.sealed_points, 0.35), "input")
+
+    # -- physical reveal
+    def _main_reveal(self, view: dict[str, Any], main: Any) -> None:
+        s = view["settings"]
+        names = self.names()
+        main.add_widget(title(self.tr("reveal.title"), "26sp"))
+        kinds = ["standard"] + (["joker"] if s["prank"] else []) + (["multiverse"] if s["multiverse"] else [])
+        if len(kinds) > 1:
+            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
+            for k in kinds:
+                row.add_widget(button(self.tr(f"kind.{k}"), f"spy_kind_{k}", lambda k=k: self.set_card("kind", k),
+                                      selected=self.cards["kind"] == k))
+            main.add_widget(row)
+        if self.cards["kind"] == "standard":
+            main.add_widget(note(self.tr("reveal.joker"), "22sp"))
+            main.add_widget(player_grid(names, lambda x: self.set_card("joker", x), "spy_joker",
+                                        selected=[self.cards["joker"]]))
+            if s["harley"]:
+                main.add_widget(note(self.tr("reveal.harley"), "22sp"))
+                main.add_widget(player_grid(names, lambda x: self.set_card("harley", x), "spy_harley",
+                                            selected=[self.cards["harley"]]))
+        main.add_widget(Widget())
+        c = self.cards
+        standard = c["kind"] == "standard"
+        main.add_widget(button(self.tr("reveal.submit"), "spy_reveal_submit", lambda: self.send(A.EnterCards(
+            TABLE, c["kind"], c["joker"] if standard else -1, c["harley"] if standard else -1)), kind="primary",
+            height=72))
+
+    def set_card(self, key: str, value: Any) -> None:
+        if key == "harley" and self.cards["harley"] == value:
+            value = -1  # tap again: nobody had the icon
+        self.cards[key] = value
+        self.refresh(None)
+
+    # -- results
+    def _main_round_over(self, view: dict[str, Any], main: Any) -> None:
+        self._result(view, main)
+        row = BoxLayout(size_hint_y=None, height=dp(76), spacing=dp(16))
+        row.add_widget(button(self.tr("result.end"), "spy_end_session", lambda: self.ctx.confirm(
+            self.tr("result.end_confirm"), lambda: self.send(A.EndSession(TABLE)), danger=True), height=76))
+        row.add_widget(button(self.tr("result.next"), "spy_next", lambda: self.send(A.NextRound(TABLE)),
+                              kind="primary", height=76))
+        main.add_widget(row)
+        self.cards = {"kind": "standard", "joker": -1, "harley": -1}
+
+    def _main_over(self, view: dict[str, Any], main: Any) -> None:
+        names = self.names()
+        totals = view["totals"]
+        best = max(totals)
+        main.add_widget(title(self.tr("result.over", names=", ".join(n for n, t in zip(names, totals, strict=True)
+                                                                     if t == best)), "30sp"))
+        self._result(view, main)
+
+    def _result(self, view: dict[str, Any], main: Any) -> None:
+        names = self.names()
+        rec = view["history"][-1] if view["history"] else None
+        if rec is None:
+            return
+        main.add_widget(title(self.tr("result.title", n=rec["number"], ending=self.tr(f"ending.{rec['ending']}")),
+                              "26sp"))
+        lines = []
+        if rec["place"]:
+            lines.append(self.tr("result.place", place=rec["place_en"] if self.ctx.lang == "en" else rec["place_ko"]))
+        if rec["kind"] == "joker":
+            lines.append(self.tr("result.all_jokers"))
+        elif rec["kind"] == "multiverse":
+            lines.append(self.tr("result.no_joker"))
+        else:
+            lines.append(self.tr("result.joker", name=names[rec["joker"]]))
+        if rec["harley"] >= 0:
+            lines.append(self.tr("result.harley", name=names[rec["harley"]]))
+        if rec["convicted"] >= 0:
+            lines.append(self.tr("result.convicted", name=names[rec["convicted"]]))
+        if rec["guess"]:
+            ok = view["round"]["guess_correct"]
+            lines.append(self.tr("result.guess", place=self.place_name(rec["guess"]),
+                                 ok=self.tr("result.right" if ok else "result.wrong")))
+        main.add_widget(note("  ·  ".join(lines), "22sp"))
+        main.add_widget(ScoreTable(names, rec["points"], view["totals"], self.ctx.tr))
+        main.add_widget(Widget())
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,0 +1,175 @@
+"""Parts of the Spyfall DC table screen: player buttons, the searchable location list, the score table,
+a count row for pointing votes, and the private card shown by pass-the-tablet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from kiosk.widgets.handover import secret_text
+from kiosk.widgets.theme import ACCENT, MUTED, TEXT, TButton, TLabel
+
+Tr = Callable[..., str]
+
+
+def title(text: str, size: str = "26sp", color: Any = ACCENT) -> TLabel:
+    return TLabel(text=text, font_size=size, color=color, bold=True)
+
+
+def note(text: str, size: str = "20sp") -> TLabel:
+    return TLabel(text=text, font_size=size, color=MUTED)
+
+
+def button(text: str, test_id: str, on_press: Callable[[], None], kind: str = "normal", height: float = 64,
+           selected: bool = False, disabled: bool = False) -> TButton:
+    btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), selected=selected,
+                  disabled=disabled)
+    btn.bind(on_release=lambda *_: on_press())
+    return btn
+
+
+def player_grid(names: Sequence[str], on_pick: Callable[[int], None], prefix: str = "spy_pick",
+                seats: Iterable[int] | None = None, selected: Iterable[int] = (), cols: int = 4) -> GridLayout:
+    """One finger-sized button per player (only `seats` if given)."""
+    chosen = set(selected)
+    grid = GridLayout(cols=cols, spacing=dp(10), size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for seat in (range(len(names)) if seats is None else seats):
+        grid.add_widget(button(names[seat], f"{prefix}_{seat}", lambda s=seat: on_pick(s),
+                               selected=seat in chosen))
+    return grid
+
+
+class LocationList(BoxLayout):
+    """The location list (Korean and English), searchable; rows are buttons when `on_pick` is given."""
+
+    query = StringProperty("")
+    on_pick = ObjectProperty(None, allownone=True)
+
+    def __init__(self, locations: Sequence[Mapping[str, Any]], lang: str, tr: Tr,
+                 on_pick: Callable[[str], None] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.locations = list(locations)
+        self.lang = lang
+        self.on_pick = on_pick
+        self.ids.search.hint_text = tr("spyfall.locations.search")
+        self.ids.heading.text = tr("spyfall.locations.title")
+        self.fill()
+
+    def label(self, loc: Mapping[str, Any]) -> str:
+        first, second = (loc["en"], loc["ko"]) if self.lang == "en" else (loc["ko"], loc["en"])
+        return f"{first} · {second}"
+
+    def matches(self, loc: Mapping[str, Any]) -> bool:
+        q = self.query.strip().lower()
+        if not q:
+            return True
+        hay = [loc["ko"], loc["en"], *loc.get("aliases", [])]
+        return any(q in h.lower() or q.replace(" ", "") in h.lower().replace(" ", "") for h in hay)
+
+    def on_query(self, *_: Any) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        rows = self.ids.rows
+        rows.clear_widgets()
+        for loc in self.locations:
+            if not self.matches(loc):
+                continue
+            if self.on_pick is not None:
+                rows.add_widget(button(self.label(loc), f"spy_loc_{loc['id']}",
+                                       lambda i=loc["id"]: self.on_pick(i), height=64))
+            else:
+                rows.add_widget(TLabel(text=self.label(loc), font_size="19sp", color=TEXT))
+
+    def shown(self) -> list[str]:
+        return [getattr(w, "test_id", "") or w.text for w in self.ids.rows.children][::-1]
+
+
+class ScoreTable(GridLayout):
+    """Name · this round · total, one row per player."""
+
+    def __init__(self, names: Sequence[str], round_points: Sequence[int], totals: Sequence[int], tr: Tr,
+                 **kw: Any) -> None:
+        kw.setdefault("cols", 3)
+        super().__init__(spacing=dp(6), size_hint_y=None, **kw)
+        self.bind(minimum_height=self.setter("height"))
+        for head in ("spyfall.score.name", "spyfall.score.round", "spyfall.score.total"):
+            self.add_widget(_cell(tr(head), MUTED))
+        best = max(totals) if totals else 0
+        for seat, name in enumerate(names):
+            colour = ACCENT if totals and totals[seat] == best and best > 0 else TEXT
+            pts = round_points[seat] if seat < len(round_points) else 0
+            self.add_widget(_cell(name, colour))
+            self.add_widget(_cell(f"+{pts}" if pts else "0", colour))
+            self.add_widget(_cell(str(totals[seat]), colour))
+
+
+def _cell(text: str, colour: Any) -> Label:
+    lbl = Label(text=text, font_size="22sp", color=colour, size_hint_y=None, height=dp(40), halign="left",
+                valign="middle", shorten=True)
+    lbl.bind(size=lambda w, s: setattr(w, "text_size", s))
+    return lbl
+
+
+class CountRow(BoxLayout):
+    """name  [-]  n  [+]  for entering fingers per player."""
+
+    def __init__(self, name: str, seat: int, on_change: Callable[[int, int], None], **kw: Any) -> None:
+        super().__init__(orientation="horizontal", size_hint_y=None, height=dp(64), spacing=dp(10), **kw)
+        self.seat = seat
+        self.count = 0
+        self.on_change = on_change
+        self.name_label = Label(text=name, font_size="24sp", color=TEXT, halign="left", valign="middle",
+                                shorten=True)
+        self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(self.name_label)
+        self.add_widget(button("-", f"spy_minus_{seat}", lambda: self.step(-1)))
+        self.value = Label(text="0", font_size="30sp", bold=True, color=ACCENT, size_hint_x=None, width=dp(64))
+        self.add_widget(self.value)
+        self.add_widget(button("+", f"spy_plus_{seat}", lambda: self.step(1)))
+        for w in self.children:
+            if isinstance(w, TButton):
+                w.size_hint_x = None
+                w.width = dp(84)
+
+    def step(self, delta: int) -> None:
+        self.count = max(0, self.count + delta)
+        self.value.text = str(self.count)
+        self.on_change(self.seat, self.count)
+
+
+def private_card(me: Mapping[str, Any], tr: Tr, lang: str, prank: bool) -> Widget:
+    """What only this seat may see: its card (and ability card), from its own view."""
+    box = BoxLayout(orientation="vertical", spacing=dp(12))
+    card = me.get("card", {})
+    if card.get("kind") == "joker":
+        box.add_widget(secret_text(tr("spyfall.card.joker"), "52sp"))
+        box.add_widget(note(tr("spyfall.card.joker_hint"), "24sp"))
+        if prank:
+            box.add_widget(note(tr("spyfall.card.prank_hint"), "22sp"))
+    elif card:
+        name = card["en"] if lang == "en" else card["ko"]
+        box.add_widget(note(tr("spyfall.card.location"), "24sp"))
+        box.add_widget(secret_text(name, "52sp"))
+        if card.get("harley"):
+            box.add_widget(title(tr("spyfall.card.harley"), "26sp"))
+    ability = me.get("ability")
+    if ability:
+        name = ability["en"] if lang == "en" else ability["ko"]
+        text = ability["text_en"] if lang == "en" else ability["text_ko"]
+        box.add_widget(title(tr("spyfall.card.ability", name=name), "24sp", TEXT))
+        box.add_widget(note(text, "20sp"))
+    return box
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

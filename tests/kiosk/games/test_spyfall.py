@@ -1,0 +1,221 @@
+"""Spyfall DC host screens, driven by touch offscreen, with screenshots (kiosk/HOSTING.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+NAMES = ["앤", "후안", "마리아", "이삭"]
+
+
+def _check(driver: Any, name: str) -> None:
+    path = driver.screenshot(name)
+    assert path.exists() and path.stat().st_size > 5000
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def _host(driver: Any) -> Any:
+    return driver.app.get_screen("host").ctx.host
+
+
+def _start(driver: Any, names: list[str] = NAMES, **choices: str) -> Any:
+    driver.app.host("spyfall")
+    driver.wait_screen("host")
+    for i, name in enumerate(names):
+        driver.find(f"spy_name_{i}").text = name
+    for tid in choices.values():
+        driver.tap(tid)
+    driver.tap("spy_start")
+    session = driver.app.session
+    assert session is not None and session.game.id == "spyfall"
+    return session
+
+
+def _no_modal(driver: Any) -> bool:
+    from kivy.uix.modalview import ModalView
+
+    return not any(isinstance(w, ModalView) for w in driver.roots())
+
+
+def _confirm(driver: Any) -> None:
+    driver.tap("confirm_yes")
+    driver.wait_for(lambda: _no_modal(driver))
+
+
+def _secret(driver: Any) -> list[str]:
+    ho = driver.app.get_screen("host").ctx.open_dialog
+    if ho is None or ho.secret is None or ho.secret.opacity == 0:
+        return []
+    return [w.text for w in ho.secret.walk() if getattr(w, "text", "")]
+
+
+def _held(driver: Any, shot: str | None = None) -> list[str]:
+    seen: list[list[str]] = []
+
+    def look() -> None:
+        seen.append(_secret(driver))
+        if shot:
+            _check(driver, shot)
+
+    driver.hold("handover_hold", 0.2, during=look)
+    return seen[0]
+
+
+def _wait_handover(driver: Any, name: str) -> None:
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")) and any(name in t for t in driver.texts()))
+
+
+def _skip_time(driver: Any, session: Any, seconds: float) -> None:
+    """Move the session's wall clock forward; the host frame's tick reports a passed deadline."""
+    base = session.clock()
+    session.clock = lambda: base + seconds
+    _host(driver).clock._now = session.clock
+
+
+def test_setup_form_refuses_two_players(driver: Any) -> None:
+    """Covers SPY-01, SPY-09. The form starts with 5 rounds; two names are refused with a Korean toast."""
+    driver.app.host("spyfall")
+    driver.wait_screen("host")
+    _check(driver, "spyfall_setup")
+    assert any("5라운드" in t for t in driver.texts())
+    driver.find("spy_name_0").text = "앤"
+    driver.find("spy_name_1").text = "후안"
+    driver.tap("spy_start")
+    assert driver.app.session is None
+
+
+def test_four_player_digital_round_by_touch(driver: Any) -> None:
+    """Covers SPY-12, SPY-19, SPY-21, SPY-34, SPY-38, SPY-29, SPY-31, SPY-49, SPY-54, SPY-23, SPY-08: the
+    table picks the dealer, cards go round by pass-the-tablet (hold to see, release to hide), the clock
+    runs, an accusation fails and the clock goes on, time runs out, the table points, scores show."""
+    session = _start(driver)
+    assert any("가장 의심스러운" in t for t in driver.texts())
+    driver.tap("spy_dealer_2")
+    assert session.state.round.dealer == 2 and session.state.round.phase == "ready"
+    facts = session.state.round.facts
+    place = session.state.place(facts.location).ko
+    _check(driver, "spyfall_ready")
+    driver.tap("spy_pass_cards")
+    for seat, name in enumerate(NAMES):
+        _wait_handover(driver, name)
+        driver.tap("handover_i_am")
+        assert _secret(driver) == []  # hidden until held
+        shown = " ".join(_held(driver, "spyfall_deal" if seat == facts.joker else None))
+        if seat == facts.joker:
+            assert "조커" in shown and place not in shown
+        else:
+            assert place in shown
+        assert _secret(driver) == []  # hidden again on release
+        driver.tap("handover_done")
+    driver.wait_for(lambda: _no_modal(driver))
+    driver.tap("spy_start_clock")
+    assert session.state.round.phase == "play" and session.state.round.clock.running
+    texts = " ".join(driver.texts())
+    assert any(re.fullmatch(r"8:00|7:[0-5]\d", t) for t in driver.texts())  # the clock, readable across the table
+    assert "되묻기 금지" in texts and "데일리 플래닛 · Daily Planet" in texts  # the question rule, the location list
+    _check(driver, "spyfall_clock")
+    hero = (facts.joker + 1) % 4
+    driver.tap("spy_accuse")
+    driver.tap(f"spy_pick_{hero}")
+    driver.tap(f"spy_pick_{facts.joker}")
+    _confirm(driver)
+    assert session.state.round.phase == "accusation"
+    assert not driver.find_all(f"spy_yes_{facts.joker}")  # the accused does not vote
+    driver.tap(f"spy_yes_{hero}")
+    _check(driver, "spyfall_accusation")
+    driver.tap("spy_vote_submit")
+    _confirm(driver)
+    assert session.state.round.phase == "play" and session.state.round.clock.running
+    _skip_time(driver, session, 430)
+    driver.wait_for(lambda: _host(driver).cues == [60], timeout=3)  # the 1:00 sound
+    _skip_time(driver, session, 100)
+    driver.wait_for(lambda: session.state.round.phase == "discussion", timeout=3)
+    assert _host(driver).cues == [60, 0]  # the 0:00 sound
+    driver.tap("spy_point_now")
+    for _ in range(3):
+        driver.tap(f"spy_plus_{facts.joker}")
+    driver.tap(f"spy_plus_{hero}")
+    assert any("4/4표" in t for t in driver.texts())
+    _check(driver, "spyfall_final_vote")
+    driver.tap("spy_points_submit")
+    _confirm(driver)
+    rec = session.state.history[-1]
+    assert rec.convicted == facts.joker
+    expected = [0 if s == facts.joker else 2 if s == hero else 1 for s in range(4)]
+    assert list(rec.points) == expected
+    texts = " ".join(driver.texts())
+    assert "라운드 1 결과" in texts and f"조커: {NAMES[facts.joker]}" in texts
+    _check(driver, "spyfall_score")
+    driver.tap("spy_next")
+    assert session.state.round.dealer == facts.joker and session.state.round.number == 2
+
+
+def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
+    """Covers SPY-36, SPY-37, SPY-42, SPY-43, SPY-26: sealed thumbs by pass-the-tablet (the accused is left
+    out), then the next round the Joker reveals and finds the location by typing in the search box."""
+    session = _start(driver, votes="spy_votes_sealed")
+    driver.tap("spy_dealer_0")
+    facts = session.state.round.facts
+    driver.tap("spy_start_clock")
+    hero = (facts.joker + 1) % 4
+    driver.tap("spy_accuse")
+    driver.tap(f"spy_pick_{hero}")
+    driver.tap(f"spy_pick_{facts.joker}")
+    _confirm(driver)
+    driver.tap("spy_sealed_start")
+    voters = [s for s in range(4) if s != facts.joker]
+    for seat in voters:
+        _wait_handover(driver, NAMES[seat])
+        driver.tap("handover_i_am")
+        if seat == voters[0]:
+            _check(driver, "spyfall_sealed_ballot")
+        driver.tap("spy_ballot_yes")
+        driver.wait_for(lambda: _no_modal(driver) or bool(driver.find_all("handover_i_am")))
+    driver.wait_for(lambda: session.state.round.phase == "round_over")
+    assert session.state.history[-1].points[hero] == 2  # unanimous: the accuser's bonus
+    driver.wait_for(lambda: _no_modal(driver))
+    driver.tap("spy_next")
+    facts = session.state.round.facts
+    driver.tap("spy_start_clock")
+    driver.tap("spy_reveal")
+    driver.tap(f"spy_pick_{facts.joker}")
+    assert session.state.round.phase == "guess"
+    loc = session.state.place(facts.location)
+    driver.find("spy_loc_search").text = loc.en[:5].lower()
+    driver.pump(3)
+    assert driver.find_all(f"spy_loc_{loc.id}") and len(driver.find_all("spy_loc_atlantis")) <= (
+        loc.id == "atlantis")
+    _check(driver, "spyfall_guess")
+    driver.tap(f"spy_loc_{loc.id}")
+    driver.wait_for(lambda: bool(driver.find_all("confirm_yes")))  # a tap in a list lands after its scroll check
+    _confirm(driver)
+    assert session.state.history[-1].points[facts.joker] == 4
+
+
+def test_physical_mode_names_the_bag_and_takes_the_revealed_cards(driver: Any) -> None:
+    """Covers SPY-15, SPY-16, SPY-37, SPY-45: the kiosk names a bag; after a unanimous accusation the table
+    enters who showed the Joker card; scores follow."""
+    session = _start(driver, deal="spy_deal_physical")
+    driver.tap("spy_dealer_1")
+    bag = session.state.deck(session.state.round.deck).bag
+    assert any(f"{bag}번 봉지" in t for t in driver.texts())
+    _check(driver, "spyfall_physical_bag")
+    driver.tap("spy_start_clock")
+    driver.tap("spy_accuse")
+    driver.tap("spy_pick_0")
+    driver.tap("spy_pick_3")
+    _confirm(driver)
+    for seat in (0, 1, 2):
+        driver.tap(f"spy_yes_{seat}")
+    driver.tap("spy_vote_submit")
+    _confirm(driver)
+    assert session.state.round.phase == "reveal"
+    driver.tap("spy_joker_2")  # Maria showed the Joker: Isaac was a hero
+    _check(driver, "spyfall_physical_reveal")
+    driver.tap("spy_reveal_submit")
+    assert list(session.state.history[-1].points) == [0, 0, 4, 0]
