@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import speechgen as sg  # noqa: E402
-from audio.asr import Mode, ModelLoader, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
+from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
@@ -149,11 +149,15 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
     time spent on that chunk. The text is the one `PhraseBook.pick` chooses from the n-best."""
     rec = engine.recognizer(book.grammar)
+    endpoint = QuickEndpoint()
     decode = 0.0
     text, lat = "", float("nan")
     for i in range(0, len(pcm), CHUNK):
         t0 = time.perf_counter()
-        heard = rec.accept(pcm[i : i + CHUNK])
+        chunk = pcm[i : i + CHUNK]
+        heard = rec.accept(chunk)
+        if heard is None and endpoint.update(chunk):
+            heard = rec.final()
         dt = time.perf_counter() - t0
         decode += dt
         if heard is not None and heard.candidates:
@@ -271,8 +275,11 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
     finals = Counter()
     for name, pcm in audio.items():
         rec = engine.recognizer(book.grammar)
+        endpoint = QuickEndpoint()
         for i in range(0, len(pcm), CHUNK):
             heard = rec.accept(pcm[i : i + CHUNK])
+            if heard is None and endpoint.update(pcm[i : i + CHUNK]):
+                heard = rec.final()
             if heard is not None:
                 intent = book.pick(heard.candidates)[1]
                 if intent is not None:

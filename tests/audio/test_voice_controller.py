@@ -122,9 +122,9 @@ def test_no_and_tap_cancel_and_tap_confirm() -> None:
     say(ctl, "아니요")
     assert intents(events) == []
     assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.REJECTED]
-    say(ctl, "게임 끝")
+    say(ctl, "게임 종료")
     ctl.tap_confirm(False)
-    say(ctl, "게임 끝")
+    say(ctl, "게임 종료")
     ctl.tap_confirm(True)
     assert intents(events) == ["watson_holmes.end_game"]
     assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.REJECTED] * 2 + [Answer.CONFIRMED]
@@ -283,3 +283,37 @@ def test_a_final_action_is_never_dispatched_without_a_yes_just_before(ops) -> No
             assert before.intent is e.intent
             asked = [x for x in events[:i] if x.kind == "confirm" and x.intent is e.intent]
             assert len(asked) == 1
+
+
+def _tone(seconds: float, amp: int) -> bytes:
+    import math
+    from array import array
+
+    n = int(16000 * seconds)
+    return array("h", (int(amp * math.sin(2 * math.pi * 220 * i / 16000)) for i in range(n))).tobytes()
+
+
+def _chunks(pcm: bytes) -> list[bytes]:
+    return [pcm[i : i + 3200] for i in range(0, len(pcm), 3200)]
+
+
+def test_quick_endpoint_fires_after_a_short_silence_following_speech() -> None:
+    from audio.asr import QuickEndpoint
+
+    ep = QuickEndpoint(silence_after=0.3)
+    fired = [ep.update(c) for c in _chunks(bytes(3200 * 3) + _tone(0.6, 6000) + bytes(3200 * 6))]
+    assert fired.index(True) == 3 + 6 + 2  # the third quiet chunk: 0.3 s after the speech
+    assert fired.count(True) == 1
+
+
+def test_quick_endpoint_ignores_clicks_and_steady_noise() -> None:
+    from audio.asr import QuickEndpoint
+
+    ep = QuickEndpoint()
+    assert not any(ep.update(c) for c in _chunks(_tone(0.1, 8000) + bytes(3200 * 10)))  # 0.1 s click
+    ep = QuickEndpoint()
+    # steady noise: once the floor has adapted the noise counts as quiet, so at most its onset ends once
+    assert sum(ep.update(c) for c in _chunks(_tone(5.0, 3000))) <= 1
+    # and speech well above that floor is still heard and ended
+    assert [ep.update(c) for c in _chunks(_tone(0.5, 20000))] == [False] * 5
+    assert any(ep.update(c) for c in _chunks(_tone(1.0, 3000)))
