@@ -1,0 +1,449 @@
+"""The Watson & Holmes host: set-up, the narrated case opening, then the referee's table screen.
+
+Table screen: the location grid with pawns, bids, police tokens and locks; the carriage stop and 221B;
+each player's carriages and tokens; whose turn; Watson and Holmes. Secrets go through `ctx.private`:
+reading a card (digital: the text; physical box: "read your card now"), writing the 221B answers, a
+consulted player's answers, checking an answer. No rules here: buttons come from the engine's legal
+actions, and every choice is dispatched for the engine to accept or refuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.textinput import TextInput
+
+from engines.core import TABLE, Action, Step
+from engines.watson_holmes.actions import CheckReply, EndGame, TakeWatson, Verdict, Visit, WatsonPass, WatsonRead
+from engines.watson_holmes.content import Case, Text
+from kiosk.games.watson_holmes.opening import WhOpening
+from kiosk.games.watson_holmes.private import PrivateFlows
+from kiosk.hosting import GameHost, HostContext
+from kiosk.session import Session
+from kiosk.widgets.theme import MUTED, PANEL, Panel, TButton
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+
+class WhTile(TButton):
+    """A location card on the grid."""
+
+
+class WhTable(BoxLayout):
+    pass
+
+
+def label(text: str, size: str = "20sp", color: Any = None, height: float = 36, bold: bool = False) -> Label:
+    lbl = Label(text=text, font_size=size, size_hint_y=None, height=dp(height), halign="left", valign="middle",
+                bold=bold, shorten=True)
+    if color is not None:
+        lbl.color = color
+    lbl.bind(size=lambda w, s: setattr(w, "text_size", s))
+    return lbl
+
+
+class WhSetup(BoxLayout):
+    """Case, player count and names, expert variant; then start."""
+
+    def __init__(self, host: WatsonHolmesHost) -> None:
+        super().__init__(orientation="vertical", padding=(dp(40), dp(12)), spacing=dp(10))
+        self.host = host
+        self.cases = host.cases()
+        self.case_id = self.cases[0].id if self.cases else ""
+        self.count, self.expert = 3, False
+        self.inputs: list[TextInput] = []
+        self.build()
+
+    def build(self) -> None:
+        tr = self.host.tr
+        old = [i.text for i in self.inputs]
+        self.clear_widgets()
+        self.add_widget(label(tr("setup.title"), "30sp", height=52, bold=True))
+        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for case in self.cases:
+            kind = tr("setup.digital" if case.digital else "setup.physical")
+            text = f"{case.number}. {self.host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
+            b = TButton(text=text, test_id=f"wh_case_{case.id}", selected=case.id == self.case_id,
+                        size_hint_y=None, height=dp(64), font_size="20sp")
+            b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
+            grid.add_widget(b)
+        self.add_widget(grid)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(label(tr("setup.players"), "22sp", height=64))
+        for n in range(2, 8):
+            b = TButton(text=str(n), test_id=f"wh_count_{n}", selected=n == self.count)
+            b.bind(on_release=lambda _w, k=n: self._set(count=k))
+            row.add_widget(b)
+        ex = TButton(text=tr("setup.expert"), test_id="wh_expert", selected=self.expert, size_hint_x=3)
+        ex.bind(on_release=lambda *_: self._set(expert=not self.expert))
+        row.add_widget(ex)
+        self.add_widget(row)
+        names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
+        self.inputs = []
+        for i in range(7):
+            ti = TextInput(multiline=False, font_size="22sp", hint_text=tr("setup.player_default", n=i + 1),
+                           padding=(dp(12), dp(16)), disabled=i >= self.count)
+            ti.test_id = f"wh_name_{i}"
+            ti.text = old[i] if i < len(old) else ""
+            ti.opacity = 1 if i < self.count else 0.3
+            self.inputs.append(ti)
+            names.add_widget(ti)
+        self.add_widget(names)
+        self.add_widget(BoxLayout())
+        start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
+                        height=dp(88), font_size="28sp")
+        start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert))
+        self.add_widget(start)
+
+    def _set(self, **changes: Any) -> None:
+        for k, v in changes.items():
+            setattr(self, k, v)
+        self.build()
+
+    def names(self) -> list[str]:
+        return [self.inputs[i].text.strip() or self.host.tr("setup.player_default", n=i + 1)
+                for i in range(self.count)]
+
+
+class WatsonHolmesHost(GameHost):
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, **kw)
+        self.table: WhTable | None = None
+        self.opening: WhOpening | None = None
+        self.fresh = False
+        self.sel = ""  # the location chosen on the grid
+        self.bid = 0
+        self.withdraw = False
+        self.watson_after = False
+        self.reading_text = ""
+        self.private = PrivateFlows(self)
+        self.add_widget(WhSetup(self))
+
+    # ------------------------------------------------------------ helpers
+    def tr(self, key: str, **params: Any) -> str:
+        return self.ctx.tr(f"watson_holmes.{key}", **params)
+
+    def pick(self, text: Text | None) -> str:
+        if text is None:
+            return ""
+        return text.en if self.ctx.lang == "en" and text.en else text.ko
+
+    def cases(self) -> list[Case]:
+        return sorted((v for v in self.ctx.game.pack.values() if isinstance(v, Case)),
+                      key=lambda c: (c.number, c.id))
+
+    @property
+    def session(self) -> Session:
+        assert self.ctx.session is not None
+        return self.ctx.session
+
+    def case(self) -> Case:
+        case_id = self.session.view(None)["case"]["id"]
+        return next(c for c in self.cases() if c.id == case_id)
+
+    def name(self, seat: int) -> str:
+        return str(self.session.view(None)["players"][seat]["name"])
+
+    def place(self, location: str) -> str:
+        if location == "cab":
+            return self.tr("loc.cab")
+        if location == "221b":
+            return self.tr("loc.baker")
+        return f"{location}. {self.pick(self.case().location(int(location)).name)}"
+
+    def send(self, action: Action) -> Step[Any] | None:
+        return self.ctx.dispatch(action)
+
+    # ------------------------------------------------------------ set-up and opening
+    def start_game(self, case_id: str, names: list[str], expert: bool) -> None:
+        self.fresh = True
+        if self.ctx.start({"players": names, "case": case_id, "expert": expert}) is None:
+            self.fresh = False
+
+    def on_session(self, session: Session) -> None:
+        self.clear_widgets()
+        self.table = None
+        if self.fresh:
+            self.fresh = False
+            view = session.view(None)
+            self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(view["start_player"]),
+                                     self.show_table)
+            self.add_widget(self.opening)
+        else:
+            self.show_table()
+
+    def show_table(self) -> None:
+        self.clear_widgets()
+        self.opening = None
+        self.table = WhTable()
+        self.add_widget(self.table)
+        self.refresh(None)
+
+    # ------------------------------------------------------------ drawing
+    def refresh(self, step: Step[Any] | None) -> None:
+        if self.ctx.session is None or self.table is None:
+            return
+        if step is not None:
+            self._announce(step)
+        view = self.session.view(None)
+        if view["phase"] != "visit" or (self.sel and view["turn"] is not None and self._stale(view)):
+            self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
+        self._status(view)
+        self._board(view)
+        self._players(view)
+        self._actions(view)
+
+    def _stale(self, view: dict[str, Any]) -> bool:
+        return not any(isinstance(a, Visit) and a.location == self.sel for a in self.session.legal(view["turn"])) \
+            and self.sel not in ("cab", "221b")
+
+    def _announce(self, step: Step[Any]) -> None:
+        for e in step.events:
+            if e.to is not None:
+                continue
+            d = e.data
+            if e.kind == "displaced":
+                self.ctx.toast(self.tr("event.displaced", name=self.name(d["seat"])))
+            elif e.kind == "attempt_failed":
+                self.ctx.toast(self.tr("event.failed", name=self.name(d["seat"]), n=d["right"], of=d["of"]))
+            elif e.kind == "solved":
+                self.ctx.toast(self.tr("event.solved", name=self.name(d["seat"])))
+            elif e.kind in ("character_revealed", "character_rotated"):
+                card = self.ctx.game.pack["components"]
+                found = next((c for c in card.characters if c.id == d["character"]), None)
+                self.ctx.toast(self.tr("event.character", name=self.name(d["seat"]),
+                                       card=self.pick(found.name) if found else d["character"]))
+            elif e.kind == "answer_checked":
+                key = "check.said_right" if d["right"] else "check.said_wrong"
+                self.ctx.toast(self.tr(key, name=self.name(d["seat"]), q=d["question"]))
+            elif e.kind == "watson_reading":
+                clue = d.get("clue")
+                text = self.pick(Text(**clue) if isinstance(clue, dict) else clue) if clue else ""
+                self.reading_text = self.tr("watson.reading", name=self.name(d["target"]),
+                                            place=self.place(str(d["number"])), text=text)
+
+    def _status(self, view: dict[str, Any]) -> None:
+        ids = self.table.ids  # type: ignore[union-attr]
+        parts = [self.tr("status.round", n=view["round"]), self.tr(f"phase.{view['phase']}")]
+        if view["phase"] == "visit" and view["turn"] is not None:
+            parts.append(self.tr("status.turn", name=self.name(view["turn"])))
+        ids.status.text = " · ".join(parts)
+        if view["phase"] == "over":
+            watson = ""
+        elif view["expert"]:
+            watson = self.tr("status.watson_none")
+        elif view["watson"] is not None:
+            watson = self.tr("status.watson_taken", name=self.name(view["watson"]))
+        else:
+            watson = self.tr("status.watson_free")
+        holmes = self.tr("status.holmes_up" if view["holmes_up"] else "status.holmes_down")
+        ids.cards.text = " · ".join(x for x in (watson, holmes) if x)
+
+    def _board(self, view: dict[str, Any]) -> None:
+        box = self.table.ids.board  # type: ignore[union-attr]
+        box.clear_widgets()
+        if view["phase"] == "over":
+            self._solution(box, view)
+            return
+        case = self.case()
+        by_number = {loc["number"]: loc for loc in view["locations"]}
+        rows = [list(r) for r in case.layout] or [
+            [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
+        for row in rows:
+            line = BoxLayout(spacing=dp(6))
+            for number in row:
+                line.add_widget(self._tile(case, by_number[number], view))
+            box.add_widget(line)
+        line = BoxLayout(spacing=dp(6))
+        for key, seats in (("cab", view["cab"]), ("221b", [b["seat"] for b in view["baker"]])):
+            names = ", ".join(self.name(s) for s in seats)
+            text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
+            if names:
+                text += "\n" + self.tr("loc.here", names=names)
+            tile = WhTile(text=text, test_id=f"wh_loc_{key}", selected=self.sel == key)
+            tile.bind(on_release=lambda _w, k=key: self.choose(k))
+            line.add_widget(tile)
+        box.add_widget(line)
+
+    def _tile(self, case: Case, loc: dict[str, Any], view: dict[str, Any]) -> WhTile:
+        card = case.location(loc["number"])
+        marks = [self.tr(k) for k, on in (("loc.police", loc["police"]), ("loc.locked", card.locked),
+                                          ("loc.no_police", card.no_police), ("loc.no_watson", card.no_watson))
+                 if on]
+        lines = [f"{card.number}. {self.pick(card.name)}", " · ".join(marks)]
+        if loc["occupant"] is not None:
+            who = self.name(loc["occupant"])
+            lines.append(self.tr("loc.occupant", name=who, n=loc["bid"]) if loc["bid"]
+                         else self.tr("loc.walker", name=who))
+        tile = WhTile(text="\n".join(x for x in lines if x), test_id=f"wh_loc_{card.number}",
+                      selected=self.sel == str(card.number))
+        tile.bind(on_release=lambda _w, k=str(card.number): self.choose(k))
+        return tile
+
+    def _players(self, view: dict[str, Any]) -> None:
+        box = self.table.ids.players  # type: ignore[union-attr]
+        box.clear_widgets()
+        movers = self.session.engine.to_move(self.session.state)
+        for p in view["players"]:
+            seat = p["seat"]
+            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(72), padding=dp(6), spacing=dp(6))
+            info = BoxLayout(orientation="vertical")
+            status = ""
+            if p["status"] == "failed":
+                status = " · " + self.tr("player.failed", n=p["right_count"])
+            elif p["status"] == "solved":
+                status = " · " + self.tr("player.solved")
+            start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
+            info.add_widget(label(f"{p['name']}{start}{status}", "19sp", height=30, bold=True))
+            info.add_widget(label(self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"],
+                                          l=p["lockpick"]), "15sp", color=MUTED, height=26))
+            row.add_widget(info)
+            acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
+                           width=dp(96), font_size="18sp",
+                           disabled=not (seat in movers and self.private.anytime(seat)))
+            acts.bind(on_release=lambda _w, s=seat: self.private.actions_menu(s))
+            row.add_widget(acts)
+            box.add_widget(row)
+        box.add_widget(BoxLayout())
+
+    def _solution(self, box: BoxLayout, view: dict[str, Any]) -> None:
+        sol = view.get("solution", {})
+        panel = Panel(orientation="vertical", bg=PANEL)
+        winners = [self.name(s) for s in view["winners"]]
+        panel.add_widget(label(self.tr("end.winners", names=", ".join(winners)) if winners
+                               else self.tr("end.nobody"), "26sp", height=44, bold=True))
+        for key, title in (("solution", "end.solution"), ("reasoning", "end.reasoning")):
+            text = sol.get(key)
+            if text:
+                panel.add_widget(label(self.tr(title), "20sp", height=32, bold=True))
+                body = Label(text=self.pick(Text(**text)), font_size="17sp", halign="left", valign="top")
+                body.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                          texture_size=lambda w, s: setattr(w, "height", s[1]))
+                body.size_hint_y = None
+                panel.add_widget(body)
+        panel.add_widget(BoxLayout())
+        box.add_widget(panel)
+
+    # ------------------------------------------------------------ the action bar
+    def _actions(self, view: dict[str, Any]) -> None:
+        bar = self.table.ids.actions  # type: ignore[union-attr]
+        prompt = self.table.ids.prompt  # type: ignore[union-attr]
+        bar.clear_widgets()
+        phase = view["phase"]
+        prompt.text = self.reading_text
+        if phase == "visit":
+            self._visit_bar(bar, prompt, view)
+        elif phase == "watson":
+            prompt.text = self.tr("watson.title", name=self.name(view["watson"]))
+            for a in self.session.legal(view["watson"]):
+                if isinstance(a, WatsonRead):
+                    self._button(bar, self.tr("watson.read", name=self.name(a.target)), f"wh_watson_{a.target}", a)
+                elif isinstance(a, WatsonPass):
+                    self._button(bar, self.tr("watson.pass"), "wh_watson_pass", a)
+        elif phase == "investigate" and view["pending"]:
+            seat = view["pending"][0]
+            b = TButton(text=self.tr("read.next", name=self.name(seat)), kind="primary", test_id=f"wh_read_{seat}")
+            b.bind(on_release=lambda *_: self.private.read(seat))
+            bar.add_widget(b)
+        elif phase == "solve" and view["pending"]:
+            seat = view["pending"][0]
+            b = TButton(text=self.tr("solve.next", name=self.name(seat)), kind="primary",
+                        test_id=f"wh_answer_{seat}")
+            b.bind(on_release=lambda *_: self.private.answers(seat))
+            bar.add_widget(b)
+        elif phase == "judge":
+            verdicts = [a for a in self.session.legal(TABLE) if isinstance(a, Verdict)]
+            if verdicts:
+                player = verdicts[0].player
+                prompt.text = self.tr("judge.title", name=self.name(player))
+                for n in range(view["case"]["questions"] + 1):
+                    self._button(bar, self.tr("judge.right", n=n), f"wh_judge_{n}", Verdict(TABLE, player, n))
+        elif phase == "over":
+            b = TButton(text=self.tr("end.close"), kind="primary", test_id="wh_end")
+            b.bind(on_release=lambda *_: self.ctx.confirm(self.tr("end.confirm"), self.ctx.end_game))
+            bar.add_widget(b)
+        if view["pending_check"] is not None:
+            bar.clear_widgets()
+            prompt.text = self.tr("check.title")
+            self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
+            self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
+        if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
+            self._button(bar, self.tr("end.end_play_on"), "wh_end_play_on", EndGame(TABLE), kind="danger")
+
+    def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
+        b = TButton(text=text, test_id=test_id, kind=kind, font_size="19sp")
+        b.bind(on_release=lambda *_: self.send(action))
+        bar.add_widget(b)
+
+    def _visit_bar(self, bar: BoxLayout, prompt: Label, view: dict[str, Any]) -> None:
+        seat = view["turn"]
+        legal = self.session.legal(seat)
+        if view["must_solve"]:
+            prompt.text = self.tr("status.must_solve", name=self.name(seat))
+        elif self.sel:
+            prompt.text = self.tr("visit.selected", place=self.place(self.sel), n=self.bid)
+        elif not self.reading_text:
+            prompt.text = self.tr("visit.pick", name=self.name(seat))
+        if TakeWatson(seat) in legal:
+            self._button(bar, self.tr("visit.take_watson"), "wh_take_watson", TakeWatson(seat))
+        if not self.sel:
+            return
+        for text, tid, fn in ((self.tr("visit.less"), "wh_bid_less", lambda: self._bid(-1)),
+                              (self.tr("visit.more"), "wh_bid_more", lambda: self._bid(1))):
+            b = TButton(text=text, test_id=tid, size_hint_x=None, width=dp(72), font_size="28sp",
+                        disabled=self.sel in ("cab", "221b"))
+            b.bind(on_release=lambda *_, f=fn: f())
+            bar.add_widget(b)
+        if any(isinstance(a, Visit) and a.location == self.sel and a.withdraw for a in legal):
+            w = TButton(text=self.tr("visit.withdraw"), test_id="wh_withdraw", selected=self.withdraw)
+            w.bind(on_release=lambda *_: self._toggle("withdraw"))
+            bar.add_widget(w)
+        if not view["expert"] and view["watson"] is None:
+            w = TButton(text=self.tr("visit.watson"), test_id="wh_watson_after", selected=self.watson_after)
+            w.bind(on_release=lambda *_: self._toggle("watson_after"))
+            bar.add_widget(w)
+        go = TButton(text=self.tr("visit.go"), kind="primary", test_id="wh_visit")
+        go.bind(on_release=lambda *_: self.visit(seat))
+        bar.add_widget(go)
+
+    # ------------------------------------------------------------ visit choices
+    def choose(self, location: str) -> None:
+        view = self.session.view(None)
+        if view["phase"] != "visit" or view["turn"] is None:
+            return
+        self.sel, self.withdraw, self.watson_after = location, False, False
+        options = [a for a in self.session.legal(view["turn"]) if isinstance(a, Visit) and a.location == location]
+        self.bid = min((a.carriages for a in options), default=0)
+        occupant = next((loc for loc in view["locations"] if str(loc["number"]) == location), None)
+        if occupant is not None and occupant["occupant"] is not None:
+            self.bid = max(self.bid, occupant["bid"] + 1)
+        self.refresh(None)
+
+    def _bid(self, delta: int) -> None:
+        self.bid = max(0, self.bid + delta)
+        self.refresh(None)
+
+    def _toggle(self, name: str) -> None:
+        setattr(self, name, not getattr(self, name))
+        self.refresh(None)
+
+    def visit(self, seat: int) -> None:
+        if not self.sel:
+            return
+        step = self.send(Visit(seat, self.sel, self.bid, self.withdraw, self.watson_after))
+        if step is not None:
+            self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
+            self.reading_text = ""
+            self.refresh(None)
+
+    def close_menu(self, menu: ModalView) -> None:
+        menu.dismiss()
+        self.ctx.open_dialog = None
+

@@ -1,0 +1,241 @@
+"""What only one player may see or enter, through `ctx.private` (pass-the-tablet, later their phone):
+reading their card, writing their 221B answers, a failed player's answers they paid to consult, an answer
+to check. Each widget is built from `session.view(seat)` only; the menu of a player's "any time"
+actions (character card, Holmes) lists the engine's legal actions for that seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from engines.watson_holmes.actions import (
+    CheckAnswer,
+    ConsultAnswers,
+    DoneReading,
+    RevealCharacter,
+    RotateCharacter,
+    SubmitAnswers,
+)
+from engines.watson_holmes.content import Text
+from kiosk.widgets.theme import ACCENT, PANEL, TEXT, Panel, TButton
+
+if TYPE_CHECKING:
+    from kiosk.games.watson_holmes.host import WatsonHolmesHost
+
+ANYTIME = (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)
+
+
+def text_label(text: str, size: str = "22sp", color: Any = TEXT, bold: bool = False) -> Label:
+    lbl = Label(text=text, font_size=size, color=color, bold=bold, halign="left", valign="top", size_hint_y=None)
+    lbl.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+             texture_size=lambda w, s: setattr(w, "height", max(s[1], dp(32))))
+    return lbl
+
+
+class PrivateFlows:
+    def __init__(self, host: WatsonHolmesHost) -> None:
+        self.host = host
+
+    @property
+    def ctx(self) -> Any:
+        return self.host.ctx
+
+    def tr(self, key: str, **params: Any) -> str:
+        return self.host.tr(key, **params)
+
+    def anytime(self, seat: int) -> list[Any]:
+        return [a for a in self.host.session.legal(seat) if isinstance(a, ANYTIME)]
+
+    # ------------------------------------------------------------ reading a card
+    def read(self, seat: int) -> None:
+        def content(done: Callable[[], None]) -> Widget:
+            me = self.host.session.view(seat)["me"]
+            number = me["reading"]
+            box = BoxLayout(orientation="vertical", spacing=dp(12))
+            card = self.host.case().location(number)
+            note = next((n for n in me["notes"] if n["number"] == number), None)
+            place = self.host.pick(card.name)
+            if note is not None and note.get("clue"):
+                box.add_widget(text_label(self.tr("read.title", n=number, place=place), "28sp", ACCENT, True))
+                box.add_widget(text_label(self.host.pick(Text(**note["clue"])), "24sp"))
+                gains = None
+            else:
+                box.add_widget(text_label(self.tr("read.physical", n=number, place=place), "28sp", ACCENT, True))
+                box.add_widget(text_label(self.tr("read.gains"), "20sp"))
+                gains = self._gains_row(box)
+            box.add_widget(Widget())
+            row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(12))
+            legal = self.host.session.legal(seat)
+            for police, key, tid in ((False, "read.done", "wh_read_done"), (True, "read.done_police", "wh_read_police")):
+                if police and not (DoneReading(seat, police=True) in legal or gains is not None):
+                    continue
+                b = TButton(text=self.tr(key), kind="primary" if not police else "normal", test_id=tid)
+                b.bind(on_release=lambda *_, p=police: self._done_reading(seat, p, gains, done))
+                row.add_widget(b)
+            box.add_widget(row)
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "input")
+
+    def _gains_row(self, box: BoxLayout) -> dict[str, Any]:
+        gains: dict[str, Any] = {"carriages": 0, "police": False, "withdraw": False, "lockpick": False}
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
+        for n in (0, 1, 2, 3):
+            b = TButton(text=self.tr("read.gain_carriages", n=n), test_id=f"wh_gain_carriages_{n}", selected=n == 0)
+            row.add_widget(b)
+        for kind in ("police", "withdraw", "lockpick"):
+            row.add_widget(TButton(text=self.tr(f"read.gain_{kind}"), test_id=f"wh_gain_{kind}"))
+
+        def pressed(w: TButton) -> None:
+            if w.test_id.startswith("wh_gain_carriages_"):
+                gains["carriages"] = int(w.test_id.rsplit("_", 1)[1])
+                for other in row.children:
+                    if other.test_id.startswith("wh_gain_carriages_"):
+                        other.selected = other is w
+            else:
+                kind = w.test_id.removeprefix("wh_gain_")
+                gains[kind] = not gains[kind]
+                w.selected = gains[kind]
+
+        for child in row.children:
+            child.bind(on_release=pressed)
+        box.add_widget(row)
+        return gains
+
+    def _done_reading(self, seat: int, police: bool, gains: dict[str, Any] | None, done: Callable[[], None]) -> None:
+        g = gains or {}
+        action = DoneReading(seat, police, g.get("carriages", 0), g.get("police", False), g.get("withdraw", False),
+                             g.get("lockpick", False))
+        if self.host.send(action) is not None:
+            done()
+
+    # ------------------------------------------------------------ 221B answers
+    def answers(self, seat: int) -> None:
+        def content(done: Callable[[], None]) -> Widget:
+            case = self.host.case()
+            box = BoxLayout(orientation="vertical", spacing=dp(8))
+            inputs: list[TextInput] = []
+            if case.digital:
+                box.add_widget(text_label(self.tr("solve.title"), "24sp", ACCENT, True))
+                for q in case.questions:
+                    box.add_widget(text_label(f"{q.number}. {self.host.pick(q.text)}", "20sp"))
+                    ti = TextInput(multiline=False, font_size="22sp", size_hint_y=None, height=dp(56),
+                                   padding=(dp(12), dp(14)))
+                    ti.test_id = f"wh_answer_q{q.number}"
+                    inputs.append(ti)
+                    box.add_widget(ti)
+                key = "solve.submit"
+            else:
+                box.add_widget(text_label(self.tr("solve.physical"), "24sp", ACCENT, True))
+                key = "solve.physical_submit"
+            box.add_widget(Widget())
+            b = TButton(text=self.tr(key), kind="primary", test_id="wh_answer_submit", size_hint_y=None,
+                        height=dp(72))
+            b.bind(on_release=lambda *_: self._submit(seat, tuple(i.text for i in inputs), done))
+            box.add_widget(b)
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "input")
+
+    def _submit(self, seat: int, answers: tuple[str, ...], done: Callable[[], None]) -> None:
+        if self.host.send(SubmitAnswers(seat, answers)) is not None:
+            done()
+
+    # ------------------------------------------------------------ any-time actions
+    def actions_menu(self, seat: int) -> None:
+        menu = ModalView(size_hint=(0.6, None), height=dp(420), auto_dismiss=False, background="",
+                         background_color=(0, 0, 0, 0.6))
+        box = Panel(orientation="vertical", bg=PANEL)
+        box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), "26sp", ACCENT, True))
+        seen_check = False
+        for a in self.anytime(seat):
+            if isinstance(a, RevealCharacter):
+                text, tid = self.tr("acts.reveal"), "wh_act_reveal"
+            elif isinstance(a, RotateCharacter):
+                text, tid = self.tr("acts.rotate"), "wh_act_rotate"
+            elif isinstance(a, ConsultAnswers):
+                text, tid = self.tr("acts.consult", name=self.host.name(a.failed)), f"wh_act_consult_{a.failed}"
+            elif not seen_check:
+                seen_check = True
+                text, tid = self.tr("acts.check"), "wh_act_check"
+            else:
+                continue
+            b = TButton(text=text, test_id=tid, size_hint_y=None, height=dp(64))
+            b.bind(on_release=lambda *_, act=a: self._menu_pick(menu, seat, act))
+            box.add_widget(b)
+        box.add_widget(Widget())
+        close = TButton(text=self.tr("acts.close"), test_id="wh_act_close", size_hint_y=None, height=dp(64))
+        close.bind(on_release=lambda *_: self.host.close_menu(menu))
+        box.add_widget(close)
+        menu.add_widget(box)
+        self.ctx.open_dialog = menu
+        menu.open()
+
+    def _menu_pick(self, menu: ModalView, seat: int, action: Any) -> None:
+        self.host.close_menu(menu)
+        if isinstance(action, CheckAnswer):
+            self.check(seat)
+        elif isinstance(action, ConsultAnswers):
+            if self.host.send(action) is not None:
+                self.consulted(seat, action.failed)
+        else:
+            self.host.send(action)
+
+    def consulted(self, seat: int, failed: int) -> None:
+        def content(_done: Callable[[], None]) -> Widget:
+            me = self.host.session.view(seat)["me"]
+            answers = next((c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
+            box = BoxLayout(orientation="vertical", spacing=dp(8))
+            box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), "26sp", ACCENT, True))
+            for i, answer in enumerate(answers, 1):
+                box.add_widget(text_label(f"{i}. {answer}", "22sp"))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "reveal")
+
+    def check(self, seat: int) -> None:
+        chosen = {"q": 1}
+
+        def content(done: Callable[[], None]) -> Widget:
+            case = self.host.case()
+            box = BoxLayout(orientation="vertical", spacing=dp(10))
+            box.add_widget(text_label(self.tr("acts.check_title"), "24sp", ACCENT, True))
+            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+            buttons: list[TButton] = []
+            for q in case.questions:
+                b = TButton(text=self.tr("acts.check_q", n=q.number), test_id=f"wh_check_q{q.number}",
+                            selected=q.number == 1)
+                buttons.append(b)
+                row.add_widget(b)
+
+            def pick(w: TButton, n: int) -> None:
+                chosen["q"] = n
+                for other in buttons:
+                    other.selected = other is w
+
+            for q, b in zip(case.questions, buttons, strict=True):
+                b.bind(on_release=lambda w, n=q.number: pick(w, n))
+            box.add_widget(row)
+            ti = TextInput(multiline=False, font_size="22sp", size_hint_y=None, height=dp(56), padding=(dp(12), dp(14)))
+            ti.test_id = "wh_check_text"
+            box.add_widget(ti)
+            box.add_widget(Widget())
+            go = TButton(text=self.tr("acts.check_submit"), kind="primary", test_id="wh_check_submit",
+                         size_hint_y=None, height=dp(72))
+            go.bind(on_release=lambda *_: self._check(seat, chosen["q"], ti.text, done))
+            box.add_widget(go)
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "input")
+
+    def _check(self, seat: int, question: int, answer: str, done: Callable[[], None]) -> None:
+        if self.host.send(CheckAnswer(seat, question, answer)) is not None:
+            done()

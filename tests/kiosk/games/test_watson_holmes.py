@@ -1,0 +1,148 @@
+"""Watson & Holmes host screens driven by touch offscreen, with screenshots (kiosk/HOSTING.md):
+a case opening, one full round, and a solution at 221B."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _check(driver: Any, name: str) -> None:
+    path = driver.screenshot(name)
+    assert path.exists() and path.stat().st_size > 5000
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def _closed(driver: Any) -> None:
+    from kivy.uix.modalview import ModalView
+
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+
+
+def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("지수", "민호", "서연")) -> Any:
+    driver.app.host("watson_holmes")
+    driver.wait_screen("host")
+    driver.tap(f"wh_case_{case_id}")
+    driver.tap(f"wh_count_{len(names)}")
+    for i, name in enumerate(names):
+        driver.find(f"wh_name_{i}").text = name
+    driver.tap("wh_start")
+    session = driver.app.session
+    assert session is not None and session.game.id == "watson_holmes"
+    return session
+
+
+def _skip_opening(driver: Any) -> None:
+    for _ in range(3):
+        if driver.find("wh_open_begin").disabled:
+            driver.tap("wh_open_skip")
+    driver.tap("wh_open_begin")
+    driver.find("wh_loc_1")
+
+
+def _visit(driver: Any, location: str, extra: tuple[str, ...] = ()) -> None:
+    driver.tap(f"wh_loc_{location}")
+    for tid in extra:
+        driver.tap(tid)
+    driver.tap("wh_visit")
+
+
+def _read(driver: Any, session: Any, seat: int, shot: str | None = None) -> list[str]:
+    driver.tap(f"wh_read_{seat}")
+    driver.tap("handover_i_am")
+    texts = driver.texts()
+    if shot:
+        _check(driver, shot)
+    driver.tap("wh_read_done")
+    _closed(driver)
+    return texts
+
+
+def test_case_opening_is_narrated_with_captions_then_a_random_start_player(driver: Any) -> None:
+    """Covers WH-33, WH-34, WH-35, WH-36."""
+    session = _open_case(driver)
+    _check(driver, "wh_setup_done")
+    opening = driver.find("wh_open_caption")
+    intro = session.game.pack["cases/case_01"].intro.ko
+    assert opening.text and opening.text[:8] in intro
+    _check(driver, "wh_opening")
+    host = driver.app.get_screen("host").ctx.host
+    driver.tap("wh_open_pause")
+    frozen = host.opening.position
+    driver.wait(0.4)
+    assert host.opening.position == frozen and host.opening.paused
+    driver.tap("wh_open_pause")
+    driver.wait(0.4)
+    assert host.opening.position > frozen
+    driver.tap("wh_open_skip")  # → the questions
+    assert "1." in host.opening.caption or "브로치" in host.opening.caption
+    driver.tap("wh_open_replay")
+    assert host.opening.position < 0.5
+    for _ in range(3):
+        driver.tap("wh_open_skip")
+    assert host.opening.finished
+    start = session.view(None)["start_player"]
+    assert session.view(None)["players"][start]["name"] in driver.find("wh_open_caption").text
+    _check(driver, "wh_opening_start_player")
+    driver.tap("wh_open_begin")
+    driver.find("wh_loc_cab")
+
+
+def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> None:
+    """Covers WH-43, WH-47, WH-48, WH-58, WH-66, WH-69, WH-71, WH-52."""
+    session = _open_case(driver)
+    _skip_opening(driver)
+    state = session.state
+    a = state.turn
+    b, c = (a + 1) % 3, (a + 2) % 3
+    _visit(driver, "2")                                          # a walks to the maid
+    driver.tap("wh_take_watson")                                 # b takes Watson before placing
+    _visit(driver, "4", ("wh_bid_more",))                        # … and rides to Scotland Yard with 1
+    _visit(driver, "2")                                          # c outbids the walker with 1
+    assert session.state.occupant("2").seat == c
+    _check(driver, "wh_visit_phase")
+    _visit(driver, "cab")                                        # a, displaced, goes to the carriage stop
+    assert session.state.phase == "watson"
+    driver.tap(f"wh_watson_{c}")                                 # Watson: c's card read to the table
+    maid = session.game.pack["cases/case_01"].location(2).clue.ko
+    prompt = session.view(None)
+    assert 2 in prompt["public_readings"]
+    assert any(maid[:10] in t for t in driver.texts())
+    _check(driver, "wh_watson_reading")
+    yard = session.game.pack["cases/case_01"].location(4).clue.ko
+    pending = list(session.state.pending)
+    assert sorted(pending) == sorted([b, c])
+    texts = {}
+    while session.state.phase == "investigate":
+        first = sorted(session.state.pending)[0]  # the table shows the next reader
+        texts[first] = _read(driver, session, first, shot="wh_reading" if first == b else None)
+    assert sorted(texts) == sorted([b, c])
+    assert any(yard[:10] in t for t in texts[b])
+    assert not any(yard[:10] in t for t in driver.texts())       # back on the table: the text is gone
+    state = session.state
+    assert state.round == 2 and state.phase == "visit"
+    assert state.players[a].carriages == 13 and state.start_player == a
+    _check(driver, "wh_round_two")
+
+
+def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
+    """Covers WH-63, WH-75, WH-76, WH-97, WH-98."""
+    session = _open_case(driver, names=("지수", "민호"))
+    _skip_opening(driver)
+    solver = session.state.turn
+    _visit(driver, "221b")
+    _visit(driver, "cab")
+    driver.tap(f"wh_answer_{solver}")
+    driver.tap("handover_i_am")
+    driver.find("wh_answer_q1").text = "토머스 팔머"
+    driver.find("wh_answer_q2").text = "벨라미 전당포"
+    _check(driver, "wh_answers")
+    driver.tap("wh_answer_submit")
+    _closed(driver)
+    assert session.outcome is not None and session.outcome.winners == (solver,)
+    assert any("토머스 팔머" in t for t in driver.texts())
+    _check(driver, "wh_solved")
