@@ -352,7 +352,8 @@ class SpyfallHost(GameHost):
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             box.add_widget(title(question, "30sp"))
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
-            for yes, key, tid in ((True, "vote.yes", "spy_ballot_yes"), (False, "vote.no", "spy_ballot_no")):
+            choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
+            for yes, key, tid in choices:
                 row.add_widget(button(self.tr(key), tid, lambda y=yes: (self.send(A.VoteYesNo(seat, y)), done()),
                                       kind="primary" if yes else "normal", height=110))
             box.add_widget(row)
