@@ -105,7 +105,9 @@ class ClueSetup(BoxLayout):
     def start(self) -> None:
         tr = self.host.ctx.tr
         names = [self.inputs[i].text.strip() or tr("clue.setup.name", n=i + 1) for i in range(self.count)]
-        self.host.ctx.start({"players": names, "mode": self.mode, "set": "classic"})
+        session = self.host.ctx.start({"players": names, "mode": self.mode, "set": "classic"})
+        if session is not None and self.mode == "digital":
+            self.host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
 
 
 class ClueHost(GameHost):
@@ -393,6 +395,20 @@ class ClueHost(GameHost):
             return box
 
         self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
+
+    def show_hand(self, seat: int, chain: bool = False) -> None:
+        view = self.session.view(None)
+        if seat >= len(view["players"]):
+            return
+
+        def content(_done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.hand"))
+            text = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
+            box.add_widget(ClueText(text=text, font_size="30sp", color=ACCENT))
+            return box
+
+        nxt = (lambda: self.show_hand(seat + 1, chain=True)) if chain else None
+        self.ctx.private(self.pname(view, seat), content, nxt, mode="reveal")
 
     def show_envelope(self, seat: int) -> None:
         view = self.session.view(None)

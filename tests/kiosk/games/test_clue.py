@@ -50,7 +50,8 @@ def _tap_cell(driver: Any, test_id: str) -> None:
     driver.tap(cell)
 
 
-def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = False) -> Any:
+def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = False,
+           see_hands: bool = False) -> Any:
     driver.app.host("clue")
     driver.wait_screen("host")
     if aids:
@@ -62,18 +63,33 @@ def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = Fa
     driver.tap("clue_start")
     session = driver.app.session
     assert session is not None and session.game.id == "clue"
+    if mode == "digital" and see_hands:
+        for seat, name in enumerate(names):  # the tablet goes round: each sees only their own hand
+            driver.wait_for(lambda n=name: getattr(_dialog(driver), "name", "") == n and _dialog(driver).stage == "ask")
+            driver.tap("handover_i_am")
+            seen: list[list[str]] = []
+            driver.hold("handover_hold", 0.1, during=lambda seen=seen: seen.append(_secret(driver)))
+            mine = {session.state.cards.card(c).ko for c in session.state.hands[seat]}
+            others = {session.state.cards.card(c).ko for h in session.state.hands for c in h} - mine
+            text = " ".join(seen[0])
+            assert all(m in text for m in mine) and not any(o in text for o in others)
+            driver.tap("handover_done")
+        _modal_gone(driver)
+    elif mode == "digital":
+        driver.app.dismiss_dialogs()  # (tested in the first test) skip the round of hands
+        _modal_gone(driver)
     return session
 
 
 def test_setup_form_and_digital_suggestion_with_disproval(driver: Any) -> None:
-    """Covers CLUE-16, CLUE-31, CLUE-40, CLUE-41, CLUE-45: set up 4 players, Scarlet's player rolls and
-    enters a room, suggests; the disproving player gets the tablet and picks a card; the suggester alone
+    """Covers CLUE-14, CLUE-16, CLUE-31, CLUE-40, CLUE-41, CLUE-45: set up 4 players; the tablet goes
+    round so each sees only their own hand; Scarlet's player rolls and enters a room, suggests; the disproving player gets the tablet and picks a card; the suggester alone
     sees it while holding the button."""
     driver.app.host("clue")
     driver.wait_screen("host")
     driver.tap("clue_count_4")
     _check(driver, "clue_setup")
-    session = _start(driver, ["지수", "민호", "서연", "하준"])
+    session = _start(driver, ["지수", "민호", "서연", "하준"], see_hands=True)
     state = session.state
     assert state.turn == 0 and any("지수" in t for t in driver.texts())
     left = state.hands[1]
@@ -109,7 +125,7 @@ def test_setup_form_and_digital_suggestion_with_disproval(driver: Any) -> None:
     driver.tap("handover_done")
     _modal_gone(driver)
     assert session.state.phase == "after" and session.state.shown[-1].card == can[0]
-    assert all(shown_name not in t for t in driver.texts())
+    assert "shown_card" not in str(session.view(None)), "the table screen never learns which card"
     _check(driver, "clue_after")
 
 
