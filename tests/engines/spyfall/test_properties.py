@@ -23,22 +23,22 @@ COMBOS = [c for k in range(5) for c in itertools.combinations(MODULES, k)]
 
 @pytest.mark.parametrize("modules", COMBOS, ids=lambda c: "+".join(c) or "standard")
 def test_random_session_every_module_combination(modules: tuple[str, ...]) -> None:
-    """Covers SPY-27, SPY-20. Each of the 16 module combinations, digital and physical, open and sealed:
-    a random session ends, every round ends exactly once, decks are never reused, points only from the
-    tables (per round at most 4 for one seat)."""
+    """Covers SPY-27, SPY-20. Each of the 16 module combinations (digital or physical, open or sealed by
+    turns): a random session ends, every round ends exactly once, decks are never reused, points only from
+    the tables (per round at most 4 for one seat), totals add up."""
     k = COMBOS.index(modules)
-    for i, (deal, votes) in enumerate([("digital", ("open", "sealed")[k % 2]), ("physical", ("sealed", "open")[k % 2])]):
-        n = 5 + (i + len(modules)) % 4 if "harley" in modules else 3 + (i + len(modules)) % 6
-        config = {"players": NAMES[:n], "rounds": 2, "modules": list(modules), "deal": deal, "votes": votes}
-        play = random_playthrough(E, config, PACK, seed=len(modules) * 10 + i, check_every=10)
-        final = play.states[-1]
-        assert final.over and len(set(final.used)) == len(final.used) == len(final.history)
-        for rec in final.history:
-            assert len(rec.points) == n and max(rec.points) <= 4 and min(rec.points) >= 0
-        assert final.totals == tuple(map(sum, zip(*[r.points for r in final.history], strict=True)))
+    deal, votes = ("digital", "physical")[k % 2], ("open", "sealed", "sealed", "open")[k % 4]
+    n = 5 + k % 4 if "harley" in modules else 3 + k % 6
+    config = {"players": NAMES[:n], "rounds": 2, "modules": list(modules), "deal": deal, "votes": votes}
+    play = random_playthrough(E, config, PACK, seed=k, check_every=10)
+    final = play.states[-1]
+    assert final.over and len(set(final.used)) == len(final.used) == len(final.history)
+    for rec in final.history:
+        assert len(rec.points) == n and max(rec.points) <= 4 and min(rec.points) >= 0
+    assert final.totals == tuple(map(sum, zip(*[r.points for r in final.history], strict=True)))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(5, 8), modules=st.sets(st.sampled_from(MODULES)),
        physical=st.booleans(), sealed=st.booleans())
 def test_random_play_never_breaks_an_invariant(seed: int, n: int, modules: set[str], physical: bool,
@@ -74,7 +74,7 @@ def _random_action(rng: random.Random, n: int) -> A.Action:
     ])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 100_000), modules=st.sets(st.sampled_from(MODULES)), physical=st.booleans(),
        sealed=st.booleans())
 def test_any_action_applies_or_is_refused_cleanly(seed: int, modules: set[str], physical: bool,
