@@ -50,7 +50,7 @@ class WsConn:
     async def writer(self) -> None:
         while True:
             kind, message = await self.queue.get()
-            if self.ws.closed:
+            if kind == "stop" or self.ws.closed:
                 return
             try:
                 await self.ws.send_str(json.dumps(message, ensure_ascii=False))
@@ -191,6 +191,7 @@ class PhoneServer:
         finally:
             self.hub.leave(conn)
             self.messages.buckets.pop(id(conn), None)
+            loop.call_soon(conn.queue.put_nowait, ("stop", {}))  # after what is queued (a bye still goes out)
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(asyncio.shield(writer), 1.0)
             writer.cancel()

@@ -7,6 +7,7 @@ import asyncio
 import json
 import queue
 from collections.abc import Callable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +18,19 @@ from kiosk.phones.server import PhoneServer
 from kiosk.session import Session
 
 
-def new_session(tmp: Path, game: str, config: Mapping[str, Any], seed: int = 7,
-                clock: Callable[[], float] | None = None) -> Session:
+@cache
+def library() -> Any:
     from content.loader import load_library
 
+    return load_library()
+
+
+def new_session(tmp: Path, game: str, config: Mapping[str, Any], seed: int = 7,
+                clock: Callable[[], float] | None = None) -> Session:
     kwargs: dict[str, Any] = {"seed": seed}
     if clock is not None:
         kwargs["clock"] = clock
-    return Session.new(load_library(), game, config, tmp / "journal", **kwargs)
+    return Session.new(library(), game, config, tmp / "journal", **kwargs)
 
 
 class MainThread:
@@ -53,13 +59,14 @@ class MainThread:
 
 
 class Phone:
-    """One phone's socket. `recv(kind)` waits for the next message of that kind (others are kept)."""
+    """One phone's socket. `recv(kind)` takes the oldest message of that kind not taken yet (waiting for
+    one if need be); messages of other kinds stay for later."""
 
     def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.http = http
         self.ws = ws
         self.log: list[dict[str, Any]] = []
-        self._seen = 0
+        self._used: set[int] = set()
 
     @classmethod
     async def open(cls, url: str, origin: str | None = None) -> Phone:
@@ -75,9 +82,9 @@ class Phone:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
-            for i in range(self._seen, len(self.log)):
-                if kind is None or self.log[i]["t"] == kind:
-                    self._seen = i + 1
+            for i in range(len(self.log)):
+                if i not in self._used and (kind is None or self.log[i]["t"] == kind):
+                    self._used.add(i)
                     return self.log[i]
             left = end - loop.time()
             if left <= 0:
@@ -86,6 +93,15 @@ class Phone:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 raise ConnectionError(f"socket closed ({msg.type}); got {[m['t'] for m in self.log]}")
             self.log.append(json.loads(msg.data))
+
+    async def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> dict[str, Any]:
+        """The last state once the pushes stop (a step and the chance steps after it each push)."""
+        last = await self.recv("state", timeout)
+        while True:
+            try:
+                last = await self.recv("state", quiet)
+            except TimeoutError:
+                return last
 
     async def join(self, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
         await self.send({"t": "join", "token": token, "code": code, "device": device})

@@ -1,0 +1,353 @@
+"""The phones' server: joining, rejoining, revoking, wrong and foreign tokens, rate limits, reconnection,
+inputs dispatched as the tablet's own actions, and nothing else reachable."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from engines.core import TABLE
+from engines.spyfall import actions as A
+from kiosk.session import Session
+from tests.phones.helpers import MainThread, Phone, new_session, start_server
+
+SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
+
+
+def run(tmp_path: Path, body: Callable[..., Awaitable[None]], config: dict[str, Any] | None = None,
+        **hub_kw: Any) -> None:
+    """Run `body(session, hub, server, main)` with a Spyfall session and a server on 127.0.0.1."""
+    session = new_session(tmp_path, "spyfall", config or SPY)
+    hub, server, main = start_server(session, **hub_kw)
+
+    async def go() -> None:
+        pump = asyncio.create_task(main.pump())
+        try:
+            await body(session, hub, server, main)
+        finally:
+            pump.cancel()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+        session.close()
+
+
+def to_vote(session: Session, accuser: int = 0, accused: int = 2) -> None:
+    session.dispatch(A.ChooseDealer(TABLE, 0))
+    session.dispatch(A.StartClock(TABLE))
+    session.dispatch(A.Accuse(accuser, accused=accused))
+
+
+def test_a_seat_joins_with_its_token_and_sees_exactly_its_view(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        hello = await phone.join(token=hub.seat_pass(1).token)
+        assert hello["t"] == "hello" and hello["seat"] == 1 and hello["name"] == "민호"
+        state = await phone.recv("state")
+        assert state["view"] == json.loads(json.dumps(session.view(1)))
+        assert hub.connected(1) and not hub.connected(0)
+        assert [s.connected for s in hub.status()] == [False, True, False]
+        # a step on the tablet is pushed at once
+        session.dispatch(A.ChooseDealer(TABLE, 2))
+        state = await phone.settle()
+        assert state["view"] == json.loads(json.dumps(session.view(1)))
+        assert state["view"]["round"]["dealer"] == 2
+        await phone.close()
+
+    run(tmp_path, body)
+
+
+def test_join_by_the_short_code_typed_loosely(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        code = hub.status()[2].code  # "ABCD-EFGH"
+        phone = await Phone.open(server.url)
+        hello = await phone.join(code=f" {code.lower()} ")
+        assert hello["seat"] == 2
+        assert hello["token"] == hub.seat_pass(2).token  # kept by the page to rejoin
+        await phone.close()
+
+    run(tmp_path, body)
+
+
+def test_a_wrong_token_gets_nothing(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        for bad in ("", "x" * 24, hub.seat_pass(0).token[:-1] + "A", "AAAA-BBBB"):
+            reply = await phone.join(token=bad) if "-" not in bad else await phone.join(code=bad)
+            assert reply["t"] == "error" and reply["code"] == "bad_token"
+            assert "코드" in reply["ko"]
+        await phone.send({"t": "act", "v": 0, "id": 0})
+        assert (await phone.recv())["code"] == "not_joined"
+        assert not any(m["t"] == "state" for m in phone.log)
+        await phone.close()
+
+    run(tmp_path, body)
+
+
+def test_rejoin_with_the_same_token_and_device_after_a_drop(tmp_path: Path) -> None:
+    """Reconnection: a phone that slept rejoins with its token and device key and gets the current state,
+    including what happened while it was away."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        hello = await phone.join(token=hub.seat_pass(0).token)
+        await phone.recv("state")
+        await phone.close()
+        for _ in range(100):
+            if not hub.connected(0):
+                break
+            await asyncio.sleep(0.01)
+        assert not hub.connected(0)
+        session.dispatch(A.ChooseDealer(TABLE, 1))  # while the phone sleeps
+        again = await Phone.open(server.url)
+        hello2 = await again.join(token=hello["token"], device=hello["device"])
+        assert hello2["t"] == "hello" and hello2["seat"] == 0 and hello2["device"] == hello["device"]
+        state = await again.recv("state")
+        assert state["view"]["round"]["dealer"] == 1
+        assert state["view"] == json.loads(json.dumps(session.view(0)))
+        # a reload while the old socket is still open: the new one takes over, the old one is told
+        third = await Phone.open(server.url)
+        assert (await third.join(token=hello["token"], device=hello["device"]))["t"] == "hello"
+        bye = await again.recv("bye")
+        assert bye["code"] == "replaced"
+        assert hub.connected(0)
+        await third.close()
+        await again.close()
+
+    run(tmp_path, body)
+
+
+def test_one_device_per_seat_another_device_is_refused(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        token = hub.seat_pass(0).token
+        owner = await Phone.open(server.url)
+        assert (await owner.join(token=token))["t"] == "hello"
+        thief = await Phone.open(server.url)  # someone photographed the QR code
+        reply = await thief.join(token=token, device="guessed-device")
+        assert reply["t"] == "error" and reply["code"] == "other_device"
+        await owner.close()
+        reply = await thief.join(token=token)  # even when the owner's phone is away
+        assert reply["code"] == "other_device"
+        assert not any(m["t"] == "state" for m in thief.log)
+        await thief.close()
+
+    run(tmp_path, body)
+
+
+def test_revoke_and_reissue_cut_off_the_old_code(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        old = hub.seat_pass(1).token
+        phone = await Phone.open(server.url)
+        await phone.join(token=old)
+        hub.reissue(1)
+        assert (await phone.recv("bye"))["code"] == "reissued"
+        new = hub.seat_pass(1).token
+        assert new != old
+        again = await Phone.open(server.url)
+        assert (await again.join(token=old))["code"] == "bad_token"
+        assert (await again.join(token=new))["t"] == "hello"  # a new device may take a reissued seat
+        hub.revoke(1)
+        assert (await again.recv("bye"))["code"] == "revoked"
+        assert hub.seat_pass(1) is None and hub.status()[1].code == ""
+        last = await Phone.open(server.url)
+        assert (await last.join(token=new))["code"] == "bad_token"
+        await phone.close()
+        await again.close()
+        await last.close()
+
+    run(tmp_path, body)
+
+
+def test_tokens_die_with_the_game(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        token = hub.seat_pass(0).token
+        phone = await Phone.open(server.url)
+        await phone.join(token=token)
+        hub.end_game()
+        assert (await phone.recv("bye"))["code"] == "ended"
+        late = await Phone.open(server.url)
+        assert (await late.join(token=token))["code"] == "bad_token"
+        # a new game: new passes; the old token is not among them
+        session2 = new_session(tmp_path / "g2", "spyfall", SPY, seed=8)
+        hub.attach(session2)
+        assert token not in {hub.seat_pass(s).token for s in range(3)}
+        assert (await late.join(token=token))["code"] == "bad_token"
+        assert (await late.join(token=hub.seat_pass(0).token))["t"] == "hello"
+        state = await late.recv("state")
+        assert state["view"] == json.loads(json.dumps(session2.view(0)))
+        session2.close()
+        await phone.close()
+        await late.close()
+
+    run(tmp_path, body)
+
+
+def test_sealed_votes_from_phones_are_the_tablets_actions(tmp_path: Path) -> None:
+    """The phone's buttons are the seat's legal actions; a pick is dispatched on the main thread with the
+    session's own moment; a refused one comes back as a Korean message."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        await phone.recv("state")
+        to_vote(session)
+        state = await phone.settle()
+        assert state["view"]["round"]["phase"] == "accusation"
+        votes = [e for e in state["actions"] if e["group"] == "vote"]
+        assert [e["parts"][0]["label"]["ko"] for e in votes] == ["찬성 (엄지 위)", "반대 (엄지 아래)"]
+        assert not any(p["field"] == "at" for e in votes for p in e["parts"])
+        await phone.send({"t": "act", "v": state["v"], "id": votes[1]["id"]})
+        done = await phone.recv("done")
+        assert done["action"] == "vote"
+        vote = session.state.round.vote
+        assert (1, "no") in vote.ballots
+        after = await phone.settle()
+        assert after["view"]["round"]["vote"]["my_ballot"] == "no"
+        # voting again with an old button: the engine refuses, in Korean
+        await phone.send({"t": "act", "v": state["v"], "id": votes[0]["id"]})
+        err = await phone.recv("error")
+        assert err["code"] in ("already_voted", "not_your_turn") and err["ko"] and err["en"] != err["ko"]
+        assert (1, "yes") not in session.state.round.vote.ballots
+
+    run(tmp_path, body)
+
+
+def test_another_seats_actions_are_refused(tmp_path: Path) -> None:
+    """A phone holds one seat: an action dict for another seat, or the table's, is never dispatched."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        await phone.recv("state")
+        to_vote(session)
+        before = session.count
+        for seat in (0, TABLE):
+            await phone.send({"t": "act", "action": {"name": "vote", "seat": seat, "yes": True, "at": 0.0}})
+            assert (await phone.recv("error"))["code"] == "not_your_seat"
+        await phone.send({"t": "act", "action": {"name": "start_clock", "seat": TABLE, "at": 0.0}})
+        assert (await phone.recv("error"))["code"] == "not_your_seat"
+        await phone.send({"t": "act", "action": {"name": "launch_missiles", "seat": 1}})
+        err = await phone.recv("error")
+        assert err["code"] == "unknown_action" and "행동" in err["ko"]
+        await phone.send({"t": "act", "v": 10**6, "id": 0})
+        assert (await phone.recv("error"))["code"] == "bad_input"
+        assert session.count == before
+        # its own seat's action dict is accepted, with the moment set by the session, not the phone
+        await phone.send({"t": "act", "action": {"name": "vote", "seat": 1, "yes": True, "at": 1.0}})
+        assert (await phone.recv("done"))["action"] == "vote"
+        assert session.count == before + 1
+        await phone.close()
+
+    run(tmp_path, body)
+
+
+def test_inputs_are_rate_limited(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        for _ in range(8):
+            await phone.send({"t": "act", "action": {"name": "vote", "seat": 0, "yes": True}})
+        codes = [(await phone.recv("error"))["code"] for _ in range(8)]
+        assert codes[:3] == ["not_your_seat"] * 3
+        assert codes[3:] == ["rate_limited"] * 5
+        assert "빨라요" in hub.error_message("rate_limited")["ko"]
+        await phone.close()
+
+    run(tmp_path, body, action_burst=3, action_rate=0.01)
+
+
+def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        codes = [(await phone.join(code=f"AAAA-AAA{i}"))["code"] for i in range(5)]
+        assert codes == ["bad_token"] * 3 + ["rate_limited"] * 2
+        # even the right code waits now: guessing cannot go faster than the limit
+        assert (await phone.join(token=hub.seat_pass(0).token))["code"] == "rate_limited"
+        await phone.close()
+
+    run(tmp_path, body, join_burst=3, join_rate=0.001)
+
+
+def test_a_flood_of_messages_closes_the_socket(tmp_path: Path) -> None:
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        for _ in range(60):
+            await phone.send({"t": "ping"})
+        with pytest.raises(ConnectionError):
+            await phone.recv("never")
+        assert any(m["t"] == "bye" and m["code"] == "flood" for m in phone.log)
+        await phone.close()
+
+    run(tmp_path, body)
+
+
+def test_only_the_page_and_the_socket_are_served(tmp_path: Path) -> None:
+    """No staff function, no QR image, no file outside the page; strict headers; a foreign origin's page
+    cannot open the socket; the server listens only where it was told."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        assert server._runner.addresses == [("127.0.0.1", server.port)]
+        async with aiohttp.ClientSession() as http:
+            async with http.get(server.url + "/") as r:
+                assert r.status == 200
+                html = await r.text()
+                assert "page.js" in html and "연결이 끊겼어요" in html  # Korean strings ride in the page
+                assert hub.seat_pass(0).token not in html
+                csp = r.headers["Content-Security-Policy"]
+                assert "default-src 'none'" in csp and "script-src 'self'" in csp
+                assert r.headers["X-Frame-Options"] == "DENY"
+            for path in ("/page.js", "/page.css"):
+                async with http.get(server.url + path) as r:
+                    assert r.status == 200 and r.headers["X-Content-Type-Options"] == "nosniff"
+            for path in ("/staff", "/settings", "/qr/0.png", "/api/state", "/../pyproject.toml", "/static/page.js",
+                         "/ws/../staff", "/journal"):
+                async with http.get(server.url + path) as r:
+                    assert r.status == 404, path
+            async with http.post(server.url + "/", data="x") as r:
+                assert r.status == 405
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await Phone.open(server.url, origin="http://evil.example")
+
+    run(tmp_path, body)
+
+
+def test_the_page_loads_nothing_from_outside() -> None:
+    from importlib import resources
+
+    static = resources.files("kiosk.phones") / "static"
+    for name in ("page.html", "page.js", "page.css"):
+        text = (static / name).read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
+        assert "innerHTML" not in text and "eval(" not in text, name
+
+
+def test_route_hands_private_moments_to_a_connected_phone(tmp_path: Path) -> None:
+    """HostContext.private asks the hub first: a seat with a phone skips the hand-over screen."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        done: list[str] = []
+        assert hub.route(0, "reveal", lambda: done.append("nobody")) is False  # no phone: pass the tablet
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        assert hub.route(1, "reveal", lambda: done.append("reveal")) is True
+        assert (await phone.recv("nudge"))["mode"] == "reveal"
+        await asyncio.sleep(0.05)
+        assert done == ["reveal"]
+        to_vote(session)
+        state = await phone.settle()
+        assert state["view"]["round"]["phase"] == "accusation"
+        assert hub.route(1, "input", lambda: done.append("voted")) is True
+        await asyncio.sleep(0.05)
+        assert done == ["reveal"]  # waits for the phone's input
+        vote = next(e for e in state["actions"] if e["group"] == "vote")
+        await phone.send({"t": "act", "v": state["v"], "id": vote["id"]})
+        await phone.recv("done")
+        await asyncio.sleep(0.05)
+        assert done == ["reveal", "voted"]
+        assert not hub.everyone_connected()
+        await phone.close()
+
+    run(tmp_path, body)
