@@ -1,4 +1,9 @@
-"""Teaching (placeholder until the teaching work lands): shows the game's tip and what is coming."""
+"""The teaching player: one idea per page, captions + narration, a picture drawn on the canvas, the set-up
+checklist for this table, try-it moves on the real engine, a quiz, resume, skip to playing.
+
+All teaching logic lives in kiosk.teach (content, checklist, try-it runner, progress); this screen only
+shows pages and forwards taps. Voice navigation calls next_page / prev_page / repeat / skip.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,26 @@ from typing import Any
 
 from kivy.app import App
 from kivy.lang import Builder
-from kivy.properties import StringProperty
+from kivy.metrics import dp
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from kiosk.teach import pages as pages_mod
+from kiosk.teach import speech
+from kiosk.teach.draw import Illustration  # noqa: F401  (kv class)
+from kiosk.teach.loader import GameTeaching, load_teaching
+from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (kv class)
+from kiosk.teach.progress import GameProgress, ProgressStore
+from kiosk.teach.setup import allowed_modules, checklist
+from kiosk.teach.tryit import Result, TryError, TryRun
+from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, TButton, TLabel
+
+
+class TeachProgress(Widget):
+    value = NumericProperty(0.0)
+
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -16,12 +39,324 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 class TeachScreen(Screen):
     game_id = StringProperty("")
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.gt: GameTeaching | None = None
+        self.pages: list[pages_mod.Page] = []
+        self.index = 0
+        self.store: ProgressStore | None = None
+        self.runs: dict[str, TryRun] = {}
+        self.last_result: Result | None = None
+        self.spoken: list[Any] = []  # the last narration segments (tests, repeat)
+
+    # ------------------------------------------------------------ lifecycle
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
     def on_pre_enter(self, *args: Any) -> None:
-        app = App.get_running_app()
-        game = app.library.games.get(self.game_id)
-        if game is None:
+        app = self.app
+        overlay = app.data_dir / "content"
+        self.gt, _errors = load_teaching(self.game_id, overlay if overlay.is_dir() else None)
+        self.store = ProgressStore(app.data_dir)
+        self.runs = {}
+        self.pages = pages_mod.pages(self.gt.teaching) if self.gt is not None else []
+        p = self.progress
+        self.index = min(p.page, max(0, len(self.pages) - 1))
+        if p.players == 0 and self.gt is not None:
+            p.players = self._default_players()
+        p.started = app.now()
+        self.store.save()
+        if self.index > 0:
+            app.toast(app.tr("teaching.resumed"))
+        self.show()
+
+    def on_leave(self, *args: Any) -> None:
+        speech.stop(self.app)
+        if self.store is None or not self.game_id:
             return
-        self.ids.title.text = app.tr("teach.title", game=game.info.name.get(app.lang))
-        tip = game.info.first_game_tip.get(app.lang) if game.info.first_game_tip else ""
-        self.ids.body.text = "\n\n".join(x for x in (game.info.pitch.get(app.lang), tip, app.tr("teach.coming"))
-                                         if x)
+        p = self.progress
+        if p.started:
+            p.spent += self.app.now() - p.started
+            p.started = 0.0
+        self.store.save()
+
+    @property
+    def progress(self) -> GameProgress:
+        assert self.store is not None
+        return self.store.get(self.game_id)
+
+    def _default_players(self) -> int:
+        assert self.gt is not None
+        lo, hi = self.gt.teaching.players
+        session = getattr(self.app.get_screen("library"), "players", 0)
+        return session if lo <= session <= hi else lo
+
+    def refresh(self) -> None:
+        """Language switch: redraw the page in the new language."""
+        self.show(speak=False)
+
+    # ------------------------------------------------------------ navigation (touch and voice)
+    def go_to(self, index: int) -> None:
+        self.index = max(0, min(index, len(self.pages) - 1))
+        if self.store is not None:
+            self.progress.page = self.index
+            self.store.save()
+        self.last_result = None
+        self.show()
+
+    def next_page(self) -> None:
+        if self.index >= len(self.pages) - 1:
+            self.finish()
+        else:
+            self.go_to(self.index + 1)
+
+    def prev_page(self) -> None:
+        if self.index > 0:
+            self.go_to(self.index - 1)
+
+    def repeat(self) -> None:
+        self.show()
+
+    def restart(self) -> None:
+        if self.store is not None:
+            keep = self.progress
+            self.store.games[self.game_id] = GameProgress(players=keep.players, modules=keep.modules,
+                                                          started=keep.started, spent=keep.spent)
+        self.runs = {}
+        self.go_to(0)
+
+    def skip(self) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """Teaching over (last page or "skip to playing"): record the time, then host the game."""
+        app = self.app
+        if self.store is not None and self.game_id:
+            self.store.finish(self.game_id, app.now())
+        game = app.library.games.get(self.game_id)
+        if game is not None and game.playable:
+            app.host(self.game_id)
+        else:
+            app.go("detail")
+
+    def leave(self) -> None:
+        self.app.go("detail")
+
+    # ------------------------------------------------------------ drawing a page
+    @property
+    def page(self) -> pages_mod.Page | None:
+        return self.pages[self.index] if self.pages else None
+
+    def show(self, speak: bool = True) -> None:
+        app, ids = self.app, self.ids
+        lang = app.lang
+        game = app.library.games.get(self.game_id)
+        name = game.info.name.get(lang) if game is not None else self.game_id
+        ids.title.text = app.tr("teaching.title", game=name)
+        ids.extra.clear_widgets()
+        page = self.page
+        if self.gt is None or page is None:
+            ids.caption.text = app.tr("teaching.none")
+            ids.step_title.text = ""
+            ids.picture.shapes = []
+            ids.progress.value = 0
+            ids.progress_text.text = ""
+            return
+        t = self.gt.teaching
+        total = len(self.pages)
+        ids.progress.value = (self.index + 1) / total
+        section = app.tr(f"teaching.sections.{page.step.section}")
+        ids.progress_text.text = f"{section} · " + app.tr("teaching.progress", n=self.index + 1, total=total)
+        ids.picture.lang = lang
+        ids.picture.shapes = list(page.step.picture)
+        ids.next.text = app.tr("teaching.finish") if self.index == total - 1 else app.tr("teaching.next")
+        ids.prev.disabled = self.index == 0
+        question = pages_mod.question(t, page)
+        if question is not None:
+            assert page.question is not None
+            ids.step_title.text = app.tr("teaching.quiz_title", n=page.question + 1, total=len(t.quiz))
+            ids.caption.text = question.q.get(lang)
+            self._quiz(page, question)
+        else:
+            ids.step_title.text = page.step.title.get(lang)
+            ids.caption.text = page.step.say.get(lang)
+            if page.step.kind == "setup":
+                self._setup()
+            elif page.step.kind == "try":
+                self._try(page)
+        ids.scroll.scroll_y = 1
+        if speak:
+            self.spoken = pages_mod.segments(self.game_id, t, page, lang)
+            speech.speak(app, self.spoken)
+
+    def _label(self, text: str, color: Any = None, size: str = "21sp") -> TLabel:
+        label = TLabel(text=text, font_size=size)
+        if color is not None:
+            label.color = color
+        return label
+
+    def _button(self, text: str, test_id: str, on_release: Any, **kw: Any) -> TButton:
+        btn = TButton(text=text, test_id=test_id, size_hint_y=None, height=dp(64), font_size="20sp", **kw)
+        btn.bind(on_release=lambda *_: on_release(),
+                 texture_size=lambda b, size: setattr(b, "height", max(dp(64), size[1] + dp(20))))
+        return btn
+
+    def _row(self) -> BoxLayout:
+        return BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
+
+    # -- set-up checklist
+    def _setup(self) -> None:
+        assert self.gt is not None
+        app, t, p = self.app, self.gt.teaching, self.progress
+        lang = app.lang
+        extra = self.ids.extra
+        lo, hi = t.players
+        if hi > lo:
+            extra.add_widget(self._label(app.tr("teaching.players_label"), MUTED, "18sp"))
+            row = self._row()
+            for n in range(lo, hi + 1):
+                btn = TButton(text=app.tr("teaching.players", n=n), test_id=f"teach_players_{n}", font_size="20sp",
+                              selected=(n == p.players))
+                btn.bind(on_release=lambda _b, n=n: self.set_players(n))
+                row.add_widget(btn)
+            extra.add_widget(row)
+        allowed = allowed_modules(t, p.players)
+        if t.modules:
+            extra.add_widget(self._label(app.tr("teaching.modules_label"), MUTED, "18sp"))
+            for m in t.modules:
+                on = m.id in p.modules and m.id in allowed
+                btn = self._button(("● " if on else "○ ") + m.name.get(lang), f"teach_module_{m.id}",
+                                   lambda m=m.id: self.toggle_module(m), selected=on)
+                btn.disabled = m.id not in allowed
+                btn.halign = "left"
+                extra.add_widget(btn)
+        items = checklist(t, p.players, p.modules, lang)
+        done = sum(1 for it in items if it.id in p.ticks)
+        extra.add_widget(self._label(app.tr("teaching.checklist_done", done=done, total=len(items)), ACCENT, "20sp"))
+        for it in items:
+            ticked = it.id in p.ticks
+            btn = self._button(("● " if ticked else "○ ") + it.text, f"teach_check_{it.id}",
+                               lambda i=it.id: self.tick(i), selected=ticked)
+            btn.halign = "left"
+            extra.add_widget(btn)
+
+    def checklist_items(self) -> list[Any]:
+        assert self.gt is not None
+        p = self.progress
+        return checklist(self.gt.teaching, p.players, p.modules, self.app.lang)
+
+    def set_players(self, n: int) -> None:
+        self.progress.players = n
+        self._save_and_redraw()
+
+    def toggle_module(self, module: str) -> None:
+        mods = self.progress.modules
+        if module in mods:
+            mods.remove(module)
+        else:
+            mods.append(module)
+        self._save_and_redraw()
+
+    def tick(self, item: str) -> None:
+        ticks = self.progress.ticks
+        if item in ticks:
+            ticks.remove(item)
+        else:
+            ticks.append(item)
+        self._save_and_redraw()
+
+    def _save_and_redraw(self) -> None:
+        if self.store is not None:
+            self.store.save()
+        self.show(speak=False)
+
+    # -- try-it
+    def run_for(self, page: pages_mod.Page) -> TryRun | None:
+        assert self.gt is not None and page.step.try_it is not None
+        if page.id not in self.runs:
+            try:
+                self.runs[page.id] = TryRun(page.step.try_it, self.gt.folder).start()
+            except TryError:
+                return None
+        return self.runs[page.id]
+
+    def _try(self, page: pages_mod.Page) -> None:
+        app = self.app
+        lang = app.lang
+        extra = self.ids.extra
+        run = self.run_for(page)
+        if run is None:
+            extra.add_widget(self._label(app.tr("teaching.none"), DANGER))
+            return
+        res = self.last_result
+        if res is not None:
+            if res.error is not None:
+                extra.add_widget(self._label(app.tr("teaching.try_refused", message=res.message(lang)), DANGER))
+            extra.add_widget(self._label(res.choice.explain.get(lang), OK if res.advanced else ACCENT))
+            if not res.advanced:
+                extra.add_widget(self._label(app.tr("teaching.try_again"), MUTED, "19sp"))
+        if run.done:
+            extra.add_widget(self._label(app.tr("teaching.try_done"), OK))
+            extra.add_widget(self._button(app.tr("teaching.try_restart"), "teach_try_again",
+                                          lambda: self.restart_try(page)))
+            return
+        move = run.spec.moves[run.move]
+        extra.add_widget(self._label(move.prompt.get(lang), None, "22sp"))
+        for i, choice in enumerate(move.choices):
+            extra.add_widget(self._button(choice.label.get(lang), f"teach_choice_{i}",
+                                          lambda i=i: self.choose(i)))
+
+    def choose(self, index: int) -> Result | None:
+        page = self.page
+        if page is None or page.step.kind != "try":
+            return None
+        run = self.run_for(page)
+        if run is None or run.done:
+            return None
+        self.last_result = run.choose(index)
+        self.show(speak=False)
+        from audio.segments import Segment
+
+        lang = self.app.lang
+        said = self.last_result.choice.explain.get(lang)
+        if self.last_result.error is not None:
+            said = self.last_result.message(lang) + " " + said
+        speech.speak(self.app, [Segment(f"teach.{self.game_id}.{page.id}.result", lang, said)])
+        return self.last_result
+
+    def restart_try(self, page: pages_mod.Page) -> None:
+        self.runs.pop(page.id, None)
+        self.last_result = None
+        self.show(speak=False)
+
+    # -- quiz
+    def _quiz(self, page: pages_mod.Page, question: Any) -> None:
+        app = self.app
+        lang = app.lang
+        extra = self.ids.extra
+        chosen = self.progress.quiz.get(page.id)
+        for i, option in enumerate(question.options):
+            kind = "normal"
+            if chosen is not None and i == question.answer:
+                kind = "primary"
+            elif chosen is not None and i == chosen:
+                kind = "danger"
+            extra.add_widget(self._button(option.get(lang), f"teach_option_{i}", lambda i=i: self.answer(i),
+                                          kind=kind))
+        if chosen is not None:
+            right = chosen == question.answer
+            verdict = app.tr("teaching.quiz_right") if right else app.tr(
+                "teaching.quiz_wrong", answer=question.options[question.answer].get(lang))
+            extra.add_widget(self._label(verdict, OK if right else DANGER, "22sp"))
+            extra.add_widget(self._label(question.why.get(lang)))
+
+    def answer(self, option: int) -> bool | None:
+        page = self.page
+        if page is None or page.question is None or self.gt is None:
+            return None
+        self.progress.quiz[page.id] = option
+        if self.store is not None:
+            self.store.save()
+        self.show(speak=False)
+        return option == self.gt.teaching.quiz[page.question].answer

@@ -21,7 +21,7 @@ FILLER = {"규칙", "룰", "rule", "rules", "알려줘", "알려", "줘", "주�
           "does", "do", "work", "of", "in", "to", "about", "?"}
 PARTICLES = ("에서는", "으로는", "에게서", "에서", "으로", "에게", "한테", "까지", "부터", "이랑", "하고", "은", "는",
              "이", "가", "을", "를", "에", "의", "로", "도", "만", "랑", "와", "과")
-TITLE_W, KEY_W, TEXT_W = 3.0, 3.0, 1.0
+TEXT_W = 1.0
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Hit:
 class _Entry:
     game_id: str
     piece: RulePiece
-    strong: list[str]  # jamo terms from titles and keywords
+    strong: list[tuple[str, float]]  # jamo terms from titles and keywords, with their weight
     weak: list[str]  # jamo words of the texts
     body: str  # the whole text, jamo, no spaces (for substring matches)
 
@@ -82,13 +82,15 @@ class RuleIndex:
     def __init__(self, pieces: Iterable[tuple[str, RulePiece]]) -> None:
         self.entries: list[_Entry] = []
         for game_id, piece in pieces:
-            strong: list[str] = []
-            for text in (piece.title.ko, piece.title.en, *piece.keywords):
-                strong.append(decompose(text.replace(" ", "")))
-                strong.extend(decompose(w) for w in _words(text))
+            terms: dict[str, float] = {}
+            for text, whole_w, word_w in [(piece.title.ko, 3.5, 3.0), (piece.title.en, 3.5, 3.0),
+                                          *((k, 3.2, 2.8) for k in piece.keywords)]:
+                for term, w in [(decompose(text.replace(" ", "")), whole_w),
+                                *((decompose(x), word_w) for x in _words(text))]:
+                    terms[term] = max(terms.get(term, 0.0), w)
             weak = sorted({decompose(w) for t in (piece.text.ko, piece.text.en) for w in _words(t)})
             body = decompose((piece.text.ko + " " + piece.text.en).replace(" ", ""))
-            self.entries.append(_Entry(game_id, piece, sorted(set(strong)), weak, body))
+            self.entries.append(_Entry(game_id, piece, sorted(terms.items()), weak, body))
         self.by_id = {(e.game_id, e.piece.id): e.piece for e in self.entries}
 
     def piece(self, game_id: str, rule_id: str) -> RulePiece | None:
@@ -97,10 +99,8 @@ class RuleIndex:
     def _score_word(self, variants: list[str], e: _Entry) -> float:
         best = 0.0
         for q in variants:
-            for term in e.strong:
-                best = max(best, _match(q, term) * KEY_W)
-                if best >= KEY_W:
-                    return best
+            for term, weight in e.strong:
+                best = max(best, _match(q, term) * weight)
             if best < TEXT_W:
                 for term in e.weak:
                     best = max(best, (1.0 if q == term else 0.85 if term.startswith(q) and len(q) >= 3 else 0.0)
@@ -122,11 +122,11 @@ class RuleIndex:
             per_word = [self._score_word(v, e) for v in variants]
             score = sum(per_word) + 0.5 * sum(1 for s in per_word if s > 0)
             if joined:
-                whole = max((_match(joined[0], t) for t in e.strong), default=0.0) * KEY_W * len(words)
+                whole = max((_match(joined[0], t) * w for t, w in e.strong), default=0.0) * len(words)
                 score = max(score, whole + 0.5 * len(words))
             if score > 0:
                 hits.append(Hit(e.game_id, e.piece, round(score, 3)))
-        hits.sort(key=lambda h: (-h.score, h.piece.id))
+        hits.sort(key=lambda h: (-h.score, len(h.piece.title.ko), h.piece.id))  # ties: the general piece
         return hits[:limit]
 
 

@@ -22,8 +22,8 @@ class Shape:
     kind: str
     x: float = 0.5
     y: float = 0.5
-    w: float = 0.12
-    h: float = 0.16
+    w: float = 0.16
+    h: float = 0.22
     color: str = "accent"
     label: Text | None = None
     n: int = 1  # piles: how many; grids: cells per side
