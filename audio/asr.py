@@ -326,6 +326,7 @@ class VoiceController:
     def set_engine(self, engine: SpeechEngine) -> None:
         with self._lock:
             self._engine = engine
+            self._recs = {}
             self._rebuild()
         self.refresh_status()
 
@@ -364,24 +365,30 @@ class VoiceController:
         if unknown:
             raise KeyError(f"unknown voice intents: {unknown}")
         with self._lock:
+            pending = self.confirm.pending
+            if pending is not None and (screen != self.screen or pending.intent.name not in names):
+                # the question was asked about a screen that is gone: never dispatch it later
+                self.confirm.cancel()
+                self._emit(VoiceEvent("confirm_done", intent=pending.intent, answer=Answer.CANCELLED))
+                self._set_phase(Phase.LISTENING if self._pressed else Phase.IDLE)
             self.screen = screen
             self._context = (names, slot_values(slots))
             self._drop("화면 바뀜 / screen changed")
-            self._rebuild()
+            self._rebuild(only_command=True)
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, only_command: bool = False) -> None:
+        """Phrase books and recognisers; the confirmation and wake grammars never depend on the screen,
+        so a screen change rebuilds only the command grammar."""
         vocab = self._engine.vocabulary if self._engine is not None else None
         names, slots = self._context
-        specs = [self.catalog.intents[n] for n in names]
         decoys = self.catalog.decoys
-        self._books = {
-            "command": build_phrasebook(specs, slots, vocab, decoys),
-            "confirm": build_phrasebook([self.catalog.intents[YES], self.catalog.intents[NO]], {}, vocab, decoys),
-            "wake": build_phrasebook([self.catalog.intents[WAKE]], {}, vocab, decoys),
-        }
-        self._recs = {}
+        books = {"command": build_phrasebook([self.catalog.intents[n] for n in names], slots, vocab, decoys)}
+        if not only_command or "confirm" not in self._books:
+            books["confirm"] = build_phrasebook([self.catalog.intents[YES], self.catalog.intents[NO]], {}, vocab, decoys)
+            books["wake"] = build_phrasebook([self.catalog.intents[WAKE]], {}, vocab, decoys)
+        self._books.update(books)
         if self._engine is not None:
-            for key, book in self._books.items():
+            for key, book in books.items():
                 self._recs[key] = self._engine.recognizer(book.grammar)
 
     def book(self, key: str = "command") -> PhraseBook:

@@ -19,7 +19,7 @@ class Answer(Enum):
     CONFIRMED = "confirmed"
     REJECTED = "rejected"
     TIMED_OUT = "timed_out"
-    REPLACED = "replaced"
+    CANCELLED = "cancelled"  # the screen changed before an answer
 
 
 @dataclass(frozen=True)

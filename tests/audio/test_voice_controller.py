@@ -250,7 +250,8 @@ OPS = st.lists(
     st.one_of(
         st.sampled_from(["다음", "점수", "민호 고발", "새 게임", "네", "아니요", "커피", "헤이 호스트", "민호 고발 네"]).map(
             lambda t: ("say", t)),
-        st.sampled_from([("tap", True), ("tap", False), ("wait", 3.5), ("mode", None)]),
+        st.sampled_from([("tap", True), ("tap", False), ("wait", 3.5), ("mode", None), ("screen", "vote"),
+                         ("screen", "other")]),
     ),
     max_size=25,
 )
@@ -274,6 +275,9 @@ def test_a_final_action_is_never_dispatched_without_a_yes_just_before(ops) -> No
         elif op == "wait":
             clock.now += arg
             ctl.tick()
+        elif op == "screen":
+            names = NAV + ["new_game", "spyfall.accuse"] if arg == "vote" else NAV
+            ctl.set_context(arg, names, {"player": {"민호": 0}})
         else:
             ctl.set_mode(Mode.WAKE_PHRASE if ctl.mode is Mode.PUSH_TO_TALK else Mode.PUSH_TO_TALK)
     for i, e in enumerate(events):
@@ -317,3 +321,25 @@ def test_quick_endpoint_ignores_clicks_and_steady_noise() -> None:
     # and speech well above that floor is still heard and ended
     assert [ep.update(c) for c in _chunks(_tone(0.5, 20000))] == [False] * 5
     assert any(ep.update(c) for c in _chunks(_tone(1.0, 3000)))
+
+
+def test_leaving_the_screen_cancels_a_pending_confirmation() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("vote", ["spyfall.accuse"], {"player": {"민호": 0}})
+    say(ctl, "민호 고발")
+    ctl.set_context("vote", ["spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})  # same screen, new view
+    assert ctl.phase is Phase.CONFIRMING
+    ctl.set_context("result", ["next"])
+    assert ctl.phase is Phase.IDLE
+    assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.CANCELLED]
+    ctl.tap_confirm(True)
+    assert intents(events) == []
+
+
+def test_screen_change_rebuilds_only_the_command_grammar() -> None:
+    engine = FakeEngine()
+    ctl, *_ = make(engine=engine)
+    before = len(engine.grammars)
+    ctl.set_context("a", ["next"])
+    ctl.set_context("b", ["score"])
+    assert len(engine.grammars) == before + 2
