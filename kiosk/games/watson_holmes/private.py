@@ -150,12 +150,15 @@ class PrivateFlows:
 
     # ------------------------------------------------------------ any-time actions
     def actions_menu(self, seat: int) -> None:
-        menu = ModalView(size_hint=(0.6, None), height=dp(420), auto_dismiss=False, background="",
-                         background_color=(0, 0, 0, 0.6))
+        choices = self.anytime(seat)
+        shown = sum(1 for a in choices if not isinstance(a, CheckAnswer)) + any(
+            isinstance(a, CheckAnswer) for a in choices)
+        menu = ModalView(size_hint=(0.6, None), height=dp(190) + dp(76) * shown, auto_dismiss=False,
+                         background="", background_color=(0, 0, 0, 0.6))
         box = Panel(orientation="vertical", bg=PANEL)
         box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), "26sp", ACCENT, True))
         seen_check = False
-        for a in self.anytime(seat):
+        for a in choices:
             if isinstance(a, RevealCharacter):
                 text, tid = self.tr("acts.reveal"), "wh_act_reveal"
             elif isinstance(a, RotateCharacter):

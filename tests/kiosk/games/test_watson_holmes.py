@@ -23,13 +23,16 @@ def _closed(driver: Any) -> None:
     driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
 
 
-def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("지수", "민호", "서연")) -> Any:
+def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("지수", "민호", "서연"),
+               shot: str | None = None) -> Any:
     driver.app.host("watson_holmes")
     driver.wait_screen("host")
     driver.tap(f"wh_case_{case_id}")
     driver.tap(f"wh_count_{len(names)}")
     for i, name in enumerate(names):
         driver.find(f"wh_name_{i}").text = name
+    if shot:
+        _check(driver, shot)
     driver.tap("wh_start")
     session = driver.app.session
     assert session is not None and session.game.id == "watson_holmes"
@@ -64,8 +67,7 @@ def _read(driver: Any, session: Any, seat: int, shot: str | None = None) -> list
 
 def test_case_opening_is_narrated_with_captions_then_a_random_start_player(driver: Any) -> None:
     """Covers WH-33, WH-34, WH-35, WH-36."""
-    session = _open_case(driver)
-    _check(driver, "wh_setup_done")
+    session = _open_case(driver, shot="wh_setup")
     opening = driver.find("wh_open_caption")
     intro = session.game.pack["cases/case_01"].intro.ko
     assert opening.text and opening.text[:8] in intro
@@ -146,3 +148,46 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
     assert session.outcome is not None and session.outcome.winners == (solver,)
     assert any("토머스 팔머" in t for t in driver.texts())
     _check(driver, "wh_solved")
+
+
+def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) -> None:
+    """Covers WH-77, WH-79, WH-84, WH-85, WH-87, WH-12."""
+    session = _open_case(driver, "cafe_box_example")
+    _skip_opening(driver)
+    a = session.state.turn
+    b, c = (a + 1) % 3, (a + 2) % 3
+    _visit(driver, "2")
+    _visit(driver, "221b")
+    _visit(driver, "cab")
+    assert session.state.placement_of(c).location == "cab"
+    driver.tap(f"wh_read_{a}")
+    driver.tap("handover_i_am")
+    assert any("직접 읽고" in t for t in driver.texts())  # physical: read the real card
+    driver.tap("wh_gain_carriages_2")
+    driver.tap("wh_gain_lockpick")
+    _check(driver, "wh_physical_reading")
+    driver.tap("wh_read_done")
+    _closed(driver)
+    assert session.state.players[a].carriages == 12 and session.state.players[a].lockpick == 1
+    driver.tap(f"wh_answer_{b}")
+    driver.tap("handover_i_am")
+    driver.tap("wh_answer_submit")
+    _closed(driver)
+    assert session.state.phase == "judge"
+    _check(driver, "wh_physical_judge")
+    driver.tap("wh_judge_1")
+    assert session.state.players[b].status == "failed" and session.state.holmes_up
+    driver.tap(f"wh_acts_{a}")
+    _check(driver, "wh_holmes_menu")
+    driver.tap("wh_act_check")
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+    driver.tap("handover_i_am")
+    driver.tap("wh_check_q2")
+    driver.find("wh_check_text").text = "서재에서"
+    driver.tap("wh_check_submit")
+    _closed(driver)
+    assert session.state.pending_check is not None
+    driver.tap("wh_check_right")
+    assert session.state.pending_check is None and session.state.players[a].checks[0].right
+    assert session.state.players[a].carriages == 9
+    _check(driver, "wh_after_check")
