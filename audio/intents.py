@@ -3,8 +3,8 @@ current screen into a phrase book, and maps a recognised utterance — the whole
 more — to an intent with its slots.
 
 An intent is navigation (다음, 이전, 다시 … dispatched at once), a confirmation word (네 / 아니요), the wake
-phrase, or a game intent naming an engine action (`action`) and which action field each slot fills
-(`fields`); game intents marked `final` wait for a confirmation before they are dispatched.
+phrase, or a game intent naming an engine action (`action`) whose fields its slots fill (`$player:accused`
+→ field "accused"); intents marked `final` wait for a confirmation before they are dispatched.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class IntentSpec:
 
 @dataclass(frozen=True)
 class Intent:
-    """A recognised intent. `text` is what was heard; `slots` slot name → value (e.g. a seat)."""
+    """A recognised intent. `text` is what was heard; `slots` action field → value (e.g. a seat)."""
 
     spec: IntentSpec
     text: str
