@@ -122,6 +122,7 @@ class VoiceController:
         self._endpoint = QuickEndpoint()
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
+        self.enabled = True
         gate.listen(self._on_gate)
         if engine is not None:
             self.set_engine(engine)
@@ -151,14 +152,29 @@ class VoiceController:
                 self._pressed = False
         self.refresh_status()
 
+    def set_enabled(self, on: bool) -> None:
+        """Staff switch (kiosk settings): off drops all audio and any pending confirmation."""
+        with self._lock:
+            self.enabled = on
+            if not on:
+                self._pressed = False
+                self._drop("음성 명령 꺼짐 / voice turned off")
+                pending = self.confirm.cancel()
+                if pending is not None:
+                    self._emit(VoiceEvent("confirm_done", intent=pending, answer=Answer.CANCELLED))
+                self._set_phase(Phase.IDLE)
+        self.refresh_status()
+
     @property
     def available(self) -> bool:
-        return self._engine is not None and self._mic_ok
+        return self.enabled and self._engine is not None and self._mic_ok
 
     def refresh_status(self) -> None:
         """Publish "voice" on the status board: on when the model is loaded and a mic is open, else off
         with every reason (for the staff screen)."""
         reasons = []
+        if not self.enabled:
+            reasons.append("직원이 음성 명령을 껐어요 / turned off in staff settings")
         if self._engine is None:
             model = self.board.get(MODEL_STATUS)
             reasons.append(model.reason if model and model.reason else "음성 모델 준비 전 / model not loaded")
@@ -253,7 +269,7 @@ class VoiceController:
         push-to-talk is up, and before the model is ready."""
         self.tick()
         with self._lock:
-            if self.gate.muted or not self._listening():
+            if self.gate.muted or not self.enabled or not self._listening():
                 return
             rec = self._recs.get(self._active_key())
             if rec is None:
@@ -377,6 +393,9 @@ class VoiceSystem:
     loader: ModelLoader
     controller: VoiceController
     microphone: Any  # audio.mic.Microphone (imported lazily: tests build controllers without it)
+
+    def set_enabled(self, on: bool) -> None:
+        self.controller.set_enabled(on)
 
     def stop(self) -> None:
         self.microphone.stop()

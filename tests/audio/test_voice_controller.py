@@ -343,3 +343,18 @@ def test_screen_change_rebuilds_only_the_command_grammar() -> None:
     ctl.set_context("a", ["next"])
     ctl.set_context("b", ["score"])
     assert len(engine.grammars) == before + 2
+
+
+def test_staff_switch_turns_voice_off_with_a_reason_and_back_on() -> None:
+    ctl, _, _, board, events = make()
+    ctl.set_context("vote", NAV + ["new_game"])
+    say(ctl, "새 게임")
+    ctl.set_enabled(False)
+    assert [e.answer for e in events if e.kind == "confirm_done"] == [Answer.CANCELLED]
+    say(ctl, "다음")
+    assert intents(events) == []
+    assert not board.get("voice").available and "껐어요" in board.get("voice").reason
+    ctl.set_enabled(True)
+    assert board.get("voice").available
+    say(ctl, "다음")
+    assert intents(events) == ["next"]
