@@ -120,7 +120,7 @@ def test_watchdog_thread_starts_and_stops() -> None:
     mic.retry_every = 0.01
     mic.start()
     try:
-        for _ in range(200):
+        for _ in range(1000):
             if board.get("microphone") is not None:
                 break
             time.sleep(0.005)
@@ -150,7 +150,7 @@ def test_start_voice_wires_loader_controller_and_mic_and_reports_every_reason(tm
     system = start_voice(board=board, gate=MicGate(), backend=FakeBackend(devices=[]), model_path=tmp_path / "none")
     try:
         assert system.loader.wait(10) is None
-        for _ in range(200):
+        for _ in range(1000):
             voice = board.get("voice")
             if voice and "음성 모델" in voice.reason and "마이크 없음" in voice.reason:
                 break
