@@ -1,0 +1,40 @@
+"""Resume where the table left off and the measured teach time, persisted in the data folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.teach.progress import ProgressStore, measured_minutes
+
+
+def test_position_and_ticks_survive_a_restart(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path)
+    p = store.get("clue")
+    p.page, p.players, p.ticks = 5, 4, ["deal", "envelope"]
+    store.save()
+    again = ProgressStore(tmp_path).get("clue")
+    assert (again.page, again.players, again.ticks) == (5, 4, ["deal", "envelope"])
+
+
+def test_finishing_records_the_time_and_starts_over(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path)
+    p = store.get("spyfall")
+    p.page, p.spent, p.started = 9, 300.0, 1000.0
+    assert store.finish("spyfall", 1000.0 + 150.0) == 450.0
+    assert store.get("spyfall").page == 0
+    store2 = ProgressStore(tmp_path)
+    store2.get("spyfall").started = 50.0
+    store2.finish("spyfall", 50.0 + 600.0)
+    assert ProgressStore(tmp_path).times["spyfall"] == [450.0, 600.0]
+    assert measured_minutes(tmp_path, "spyfall") == 9  # median 525 s → 9 minutes (rounded up)
+    assert measured_minutes(tmp_path, "clue") is None
+
+
+def test_a_broken_file_starts_fresh(tmp_path: Path) -> None:
+    (tmp_path / "teach").mkdir()
+    (tmp_path / "teach" / "progress.json").write_text("{not json", encoding="utf-8")
+    store = ProgressStore(tmp_path)
+    assert store.games == {} and store.times == {}
+    store.get("clue").page = 2
+    store.save()
+    assert ProgressStore(tmp_path).get("clue").page == 2
