@@ -469,7 +469,9 @@ class Spyfall(Engine[SpyState]):
         no = len(vote.eligible) - len(yes)
         result = decide(vote.kind, {YES: len(yes), NO: no}, len(vote.eligible))
         r = dataclasses.replace(r, counts=((YES, len(yes)), (NO, no)))
-        events = events + (Event("vote_result", {"yes": len(yes), "no": no, "passed": result.decided}),)
+        subject = "multiverse" if r.phase == "multiverse_vote" else "accusation"
+        events = events + (Event("vote_result", {"vote": subject, "yes": len(yes), "no": no,
+                                                 "passed": result.decided}),)
         if r.phase == "multiverse_vote":
             if result.decided:
                 return self._end(_setr(state, r, mv_yes=yes, vote=None), "multiverse", t, events)

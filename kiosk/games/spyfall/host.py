@@ -111,6 +111,12 @@ class SpyfallHost(GameHost):
         except Exception:  # noqa: BLE001  (no audio device or mixer: the clock still turns red)
             pass
 
+    def show_scores(self) -> None:
+        """The running totals, on demand (touch, or the voice intent "점수 보여줘")."""
+        view = self.view()
+        parts = [f"{n} {t}" for n, t in zip(self.names(), view["totals"], strict=True)]
+        self.ctx.toast(self.tr("score.toast", n=len(view["history"]), scores=" · ".join(parts)))
+
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
         if self.ctx.session is None or self.table is None:
@@ -141,10 +147,9 @@ class SpyfallHost(GameHost):
                 continue
             if event.kind == "time_up":
                 self.cue(0)
-            if event.kind == "vote_result" and not event.data["passed"] and r["phase"] in ("play", "pride"):
-                key = "event.mv_failed" if r["multiverse_callers"] and r["accusations"] == [] else \
-                    "event.vote_failed"
-                self.ctx.toast(self.tr(key))
+            if event.kind == "vote_result" and not event.data["passed"] and r["phase"] == "play":
+                self.ctx.toast(self.tr("event.mv_failed" if event.data["vote"] == "multiverse" else
+                                       "event.vote_failed"))
             elif event.kind == "ability_used":
                 ability = next((f for f in r.get("flipped", []) if f["seat"] == event.data["seat"]), None)
                 label = (ability["en"] if self.ctx.lang == "en" else ability["ko"]) if ability else ""

@@ -151,6 +151,9 @@ def test_four_player_digital_round_by_touch(driver: Any) -> None:
     texts = " ".join(driver.texts())
     assert "라운드 1 결과" in texts and f"조커: {NAMES[facts.joker]}" in texts
     _check(driver, "spyfall_score")
+    driver.tap("spy_scores")  # the running totals on demand (also the voice intent "점수 보여줘")
+    shown = " ".join(expected_text for expected_text in driver.texts() if "라운드 후 점수" in expected_text)
+    assert f"{NAMES[hero]} 2" in shown and f"{NAMES[facts.joker]} 0" in shown
     driver.tap("spy_next")
     assert session.state.round.dealer == facts.joker and session.state.round.number == 2
 
@@ -219,3 +222,64 @@ def test_physical_mode_names_the_bag_and_takes_the_revealed_cards(driver: Any) -
     _check(driver, "spyfall_physical_reveal")
     driver.tap("spy_reveal_submit")
     assert list(session.state.history[-1].points) == [0, 0, 4, 0]
+
+
+def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
+    """Covers SPY-62, SPY-63, SPY-71, SPY-72, SPY-75, SPY-60: five players with Power-up and Harley: a 3-1
+    accusation opens the God's Pride window (declined: the clock resumes), a one-shot card is flipped
+    in the open, the Joker guesses right, the table hunts Harley and scores show."""
+    names = ["지수", "민호", "서연", "도윤", "하은"]
+    session = _start(driver, names, harley="spy_mod_harley", power="spy_mod_power_up")
+    assert session.state.settings.harley and session.state.settings.power_up
+    driver.tap("spy_dealer_0")
+    driver.tap("spy_recheck_1")  # one player re-checks only their own card
+    _wait_handover(driver, "민호")
+    driver.tap("handover_i_am")
+    shown = " ".join(_held(driver))
+    assert "능력 카드" in shown
+    driver.tap("handover_done")
+    driver.wait_for(lambda: _no_modal(driver))
+    driver.tap("spy_start_clock")
+    facts = session.state.round.facts
+    joker = facts.joker
+    others = [s for s in range(5) if s != joker]
+    driver.tap("spy_accuse")
+    driver.tap(f"spy_pick_{others[0]}")
+    driver.tap(f"spy_pick_{others[1]}")
+    _confirm(driver)
+    for seat in [s for s in range(5) if s != others[1]][:3]:
+        driver.tap(f"spy_yes_{seat}")
+    driver.tap("spy_vote_submit")
+    _confirm(driver)
+    assert session.state.round.phase == "pride"
+    _check(driver, "spyfall_pride")
+    driver.tap("spy_pride_skip")
+    assert session.state.round.phase == "play" and session.state.round.clock.running
+    state = session.state
+    one_shots = [s for s in range(5) if state.ability_cards[state.round.abilities[s]].one_shot
+                 and state.ability_cards[state.round.abilities[s]].effect == "none"]
+    if one_shots:
+        driver.tap("spy_ability")
+        driver.tap(f"spy_pick_{one_shots[0]}")
+        assert one_shots[0] in session.state.round.flipped
+    driver.tap("spy_reveal")
+    driver.tap(f"spy_pick_{joker}")
+    loc = session.state.place(facts.location)
+    driver.find("spy_loc_search").text = loc.ko[:2]
+    driver.pump(3)
+    driver.tap(f"spy_loc_{loc.id}")
+    driver.wait_for(lambda: bool(driver.find_all("confirm_yes")))
+    _confirm(driver)
+    assert session.state.round.phase == "harley_talk"
+    assert any(re.fullmatch(r"0:[0-3]\d", t) for t in driver.texts())  # the 30-second hunt clock
+    driver.tap("spy_point_now")
+    suspect = others[2] if others[2] != facts.harley else others[3]
+    for _ in range(2):
+        driver.tap(f"spy_plus_{suspect}")
+    assert not driver.find_all(f"spy_plus_{joker}")  # the Joker cannot be pointed at
+    _check(driver, "spyfall_harley_hunt")
+    driver.tap("spy_points_submit")
+    _confirm(driver)
+    points = session.state.history[-1].points
+    assert points[joker] == 4 and (facts.harley < 0 or points[facts.harley] == 3)
+    _check(driver, "spyfall_harley_score")
