@@ -103,12 +103,40 @@ def _strings(tree: Any, out: set[str]) -> set[str]:
     return out
 
 
+@dataclass(frozen=True)
+class _Snapshot:
+    """A moment of the game: the engine is pure and the state immutable, so any thread may read it."""
+
+    version: int
+    engine: Engine[Any]
+    state: Any
+    labeller: Labeller
+    names: Mapping[str, Text]
+
+    def build(self, seat: int) -> tuple[dict[str, Any], list[Action], list[dict[str, Any]]]:
+        """Exactly the seat's view, where it differs from the table's, its buttons, and names for ids."""
+        engine, state = self.engine, self.state
+        view = json.loads(json.dumps(engine.view(state, seat)))
+        table = json.loads(json.dumps(engine.view(state, None)))
+        over = engine.outcome(state) is not None
+        actions = [] if over else list(engine.legal_actions(state, seat))
+        entries = self.labeller.entries(actions, view, self.names)
+        shown = _strings(view, set())
+        message = {"t": "state", "v": self.version, "seat": seat, "view": view,
+                   "private": _diff_paths(view, table), "actions": entries,
+                   "names": {k: v for k, v in self.names.items() if k in shown}, "over": over}
+        return message, actions, entries
+
+
 class PhoneHub:
     def __init__(self, run_on_main: Callable[[Callable[[], None]], None] = _direct,
                  catalogs: Catalogs | None = None, clock: Callable[[], float] = time.monotonic,
                  action_burst: float = 6, action_rate: float = 2.0,
                  join_burst: float = 8, join_rate: float = 0.2) -> None:
         self.run_on_main = run_on_main
+        # where the seats' messages are built after a step: the server's thread when one runs (set by
+        # PhoneServer), so the tablet's main thread only takes a snapshot of the immutable state
+        self.offload: Callable[[Callable[[], None]], None] = _direct
         self.cat = catalogs or Catalogs.load()
         self.clock = clock
         self.tokens = SeatTokens()
@@ -172,8 +200,11 @@ class PhoneHub:
             if session is not None and session is not self.session:
                 self.attach(session)
             self.version += 1
-            for seat, conn in list(self._conns.items()):
-                conn.send(self._state_message(seat))
+            if self.session is not None and self._labeller is not None and self._conns:
+                snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller,
+                                 self._names)
+                conns = dict(self._conns)
+                self.offload(lambda: self._push(snap, conns))
             done = [s for s in self._waiters if self.session is None or not self._legal(s)]
             fire = [fn for s in done for fn in self._waiters.pop(s)]
         for fn in fire:
@@ -386,23 +417,28 @@ class PhoneHub:
             return self._state_message(seat)
 
     def _state_message(self, seat: int) -> dict[str, Any]:
-        """Exactly the seat's view, where it differs from the table's, its buttons, and names for ids."""
         assert self.session is not None and self._labeller is not None
-        engine, state = self.session.engine, self.session.state
-        view = json.loads(json.dumps(engine.view(state, seat)))
-        table = json.loads(json.dumps(engine.view(state, None)))
-        actions = self._legal(seat)
-        entries = self._labeller.entries(actions, view, self._names)
+        snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller, self._names)
+        message, actions, entries = snap.build(seat)
+        self._record(seat, snap.version, actions, entries)
+        return message
+
+    def _record(self, seat: int, version: int, actions: list[Action], entries: list[dict[str, Any]]) -> None:
         sent = self._sent.setdefault(seat, {})
-        sent[self.version] = (actions, entries)
-        for old in [v for v in sent if v <= self.version - KEEP_SENT]:
+        sent[version] = (actions, entries)
+        for old in [v for v in sent if v <= version - KEEP_SENT]:
             del sent[old]
-        shown = _strings(view, set())
-        outcome = engine.outcome(state)
-        return {"t": "state", "v": self.version, "seat": seat, "view": view,
-                "private": _diff_paths(view, table), "actions": entries,
-                "names": {k: v for k, v in self._names.items() if k in shown},
-                "over": outcome is not None}
+
+    def _push(self, snap: _Snapshot, conns: dict[int, Conn]) -> None:
+        """Build each seat's message from the snapshot (off the main thread when a server runs) and send it
+        unless the phone has gone or a newer state was pushed meanwhile."""
+        for seat, conn in conns.items():
+            message, actions, entries = snap.build(seat)
+            with self._lock:
+                if self._conns.get(seat) is not conn or self._labeller is not snap.labeller:
+                    continue
+                self._record(seat, snap.version, actions, entries)
+                conn.send(message)
 
     def error_message(self, code: str) -> dict[str, Any]:
         text = self.cat.text(f"phones.error.{code}", default=code)

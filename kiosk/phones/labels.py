@@ -181,6 +181,9 @@ class Labeller:
         index = ViewIndex(view, names)
         keys: dict[tuple[str, str], dict[str, int]] = {}
         forms: set[str] = set()
+        labels: dict[tuple[str, str, str], Text] = {}
+        flabels: dict[tuple[str, str], Text] = {}
+        glabels: dict[str, Text] = {}
         out: list[dict[str, Any]] = []
         for i, action in enumerate(actions):
             data = action.to_dict()
@@ -195,15 +198,24 @@ class Labeller:
                     free.append({"field": field, "flabel": self.field_label(name, field), "count": count})
                     continue
                 known = keys.setdefault((name, field), {})
-                k = known.setdefault(json.dumps(value, sort_keys=True), len(known))
-                parts.append({"field": field, "flabel": self.field_label(name, field), "k": k,
-                              "label": self.value_label(name, field, value, index)})
+                raw = json.dumps(value, sort_keys=True)
+                k = known.setdefault(raw, len(known))
+                label = labels.get((name, field, raw))
+                if label is None:
+                    label = labels[(name, field, raw)] = self.value_label(name, field, value, index)
+                flabel = flabels.get((name, field))
+                if flabel is None:
+                    flabel = flabels[(name, field)] = self.field_label(name, field)
+                parts.append({"field": field, "flabel": flabel, "k": k, "label": label})
             if free:
                 form_key = name + json.dumps([p["k"] for p in parts])
                 if form_key in forms:
                     continue
                 forms.add(form_key)
-            out.append({"id": i, "group": name, "glabel": self.group_label(name), "parts": parts, "free": free})
+            glabel = glabels.get(name)
+            if glabel is None:
+                glabel = glabels[name] = self.group_label(name)
+            out.append({"id": i, "group": name, "glabel": glabel, "parts": parts, "free": free})
         return out
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.phones.channel import PhoneHub
+from kiosk.phones.channel import PhoneHub, _direct
 from kiosk.phones.ratelimit import Limiter
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,7 @@ class PhoneServer:
         loop = self._loop
         if loop is None or self._thread is None:
             return
+        self.hub.offload = _direct
         fut = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
         with contextlib.suppress(Exception):
             fut.result(timeout)
@@ -137,6 +138,8 @@ class PhoneServer:
         await site.start()
         if self.port == 0:  # tests: the port the system gave
             self.port = int(self._runner.addresses[0][1])
+        loop = asyncio.get_running_loop()
+        self.hub.offload = lambda fn: loop.call_soon_threadsafe(fn)
 
     async def _shutdown(self) -> None:
         if self._runner is not None:

@@ -1,0 +1,181 @@
+"""A seat's stream never holds another seat's secret: random games of every registered engine, every
+seat joined through the hub as a phone, every message checked against `engine.secrets(state)` at that
+moment (the conformance harness's own `contains_pair`), table-only secrets included."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from functools import cache
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import engines
+from engines.core import CHANCE, Action, Engine, Secret, stamp
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.labels import Catalogs
+from tests.engines import reference
+from tests.engines.conformance import START, contains_pair
+from tests.packs import pack_for
+
+engines.register(reference.ENGINE)
+NAMES = engines.engine_names()
+
+
+@cache
+def catalogs() -> Catalogs:
+    return Catalogs.load()
+
+
+class PlaySession:
+    """What the hub needs of a session, over a bare engine (no journal): fast enough for many games."""
+
+    def __init__(self, engine: Engine[Any], config: Mapping[str, Any], pack: Mapping[str, Any], seed: int,
+                 name: str) -> None:
+        self.engine = engine
+        self.state = engine.setup(config, pack, seed)
+        self.game = SimpleNamespace(id=name, pack=pack)
+        self.listeners: list[Callable[..., None]] = []
+        self.now = START
+
+    def subscribe(self, fn: Callable[..., None]) -> None:
+        self.listeners.append(fn)
+
+    def unsubscribe(self, fn: Callable[..., None]) -> None:
+        self.listeners.remove(fn)
+
+    def dispatch(self, action: Action) -> Any:
+        step = self.engine.apply(self.state, stamp(action, self.now))
+        self.now += 7.0
+        self.state = step.state
+        for fn in list(self.listeners):
+            fn(self, step)
+        return step
+
+
+class Recorder:
+    def __init__(self, remote: str) -> None:
+        self.seat: int | None = None
+        self.remote = remote
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.sent.append(json.loads(json.dumps(message)))
+
+    def close(self, message: Mapping[str, Any]) -> None:
+        self.sent.append(json.loads(json.dumps(message)))
+
+
+def _walk(tree: Any, out: set[str], keys: bool, shortest: int = 1) -> set[str]:
+    if isinstance(tree, Mapping):
+        for k, v in tree.items():
+            if keys:
+                out.add(str(k))
+            _walk(v, out, keys, shortest)
+    elif isinstance(tree, (list, tuple)):
+        for v in tree:
+            _walk(v, out, keys, shortest)
+    elif isinstance(tree, str) and len(tree) >= shortest:
+        out.add(tree)
+    return out
+
+
+def _leaves(value: Any) -> set[str]:
+    return _walk(value, set(), keys=False, shortest=2)  # a one-letter value says nothing
+
+
+def _strings(tree: Any) -> set[str]:
+    return _walk(tree, set(), keys=True)
+
+
+def _texts(tree: Any, out: set[str]) -> set[str]:
+    """The words a page shows for buttons and names: every {ko, en} text."""
+    if isinstance(tree, Mapping):
+        for k, v in tree.items():
+            if k in ("ko", "en") and isinstance(v, str):
+                out.add(v)
+            else:
+                _texts(v, out)
+    elif isinstance(tree, list):
+        for v in tree:
+            _texts(v, out)
+    return out
+
+
+def check_stream(seat: int, messages: list[dict[str, Any]], secrets: list[Secret]) -> int:
+    """No message holds a secret the seat may not see; the buttons name no hidden string either."""
+    checked = 0
+    for message in messages:
+        view_strings = _strings(message.get("view", {}))
+        names = message.get("names", {})
+        assert set(names) <= view_strings, "names are sent only for ids the seat's view holds"
+        view_strings |= _texts(names, set())  # the name of an id the seat sees is no secret
+        shown = _texts(message.get("actions", []), set())
+        for secret in secrets:
+            value = json.loads(json.dumps(secret.value))
+            if seat in secret.seen_by:
+                continue
+            assert not contains_pair(message, secret.key, value), (
+                f"seat {seat} was sent {secret.key}={value!r} meant for {sorted(secret.seen_by)}")
+            hidden = _leaves(value) - view_strings
+            assert not hidden & shown, f"seat {seat}'s buttons name {hidden & shown} of {secret.key}"
+            checked += 1
+    return checked
+
+
+def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int) -> int:
+    engine = engines.find_engine(name)
+    pack = pack_for(name)
+    session = PlaySession(engine, config, pack, seed, name)
+    hub = PhoneHub(catalogs=catalogs())
+    hub.attach(session)  # type: ignore[arg-type]
+    phones: dict[int, Recorder] = {}
+    for seat in engine.seats(session.state):
+        phone = Recorder(f"10.0.0.{seat}")
+        pass_ = hub.seat_pass(seat)
+        assert pass_ is not None
+        assert hub.join(phone, token=pass_.token)["t"] == "joined"
+        phones[seat] = phone
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(max_steps):
+        secrets = list(engine.secrets(session.state))
+        for seat, phone in phones.items():
+            if not phone.sent:
+                continue
+            checked += check_stream(seat, phone.sent, secrets)
+            assert phone.sent[-1]["t"] == "state" and phone.sent[-1]["seat"] == seat
+            assert phone.sent[-1]["view"] == json.loads(json.dumps(engine.view(session.state, seat)))
+            phone.sent.clear()
+        if engine.outcome(session.state) is not None:
+            break
+        movers = sorted(engine.to_move(session.state))
+        mover = rng.choice(movers)
+        if mover == CHANCE:
+            action = engine.sample_chance(session.state, rng)
+        else:
+            legal = list(engine.legal_actions(session.state, mover))
+            if not legal:
+                continue
+            kinds = sorted({a.NAME for a in legal})  # each kind of action as likely: games go deeper
+            kind = rng.choice(kinds)
+            action = rng.choice([a for a in legal if a.NAME == kind])
+        session.dispatch(action)
+    hub.end_game()
+    assert all(p.sent[-1]["t"] == "bye" for p in phones.values())
+    return checked
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_seat_is_ever_sent_another_seats_secret(name: str) -> None:
+    engine = engines.find_engine(name)
+    configs = engine.example_configs(pack_for(name))
+    checked = 0
+    for i, config in enumerate(configs[:3]):
+        for seed in range(2):
+            checked += play(name, config, seed * 31 + i, max_steps=160)
+    if name != "reference_nim":
+        assert checked > 0, f"{name}: no secret was ever checked"
