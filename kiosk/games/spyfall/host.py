@@ -256,6 +256,9 @@ class SpyfallHost(GameHost):
             main.add_widget(button(self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"),
                                    height=72))
         main.add_widget(Widget())
+        if s["deal"] == "digital":
+            main.add_widget(button(self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"),
+                                   kind="ghost", height=64))
 
     def open_pick(self, purpose: str) -> None:
         self.pick = {"purpose": purpose}
@@ -272,7 +275,8 @@ class SpyfallHost(GameHost):
             prompt = "pick.accused"
             seats = [x for x in seats if x != self.pick["accuser"]]
         else:
-            prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user"}[purpose]
+            prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user",
+                      "card": "pick.card_owner"}[purpose]
             if purpose == "multiverse":
                 seats = [x for x in seats if x not in r["multiverse_callers"]]
         main.add_widget(title(self.tr(prompt), "28sp"))
@@ -298,6 +302,10 @@ class SpyfallHost(GameHost):
             self.send(A.RevealJoker(seat))
         elif purpose == "multiverse":
             self.send(A.CallMultiverse(seat))
+        elif purpose == "card":
+            self.pick = {}
+            self.refresh(None)
+            self.show_cards(seat, chain=False)
         else:
             self.send(A.UseAbility(seat))
         if self.pick:

@@ -70,10 +70,9 @@ def _wait_handover(driver: Any, name: str) -> None:
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")) and any(name in t for t in driver.texts()))
 
 
-def _skip_time(driver: Any, session: Any, seconds: float) -> None:
-    """Move the session's wall clock forward; the host frame's tick reports a passed deadline."""
-    base = session.clock()
-    session.clock = lambda: base + seconds
+def _set_time(driver: Any, session: Any, moment: float) -> None:
+    """Move the session's wall clock to `moment`; the host frame's tick reports a passed deadline."""
+    session.clock = lambda: moment
     _host(driver).clock._now = session.clock
 
 
@@ -119,6 +118,13 @@ def test_four_player_digital_round_by_touch(driver: Any) -> None:
     assert any(re.fullmatch(r"8:00|7:[0-5]\d", t) for t in driver.texts())  # the clock, readable across the table
     assert "되묻기 금지" in texts and "데일리 플래닛 · Daily Planet" in texts  # the question rule, the location list
     _check(driver, "spyfall_clock")
+    driver.tap("spy_my_card")  # during play a player re-checks only their own card, behind the same hold
+    driver.tap(f"spy_pick_{facts.joker}")
+    _wait_handover(driver, NAMES[facts.joker])
+    driver.tap("handover_i_am")
+    assert place not in " ".join(_held(driver))
+    driver.tap("handover_done")
+    driver.wait_for(lambda: _no_modal(driver))
     hero = (facts.joker + 1) % 4
     driver.tap("spy_accuse")
     driver.tap(f"spy_pick_{hero}")
@@ -131,9 +137,10 @@ def test_four_player_digital_round_by_touch(driver: Any) -> None:
     driver.tap("spy_vote_submit")
     _confirm(driver)
     assert session.state.round.phase == "play" and session.state.round.clock.running
-    _skip_time(driver, session, 430)
+    deadline = session.state.round.clock.deadline
+    _set_time(driver, session, deadline - 30)
     driver.wait_for(lambda: _host(driver).cues == [60], timeout=3)  # the 1:00 sound
-    _skip_time(driver, session, 100)
+    _set_time(driver, session, deadline + 1)
     driver.wait_for(lambda: session.state.round.phase == "discussion", timeout=3)
     assert _host(driver).cues == [60, 0]  # the 0:00 sound
     driver.tap("spy_point_now")
