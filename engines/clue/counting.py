@@ -197,9 +197,13 @@ class _Model:
                     if t & cb != cb:
                         continue
                     t &= ~cb
-                if any((t >> (CAP_BITS * q)) & m > av for q, av in st.checks):
-                    continue
-                out.append((o, 1, 1, t))
+                ok = True
+                for q, av in st.checks:
+                    if (t >> (CAP_BITS * q)) & m > av:
+                        ok = False
+                        break
+                if ok:
+                    out.append((o, 1, 1, t))
             return out
         o = st.owners[0]
         sh = CAP_BITS * o
@@ -218,11 +222,15 @@ class _Model:
     def forward(self) -> None:
         layer = {self.start: 1}
         self.layers = [layer]
+        self.moves: list[dict[int, list[tuple[int, int, int, int]]]] = []
         for st in self.stages:
             nxt: dict[int, int] = {}
+            cache: dict[int, list[tuple[int, int, int, int]]] = {}
             for s, w in layer.items():
-                for _o, _n, ways, t in self._moves(st, s):
+                mv = cache[s] = self._moves(st, s)
+                for _o, _n, ways, t in mv:
                     nxt[t] = nxt.get(t, 0) + w * ways
+            self.moves.append(cache)
             if len(nxt) > self.max_states:
                 raise BudgetExceeded(len(nxt))
             layer = nxt
@@ -237,9 +245,10 @@ class _Model:
             st = self.stages[k]
             cur_b: dict[int, int] = {}
             per_owner: dict[int, int] = {}
+            cache = self.moves[k]
             for s, f in self.layers[k].items():
                 acc = 0
-                for o, n, ways, t in self._moves(st, s):
+                for o, n, ways, t in cache[s]:
                     b = nxt_b.get(t)
                     if b:
                         v = ways * b
@@ -267,7 +276,7 @@ class _Model:
         s = self.start
         for k, st in enumerate(self.stages):
             nb = self.back[k + 1]
-            moves = [(o, n, ways * nb.get(t, 0), t) for o, n, ways, t in self._moves(st, s)]
+            moves = [(o, n, ways * nb.get(t, 0), t) for o, n, ways, t in self.moves[k][s]]
             r = rng.randrange(sum(m[2] for m in moves))
             pick = moves[-1]
             for mv in moves:
