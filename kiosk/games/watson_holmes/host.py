@@ -225,9 +225,28 @@ class WatsonHolmesHost(GameHost):
                 self.ctx.toast(self.tr(key, name=self.name(d["seat"]), q=d["question"]))
             elif e.kind == "watson_reading":
                 clue = d.get("clue")
-                text = self.pick(Text(**clue) if isinstance(clue, dict) else clue) if clue else ""
-                self.reading_text = self.tr("watson.reading", name=self.name(d["target"]),
-                                            place=self.place(str(d["number"])), text=text)
+                place = self.place(str(d["number"]))
+                if clue:
+                    text = self.pick(Text(**clue) if isinstance(clue, dict) else clue)
+                    self.reading_text = self.tr("watson.reading", name=self.name(d["target"]), place=place, text=text)
+                else:  # a physical box: the card itself is read aloud at the table
+                    self.reading_text = self.tr("watson.reading_aloud", name=self.name(d["target"]), place=place)
+            elif e.kind == "game_over":
+                self._narrate_solution()
+
+    def _narrate_solution(self) -> None:
+        """The solution is read aloud when the game ends (WH-98), through the narrator when it runs."""
+        narrator = getattr(self.ctx.app, "narrator", None)
+        case = self.case()
+        if narrator is None or case.solution is None:
+            return
+        try:
+            from audio.segments import Segment
+
+            narrator.reveal(Segment(f"wh.{case.id}.solution", self.ctx.lang, self.pick(case.solution), secret=True,
+                                    recording=case.solution_audio or None))
+        except Exception:  # the narrator reports its own failures; the screen shows the solution anyway
+            pass
 
     def _status(self, view: dict[str, Any]) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
@@ -290,7 +309,7 @@ class WatsonHolmesHost(GameHost):
     def _players(self, view: dict[str, Any]) -> None:
         box = self.table.ids.players  # type: ignore[union-attr]
         box.clear_widgets()
-        movers = self.session.engine.to_move(self.session.state)
+        movers = self.session.engine.to_move(self.session.state)  # who may act now (the engine decides)
         for p in view["players"]:
             seat = p["seat"]
             row = Panel(orientation="horizontal", size_hint_y=None, height=dp(72), padding=dp(6), spacing=dp(6))
@@ -307,7 +326,8 @@ class WatsonHolmesHost(GameHost):
             row.add_widget(info)
             acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
                            width=dp(96), font_size="18sp",
-                           disabled=not (seat in movers and self.private.anytime(seat)))
+                           disabled=view["phase"] in ("over", "judge") or view["pending_check"] is not None
+                           or (p["status"] != "active" and seat not in movers))
             acts.bind(on_release=lambda _w, s=seat: self.private.actions_menu(s))
             row.add_widget(acts)
             box.add_widget(row)

@@ -12,6 +12,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -153,10 +154,15 @@ class PrivateFlows:
         choices = self.anytime(seat)
         shown = sum(1 for a in choices if not isinstance(a, CheckAnswer)) + any(
             isinstance(a, CheckAnswer) for a in choices)
-        menu = ModalView(size_hint=(0.6, None), height=dp(190) + dp(76) * shown, auto_dismiss=False,
+        menu = ModalView(size_hint=(0.6, None), height=dp(190) + dp(76) * (shown + 2), auto_dismiss=False,
                          background="", background_color=(0, 0, 0, 0.6))
         box = Panel(orientation="vertical", bg=PANEL)
         box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), "26sp", ACCENT, True))
+        for key, tid, fn in (("acts.my_card", "wh_act_mycard", self.my_card), ("acts.my_notes", "wh_act_notes",
+                                                                               self.my_notes)):
+            b = TButton(text=self.tr(key), test_id=tid, size_hint_y=None, height=dp(64))
+            b.bind(on_release=lambda *_, f=fn: (self.host.close_menu(menu), f(seat)))
+            box.add_widget(b)
         seen_check = False
         for a in choices:
             if isinstance(a, RevealCharacter):
@@ -190,6 +196,40 @@ class PrivateFlows:
                 self.consulted(seat, action.failed)
         else:
             self.host.send(action)
+
+    def my_card(self, seat: int) -> None:
+        """The player's own character card (secret until used, WH-40)."""
+        def content(_done: Callable[[], None]) -> Widget:
+            card = self.host.session.view(seat)["me"]["character_card"]
+            box = BoxLayout(orientation="vertical", spacing=dp(8))
+            if card is None:
+                box.add_widget(text_label(self.tr("acts.no_card"), "26sp", ACCENT, True))
+            else:
+                box.add_widget(text_label(self.host.pick(Text(**card["name"])), "30sp", ACCENT, True))
+                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), "22sp"))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "reveal")
+
+    def my_notes(self, seat: int) -> None:
+        """The clues this player has read so far (their private notes, WH-69)."""
+        def content(_done: Callable[[], None]) -> Widget:
+            notes = self.host.session.view(seat)["me"]["notes"]
+            box = BoxLayout(orientation="vertical", spacing=dp(6))
+            box.add_widget(text_label(self.tr("acts.notes_title"), "26sp", ACCENT, True))
+            lines = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+            lines.bind(minimum_height=lines.setter("height"))
+            for note in notes:
+                clue = self.host.pick(Text(**note["clue"])) if note.get("clue") else self.tr("acts.paper")
+                lines.add_widget(text_label(f"{note['number']}. {self.host.pick(Text(**note['name']))}: {clue}",
+                                            "17sp"))
+            scroll = ScrollView(do_scroll_x=False)
+            scroll.add_widget(lines)
+            box.add_widget(scroll)
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "reveal")
 
     def consulted(self, seat: int, failed: int) -> None:
         def content(_done: Callable[[], None]) -> Widget:

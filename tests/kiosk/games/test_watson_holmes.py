@@ -129,6 +129,19 @@ def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> Non
     assert state.round == 2 and state.phase == "visit"
     assert state.players[a].carriages == 13 and state.start_player == a
     _check(driver, "wh_round_two")
+    # b looks at their notes again, privately: hidden until held
+    driver.tap(f"wh_acts_{b}")
+    driver.tap("wh_act_notes")
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+    driver.tap("handover_i_am")
+    seen: list[list[str]] = []
+    driver.hold("handover_hold", 0.2, during=lambda: seen.append(driver.texts()))
+    assert any(yard[:10] in t for t in seen[0])
+    handover = driver.app.get_screen("host").ctx.open_dialog
+    assert handover.secret is not None and handover.secret.opacity == 0  # hidden again on release
+    driver.hold("handover_hold", 0.2, during=lambda: _check(driver, "wh_my_notes"))
+    driver.tap("handover_done")
+    _closed(driver)
 
 
 def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
