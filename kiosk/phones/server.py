@@ -74,6 +74,7 @@ class PhoneServer:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._page = ""
+        self._sockets: set[web.WebSocketResponse] = set()
 
     # ------------------------------------------------------------ life
     @property
@@ -132,7 +133,7 @@ class PhoneServer:
         for path in STATIC:
             app.router.add_get(path, self._static)
         app.router.add_get("/ws", self._ws)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
         await site.start()
@@ -142,6 +143,9 @@ class PhoneServer:
         self.hub.offload = lambda fn: loop.call_soon_threadsafe(fn)
 
     async def _shutdown(self) -> None:
+        for ws in list(self._sockets):  # the phones see the drop at once and start reconnecting
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=1001), 1.0)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -173,6 +177,7 @@ class PhoneServer:
             raise web.HTTPForbidden(text="origin")
         ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
+        self._sockets.add(ws)
         loop = asyncio.get_running_loop()
         conn = WsConn(ws, loop, request.remote or "?")
         writer = loop.create_task(conn.writer())
@@ -192,6 +197,7 @@ class PhoneServer:
                     continue
                 await self._handle(conn, data)
         finally:
+            self._sockets.discard(ws)
             self.hub.leave(conn)
             self.messages.buckets.pop(id(conn), None)
             loop.call_soon(conn.queue.put_nowait, ("stop", {}))  # after what is queued (a bye still goes out)

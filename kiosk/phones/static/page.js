@@ -5,7 +5,7 @@
   var S = JSON.parse(document.getElementById('strings').textContent || '{}');
   var store = window.localStorage;
   var lang = (store && store.getItem('th_lang')) || 'ko';
-  var ws = null, token = null, device = null, hello = null, state = null;
+  var ws = null, token = null, device = null, hello = null, lastHello = null, state = null;
   var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
   var pendingCode = null, pick = null, sending = false, netTimer = null;
 
@@ -112,7 +112,7 @@
 
   function handle(m) {
     if (m.t === 'hello') {
-      hello = m; token = m.token; device = m.device; tries = 0; pendingCode = null;
+      hello = m; lastHello = m; token = m.token; device = m.device; tries = 0; pendingCode = null;
       save('th_token', token); save('th_device', device);
       show($('join'), false);
       net(everJoined ? t('back') : '', true);
@@ -176,7 +176,8 @@
     var who = clear($('who'));
     var dot = el('span', 'dot' + (hello ? ' on' : ''));
     who.appendChild(dot);
-    if (hello) { who.appendChild(document.createTextNode(t('seat_of', { name: hello.name, n: hello.seat + 1 }))); }
+    var h = hello || (state ? lastHello : null);
+    if (h) { who.appendChild(document.createTextNode(t('seat_of', { name: h.name, n: h.seat + 1 }))); }
     else { who.appendChild(document.createTextNode(t('title'))); }
     $('lang').textContent = t('lang_other');
   }
@@ -275,11 +276,13 @@
     var out = f ? f(v) : null;
     if (out) { return out; }
     if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.ko !== 'string') {
-      var box = el('div');
-      Object.keys(v).forEach(function (k) {
+      var box = el('div'), rest = [];
+      Object.keys(v).forEach(function (k) {  // cards and notes first, small facts after
         if (k === 'seat' || k === 'name') { return; }
         var f2 = KNOWN[k], special = f2 ? f2(v[k]) : null;
-        if (special) { box.appendChild(special); return; }
+        if (special) { box.appendChild(special); } else { rest.push(k); }
+      });
+      rest.forEach(function (k) {
         var p = el('div', 'sub');
         p.appendChild(el('dt', '', keyLabel(k)));
         var dd = el('dd'); dd.appendChild(generic(v[k], 1)); p.appendChild(dd);
@@ -348,7 +351,7 @@
     var b = el('button', cls || '', text);
     b.type = 'button';
     if (testid) { b.setAttribute('data-testid', testid); }
-    b.disabled = sending;
+    b.disabled = sending || (!hello && cls !== 'ghost');
     b.addEventListener('click', fn);
     return b;
   }
@@ -357,6 +360,7 @@
     var entries = state.actions || [];
     box.appendChild(el('h2', 'actions-title', t('actions_title')));
     if (!entries.length) { box.appendChild(el('div', 'panel muted', state.over ? t('over') : t('nothing'))); return; }
+    if (!hello) { box.appendChild(el('div', 'muted', t('offline'))); }
     if (pick) { drawConfirm(box); return; }
     groupsOf(entries).forEach(function (group) {
       var panel = el('div', 'panel');

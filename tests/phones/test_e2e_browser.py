@@ -1,0 +1,160 @@
+"""End to end in a real headless browser (Debian's chromium, driven by Playwright): two phones join a
+Spyfall round — one by scanning (the QR code's address), one by typing the short code — see different
+roles, accuse, cast sealed votes, and ride out a dropped connection. Screenshots go to test-artifacts/.
+
+Skips when chromium or the playwright package is missing (scripts/setup.sh installs both in test mode)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.core import TABLE
+from engines.spyfall import actions as A
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.server import PhoneServer
+from tests.phones.helpers import new_session
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+if importlib.util.find_spec("playwright") is None:
+    pytest.skip("the playwright package is not installed (pip install playwright; no browser download)",
+                allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Table:
+    """The tablet's side: the session and the hub, with the main thread played by one lock."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.session = new_session(tmp, "spyfall", {"players": ["지수", "민호", "서연"], "rounds": 1,
+                                                    "votes": "sealed"}, seed=7)
+        self.lock = threading.RLock()
+        self.hub = PhoneHub(run_on_main=self.main)
+        self.hub.attach(self.session)
+        self.server = PhoneServer(self.hub, "127.0.0.1", 0)
+        self.server.start()
+
+    def main(self, fn: Callable[[], None]) -> None:
+        with self.lock:
+            fn()
+
+    def dispatch(self, action: Any) -> None:
+        with self.lock:
+            self.session.dispatch(action)
+
+    def close(self) -> None:
+        self.server.stop()
+        self.session.close()
+
+
+def phone(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True, locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phones_{name}.png"), full_page=False)
+
+
+def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser: Browser, tmp_path: Path) -> None:
+    """Covers SPY-08 on the phone (each seat's card only on its own screen) and the sealed vote by phone."""
+    table = Table(tmp_path)
+    try:
+        joker, hero = phone(browser), phone(browser)
+        # seat 0 scans the QR code (its address); seat 1 types the short code
+        url0 = table.server.join_url(0)
+        assert url0 is not None
+        joker.goto(url0)
+        hero.goto(table.server.url + "/")
+        expect(hero.get_by_test_id("join")).to_be_visible()
+        hero.get_by_test_id("code").fill(table.hub.status()[1].code.lower())
+        hero.get_by_test_id("join_go").click()
+        expect(hero.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
+        expect(joker.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
+
+        # the tablet names the dealer; the deal follows and each phone shows its card at once
+        table.dispatch(A.ChooseDealer(TABLE, 0))
+        me0, me1 = table.session.view(0)["me"]["card"], table.session.view(1)["me"]["card"]
+        assert me0["kind"] == "joker" and me1["kind"] == "location"  # seed 7 deals these
+        expect(joker.get_by_test_id("mine")).to_contain_text("조커")
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["ko"])
+        expect(joker.get_by_test_id("who")).to_contain_text("지수 · 1번 자리")
+        expect(hero.get_by_test_id("who")).to_contain_text("민호 · 2번 자리")
+        assert me1["ko"] not in joker.get_by_test_id("mine").inner_text()
+        assert "조커" not in hero.get_by_test_id("mine").inner_text()
+        assert "#t=" not in joker.url  # the token leaves the address bar once joined
+        assert table.hub.connected(0) and table.hub.connected(1) and not table.hub.connected(2)
+        shot(joker, "spyfall_role_joker")
+        shot(hero, "spyfall_role_location")
+
+        # the round starts on the tablet; the Joker's phone accuses 서연 with its own buttons
+        table.dispatch(A.StartClock(TABLE))
+        acts = joker.get_by_test_id("acts")
+        expect(acts).to_contain_text("고발하기")
+        acts.get_by_role("button", name="서연").click()
+        expect(joker.get_by_test_id("send")).to_be_visible()
+        joker.get_by_test_id("send").click()
+
+        # both phones vote, sealed
+        expect(hero.get_by_test_id("acts")).to_contain_text("비밀 투표")
+        expect(joker.get_by_test_id("acts")).to_contain_text("비밀 투표")
+        joker.get_by_role("button", name="찬성 (엄지 위)").click()
+        joker.get_by_test_id("send").click()
+        expect(joker.get_by_test_id("mine")).to_contain_text("내 표")
+        hero.get_by_role("button", name="반대 (엄지 아래)").click()
+        expect(hero.get_by_test_id("send")).to_be_visible()
+        shot(hero, "spyfall_vote_confirm")
+        assert "찬성" not in hero.get_by_test_id("mine").inner_text()  # the Joker's ballot stays sealed
+        with table.lock:
+            assert table.session.state.round.vote.ballots == ((0, "yes"),)
+        hero.get_by_test_id("send").click()
+        expect(hero.get_by_test_id("net")).to_contain_text("보냈어요")
+        with table.lock:
+            r = table.session.state.round
+            assert r.phase != "accusation" and dict(r.counts) == {"yes": 1, "no": 1}
+        shot(joker, "spyfall_after_vote_joker")
+        shot(hero, "spyfall_after_vote_hero")
+
+        # the connection drops (the kiosk's server restarts): the page says so and comes back by itself
+        port = table.server.port
+        table.server.stop()
+        expect(hero.get_by_test_id("net")).to_contain_text("연결이 끊겼어요")
+        shot(hero, "connection_lost")
+        table.server = PhoneServer(table.hub, "127.0.0.1", port)
+        table.server.start()
+        expect(hero.get_by_test_id("net")).to_contain_text("다시 연결됐어요", timeout=15000)
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["ko"])
+        assert table.hub.connected(1)
+
+        # English on request
+        hero.get_by_test_id("lang").click()
+        expect(hero.get_by_test_id("who")).to_contain_text("민호 · seat 2")
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["en"])
+        shot(hero, "spyfall_english")
+    finally:
+        table.close()
