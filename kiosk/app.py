@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,8 @@ class TableHostApp(App):
         self._allow_exit = False
         self.toast_widget: Any = None
         self.keeper: Any = None
+        self.narrator: Any = None
+        self.caption_bar: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -111,11 +114,51 @@ class TableHostApp(App):
 
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
+        self.start_narrator()
         self.resume_game()
         ops.sd_notify("READY=1")
         interval = ops.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda dt: ops.sd_notify("WATCHDOG=1"), interval)
+
+    def start_narrator(self) -> None:
+        """Narration with captions; without a speaker or a voice it degrades to captions only (audio/)."""
+        if os.environ.get("TABLEHOST_NO_AUDIO") == "1":
+            return
+        try:
+            from audio.narrator import Narrator
+            from content import ROOT as CONTENT_ROOT
+
+            self.narrator = Narrator(overlay_dir=self.data_dir / "recordings",
+                                     cache_dir=self.data_dir / "cache" / "narration", content_root=CONTENT_ROOT)
+            self.apply_audio_settings()
+        except Exception:
+            log.exception("narration unavailable; captions only where screens show them")
+            self.narrator = None
+            return
+        from kiosk.widgets.captions import CaptionBar
+        from kivy.metrics import dp
+
+        bar = CaptionBar(self.narrator, self.tr, elsewhere=self.captions_elsewhere)
+        bar.size = (Window.width - dp(48), dp(96))
+        bar.pos = (dp(24), dp(110))
+        Window.bind(size=lambda _w, s: setattr(bar, "width", s[0] - dp(48)))
+        self.caption_bar = bar
+        self.root_layout.add_widget(bar, index=1)
+
+    def captions_elsewhere(self) -> bool:
+        """Screens that draw their own captions (teaching, a case opening) hide the global caption bar."""
+        if self.sm.current == "teach":
+            return True
+        host = self.get_screen("host").host_widget if self.sm.current == "host" else None
+        return bool(getattr(host, "shows_captions", False))
+
+    def on_stop(self) -> None:
+        if self.narrator is not None:
+            try:
+                self.narrator.close()
+            except Exception:
+                log.exception("narrator close failed")
 
     def resume_game(self, announce: bool = True) -> bool:
         """After a restart (or a power cut) go straight back into the unfinished game."""

@@ -178,3 +178,23 @@ def test_staff_exit_asks_first(driver: Any) -> None:
     driver.screenshot("staff_exit_confirm")
     driver.tap("confirm_no")
     assert driver.app.sm.current == "staff" and not driver.app._allow_exit
+
+
+def test_caption_bar_shows_narration_and_hides_after(driver: Any) -> None:
+    """Narration degrades to captions only here (no sound card); the bar shows the current sentence."""
+    app = driver.app
+    if app.narrator is None:
+        pytest.skip("narration disabled (TABLEHOST_NO_AUDIO)")
+    from audio.segments import Segment
+
+    driver.tap("start")
+    driver.wait_screen("library")
+    app.narrator.speak(Segment("test.bar", "ko", "첫 문장입니다. 두 번째 문장입니다. 세 번째 문장입니다."),
+                       interrupt=True)
+    driver.wait_for(lambda: app.caption_bar.opacity == 1, 5)
+    assert "첫 문장입니다." in app.caption_bar.label.text
+    driver.screenshot("caption_bar")
+    driver.tap("captions_pause")
+    driver.wait_for(lambda: app.caption_bar.state.state == "paused", 3)
+    driver.tap("captions_stop")
+    driver.wait_for(lambda: app.caption_bar.opacity == 0, 5)
