@@ -136,8 +136,9 @@ class TableHostApp(App):
             log.exception("narration unavailable; captions only where screens show them")
             self.narrator = None
             return
-        from kiosk.widgets.captions import CaptionBar
         from kivy.metrics import dp
+
+        from kiosk.widgets.captions import CaptionBar
 
         bar = CaptionBar(self.narrator, self.tr, elsewhere=self.captions_elsewhere)
         bar.size = (Window.width - dp(48), dp(96))
