@@ -71,6 +71,10 @@ class TeachScreen(Screen):
             app.toast(app.tr("teaching.resumed"))
         self.show()
 
+    def on_game_id(self, *_args: Any) -> None:
+        if self.manager is not None and self.manager.current == self.name:  # another game while on screen
+            self.on_pre_enter()
+
     def on_leave(self, *args: Any) -> None:
         speech.stop(self.app)
         if self.store is None or not self.game_id:

@@ -24,6 +24,22 @@ DARK_TEXT = (0.10, 0.09, 0.08, 1)
 LIGHT_TEXT = (0.98, 0.97, 0.95, 1)
 
 
+_TEXTURES: dict[tuple[str, int], Any] = {}
+
+
+def _texture(text: str, size: int) -> Any:
+    """Rendered label textures, kept: pages come back (back, repeat, language switch) and text is slow."""
+    key = (text, size)
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        if len(_TEXTURES) > 400:
+            _TEXTURES.clear()
+        label = CoreLabel(text=text, font_size=size, bold=True)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex
+
+
 def _ink(rgba: Sequence[float]) -> tuple[float, ...]:
     """Readable text colour on a fill."""
     luminance = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2]
@@ -62,13 +78,10 @@ class Illustration(Widget):
     def _text(self, text: str, cx: float, cy: float, size: float, rgba: Sequence[float], max_w: float) -> None:
         if not text:
             return
-        label = CoreLabel(text=text, font_size=size, bold=True)
-        label.refresh()
-        while label.texture.width > max_w and size > 10:
+        tex = _texture(text, round(size))
+        while tex.width > max_w and size > 10:
             size -= 2
-            label = CoreLabel(text=text, font_size=size, bold=True)
-            label.refresh()
-        tex = label.texture
+            tex = _texture(text, round(size))
         Color(*rgba)
         Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
 

@@ -1,0 +1,194 @@
+"""The teaching player on the real kiosk, offscreen: every page of every game renders and fits, and the
+table drives it by touch (navigation, resume, set-up checklist, try-it, quiz, skip, rule look-up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kiosk.teach.progress import ProgressStore
+
+pytestmark = pytest.mark.ui
+GAMES = ["watson_holmes", "spyfall", "clue", "mr_jack_ny"]
+
+
+def open_teach(driver: Any, game: str) -> Any:
+    driver.app.teach(game)
+    driver.wait_screen("teach")
+    return driver.app.get_screen("teach")
+
+
+def fits(driver: Any, where: str) -> None:
+    assert driver.small_targets() == [], where
+    assert driver.overflowing_labels() == [], where
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_page_renders_and_fits(driver: Any, game: str) -> None:
+    screen = open_teach(driver, game)
+    assert screen.gt is not None and len(screen.pages) >= 12
+    shot_kinds: set[str] = set()
+    for i, page in enumerate(screen.pages):
+        screen.go_to(i)
+        driver.pump(1)
+        ids = screen.ids
+        assert ids.picture.drawn == len(page.step.picture), page.id
+        assert ids.progress.value == pytest.approx((i + 1) / len(screen.pages))
+        if page.question is None:
+            assert ids.caption.text == page.step.say.ko and ids.step_title.text == page.step.title.ko
+        fits(driver, page.id)
+        kind = "quiz" if page.question is not None else page.step.kind
+        if kind not in shot_kinds or i == 0:
+            shot_kinds.add(kind)
+            path = driver.screenshot(f"teach_{game}_{page.id}")
+            assert path.stat().st_size > 5000
+
+
+def test_touch_navigation_progress_and_resume(driver: Any) -> None:
+    screen = open_teach(driver, "spyfall")
+    assert screen.index == 0 and driver.find("teach_prev").disabled
+    driver.tap("teach_next")
+    driver.tap("teach_next")
+    driver.tap("teach_prev")
+    assert screen.index == 1 and "2 / " in screen.ids.progress_text.text
+    driver.tap("teach_repeat")
+    assert screen.index == 1 and screen.spoken and screen.spoken[0].text == screen.pages[1].step.say.ko
+    driver.tap("back")
+    driver.wait_screen("detail")
+    assert ProgressStore(driver.app.data_dir).get("spyfall").page == 1
+    screen = open_teach(driver, "spyfall")
+    assert screen.index == 1 and driver.app.toast_widget.last_text == "지난번에 멈춘 곳부터 이어서 해요."
+    driver.tap("teach_restart")
+    assert screen.index == 0
+    screen.go_to(len(screen.pages) - 1)
+    driver.pump(2)
+    assert driver.find("teach_next").text == "게임 시작!"
+    driver.tap("teach_next")  # the last page starts the game
+    driver.wait_screen("host")
+    assert len(ProgressStore(driver.app.data_dir).times["spyfall"]) == 1
+
+
+def test_setup_checklist_follows_the_table_and_is_ticked(driver: Any) -> None:
+    """Covers WH-38, WH-39, WH-41, SPY-66 (as shown to the table)."""
+    screen = open_teach(driver, "watson_holmes")
+    screen.go_to([p.step.kind for p in screen.pages].index("setup"))
+    driver.pump(2)
+    driver.tap("teach_players_3")
+    assert driver.find_all("teach_check_wiggins_out") and not driver.find_all("teach_check_police_five")
+    driver.tap("teach_players_7")
+    assert driver.find_all("teach_check_police_five") and driver.find_all("teach_check_withdraw_late")
+    assert "6번째와 7번째 플레이어" in driver.find("teach_check_withdraw_late").text
+    driver.tap("teach_check_case")
+    assert driver.find("teach_check_case").selected and "1 / " in " ".join(driver.texts())
+    driver.tap("teach_module_expert")
+    assert driver.find_all("teach_check_no_watson") and not driver.find_all("teach_check_watson")
+    fits(driver, "setup 7 players expert")
+    driver.screenshot("teach_watson_holmes_setup_7_expert")
+    stored = ProgressStore(driver.app.data_dir).get("watson_holmes")
+    assert stored.players == 7 and stored.ticks == ["case"] and stored.modules == ["expert"]
+    # Spyfall: the Harley Quinn module only from 5 players (SPY-66); another game opens on the same screen
+    driver.app.teach("spyfall")
+    driver.pump(2)
+    assert screen.game_id == "spyfall" and screen.index == 0
+    screen.go_to([p.step.kind for p in screen.pages].index("setup"))
+    driver.pump(2)
+    driver.tap("teach_players_4")
+    assert driver.find("teach_module_harley").disabled
+    driver.tap("teach_players_5")
+    driver.tap("teach_module_harley")
+    assert driver.find_all("teach_check_harley_on") and not driver.find_all("teach_check_harley_off")
+
+
+def test_try_it_by_touch_runs_the_engine(driver: Any) -> None:
+    """Covers WH-105, WH-106, WH-107, WH-108: the bank auction played by taps."""
+    screen = open_teach(driver, "watson_holmes")
+    screen.go_to([p.step.kind for p in screen.pages].index("try"))
+    driver.pump(2)
+    driver.tap("teach_choice_1")
+    texts = " ".join(driver.texts())
+    assert "경찰이 지키고 있어요" in texts and "철수 토큰이나 만능 열쇠" in texts  # the engine's own message
+    fits(driver, "try refused")
+    for _ in range(4):
+        driver.tap("teach_choice_0")
+    run = screen.runs[screen.page.id]
+    assert run.done and run.state.players[0].carriages == 6 and run.state.players[1].carriages == 9
+    assert "연습 끝! 다음으로 넘어가세요." in driver.texts()
+    fits(driver, "try done")
+    driver.screenshot("teach_watson_holmes_try_done")
+    driver.tap("teach_try_again")
+    assert driver.find_all("teach_choice_0") and screen.runs[screen.page.id].move == 0
+
+
+def test_quiz_by_touch_shows_the_explanation(driver: Any) -> None:
+    screen = open_teach(driver, "clue")
+    first = next(i for i, p in enumerate(screen.pages) if p.question is not None)
+    screen.go_to(first)
+    driver.pump(2)
+    q = screen.gt.teaching.quiz[0]
+    wrong = next(i for i in range(len(q.options)) if i != q.answer)
+    driver.tap(f"teach_option_{wrong}")
+    texts = " ".join(driver.texts())
+    assert "아쉬워요" in texts and q.why.ko in texts
+    driver.tap(f"teach_option_{q.answer}")
+    assert "정답이에요!" in driver.texts()
+    fits(driver, "quiz answered")
+    driver.screenshot("teach_clue_quiz_answered")
+
+
+def test_skip_to_playing_records_the_teach_time(driver: Any) -> None:
+    app = driver.app
+    clock = [1000.0]
+    real_now = app.now
+    app.now = lambda: clock[0]
+    try:
+        open_teach(driver, "mr_jack_ny")
+        driver.tap("teach_next")
+        clock[0] += 200.0
+        driver.tap("back")
+        driver.wait_screen("detail")
+        clock[0] += 5000.0  # time away from the teaching screen does not count
+        open_teach(driver, "mr_jack_ny")
+        clock[0] += 100.0
+        driver.tap("teach_skip")
+        driver.wait_screen("host")
+    finally:
+        app.now = real_now
+    assert ProgressStore(app.data_dir).times["mr_jack_ny"] == [300.0]
+    assert ProgressStore(app.data_dir).get("mr_jack_ny").page == 0
+
+
+def test_rule_lookup_from_the_help_button(driver: Any) -> None:
+    open_teach(driver, "watson_holmes")
+    driver.tap("help")
+    box = driver.find("lookup_input")
+    box.text = "경ㅊ"  # a partial syllable while typing 경찰
+    driver.pump(3)
+    assert driver.find("lookup_hit_0").text == "경찰 토큰"
+    assert any("철수 토큰으로 경찰을 치우거나" in t for t in driver.texts())
+    fits(driver, "lookup")
+    driver.screenshot("teach_lookup_police")
+    driver.tap("lookup_related_withdraw_token")
+    assert any(t.startswith("방문 단계에서 말을 놓기 전에 철수 토큰을") for t in driver.texts())
+    box.text = "zzqx"
+    driver.pump(3)
+    assert "찾는 규칙이 없어요. 다른 말로 찾아보세요." in driver.texts()
+    driver.tap("lookup_close")
+    assert not driver.find_all("lookup_input")
+
+
+def test_english_pages_fit(driver: Any) -> None:
+    screen = open_teach(driver, "spyfall")
+    driver.app.set_lang("en")
+    try:
+        driver.pump(2)
+        assert screen.ids.caption.text == screen.pages[0].step.say.en
+        for kind in ("setup", "try"):
+            screen.go_to([p.step.kind for p in screen.pages].index(kind))
+            driver.pump(2)
+            fits(driver, f"en {kind}")
+        driver.tap("teach_choice_0")
+        fits(driver, "en try answered")
+        driver.screenshot("teach_spyfall_try_en")
+    finally:
+        driver.app.set_lang("ko")
