@@ -290,3 +290,30 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     points = session.state.history[-1].points
     assert points[joker] == 4 and (facts.harley < 0 or points[facts.harley] == 3)
     _check(driver, "spyfall_harley_score")
+
+
+def test_english_screens_fit(driver: Any) -> None:
+    """English second: the set-up, deal and play screens in English, nothing cut off, finger-sized."""
+    driver.app.set_lang("en")
+    try:
+        driver.app.host("spyfall")
+        driver.wait_screen("host")
+        _check(driver, "spyfall_setup_en")
+        for i, name in enumerate(["Ann", "Juan", "Maria", "Isaac", "Lee", "Kim", "Park", "Choi"]):
+            driver.find(f"spy_name_{i}").text = name
+        for module in ("power_up", "harley", "prank", "multiverse"):
+            driver.tap(f"spy_mod_{module}")
+        driver.tap("spy_start")
+        session = driver.app.session
+        assert session is not None and len(session.state.players) == 8
+        assert any("most suspicious" in t for t in driver.texts())
+        _check(driver, "spyfall_dealer_en")
+        driver.tap("spy_dealer_3")
+        _check(driver, "spyfall_ready_en")
+        driver.tap("spy_start_clock")
+        assert any("Ask one named player" in t for t in driver.texts())
+        _check(driver, "spyfall_play_en")
+        driver.tap("spy_accuse")
+        _check(driver, "spyfall_pick_en")
+    finally:
+        driver.app.set_lang("ko")
