@@ -158,3 +158,98 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         shot(hero, "spyfall_english")
     finally:
         table.close()
+
+
+def _table_for(tmp: Path, game: str, config: dict[str, Any], seed: int) -> Table:
+    table = Table.__new__(Table)
+    table.session = new_session(tmp, game, config, seed=seed)
+    table.lock = threading.RLock()
+    table.hub = PhoneHub(run_on_main=table.main)
+    table.hub.attach(table.session)
+    table.server = PhoneServer(table.hub, "127.0.0.1", 0)
+    table.server.start()
+    return table
+
+
+def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(browser: Browser,
+                                                                            tmp_path: Path) -> None:
+    table = _table_for(tmp_path, "clue", {"players": ["지수", "민호", "서연"], "mode": "digital", "set": "classic"}, 3)
+    try:
+        page = phone(browser)
+        url = table.server.join_url(0)
+        assert url is not None
+        page.goto(url)
+        hand = table.session.view(0)["hand"]
+        names = table.hub.state_message(0)["names"]
+        mine = page.get_by_test_id("mine")
+        expect(mine).to_contain_text("내 손패")
+        for card in hand:
+            expect(mine).to_contain_text(names[card]["ko"])
+        others = table.session.view(1)["hand"]
+        assert not any(names.get(c, {"ko": "?"})["ko"] in mine.inner_text() for c in others)
+        acts = page.get_by_test_id("acts")
+        expect(acts).to_contain_text("최종 고발")
+        acts.get_by_role("button", name="피콕 부인").click()
+        expect(acts).to_contain_text("용의자: 피콕 부인")
+        acts.get_by_role("button", name="렌치").click()
+        shot(page, "clue_hand_accuse")
+        acts.get_by_role("button", name="서재").click()
+        acts.get_by_test_id("act-accuse-go").click()
+        expect(page.get_by_test_id("send")).to_be_visible()
+        expect(acts).to_contain_text("피콕 부인 · 렌치 · 서재")
+        page.get_by_test_id("cancel").click()
+        expect(acts).to_contain_text("최종 고발")
+    finally:
+        table.close()
+
+
+def _to_221b(table: Table) -> None:
+    """Random play (fixed seed) until seat 0 is at 221B with its answers to give."""
+    import random
+
+    rng = random.Random(1)
+    s, e = table.session, table.session.engine
+    for i in range(400):
+        if any(a.NAME == "submit_answers" for a in s.legal(0)):
+            return
+        seat = rng.choice(sorted(x for x in e.to_move(s.state) if x >= TABLE))
+        legal = s.legal(seat)
+        pick = [a for a in legal if a.NAME not in ("submit_answers", "visit") or
+                (a.NAME == "visit" and getattr(a, "location", "") != "221b")]
+        if seat == 0 and i > 60:
+            pick = [a for a in legal if a.NAME == "visit" and getattr(a, "location", "") == "221b"] or pick
+        if pick:
+            table.dispatch(rng.choice(pick))
+    raise AssertionError("seat 0 never reached 221B")
+
+
+def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browser: Browser,
+                                                                          tmp_path: Path) -> None:
+    table = _table_for(tmp_path, "watson_holmes", {"players": ["지수", "민호", "서연"], "case": "case_01"}, 3)
+    try:
+        _to_221b(table)
+        page = phone(browser)
+        url = table.server.join_url(0)
+        assert url is not None
+        page.goto(url)
+        me = table.session.view(0)["me"]
+        mine = page.get_by_test_id("mine")
+        expect(mine).to_contain_text(me["character_card"]["name"]["ko"])
+        expect(mine).to_contain_text(me["notes"][0]["name"]["ko"])
+        acts = page.get_by_test_id("acts")
+        expect(acts).to_contain_text("221B 답 제출")
+        # the engine's sample answers (one of them right) are never on the page: the guest types
+        right = table.session.game.pack["cases/case_01"].questions[0].accepted[0]
+        assert right not in page.content()
+        page.get_by_test_id("free-submit_answers-answers-0").fill("토머스 리드")
+        page.get_by_test_id("free-submit_answers-answers-1").fill("전당포")
+        shot(page, "watson_holmes_answers")
+        acts.get_by_test_id("act-submit_answers-go").click()
+        page.get_by_test_id("send").click()
+        expect(page.get_by_test_id("net")).to_contain_text("보냈어요")
+        with table.lock:
+            last = table.session.journal.actions()
+        sent = [a for a in last if a["name"] == "submit_answers" and a["seat"] == 0]
+        assert sent and sent[-1]["answers"] == ["토머스 리드", "전당포"]
+    finally:
+        table.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 import engines
-from engines.core import CHANCE, Action, Engine, Secret, stamp
+from engines.core import CHANCE, Action, Engine, Secret, Step, stamp
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.labels import Catalogs
 from tests.engines import reference
@@ -126,8 +127,9 @@ def check_stream(seat: int, messages: list[dict[str, Any]], secrets: list[Secret
     return checked
 
 
-def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int) -> int:
-    engine = engines.find_engine(name)
+def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
+         engine: Engine[Any] | None = None) -> int:
+    engine = engine or engines.find_engine(name)
     pack = pack_for(name)
     session = PlaySession(engine, config, pack, seed, name)
     hub = PhoneHub(catalogs=catalogs())
@@ -179,3 +181,45 @@ def test_no_seat_is_ever_sent_another_seats_secret(name: str) -> None:
             checked += play(name, config, seed * 31 + i, max_steps=160)
     if name != "reference_nim":
         assert checked > 0, f"{name}: no secret was ever checked"
+
+
+class _LeakyViewNim(reference.SecretNim):
+    name = "leaky_view_nim"
+
+    def view(self, state, seat):  # type: ignore[no-untyped-def]
+        out = super().view(state, seat)
+        out["table_talk"] = [{"hand": h} for h in state.hands]  # every seat's secret to every seat
+        return out
+
+
+@dataclass(frozen=True)
+class Whisper(Action):
+    NAME = "whisper"
+    words: str = ""
+
+
+class _LeakyButtonsNim(reference.SecretNim):
+    """Offers a 'free text' sample that happens to be another seat's secret word."""
+
+    name = "leaky_buttons_nim"
+    actions = {**reference.SecretNim.actions, "whisper": Whisper}
+
+    def secrets(self, state):  # type: ignore[no-untyped-def]
+        return [*super().secrets(state), Secret("word", f"비밀{state.hands[1]}", frozenset({1}))]
+
+    def legal_actions(self, state, seat):  # type: ignore[no-untyped-def]
+        out = list(super().legal_actions(state, seat))
+        return out + [Whisper(seat, f"비밀{state.hands[1]}")] if seat == 0 and out else out
+
+    def _apply(self, state, action):  # type: ignore[no-untyped-def]
+        return Step(state) if isinstance(action, Whisper) else super()._apply(state, action)
+
+
+def test_the_leak_check_catches_a_leaking_view() -> None:
+    with pytest.raises(AssertionError, match="was sent hand"):
+        play("leaky_view_nim", {"players": ["A", "B"]}, 0, 40, engine=_LeakyViewNim())
+
+
+def test_free_text_samples_are_never_shown_so_a_secret_in_one_does_not_leak() -> None:
+    """The sample of a free-text field is not a choice the view names: the page asks for text instead."""
+    assert play("leaky_buttons_nim", {"players": ["A", "B"]}, 0, 40, engine=_LeakyButtonsNim()) > 0

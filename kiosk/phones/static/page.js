@@ -190,7 +190,10 @@
   });
 
   function keyLabel(k) { return S['key.' + k] ? t('key.' + k) : String(k).replace(/_/g, ' '); }
-  function nameOf(s) { var n = state && state.names && state.names[s]; return n ? L(n) : s; }
+  function nameOf(s) {
+    var n = state && state.names && state.names[s];
+    return n ? L(n) : (S['word.' + s] ? t('word.' + s) : s);
+  }
   function isScalar(v) { return v === null || typeof v !== 'object'; }
 
   function generic(v, depth) {

@@ -1,0 +1,209 @@
+"""The hub without a web server: passes, labels for the buttons, free-text answers, the seat list, and
+the hooks the kiosk uses (attach, route, end_game, listen)."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engines
+from engines.core import CHANCE, TABLE, stamp
+from engines.spyfall import actions as A
+from kiosk.phones import tokens as T
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.labels import Catalogs, Labeller, content_names, fill_free
+from kiosk.phones.ratelimit import Bucket
+from tests.packs import pack_for
+from tests.phones.helpers import new_session
+from tests.phones.test_leaks import Recorder, catalogs
+
+SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
+
+
+# ---------------------------------------------------------------- passes
+def test_passes_are_unguessable_and_codes_are_typable() -> None:
+    toks = SeatTokensFactory(8)
+    tokens = [p.token for p in toks.passes.values()]
+    codes = [p.code for p in toks.passes.values()]
+    assert len(set(tokens)) == 8 and all(len(t) >= 24 for t in tokens)
+    assert len(set(codes)) == 8
+    assert all(len(c) == 8 and set(c) <= set(T.CODE_ALPHABET) for c in codes)
+    assert not set("01OIL") & set(T.CODE_ALPHABET)
+    code = codes[3]
+    assert toks.seat_of_code(f" {T.format_code(code).lower()} ") == 3
+    assert toks.seat_of_code(code[:-1]) is None and toks.seat_of_code("") is None
+
+
+def SeatTokensFactory(n: int) -> T.SeatTokens:  # noqa: N802 - reads like a constructor
+    toks = T.SeatTokens()
+    toks.start("g1", tuple(range(n)))
+    return toks
+
+
+def test_tokens_are_compared_in_constant_time_against_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    toks = SeatTokensFactory(5)
+    calls: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(T.hmac, "compare_digest", spy)
+    assert toks.seat_of_token(toks.passes[0].token) == 0
+    assert len(calls) == 5  # a match on the first seat still compares the rest
+    calls.clear()
+    assert toks.seat_of_token("nope") is None and len(calls) == 5
+
+
+def test_one_device_binds_a_seat_until_it_is_reissued() -> None:
+    toks = SeatTokensFactory(2)
+    key = toks.bind(0, "")
+    assert key and toks.bind(0, key) == key
+    assert toks.bind(0, "") is None and toks.bind(0, "other") is None
+    old = toks.passes[0]
+    new = toks.reissue(0)
+    assert new.token != old.token and new.code != old.code and new.issued == 2 and new.device == ""
+    assert toks.seat_of_token(old.token) is None
+    toks.clear()
+    assert toks.seat_of_token(new.token) is None and toks.passes == {}
+
+
+def test_a_bucket_allows_a_burst_then_the_rate() -> None:
+    now = [0.0]
+    b = Bucket(3, 2.0, clock=lambda: now[0])
+    assert [b.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5
+    assert b.ready() and b.take() and not b.take()
+
+
+# ---------------------------------------------------------------- labels
+def test_spyfall_buttons_name_players_and_votes_in_both_languages(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "spyfall", SPY)
+    session.dispatch(A.ChooseDealer(TABLE, 0))
+    session.dispatch(A.StartClock(TABLE))
+    lab = Labeller(catalogs(), "spyfall")
+    entries = lab.entries(session.legal(1), session.view(1))
+    accuse = [e for e in entries if e["group"] == "accuse"]
+    assert [e["parts"][0]["label"]["ko"] for e in accuse] == ["지수", "서연"]
+    assert accuse[0]["glabel"] == {"ko": "고발하기", "en": "Accuse"}
+    assert all(p["field"] != "at" for e in entries for p in e["parts"])
+    session.dispatch(A.Accuse(0, accused=2))
+    votes = lab.entries(session.legal(1), session.view(1))
+    assert [(e["parts"][0]["label"]["ko"], e["parts"][0]["label"]["en"]) for e in votes] == [
+        ("찬성 (엄지 위)", "Yes (thumb up)"), ("반대 (엄지 아래)", "No (thumb down)")]
+    session.close()
+
+
+def test_clue_accusation_buttons_are_named_cards_picked_field_by_field() -> None:
+    engine = engines.find_engine("clue")
+    pack = pack_for("clue")
+    state = engine.setup({"players": ["지수", "민호", "서연"], "mode": "digital", "set": "classic"}, pack, 3)
+    legal = [a for a in engine.legal_actions(state, 0) if a.NAME == "accuse"]
+    entries = Labeller(catalogs(), "clue").entries(legal, engine.view(state, 0), content_names(pack))
+    assert len(entries) == len(legal) == 6 * 6 * 9
+    fields = {p["field"]: set() for p in entries[0]["parts"]}
+    for e in entries:
+        for p in e["parts"]:
+            fields[p["field"]].add((p["k"], p["label"]["ko"]))
+    assert {f: len(v) for f, v in fields.items()} == {"suspect": 6, "weapon": 6, "room": 9}
+    assert ("피콕 부인" in {label for _, label in fields["suspect"]})
+    assert not any(label.isascii() for v in fields.values() for _, label in v)  # every card has its Korean name
+
+
+def _at_221b() -> tuple[Any, Any, Any]:
+    engine = engines.find_engine("watson_holmes")
+    pack = pack_for("watson_holmes")
+    state = engine.setup({"players": ["지수", "민호", "서연"], "case": "case_01"}, pack, 3)
+    rng = random.Random(1)
+    for i in range(600):
+        if any(a.NAME == "submit_answers" for a in engine.legal_actions(state, 0)):
+            return engine, pack, state
+        seat = rng.choice(sorted(engine.to_move(state)))
+        if seat == CHANCE:
+            action = engine.sample_chance(state, rng)
+        else:
+            legal = list(engine.legal_actions(state, seat))
+            pick = [a for a in legal if a.NAME != "submit_answers" and getattr(a, "location", "") != "221b"]
+            if seat == 0 and i > 60:
+                pick = [a for a in legal if getattr(a, "location", "") == "221b"] or pick
+            if not pick:
+                continue
+            action = rng.choice(pick)
+        state = engine.apply(state, stamp(action, 1.8e9 + i)).state
+    raise AssertionError("seat 0 never reached 221B")
+
+
+def test_answers_at_221b_are_typed_never_offered() -> None:
+    """The engine offers sample answers (one of them right); the phone shows a form instead."""
+    engine, pack, state = _at_221b()
+    legal = list(engine.legal_actions(state, 0))
+    entries = Labeller(catalogs(), "watson_holmes").entries(legal, engine.view(state, 0), content_names(pack))
+    forms = [e for e in entries if e["group"] == "submit_answers"]
+    n = len(pack["cases/case_01"].questions)
+    assert len(forms) == 1 and forms[0]["free"] == [
+        {"field": "answers", "flabel": {"ko": "답", "en": "Answer"}, "count": n}]
+    text = json.dumps(entries, ensure_ascii=False)
+    for q in pack["cases/case_01"].questions:
+        for right in q.accepted:
+            assert right not in text
+    action = legal[forms[0]["id"]]
+    typed = fill_free(action, {"answers": ["  토머스 리드 ", "x" * 500]}, forms[0], engine.action_from_dict)
+    assert typed.answers == ("토머스 리드", "x" * 200) and typed.seat == 0
+    for bad in ({"answers": ["하나"]}, {"answers": "토머스"}, {"answers": [1, 2]}, {}):
+        with pytest.raises(ValueError):
+            fill_free(action, bad, forms[0], engine.action_from_dict)
+
+
+def test_the_page_gets_its_strings_in_korean_and_english() -> None:
+    page = Catalogs.load().page_strings()
+    assert page["lost"]["ko"].startswith("연결이 끊겼어요") and page["lost"]["en"].startswith("Connection lost")
+    assert page["key.hand"] == {"ko": "내 손패", "en": "My hand"}
+    assert page["value.yes"] == {"ko": "예", "en": "Yes"}
+
+
+# ---------------------------------------------------------------- the hub's hooks
+def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub(catalogs=catalogs())
+    changes: list[int] = []
+    hub.listen(lambda: changes.append(1))
+    hub.attach(session)
+    first = [hub.seat_pass(s).token for s in range(3)]  # type: ignore[union-attr]
+    hub.attach(session)  # the same game again (a screen reopened): same passes
+    assert [hub.seat_pass(s).token for s in range(3)] == first  # type: ignore[union-attr]
+    assert [(s.name, s.connected, s.issued) for s in hub.status()] == [
+        ("지수", False, True), ("민호", False, True), ("서연", False, True)]
+    phones = [Recorder(f"10.0.0.{s}") for s in range(3)]
+    for seat, phone in enumerate(phones):
+        assert hub.join(phone, token=first[seat])["t"] == "joined"
+    assert hub.everyone_connected() and len(changes) >= 4
+    session.dispatch(A.ChooseDealer(TABLE, 1))
+    assert all(p.sent[-1]["t"] == "state" and p.sent[-1]["view"]["round"]["dealer"] == 1 for p in phones)
+    hub.leave(phones[2])
+    assert not hub.everyone_connected() and not hub.connected(2)
+    hub.end_game()
+    assert [p.sent[-1]["code"] for p in phones[:2]] == ["ended", "ended"]
+    assert hub.status() == [] and hub.seat_pass(0) is None
+    session.dispatch(A.StartClock(TABLE))  # no longer subscribed: nothing more is sent
+    assert [p.sent[-1]["t"] for p in phones[:2]] == ["bye", "bye"]
+    session.close()
+
+
+def test_route_falls_back_to_the_tablet_for_a_seat_without_a_phone(tmp_path: Path) -> None:
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub(catalogs=catalogs())
+    hub.attach(session)
+    done: list[str] = []
+    assert hub.route(0, "reveal", lambda: done.append("x")) is False and done == []
+    phone = Recorder("10.0.0.9")
+    hub.join(phone, token=hub.seat_pass(0).token)  # type: ignore[union-attr]
+    assert hub.route(0, "input", lambda: done.append("nothing to do")) is True
+    assert done == ["nothing to do"]  # the seat has no input to give now: the tablet goes on
+    assert phone.sent[-1] == {"t": "nudge", "mode": "input"}
+    session.close()
