@@ -92,10 +92,17 @@ def cmd_content_check(args: argparse.Namespace) -> int:
 
     overlay = Path(args.overlay) if args.overlay else None
     library = load_library(overlay=overlay)
-    for err in library.errors:
+    errors = list(library.errors)
+    try:
+        from kiosk.teach.loader import validate_teaching
+    except ImportError:  # teaching not installed
+        validate_teaching = None  # type: ignore[assignment]
+    if validate_teaching is not None:
+        errors += validate_teaching(overlay=overlay)
+    for err in errors:
         print(str(err))
-    print(f"{len(library.games)} games loaded, {len(library.errors)} problems")
-    return 1 if library.errors else 0
+    print(f"{len(library.games)} games loaded, {len(errors)} problems")
+    return 1 if errors else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
