@@ -133,6 +133,25 @@ class TeachScreen(Screen):
     def skip(self) -> None:
         self.finish()
 
+    def handle_voice(self, intent: str, text: str = "") -> bool:
+        """Navigation intents from audio (content/voice/ko.yaml `navigation`) and rule questions
+        ("규칙 경찰 토큰" → the look-up dialog with the answer). False: not for this screen."""
+        if intent == "next":
+            self.next_page()
+        elif intent == "previous":
+            self.prev_page()
+        elif intent == "repeat":
+            self.repeat()
+        elif intent == "stop":
+            speech.stop(self.app)
+        elif intent in ("help", "rule"):
+            from kiosk.teach.lookup_view import open_lookup
+
+            open_lookup(text, self.game_id or None)
+        else:
+            return False
+        return True
+
     def finish(self) -> None:
         """Teaching over (last page or "skip to playing"): record the time, then host the game."""
         app = self.app

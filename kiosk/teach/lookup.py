@@ -148,6 +148,21 @@ def index(overlay: Path | None = None) -> RuleIndex:
     return _INDEX[key]
 
 
+def voice_phrases(game_id: str | None = None, overlay: Path | None = None) -> list[str]:
+    """Phrases a restricted voice grammar can accept for rule questions: "규칙 <keyword>" for every Korean
+    keyword and title (the voice side drops words missing from the model's vocabulary)."""
+    from kiosk.teach.jamo import is_hangul
+
+    out: set[str] = set()
+    for e in index(overlay).entries:
+        if game_id is not None and e.game_id != game_id:
+            continue
+        for text in (e.piece.title.ko, *e.piece.keywords):
+            if is_hangul(text):
+                out.add(f"규칙 {text}")
+    return sorted(out)
+
+
 @dataclass(frozen=True)
 class Answer:
     game_id: str

@@ -52,6 +52,9 @@ def test_touch_navigation_progress_and_resume(driver: Any) -> None:
     driver.tap("teach_next")
     driver.tap("teach_prev")
     assert screen.index == 1 and "2 / " in screen.ids.progress_text.text
+    assert screen.handle_voice("next") and screen.index == 2
+    assert screen.handle_voice("previous") and screen.index == 1
+    assert not screen.handle_voice("score")
     driver.tap("teach_repeat")
     assert screen.index == 1 and screen.spoken and screen.spoken[0].text == screen.pages[1].step.say.ko
     driver.tap("back")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.teach.jamo import decompose, edit_distance
-from kiosk.teach.lookup import answer, index, query_words
+from kiosk.teach.lookup import answer, index, query_words, voice_phrases
 
 QUERIES = [
     # (game, typed query, expected rule piece) — plain words
@@ -108,3 +108,13 @@ def test_jamo_decomposition() -> None:
 def test_any_typed_text_searches_without_error(text: str) -> None:
     hits = index().search(text, "clue")
     assert all(h.score > 0 for h in hits) and len(hits) <= 5
+
+
+def test_voice_phrases_lead_back_to_their_rule() -> None:
+    """Every "규칙 <keyword>" phrase finds, among its first three answers, a piece that lists the keyword."""
+    phrases = voice_phrases("watson_holmes")
+    assert "규칙 경찰 토큰" in phrases and all(p.startswith("규칙 ") for p in phrases)
+    for phrase in phrases:
+        said = phrase.removeprefix("규칙 ")
+        top3 = [h.piece for h in index().search(phrase, "watson_holmes", limit=3)]
+        assert any(said in (p.title.ko, *p.keywords) for p in top3), phrase
