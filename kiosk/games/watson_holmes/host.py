@@ -312,7 +312,9 @@ class WatsonHolmesHost(GameHost):
         movers = self.session.engine.to_move(self.session.state)  # who may act now (the engine decides)
         for p in view["players"]:
             seat = p["seat"]
-            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(72), padding=dp(6), spacing=dp(6))
+            tall = len(view["players"]) <= 5
+            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(72 if tall else 64),
+                        padding=dp(6 if tall else 4), spacing=dp(6))
             info = BoxLayout(orientation="vertical")
             status = ""
             if p["status"] == "failed":
@@ -320,9 +322,9 @@ class WatsonHolmesHost(GameHost):
             elif p["status"] == "solved":
                 status = " · " + self.tr("player.solved")
             start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
-            info.add_widget(label(f"{p['name']}{start}{status}", "19sp", height=30, bold=True))
+            info.add_widget(label(f"{p['name']}{start}{status}", "19sp", height=30 if tall else 28, bold=True))
             info.add_widget(label(self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"],
-                                          l=p["lockpick"]), "15sp", color=MUTED, height=26))
+                                          l=p["lockpick"]), "15sp", color=MUTED, height=26 if tall else 24))
             row.add_widget(info)
             acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
                            width=dp(96), font_size="18sp",
@@ -331,7 +333,8 @@ class WatsonHolmesHost(GameHost):
             acts.bind(on_release=lambda _w, s=seat: self.private.actions_menu(s))
             row.add_widget(acts)
             box.add_widget(row)
-        box.add_widget(BoxLayout())
+        if len(view["players"]) < 7:
+            box.add_widget(BoxLayout())
 
     def _solution(self, box: BoxLayout, view: dict[str, Any]) -> None:
         sol = view.get("solution", {})

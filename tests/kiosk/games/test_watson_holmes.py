@@ -204,3 +204,22 @@ def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) 
     assert session.state.pending_check is None and session.state.players[a].checks[0].right
     assert session.state.players[a].carriages == 9
     _check(driver, "wh_after_check")
+
+
+def test_largest_case_with_seven_players_fits_in_both_languages(driver: Any) -> None:
+    """Covers WH-01, WH-08, WH-30."""
+    names = ("지수", "민호", "서연", "도윤", "하은", "준우", "유나")
+    session = _open_case(driver, "case_03", names)
+    _skip_opening(driver)
+    assert len(session.state.players) == 7
+    for n in range(1, 14):
+        driver.find(f"wh_loc_{n}")
+    _check(driver, "wh_case03_seven")
+    driver.app.set_lang("en")
+    try:
+        driver.app.get_screen("host").ctx.host.refresh(None)
+        driver.pump(4)
+        assert any("Scotland Yard" in t for t in driver.texts())
+        _check(driver, "wh_case03_seven_en")
+    finally:
+        driver.app.set_lang("ko")
