@@ -233,6 +233,8 @@ class WatsonHolmesHost(GameHost):
                     self.reading_text = self.tr("watson.reading_aloud", name=self.name(d["target"]), place=place)
             elif e.kind == "game_over":
                 self._narrate_solution()
+            elif e.kind == "round_started":
+                self.reading_text = ""  # last round's Watson reading is over
 
     def _narrate_solution(self) -> None:
         """The solution is read aloud when the game ends (WH-98), through the narrator when it runs."""

@@ -128,6 +128,7 @@ def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> Non
     state = session.state
     assert state.round == 2 and state.phase == "visit"
     assert state.players[a].carriages == 13 and state.start_player == a
+    assert not any(maid[:10] in t for t in driver.texts())  # the Watson reading belonged to round 1
     _check(driver, "wh_round_two")
     # b looks at their notes again, privately: hidden until held
     driver.tap(f"wh_acts_{b}")
