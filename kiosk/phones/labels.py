@@ -14,11 +14,14 @@ typed text into the action.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engines.core import Action
+from engines.serial import to_jsonable
 
 Text = dict[str, str]
 SKIP_FIELDS = frozenset({"seat", "at"})
@@ -111,8 +114,6 @@ class ViewIndex:
 
 def content_names(pack: Mapping[str, Any]) -> dict[str, Text]:
     """{id: {ko, en}} for every named thing in a game's content (characters, cards, places)."""
-    from engines.serial import to_jsonable
-
     index = ViewIndex({})
     for value in pack.values():
         try:
@@ -168,8 +169,9 @@ class Labeller:
             if found is not None:
                 return found
             return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=value)
-        if isinstance(value, (list, tuple)):
-            parts = [self.value_label(name, field, v, index) for v in value]
+        if isinstance(value, (list, tuple, frozenset)):
+            items = sorted(value, key=str) if isinstance(value, frozenset) else value
+            parts = [self.value_label(name, field, v, index) for v in items]
             if not parts:
                 return self.cat.text("phones.value.none", default="-")
             return {"ko": ", ".join(p["ko"] for p in parts), "en": ", ".join(p["en"] for p in parts)}
@@ -180,26 +182,28 @@ class Labeller:
         """The page's buttons for these actions (in order; entry i stands for actions[i] unless it was
         folded into a free-text form of the same group, which then stands for the first of them)."""
         index = ViewIndex(view, names)
-        keys: dict[tuple[str, str], dict[str, int]] = {}
+        keys: dict[tuple[str, str], dict[Any, int]] = {}
         forms: set[str] = set()
-        labels: dict[tuple[str, str, str], Text] = {}
+        labels: dict[tuple[str, str, Any], Text] = {}
         flabels: dict[tuple[str, str], Text] = {}
         glabels: dict[str, Text] = {}
         out: list[dict[str, Any]] = []
         for i, action in enumerate(actions):
-            data = action.to_dict()
-            name = str(data.pop("name"))
+            name = action.NAME
             parts: list[dict[str, Any]] = []
             free: list[dict[str, Any]] = []
-            for field, value in data.items():
-                if field in SKIP_FIELDS:
-                    continue
+            for field in _fields(type(action)):
+                value = getattr(action, field)
                 if _is_free(value, index, (self.game, name, field) in FREE_TEXT):
                     count = len(value) if isinstance(value, (list, tuple)) else None
                     free.append({"field": field, "flabel": self.field_label(name, field), "count": count})
                     continue
                 known = keys.setdefault((name, field), {})
-                raw = json.dumps(value, sort_keys=True)
+                try:
+                    raw: Any = (type(value).__name__, value)
+                    hash(raw)
+                except TypeError:  # a list or a mapping
+                    raw = json.dumps(to_jsonable(value), sort_keys=True)
                 k = known.setdefault(raw, len(known))
                 label = labels.get((name, field, raw))
                 if label is None:
@@ -218,6 +222,12 @@ class Labeller:
                 glabel = glabels[name] = self.group_label(name)
             out.append({"id": i, "group": name, "glabel": glabel, "parts": parts, "free": free})
         return out
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[str, ...]:
+    """An action class's fields a guest chooses (not who acts, not the moment)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in SKIP_FIELDS)
 
 
 def fill_free(action: Action, typed: Mapping[str, Any], entry: Mapping[str, Any],
