@@ -44,6 +44,12 @@ class CaptionBar(BoxLayout):
         self.disabled = True
         narrator.listen(lambda cap: Clock.schedule_once(lambda dt: self.show(cap)))
 
+    def on_touch_down(self, touch: Any) -> bool:
+        # hidden (and so disabled), the bar must not swallow touches meant for the screen below it
+        if self.opacity == 0:
+            return False
+        return bool(super().on_touch_down(touch))
+
     def _draw(self, *_: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
         progress = self.state.progress if self.state is not None else 0.0
