@@ -86,7 +86,7 @@ class Illustration(Widget):
         Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
 
     def _font(self) -> float:
-        return max(13.0, min(self.width, self.height) * 0.05)
+        return max(13.0, float(min(self.width, self.height)) * 0.05)
 
     def _label(self, s: Shape) -> str:
         return s.label.get(self.lang) if s.label is not None else ""
