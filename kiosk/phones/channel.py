@@ -268,6 +268,10 @@ class PhoneHub:
         """`fn` runs on the main thread whenever a phone joins or leaves, or a code changes."""
         self._listeners.append(fn)
 
+    def unlisten(self, fn: Callable[[], None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
     def _changed(self) -> None:
         for fn in list(self._listeners):
             self.run_on_main(fn)

@@ -15,7 +15,6 @@ typed text into the action.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -224,10 +223,15 @@ class Labeller:
         return out
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _fields(cls: type) -> tuple[str, ...]:
     """An action class's fields a guest chooses (not who acts, not the moment)."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in SKIP_FIELDS)
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in SKIP_FIELDS)
+    return found
 
 
 def fill_free(action: Action, typed: Mapping[str, Any], entry: Mapping[str, Any],

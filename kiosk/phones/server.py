@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -140,7 +140,11 @@ class PhoneServer:
         if self.port == 0:  # tests: the port the system gave
             self.port = int(self._runner.addresses[0][1])
         loop = asyncio.get_running_loop()
-        self.hub.offload = lambda fn: loop.call_soon_threadsafe(fn)
+
+        def offload(fn: Callable[[], None]) -> None:
+            loop.call_soon_threadsafe(fn)
+
+        self.hub.offload = offload
 
     async def _shutdown(self) -> None:
         for ws in list(self._sockets):  # the phones see the drop at once and start reconnecting

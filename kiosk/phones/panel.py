@@ -1,0 +1,138 @@
+"""The tablet's seat list for phones: who is connected, and one seat's QR code and short code at a time.
+
+Only the seat being joined shows its code (others look away, as with pass-the-tablet); a code hides by
+itself once its phone is connected, so nobody can scan it later from across the table. "New code" and
+"No phone" call the hub's reissue / revoke. Open it from the host frame at set-up, or from staff mode.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+from kivy.core.image import Image as CoreImage
+from kivy.graphics.texture import Texture
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.qr import qr_png
+from kiosk.widgets.theme import ACCENT, BG, MUTED, OK, TEXT, Panel, TButton
+
+Translate = Callable[..., str]
+
+
+def qr_texture(text: str) -> Texture:
+    """A crisp QR code texture (nearest-neighbour scaling keeps the modules square)."""
+    texture: Texture = CoreImage(io.BytesIO(qr_png(text, scale=10, border=4)), ext="png").texture
+    texture.mag_filter = "nearest"
+    texture.min_filter = "nearest"
+    return texture
+
+
+def _label(text: str, size: str = "22sp", color: Any = TEXT, bold: bool = False, height: float = 40) -> Label:
+    lbl = Label(text=text, font_size=size, color=color, bold=bold, halign="left", valign="middle",
+                size_hint_y=None, height=dp(height))
+    lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+    return lbl
+
+
+class PhonesPanel(ModalView):
+    """`url_for(seat)` gives the seat's join address (PhoneServer.join_url); `base_url` the page to type
+    a code into. Refreshes itself when phones come and go (hub.listen)."""
+
+    def __init__(self, hub: PhoneHub, url_for: Callable[[int], str | None], base_url: str, tr: Translate,
+                 on_close: Callable[[], None] | None = None) -> None:
+        super().__init__(size_hint=(0.94, 0.94), auto_dismiss=False, background="", background_color=BG)
+        self.hub, self.url_for, self.base_url, self.tr, self.on_close = hub, url_for, base_url, tr, on_close
+        self.shown: int | None = None
+        self._listening = True
+        hub.listen(self.refresh)
+        self.box = BoxLayout(orientation="horizontal", padding=dp(24), spacing=dp(24))
+        self.add_widget(self.box)
+        self.refresh()
+
+    def _pick(self, seat: int, issued: bool) -> None:
+        if not issued:  # the seat had gone back to the tablet: a fresh code
+            self.hub.reissue(seat)
+        self.show_seat(seat)
+
+    def show_seat(self, seat: int | None) -> None:
+        self.shown = seat
+        self.refresh()
+
+    def refresh(self) -> None:
+        if not self._listening:
+            return
+        status = self.hub.status()
+        if self.shown is not None and any(s.seat == self.shown and s.connected for s in status):
+            self.shown = None  # joined: its code is hidden again
+        self.box.clear_widgets()
+        left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
+        left.add_widget(_label(self.tr("phones.tablet.title"), "30sp", ACCENT, True, 52))
+        hint = _label(self.tr("phones.tablet.hint"), "19sp", MUTED, height=84)
+        left.add_widget(hint)
+        for s in status:
+            row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
+            word = "phones.tablet.connected" if s.connected else "phones.tablet.not_connected"
+            row.add_widget(_label(s.name, "24sp", TEXT, True, 64))
+            row.add_widget(_label(self.tr(word), "20sp", OK if s.connected else MUTED, height=64))
+            key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
+            btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
+                          test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
+            btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
+            row.add_widget(btn)
+            left.add_widget(row)
+        left.add_widget(Widget())
+        close = TButton(text=self.tr("phones.tablet.close"), kind="primary", size_hint_y=None, height=dp(72),
+                        test_id="phones_close")
+        close.bind(on_release=lambda *_: self.close())
+        left.add_widget(close)
+        self.box.add_widget(left)
+        self.box.add_widget(self._code_side(status))
+
+    def _code_side(self, status: list[Any]) -> Widget:
+        side = Panel(orientation="vertical", size_hint_x=0.5)
+        seat = self.shown
+        current = next((s for s in status if s.seat == seat), None)
+        url = self.url_for(current.seat) if current is not None and current.issued else None
+        if current is None or url is None:
+            side.add_widget(Widget())
+            side.add_widget(_label(self.tr("phones.tablet.pick_seat"), "22sp", MUTED, height=80))
+            side.add_widget(Widget())
+            return side
+        side.add_widget(_label(self.tr("phones.tablet.scan_now", name=current.name), "26sp", ACCENT, True, 48))
+        img = Image(texture=qr_texture(url), fit_mode="contain", size_hint_y=1)
+        img.test_id = "phones_qr"
+        side.add_widget(img)
+        side.add_widget(_label(self.tr("phones.tablet.code", code=current.code), "30sp", TEXT, True, 48))
+        side.add_widget(_label(self.tr("phones.tablet.or_type", url=self.base_url), "18sp", MUTED, height=36))
+        row = BoxLayout(orientation="horizontal", spacing=dp(12), size_hint_y=None, height=dp(64))
+        new = TButton(text=self.tr("phones.tablet.reissue"), test_id="phones_reissue")
+        new.bind(on_release=lambda *_: self._reissue(current.seat))
+        off = TButton(text=self.tr("phones.tablet.revoke"), kind="danger", test_id="phones_revoke")
+        off.bind(on_release=lambda *_: self._revoke(current.seat))
+        row.add_widget(new)
+        row.add_widget(off)
+        side.add_widget(row)
+        return side
+
+    def _reissue(self, seat: int) -> None:
+        self.hub.reissue(seat)
+        self.refresh()
+
+    def _revoke(self, seat: int) -> None:
+        self.hub.revoke(seat)
+        self.show_seat(None)
+
+    def close(self) -> None:
+        self._listening = False
+        self.hub.unlisten(self.refresh)
+        self.dismiss()
+        if self.on_close is not None:
+            self.on_close()
