@@ -236,6 +236,7 @@
 
   // Nicer drawings for keys the games use; anything else is drawn generically.
   var KNOWN = {
+    me: function (v) { return typeof v === 'number' ? el('span') : null; },  // Clue: just the seat number
     card: function (v) {
       if (!v || typeof v !== 'object') { return null; }
       if (v.kind === 'joker') { return bigCard(t('role_card'), L(v), t('joker_hint'), 'joker'); }
