@@ -60,11 +60,11 @@ class TeachScreen(Screen):
         self.gt, _errors = load_teaching(self.game_id, overlay if overlay.is_dir() else None)
         self.store = ProgressStore(app.data_dir)
         self.runs = {}
-        self.pages = pages_mod.pages(self.gt.teaching) if self.gt is not None else []
         p = self.progress
-        self.index = min(p.page, max(0, len(self.pages) - 1))
         if p.players == 0 and self.gt is not None:
             p.players = self._default_players()
+        self._paginate()
+        self.index = min(p.page, max(0, len(self.pages) - 1))
         p.started = app.now()
         self.store.save()
         if self.index > 0:
@@ -89,6 +89,14 @@ class TeachScreen(Screen):
     def progress(self) -> GameProgress:
         assert self.store is not None
         return self.store.get(self.game_id)
+
+    def _paginate(self) -> None:
+        """The pages for this table (the tutorial branches on player count and modules)."""
+        if self.gt is None:
+            self.pages = []
+            return
+        p = self.progress
+        self.pages = pages_mod.pages(self.gt.teaching, p.players, p.modules)
 
     def _default_players(self) -> int:
         assert self.gt is not None
@@ -290,7 +298,13 @@ class TeachScreen(Screen):
         self._save_and_redraw()
 
     def _save_and_redraw(self) -> None:
+        current = self.page.id if self.page is not None else ""
+        self._paginate()
+        ids = [pg.id for pg in self.pages]
+        if current in ids:
+            self.index = ids.index(current)
         if self.store is not None:
+            self.progress.page = self.index
             self.store.save()
         self.show(speak=False)
 

@@ -88,10 +88,11 @@ def _cross_check(game_id: str, t: Teaching, rules: RuleBook, shown: str, folder:
         if q.rule and q.rule not in known:
             out.append(ContentError(shown, 1, f"quiz question names unknown rule {q.rule!r}"))
     modules = {m.id for m in t.modules}
-    for item in t.setup:
-        for m in (item.when.module, item.when.without):
-            if m and m not in modules:
-                out.append(ContentError(shown, 1, f"set-up item {item.id!r} names unknown module {m!r}"))
+    for kind, things in (("set-up item", t.setup), ("step", t.steps)):
+        for thing in things:
+            for m in (thing.when.module, thing.when.without):
+                if m and m not in modules:
+                    out.append(ContentError(shown, 1, f"{kind} {thing.id!r} names unknown module {m!r}"))
     lo, hi = t.players
     if not 1 <= lo <= hi:
         out.append(ContentError(shown, 1, f"players must be a range like [2, 7], not {list(t.players)}"))

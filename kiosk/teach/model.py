@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,26 @@ class Question:
 
 
 @dataclass(frozen=True)
+class When:
+    """When a set-up item or a step applies: player range, modules on or off."""
+
+    players: tuple[int, int] = (1, 99)
+    module: str = ""
+    without: str = ""
+
+    def matches(self, players: int | None, modules: Iterable[str] = ()) -> bool:
+        """`players=None`: every table (the content check and the render-every-step test)."""
+        if players is None:
+            return True
+        mods = set(modules)
+        if not self.players[0] <= players <= self.players[1]:
+            return False
+        if self.module and self.module not in mods:
+            return False
+        return not (self.without and self.without in mods)
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     section: str
@@ -95,6 +115,7 @@ class Step:
     kind: str = "info"
     try_it: TryIt | None = None
     rules: tuple[str, ...] = ()  # related rule pieces
+    when: When = When()  # the tutorial branches: a step only for some tables (player count, modules)
 
     def __post_init__(self) -> None:
         if self.section not in SECTIONS:
@@ -103,15 +124,6 @@ class Step:
             raise ValueError(f"unknown kind {self.kind!r}; use one of {', '.join(KINDS)}")
         if (self.kind == "try") != (self.try_it is not None):
             raise ValueError("a step has `try_it` exactly when its kind is 'try'")
-
-
-@dataclass(frozen=True)
-class When:
-    """When a set-up item applies: player range, modules on or off."""
-
-    players: tuple[int, int] = (1, 99)
-    module: str = ""
-    without: str = ""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ narration of each page as audio segments (captions come from the same text)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kiosk.teach.model import Question, Step, Teaching
@@ -15,9 +16,16 @@ class Page:
     question: int | None = None  # index into Teaching.quiz for quiz pages
 
 
-def pages(t: Teaching) -> list[Page]:
+def pages(t: Teaching, players: int | None = None, modules: Iterable[str] = ()) -> list[Page]:
+    """The pages for this table: steps whose `when` does not match (player count, modules) are left out;
+    `players=None` gives every page."""
     out: list[Page] = []
+    mods = list(modules)
+    if players is not None:  # a module not played at this player count is off (as in the checklist)
+        mods = [m.id for m in t.modules if m.id in mods and m.players[0] <= players <= m.players[1]]
     for step in t.steps:
+        if not step.when.matches(players, mods):
+            continue
         if step.kind == "quiz":
             out.extend(Page(f"{step.id}.{i + 1}", step, i) for i in range(len(t.quiz)))
         else:

@@ -25,13 +25,7 @@ def params(t: Teaching, players: int) -> dict[str, object]:
 
 
 def applies(item: SetupItem, players: int, modules: Iterable[str]) -> bool:
-    mods = set(modules)
-    lo, hi = item.when.players
-    if not lo <= players <= hi:
-        return False
-    if item.when.module and item.when.module not in mods:
-        return False
-    return not (item.when.without and item.when.without in mods)
+    return item.when.matches(players, modules)
 
 
 def allowed_modules(t: Teaching, players: int) -> list[str]:

@@ -26,8 +26,11 @@ def fits(driver: Any, where: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_page_renders_and_fits(driver: Any, game: str) -> None:
+    from kiosk.teach.pages import pages
+
     screen = open_teach(driver, game)
     assert screen.gt is not None and len(screen.pages) >= 12
+    screen.pages = pages(screen.gt.teaching)  # every step, whichever table it is for
     shot_kinds: set[str] = set()
     for i, page in enumerate(screen.pages):
         screen.go_to(i)
@@ -99,8 +102,11 @@ def test_setup_checklist_follows_the_table_and_is_ticked(driver: Any) -> None:
     driver.tap("teach_players_4")
     assert driver.find("teach_module_harley").disabled
     driver.tap("teach_players_5")
+    assert "module_harley" not in [p.id for p in screen.pages]
     driver.tap("teach_module_harley")
     assert driver.find_all("teach_check_harley_on") and not driver.find_all("teach_check_harley_off")
+    assert "module_harley" in [p.id for p in screen.pages]  # the tutorial branches: a Harley page now
+    assert screen.page.step.kind == "setup"  # and the table stays on the set-up page
 
 
 def test_try_it_by_touch_runs_the_engine(driver: Any) -> None:

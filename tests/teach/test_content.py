@@ -127,3 +127,21 @@ def test_broken_teaching_names_the_file_and_line(tmp_path: Path) -> None:
         "              actions: [{name: fly, seat: 0}]\n              explain: {ko: 없어요}\n", encoding="utf-8")
     problems = " ".join(e.problem for e in validate_teaching(overlay=tmp_path, game_ids=["spyfall"]))
     assert "nowhere" in problems and "fly" in problems
+
+
+def test_the_tutorial_branches_on_player_count_and_modules() -> None:
+    """Module pages only when the module is played (and allowed at this count); big/small-table pages."""
+    from tests.teach.helpers import teaching
+
+    spy = teaching("spyfall").teaching
+    ids = lambda t, n, mods=(): [p.id for p in pages(t, n, mods)]  # noqa: E731
+    assert not any(i.startswith("module_") for i in ids(spy, 4))
+    assert "module_harley" not in ids(spy, 4, ["harley"])  # Harley Quinn only from 5 players
+    got = ids(spy, 6, ["harley", "prank"])
+    assert "module_harley" in got and "module_prank" in got and "module_multiverse" not in got
+    assert len(pages(spy)) == len(ids(spy, 6, ["harley", "prank", "power_up", "multiverse"]))
+    wh = teaching("watson_holmes").teaching
+    assert "big_table" in ids(wh, 6) and "big_table" not in ids(wh, 5)
+    assert "expert" in ids(wh, 4, ["expert"]) and "expert" not in ids(wh, 4)
+    clue = teaching("clue").teaching
+    assert "small_table" in ids(clue, 4) and "small_table" not in ids(clue, 6)
