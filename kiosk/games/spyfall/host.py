@@ -20,6 +20,7 @@ from engines.core import TABLE, Action, Step
 from engines.spyfall import actions as A
 from kiosk.games.spyfall.panels import (
     CountRow,
+    HarleyIcon,
     LocationList,
     ScoreTable,
     button,
@@ -185,7 +186,10 @@ class SpyfallHost(GameHost):
     def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:
         main.add_widget(title(self.tr("dealer.ask"), "30sp"))
         main.add_widget(player_grid(self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer"))
-        main.add_widget(note(self.tr("dealer.icon"), "22sp"))
+        icon_row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(16))
+        icon_row.add_widget(HarleyIcon(test_id="spy_harley_icon"))
+        icon_row.add_widget(note(self.tr("dealer.icon"), "22sp"))
+        main.add_widget(icon_row)
         mods = [self.tr(f"module.{m}") for m in ("power_up", "harley", "prank", "multiverse") if view["settings"][m]]
         main.add_widget(note(self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"),
                              "22sp"))

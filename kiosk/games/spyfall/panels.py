@@ -49,6 +49,33 @@ def player_grid(names: Sequence[str], on_pick: Callable[[int], None], prefix: st
     return grid
 
 
+class HarleyIcon(Widget):
+    """Our own drawing of the Harley Quinn mark (red and black diamonds), shown at the session start."""
+
+    test_id = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("size_hint", (None, None))
+        kw.setdefault("size", (dp(120), dp(72)))
+        super().__init__(**kw)
+        self.bind(pos=self._draw, size=self._draw)
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Color, Mesh
+
+        self.canvas.clear()
+        w, h = self.width / 2, self.height
+        with self.canvas:
+            for i, colour in enumerate(((0.85, 0.12, 0.16, 1), (0.08, 0.08, 0.08, 1))):
+                x0 = self.x + i * w
+                cx, cy = x0 + w / 2, self.y + h / 2
+                Color(*colour)
+                pts = [cx, self.top, cx + w / 2, cy, cx, self.y, x0, cy]
+                Mesh(vertices=[v for k in range(4) for v in (pts[2 * k], pts[2 * k + 1], 0, 0)],
+                     indices=[0, 1, 2, 3], mode="triangle_fan")
+
+
 class LocationList(BoxLayout):
     """The location list (Korean and English), searchable; rows are buttons when `on_pick` is given."""
 

@@ -89,11 +89,13 @@ def test_setup_form_refuses_two_players(driver: Any) -> None:
 
 
 def test_four_player_digital_round_by_touch(driver: Any) -> None:
-    """Covers SPY-12, SPY-19, SPY-21, SPY-34, SPY-38, SPY-29, SPY-31, SPY-49, SPY-54, SPY-23, SPY-08: the
+    """Covers SPY-06, SPY-12, SPY-19, SPY-21, SPY-34, SPY-38, SPY-29, SPY-31, SPY-49, SPY-54, SPY-23, SPY-08: the
     table picks the dealer, cards go round by pass-the-tablet (hold to see, release to hide), the clock
     runs, an accusation fails and the clock goes on, time runs out, the table points, scores show."""
     session = _start(driver)
     assert any("가장 의심스러운" in t for t in driver.texts())
+    assert driver.find("spy_harley_icon")  # SPY-06: everyone is shown the icon at the session start
+    _check(driver, "spyfall_dealer")
     driver.tap("spy_dealer_2")
     assert session.state.round.dealer == 2 and session.state.round.phase == "ready"
     facts = session.state.round.facts
