@@ -67,6 +67,12 @@ class HostContext:
             self.host.on_session(session)
             self.host.refresh(None)
 
+    def detach(self) -> None:
+        """This context's screen is going away: stop listening to the session (it lives on)."""
+        if self.session is not None:
+            self.session.unsubscribe(self._on_step)
+        self.host = None
+
     def _on_step(self, session: Session, step: Step[Any] | None) -> None:
         if self.host is not None:
             self.host.refresh(step)

@@ -86,7 +86,10 @@ class TableKeeper:
             archive(app.journal_dir / CURRENT, app.journal_dir / "archive", "turnover")
         host = app.get_screen("host")
         host.ids.body.clear_widgets()
+        if host.ctx is not None:
+            host.ctx.detach()
         host.ctx = None
+        host.host_widget = None
         library = app.get_screen("library")
         library.players, library.minutes = 0, 0
         app.set_lang(app.settings.lang)

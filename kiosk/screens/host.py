@@ -30,6 +30,8 @@ class HostScreen(Screen):
         self.game_id = game_id
         body = self.ids.body
         body.clear_widgets()
+        if self.ctx is not None:
+            self.ctx.detach()
         self.ctx = HostContext(app, game)
         self.ids.title.text = game.info.name.get(app.lang)
         cls = host_class(game_id) if game.playable else None

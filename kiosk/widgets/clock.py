@@ -37,7 +37,15 @@ class GameClock(Label):
         self._view: Mapping[str, Any] = {}
         self._fired: set[int] = set()
         self.on_threshold: Callable[[int], None] | None = None
-        self._ev = Clock.schedule_interval(self._tick, 0.25)
+        self._ev: Any = None
+        self.bind(parent=self._on_parent)
+
+    def _on_parent(self, _w: Any, parent: Any) -> None:
+        """Tick only while on screen: a clock removed with its screen leaves nothing scheduled."""
+        if parent is None:
+            self.stop()
+        elif self._ev is None:
+            self._ev = Clock.schedule_interval(self._tick, 0.25)
 
     def show(self, view: Mapping[str, Any]) -> None:
         self._view = view
@@ -57,4 +65,6 @@ class GameClock(Label):
                         self.on_threshold(mark)
 
     def stop(self) -> None:
-        self._ev.cancel()
+        if self._ev is not None:
+            self._ev.cancel()
+            self._ev = None
