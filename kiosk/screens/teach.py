@@ -326,6 +326,9 @@ class TeachScreen(Screen):
         if run is None:
             extra.add_widget(self._label(app.tr("teaching.none"), DANGER))
             return
+        status = run.status(lang)
+        if status:
+            extra.add_widget(self._label(status, ACCENT, "20sp"))
         res = self.last_result
         if res is not None:
             if res.error is not None:

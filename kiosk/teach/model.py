@@ -68,6 +68,7 @@ class TryIt:
     pack_files: Mapping[str, str] = field(default_factory=dict)  # pack key → file in the game folder
     patch: Mapping[str, Any] = field(default_factory=dict)  # dotted path in the state dict → value
     prelude: tuple[Mapping[str, Any], ...] = ()
+    status: Text | None = None  # a live line from the engine state: "수지 {players.0.carriages}개" …
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import dataclasses
 import fnmatch
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,6 +140,11 @@ class TryRun:
     def check_parses(self) -> None:
         """Content check: the engine exists, the position builds, every choice's actions parse."""
         self.start()
+        missing: list[str] = []
+        for lang in ("ko", "en"):
+            self.status(lang, missing)
+        if missing:
+            raise TryError(f"status names state fields that do not exist: {', '.join(sorted(set(missing)))}")
         for move in self.spec.moves:
             for choice in move.choices:
                 for raw in choice.actions:
@@ -182,6 +188,23 @@ class TryRun:
                 self.now = saved_now  # accepted by the engine but not the move we practise: show why, stay
         self.history.append(result)
         return result
+
+    def status(self, lang: str, missing: list[str] | None = None) -> str:
+        """The spec's status line filled from the engine's current state ({dotted.path} placeholders)."""
+        if self.spec.status is None or self.state is None:
+            return ""
+        data = self.state_dict()
+
+        def fill(match: re.Match[str]) -> str:
+            try:
+                value = get_path(data, match.group(1))
+            except (KeyError, IndexError, ValueError, TypeError):
+                if missing is not None:
+                    missing.append(match.group(1))
+                return "?"
+            return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+        return re.sub(r"\{([A-Za-z0-9_.]+)\}", fill, self.spec.status.get(lang))
 
     def state_dict(self) -> dict[str, Any]:
         return self.engine.state_to_dict(self.state)

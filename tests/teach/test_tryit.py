@@ -51,6 +51,7 @@ def test_watson_holmes_bank_example_step_by_step() -> None:
     run.choose(0)
     s = run.state_dict()
     assert (s["players"][0]["carriages"], s["players"][1]["carriages"]) == (6, 9)
+    assert run.status("ko").startswith("마차 — 수지 6개 · 마르코 9개")
     run.choose(0)
     s = run.state_dict()
     assert s["phase"] == "investigate" and s["start_player"] == 1 and run.done
@@ -103,6 +104,10 @@ def test_mr_jack_witness_call_clears_the_unseen() -> None:
 def test_a_try_it_that_does_not_fit_its_engine_is_reported() -> None:
     spec = try_spec("spyfall")
     folder = teaching("spyfall").folder
+    from content.loader import Text
+    with pytest.raises(TryError, match="no_such_field"):
+        TryRun(TryIt("spyfall", spec.config, spec.moves, prelude=spec.prelude,
+                     status=Text("{no_such_field}")), folder).check_parses()
     for bad in (TryIt("chess", {}, ()), TryIt("spyfall", spec.config, (), patch={"nowhere": 1}),
                 TryIt("spyfall", spec.config, (), prelude=({"name": "accuse", "seat": 0, "accused": 1},))):
         with pytest.raises(TryError):
