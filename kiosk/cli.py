@@ -105,6 +105,25 @@ def cmd_content_check(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def cmd_narration_render(args: argparse.Namespace) -> int:
+    """Pre-render every narration segment of the content into the cache (keyed by text, voice, rate)."""
+    from audio.cache import progress_bar, render_all
+    from content.loader import load_library
+    from kiosk.narration import all_segments
+    from kiosk.paths import data_dir
+
+    base = data_dir()
+    library = load_library(overlay=base / "content")
+    segments = [s for s in all_segments(library, base / "content") if args.lang in ("all", s.lang)]
+    cache = Path(args.cache) if args.cache else base / "cache" / "narration"
+    report = render_all(segments, cache, progress_bar(), force=args.force)
+    print(f"{report.segments} segments, {report.sentences} sentences: {report.rendered} rendered, "
+          f"{report.already} already cached, {len(report.failed)} failed → {cache}")
+    for seg_id, reason in report.failed[:20]:
+        print(f"  {seg_id}: {reason}")
+    return 1 if report.failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablehost", description="TableHost (테이블 호스트)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -123,6 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     check = csub.add_parser("check", help="validate every content file")
     check.add_argument("--overlay", help="a café's overlay folder to check too")
     check.set_defaults(fn=cmd_content_check)
+    narr = sub.add_parser("narration", help="narration tools")
+    nsub = narr.add_subparsers(dest="narration_cmd", required=True)
+    render = nsub.add_parser("render", help="pre-render every narration segment into the cache")
+    render.add_argument("--lang", choices=("ko", "en", "all"), default="all")
+    render.add_argument("--cache", help="cache folder (default: the data folder's cache/narration)")
+    render.add_argument("--force", action="store_true", help="render again what is cached")
+    render.set_defaults(fn=cmd_narration_render)
     return p
 
 

@@ -61,3 +61,20 @@ def test_content_check_passes_on_shipped_content_and_fails_on_a_broken_overlay(t
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1
     assert "games/clue/game.yaml:3:" in out.stdout and "minutes" in out.stdout
+
+
+def test_narration_render_fills_the_cache_and_a_second_run_renders_nothing(tmp_path: Path) -> None:
+    import shutil
+
+    if shutil.which("espeak-ng") is None:
+        import pytest
+        pytest.skip("espeak-ng is not installed")
+    env = {**__import__("os").environ, "TABLEHOST_DATA": str(tmp_path / "data")}
+    cmd = [sys.executable, "-m", "kiosk.cli", "narration", "render", "--lang", "en", "--cache", str(tmp_path / "c")]
+    first = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stdout + first.stderr
+    last = first.stdout.strip().splitlines()[-1]
+    assert " 0 failed" in last and " 0 rendered" not in last
+    assert len(list((tmp_path / "c").rglob("*.wav"))) > 20
+    again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert " 0 rendered" in again.stdout.strip().splitlines()[-1]
