@@ -307,6 +307,10 @@ class PhoneHub:
             key = self.tokens.bind(seat, device if isinstance(device, str) else "")
             if key is None:
                 return self.error_message("other_device")
+            if conn.seat is not None and self._conns.get(conn.seat) is conn:  # one seat per connection
+                del self._conns[conn.seat]
+                self._sent.pop(conn.seat, None)
+                self._fire_waiters(conn.seat)
             old = self._conns.get(seat)
             if old is not None and old is not conn:
                 old.seat = None
@@ -389,7 +393,9 @@ class PhoneHub:
             return engine.action_from_dict(_unstamped(data))  # the phone never sets the moment
         version, ident = int(message["v"]), int(message["id"])
         actions, entries = self._sent.get(seat, {})[version]
-        entry = next(e for e in entries if e["id"] == ident)
+        entry = next((e for e in entries if e["id"] == ident), None)
+        if entry is None:
+            raise KeyError(ident)
         action = actions[ident]
         if entry["free"]:
             free = message.get("free", {})

@@ -94,14 +94,16 @@ class Phone:
                 raise ConnectionError(f"socket closed ({msg.type}); got {[m['t'] for m in self.log]}")
             self.log.append(json.loads(msg.data))
 
-    async def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> dict[str, Any]:
-        """The last state once the pushes stop (a step and the chance steps after it each push)."""
-        last = await self.recv("state", timeout)
+    async def state_like(self, session: Session, seat: int, timeout: float = 5.0) -> dict[str, Any]:
+        """The first pushed state that shows exactly the session's current view for the seat (a step and
+        the chance steps after it each push; this waits for the last)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
         while True:
-            try:
-                last = await self.recv("state", quiet)
-            except TimeoutError:
-                return last
+            state = await self.recv("state", max(0.01, end - loop.time()))
+            if state["view"] == json.loads(json.dumps(session.view(seat))):
+                return state
+
 
     async def join(self, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
         await self.send({"t": "join", "token": token, "code": code, "device": device})
@@ -121,3 +123,12 @@ def start_server(session: Session | None = None, **hub_kw: Any) -> tuple[PhoneHu
     server = PhoneServer(hub, "127.0.0.1", 0)
     server.start()
     return hub, server, main
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.01)

@@ -34,6 +34,8 @@ if importlib.util.find_spec("playwright") is None:
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
+expect.set_options(timeout=10_000)  # a loaded CI machine: generous waits (they end as soon as the page is right)
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
@@ -72,7 +74,7 @@ def phone(browser: Browser) -> Page:
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
                                   has_touch=True, locale="ko-KR")
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(10_000)
     return page
 
 

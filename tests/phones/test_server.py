@@ -15,7 +15,7 @@ import pytest
 from engines.core import TABLE
 from engines.spyfall import actions as A
 from kiosk.session import Session
-from tests.phones.helpers import MainThread, Phone, new_session, start_server
+from tests.phones.helpers import MainThread, Phone, new_session, start_server, until
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 
@@ -57,8 +57,7 @@ def test_a_seat_joins_with_its_token_and_sees_exactly_its_view(tmp_path: Path) -
         assert [s.connected for s in hub.status()] == [False, True, False]
         # a step on the tablet is pushed at once
         session.dispatch(A.ChooseDealer(TABLE, 2))
-        state = await phone.settle()
-        assert state["view"] == json.loads(json.dumps(session.view(1)))
+        state = await phone.state_like(session, 1)
         assert state["view"]["round"]["dealer"] == 2
         await phone.close()
 
@@ -80,7 +79,9 @@ def test_join_by_the_short_code_typed_loosely(tmp_path: Path) -> None:
 def test_a_wrong_token_gets_nothing(tmp_path: Path) -> None:
     async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
         phone = await Phone.open(server.url)
-        for bad in ("", "x" * 24, hub.seat_pass(0).token[:-1] + "A", "AAAA-BBBB"):
+        real = hub.seat_pass(0).token
+        near = real[:-1] + ("A" if real[-1] != "A" else "B")  # one character off
+        for bad in ("", "x" * 24, near, "AAAA-BBBB"):
             reply = await phone.join(token=bad) if "-" not in bad else await phone.join(code=bad)
             assert reply["t"] == "error" and reply["code"] == "bad_token"
             assert "코드" in reply["ko"]
@@ -100,11 +101,7 @@ def test_rejoin_with_the_same_token_and_device_after_a_drop(tmp_path: Path) -> N
         hello = await phone.join(token=hub.seat_pass(0).token)
         await phone.recv("state")
         await phone.close()
-        for _ in range(100):
-            if not hub.connected(0):
-                break
-            await asyncio.sleep(0.01)
-        assert not hub.connected(0)
+        await until(lambda: not hub.connected(0))
         session.dispatch(A.ChooseDealer(TABLE, 1))  # while the phone sleeps
         again = await Phone.open(server.url)
         hello2 = await again.join(token=hello["token"], device=hello["device"])
@@ -120,6 +117,24 @@ def test_rejoin_with_the_same_token_and_device_after_a_drop(tmp_path: Path) -> N
         assert hub.connected(0)
         await third.close()
         await again.close()
+
+    run(tmp_path, body)
+
+
+def test_a_connection_holds_one_seat_at_a_time(tmp_path: Path) -> None:
+    """Someone holding two seats' codes still gets one seat's stream per connection."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        for seat in (0, 1):
+            await phone.send({"t": "join", "token": hub.seat_pass(seat).token})
+            assert (await phone.recv("hello"))["seat"] == seat
+        assert not hub.connected(0) and hub.connected(1)
+        phone.log.clear()
+        phone._used.clear()
+        session.dispatch(A.ChooseDealer(TABLE, 0))
+        await phone.state_like(session, 1)
+        assert {m["seat"] for m in phone.log if m["t"] == "state"} == {1}
+        await phone.close()
 
     run(tmp_path, body)
 
@@ -197,7 +212,7 @@ def test_sealed_votes_from_phones_are_the_tablets_actions(tmp_path: Path) -> Non
         await phone.join(token=hub.seat_pass(1).token)
         await phone.recv("state")
         to_vote(session)
-        state = await phone.settle()
+        state = await phone.state_like(session, 1)
         assert state["view"]["round"]["phase"] == "accusation"
         votes = [e for e in state["actions"] if e["group"] == "vote"]
         assert [e["parts"][0]["label"]["ko"] for e in votes] == ["찬성 (엄지 위)", "반대 (엄지 아래)"]
@@ -207,7 +222,7 @@ def test_sealed_votes_from_phones_are_the_tablets_actions(tmp_path: Path) -> Non
         assert done["action"] == "vote"
         vote = session.state.round.vote
         assert (1, "no") in vote.ballots
-        after = await phone.settle()
+        after = await phone.state_like(session, 1)
         assert after["view"]["round"]["vote"]["my_ballot"] == "no"
         # voting again with an old button: the engine refuses, in Korean
         await phone.send({"t": "act", "v": state["v"], "id": votes[0]["id"]})
@@ -234,8 +249,13 @@ def test_another_seats_actions_are_refused(tmp_path: Path) -> None:
         await phone.send({"t": "act", "action": {"name": "launch_missiles", "seat": 1}})
         err = await phone.recv("error")
         assert err["code"] == "unknown_action" and "행동" in err["ko"]
-        await phone.send({"t": "act", "v": 10**6, "id": 0})
-        assert (await phone.recv("error"))["code"] == "bad_input"
+        for bad in ({"v": 10**6, "id": 0}, {"v": 0, "id": -1}, {"v": "x", "id": 0}, {"id": 0},
+                    {"v": 0, "id": 0, "free": "x"}, {"action": "vote"}, {"action": {"seat": 1}}):
+            await phone.send({"t": "act", **bad})
+            assert (await phone.recv("error"))["code"] in ("bad_input", "bad_action"), bad
+        for junk in ("[1, 2]", "not json", '{"t": "launch"}'):
+            await phone.ws.send_str(junk)
+            assert (await phone.recv("error"))["code"] == "bad_input"
         assert session.count == before
         # its own seat's action dict is accepted, with the moment set by the session, not the phone
         await phone.send({"t": "act", "action": {"name": "vote", "seat": 1, "yes": True, "at": 1.0}})
@@ -243,7 +263,7 @@ def test_another_seats_actions_are_refused(tmp_path: Path) -> None:
         assert session.count == before + 1
         await phone.close()
 
-    run(tmp_path, body)
+    run(tmp_path, body, action_burst=50)
 
 
 def test_inputs_are_rate_limited(tmp_path: Path) -> None:
@@ -334,10 +354,9 @@ def test_route_hands_private_moments_to_a_connected_phone(tmp_path: Path) -> Non
         await phone.join(token=hub.seat_pass(1).token)
         assert hub.route(1, "reveal", lambda: done.append("reveal")) is True
         assert (await phone.recv("nudge"))["mode"] == "reveal"
-        await asyncio.sleep(0.05)
-        assert done == ["reveal"]
+        await until(lambda: done == ["reveal"])
         to_vote(session)
-        state = await phone.settle()
+        state = await phone.state_like(session, 1)
         assert state["view"]["round"]["phase"] == "accusation"
         assert hub.route(1, "input", lambda: done.append("voted")) is True
         await asyncio.sleep(0.05)
@@ -345,8 +364,7 @@ def test_route_hands_private_moments_to_a_connected_phone(tmp_path: Path) -> Non
         vote = next(e for e in state["actions"] if e["group"] == "vote")
         await phone.send({"t": "act", "v": state["v"], "id": vote["id"]})
         await phone.recv("done")
-        await asyncio.sleep(0.05)
-        assert done == ["reveal", "voted"]
+        assert done == ["reveal", "voted"]  # run on the main thread before the phone was answered
         assert not hub.everyone_connected()
         await phone.close()
 
