@@ -17,7 +17,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from audio.captions import estimate_duration, split_sentences
+from audio.captions import CaptionState, estimate_duration, split_sentences
 from engines.watson_holmes.content import Case, Text
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -46,7 +46,6 @@ class WhOpening(BoxLayout):
                  ("questions", questions, case.questions_audio),
                  ("rules", _pick(case.special_rules, lang), "")]
         self.parts = [(key, text, audio) for key, text, audio in parts if text.strip()]
-        self.case_id = case.id
         self.sentences: list[tuple[int, str, float, float]] = []  # part, sentence, start, end
         t = 0.0
         for i, (_key, text, _audio) in enumerate(self.parts):
@@ -55,9 +54,19 @@ class WhOpening(BoxLayout):
                 self.sentences.append((i, sentence, t, t + d))
                 t += d
         self.total = max(t, 0.1)
+        self.part_start = [min((st for p, _s, st, _e in self.sentences if p == i), default=0.0)
+                           for i in range(len(self.parts))]
+        self.part_len = [sum(e - st for p, _s, st, e in self.sentences if p == i) for i in range(len(self.parts))]
         self.position = 0.0
-        self.spoken = -1
+        self.current_part = 0
+        self.seg_index = {f"wh.{case.id}.{key}": i for i, (key, _t, _a) in enumerate(self.parts)}
+        self.case_id = case.id
         self.start_text = tr("watson_holmes.opening.start_player", name=start_name)
+        self.alive = True
+        self.narrator = self._narrator()
+        if self.narrator is not None:
+            self.narrator.listen(self._caption_from_thread)
+            self._queue_from(0)
         self._ev = Clock.schedule_interval(self._tick, 0.1)
         self._show()
 
@@ -66,19 +75,29 @@ class WhOpening(BoxLayout):
         app = App.get_running_app()
         return getattr(app, "narrator", None) if app is not None else None
 
-    def _speak(self, index: int) -> None:
-        narrator = self._narrator()
-        if narrator is None or index == self.spoken:
-            return
-        self.spoken = index
-        try:
-            from audio.segments import Segment
+    def _queue_from(self, first: int) -> None:
+        """Speak the parts from `first` on (a café recording wins over TTS inside the narrator)."""
+        from audio.segments import Segment
 
-            key, text, audio = self.parts[index]
-            narrator.speak(Segment(f"wh.{self.case_id}.{key}", self.lang, text, recording=audio or None),
-                           interrupt=True)
-        except Exception:  # the narrator reports its own failures; the captions go on
-            pass
+        for i, (key, text, audio) in enumerate(self.parts):
+            if i >= first:
+                self.narrator.speak(Segment(f"wh.{self.case_id}.{key}", self.lang, text, recording=audio or None),
+                                    interrupt=i == first)
+
+    def _caption_from_thread(self, cap: CaptionState) -> None:
+        if self.alive:
+            Clock.schedule_once(lambda dt: self._caption(cap))
+
+    def _caption(self, cap: CaptionState) -> None:
+        """The narrator's caption state drives the caption and the progress bar."""
+        part = self.seg_index.get(cap.segment_id)
+        if part is None or not self.alive or self.finished or cap.state == "stopped" or part < self.current_part:
+            return  # not ours, or a part we interrupted by skipping or replaying
+        self.current_part = part
+        self.position = self.part_start[part] + cap.progress * self.part_len[part]
+        if cap.state in ("finished", "skipped") and part == len(self.parts) - 1:
+            self._finish()
+        self._show(cap.sentences[cap.current] if cap.sentences else "")
 
     def _part_at(self, t: float) -> int:
         for part, _s, start, end in self.sentences:
@@ -87,58 +106,65 @@ class WhOpening(BoxLayout):
         return len(self.parts) - 1
 
     def _tick(self, dt: float) -> None:
-        if self.paused or self.finished:
+        if self.narrator is not None or self.paused or self.finished:
             return
         self.position = min(self.position + dt, self.total)
+        self.current_part = self._part_at(self.position)
         if self.position >= self.total:
             self._finish()
         self._show()
 
-    def _show(self) -> None:
+    def _show(self, caption: str | None = None) -> None:
         self.progress = self.position / self.total
         if self.finished:
             self.caption = ""
             self.part_label = ""
             return
-        part = self._part_at(self.position)
-        self._speak(part)
+        part = self.current_part
         key = self.parts[part][0]
         self.part_label = self.tr("watson_holmes.opening.part", part=self.tr(f"watson_holmes.opening.{key}"),
                                   n=part + 1, total=len(self.parts))
-        self.caption = next((s for _p, s, start, end in self.sentences if start <= self.position < end),
-                            self.sentences[-1][1] if self.sentences else "")
+        if caption is None:
+            caption = next((s for p, s, start, end in self.sentences if start <= self.position < end and p == part),
+                           next((s for p, s, _st, _e in self.sentences if p == part), ""))
+        self.caption = caption
 
     def _finish(self) -> None:
         self.finished = True
         self.position = self.total
-        narrator = self._narrator()
-        if narrator is not None:
-            narrator.stop()
 
     # ------------------------------------------------------------ buttons
     def toggle_pause(self) -> None:
         self.paused = not self.paused
-        narrator = self._narrator()
-        if narrator is not None:
-            (narrator.pause if self.paused else narrator.resume)()
+        if self.narrator is not None:
+            (self.narrator.pause if self.paused else self.narrator.resume)()
 
     def replay(self) -> None:
-        self.position, self.finished, self.paused, self.spoken = 0.0, False, False, -1
+        self.position, self.finished, self.paused, self.current_part = 0.0, False, False, 0
+        if self.narrator is not None:
+            self.narrator.resume()
+            self._queue_from(0)
         self._show()
 
     def skip(self) -> None:
         """Skip to the next part (after the last: the end of the opening)."""
-        part = self._part_at(self.position)
-        starts = [start for p, _s, start, _e in self.sentences if p == part + 1]
-        if starts:
-            self.position = starts[0]
-        else:
+        part = self.current_part
+        if part + 1 >= len(self.parts):
             self._finish()
+            if self.narrator is not None:
+                self.narrator.stop()
+        else:
+            self.current_part = part + 1
+            self.position = self.part_start[part + 1]
+            if self.narrator is not None:
+                self.narrator.resume()
+                self.paused = False
+                self._queue_from(part + 1)
         self._show()
 
     def begin(self) -> None:
+        self.alive = False
         self._ev.cancel()
-        narrator = self._narrator()
-        if narrator is not None:
-            narrator.stop()
+        if self.narrator is not None:
+            self.narrator.stop()
         self.on_begin()

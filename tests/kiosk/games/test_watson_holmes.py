@@ -10,6 +10,16 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
+@pytest.fixture(autouse=True)
+def _captions_only(driver: Any) -> Any:
+    """Without the app's narrator the opening times its captions itself (deterministic, no speech);
+    the narrator path is tested with a fake below."""
+    before = getattr(driver.app, "narrator", None)
+    driver.app.narrator = None
+    yield
+    driver.app.narrator = before
+
+
 def _check(driver: Any, name: str) -> None:
     path = driver.screenshot(name)
     assert path.exists() and path.stat().st_size > 5000
@@ -224,3 +234,77 @@ def test_largest_case_with_seven_players_fits_in_both_languages(driver: Any) -> 
         _check(driver, "wh_case03_seven_en")
     finally:
         driver.app.set_lang("ko")
+
+
+class FakeNarrator:
+    """Stands in for audio.narrator.Narrator: records calls; the test plays the caption states."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Any] = []
+        self.spoken: list[tuple[str, bool]] = []
+        self.calls: list[str] = []
+
+    def listen(self, fn: Any) -> None:
+        self.listeners.append(fn)
+
+    def speak(self, segment: Any, interrupt: bool = False) -> None:
+        self.spoken.append((segment.id, interrupt))
+
+    def reveal(self, segment: Any, interrupt: bool = True) -> None:
+        self.spoken.append((segment.id, interrupt))
+
+    def pause(self) -> None:
+        self.calls.append("pause")
+
+    def resume(self) -> None:
+        self.calls.append("resume")
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+    def caption(self, segment_id: str, sentences: tuple[str, ...], current: int, position: float,
+                duration: float, state: str) -> None:
+        from audio.captions import CaptionState
+
+        for fn in self.listeners:
+            fn(CaptionState(1, segment_id, "ko", sentences, current, position, duration, state, True))
+
+
+def test_opening_follows_the_narrator_captions_and_controls(driver: Any) -> None:
+    """Covers WH-33, WH-98."""
+    fake = FakeNarrator()
+    driver.app.narrator = fake
+    try:
+        session = _open_case(driver, names=("지수", "민호"))
+        assert [s for s, _ in fake.spoken] == ["wh.case_01.intro", "wh.case_01.questions", "wh.case_01.rules"]
+        assert fake.spoken[0][1] is True and fake.spoken[1][1] is False  # queued one after another
+        fake.caption("wh.case_01.intro", ("첫 문장.", "둘째 문장."), 1, 5.0, 10.0, "playing")
+        driver.pump(4)
+        host = driver.app.get_screen("host").ctx.host
+        assert host.opening.caption == "둘째 문장."
+        assert 0 < host.opening.progress < host.opening.part_len[0] / host.opening.total
+        driver.tap("wh_open_pause")
+        assert fake.calls[-1] == "pause"
+        driver.tap("wh_open_pause")
+        assert fake.calls[-1] == "resume"
+        fake.spoken.clear()
+        driver.tap("wh_open_skip")
+        assert fake.spoken[0] == ("wh.case_01.questions", True)
+        fake.caption("wh.case_01.rules", ("규칙.",), 0, 3.0, 3.0, "finished")
+        driver.pump(4)
+        assert host.opening.finished
+        driver.tap("wh_open_begin")
+        assert fake.calls[-1] == "stop"
+        solver = session.state.turn
+        _visit(driver, "221b")
+        _visit(driver, "cab")
+        driver.tap(f"wh_answer_{solver}")
+        driver.tap("handover_i_am")
+        driver.find("wh_answer_q1").text = "토마스 팔머"
+        driver.find("wh_answer_q2").text = "전당포"
+        driver.tap("wh_answer_submit")
+        _closed(driver)
+        assert session.outcome is not None
+        assert ("wh.case_01.solution", True) in fake.spoken  # the solution is read aloud at the end
+    finally:
+        driver.app.narrator = None
