@@ -33,6 +33,9 @@ def _humanize(name: str) -> str:
     return name.replace("_", " ").strip().capitalize()
 
 
+_LOADED: dict[type, Catalogs] = {}
+
+
 class Catalogs:
     """The phones' strings in both languages (content/i18n/<lang>/phones.yaml under `phones.`)."""
 
@@ -41,9 +44,12 @@ class Catalogs:
 
     @classmethod
     def load(cls) -> Catalogs:
-        from kiosk.i18n import load_catalog
+        """The shipped catalogs, read once per process (they change only with a new release)."""
+        if cls not in _LOADED:
+            from kiosk.i18n import load_catalog
 
-        return cls(load_catalog("ko"), load_catalog("en"))
+            _LOADED[cls] = cls(load_catalog("ko"), load_catalog("en"))
+        return _LOADED[cls]
 
     def text(self, *keys: str, default: str = "", **params: Any) -> Text:
         """The first key present (Korean catalog decides), in both languages; `default` if none."""
