@@ -84,7 +84,8 @@ def shot(page: Page, name: str) -> None:
 
 
 def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser: Browser, tmp_path: Path) -> None:
-    """Covers SPY-08 on the phone (each seat's card only on its own screen) and the sealed vote by phone."""
+    """Covers SPY-19 on the phone (each seat sees only its own card) and SPY-29's secret vote, cast by phone
+    (here the accusation vote, sealed until everyone has voted)."""
     table = Table(tmp_path)
     try:
         joker, hero = phone(browser), phone(browser)
@@ -175,6 +176,7 @@ def _table_for(tmp: Path, game: str, config: dict[str, Any], seed: int) -> Table
 
 def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(browser: Browser,
                                                                             tmp_path: Path) -> None:
+    """Covers CLUE-14 on the phone (a seat sees only its own cards) and CLUE-47's accusation input."""
     table = _table_for(tmp_path, "clue", {"players": ["지수", "민호", "서연"], "mode": "digital", "set": "classic"}, 3)
     try:
         page = phone(browser)
@@ -227,6 +229,8 @@ def _to_221b(table: Table) -> None:
 
 def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browser: Browser,
                                                                           tmp_path: Path) -> None:
+    """Covers WH-40 and WH-69 on the phone (own character card, own card texts and notes) and the sealed
+    answers at 221B typed on the phone."""
     table = _table_for(tmp_path, "watson_holmes", {"players": ["지수", "민호", "서연"], "case": "case_01"}, 3)
     try:
         _to_221b(table)

@@ -195,6 +195,8 @@ def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_seat_is_ever_sent_another_seats_secret(name: str) -> None:
+    """Covers, on the phone channel: SPY-19, CLUE-14, CLUE-41, JACK-09, WH-06, WH-40, WH-69 (every secret
+    the engines declare reaches only the seats that may see it)."""
     engine = engines.find_engine(name)
     configs = engine.example_configs(pack_for(name))
     checked = 0
