@@ -200,7 +200,7 @@ class TeachScreen(Screen):
         section = app.tr(f"teaching.sections.{page.step.section}")
         ids.progress_text.text = f"{section} · " + app.tr("teaching.progress", n=self.index + 1, total=total)
         ids.picture.lang = lang
-        ids.picture.shapes = list(page.step.picture)
+        ids.picture.shapes = self.shapes_for(page)
         ids.next.text = app.tr("teaching.finish") if self.index == total - 1 else app.tr("teaching.next")
         ids.prev.disabled = self.index == 0
         question = pages_mod.question(t, page)
@@ -346,6 +346,13 @@ class TeachScreen(Screen):
         for i, choice in enumerate(move.choices):
             extra.add_widget(self._button(choice.label.get(lang), f"teach_choice_{i}",
                                           lambda i=i: self.choose(i)))
+
+    def shapes_for(self, page: pages_mod.Page) -> list[Any]:
+        """The page's picture; on a try-it page, shapes follow the engine's state (a police token goes)."""
+        if page.step.kind != "try":
+            return list(page.step.picture)
+        run = self.run_for(page)
+        return [s for s in page.step.picture if run is None or run.shows(s)]
 
     def choose(self, index: int) -> Result | None:
         page = self.page

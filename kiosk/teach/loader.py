@@ -104,7 +104,7 @@ def _cross_check(game_id: str, t: Teaching, rules: RuleBook, shown: str, folder:
         if s.try_it is None:
             continue
         try:
-            TryRun(s.try_it, folder).check_parses()
+            TryRun(s.try_it, folder).check_parses(s.picture)
         except TryError as exc:
             out.append(ContentError(shown, 1, f"try-it step {s.id!r}: {exc}"))
     return out

@@ -28,6 +28,7 @@ class Shape:
     label: Text | None = None
     n: int = 1  # piles: how many; grids: cells per side
     to: tuple[float, float] | None = None  # arrows: the end point
+    state: str = ""  # try-it pictures: shown while this state path is non-empty ("!path": while empty)
 
     def __post_init__(self) -> None:
         if self.kind not in SHAPES:

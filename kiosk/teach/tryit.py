@@ -19,7 +19,7 @@ from typing import Any
 
 from content.loader import load_typed
 from engines.core import Action, Event, RuleError, stamp
-from kiosk.teach.model import Choice, TryIt
+from kiosk.teach.model import Choice, Shape, TryIt
 
 T0 = 1_800_000_000.0
 
@@ -137,9 +137,17 @@ class TryRun:
             raise TryError(exc.en or exc.ko) from None
         return stamp(action, self.now)
 
-    def check_parses(self) -> None:
-        """Content check: the engine exists, the position builds, every choice's actions parse."""
+    def check_parses(self, picture: Sequence[Shape] = ()) -> None:
+        """Content check: the engine exists, the position builds, every choice's actions parse, the
+        status line and the picture's state conditions name real state fields."""
         self.start()
+        data = self.state_dict()
+        for shape in picture:
+            if shape.state:
+                try:
+                    get_path(data, shape.state.lstrip("!"))
+                except (KeyError, IndexError, ValueError, TypeError):
+                    raise TryError(f"picture shape state {shape.state!r} is not a state field") from None
         missing: list[str] = []
         for lang in ("ko", "en"):
             self.status(lang, missing)
@@ -205,6 +213,17 @@ class TryRun:
             return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
         return re.sub(r"\{([A-Za-z0-9_.]+)\}", fill, self.spec.status.get(lang))
+
+    def shows(self, shape: Shape) -> bool:
+        """Whether a picture shape with a `state` condition is shown in the current position."""
+        if not shape.state or self.state is None:
+            return True
+        path = shape.state.lstrip("!")
+        try:
+            value = get_path(self.state_dict(), path)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return True
+        return bool(value) != shape.state.startswith("!")
 
     def state_dict(self) -> dict[str, Any]:
         return self.engine.state_to_dict(self.state)

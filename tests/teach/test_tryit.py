@@ -39,6 +39,7 @@ def test_watson_holmes_bank_example_step_by_step() -> None:
     run = fresh_run("watson_holmes")
     s = run.state_dict()
     assert s["police_on"] == [1] and s["players"][0]["withdraw"] == 1 and s["players"][0]["carriages"] == 10
+    assert run.status("en") == "Carriages — Suzy 10 · Marco 10 · supply 80"
     refused = run.choose(1)  # without the withdraw token: the police keeps her out
     assert refused.error is not None and refused.error.code == "policed"
     run.choose(0)
@@ -52,6 +53,9 @@ def test_watson_holmes_bank_example_step_by_step() -> None:
     s = run.state_dict()
     assert (s["players"][0]["carriages"], s["players"][1]["carriages"]) == (6, 9)
     assert run.status("ko").startswith("마차 — 수지 6개 · 마르코 9개")
+    step = next(st for st in teaching("watson_holmes").teaching.steps if st.id == "practice_auction")
+    police = next(sh for sh in step.picture if sh.state == "police_on")
+    assert not run.shows(police)  # the picture follows the engine: the police token went to the supply
     run.choose(0)
     s = run.state_dict()
     assert s["phase"] == "investigate" and s["start_player"] == 1 and run.done
