@@ -126,12 +126,15 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         # both phones vote, sealed
         expect(hero.get_by_test_id("acts")).to_contain_text("비밀 투표")
         expect(joker.get_by_test_id("acts")).to_contain_text("비밀 투표")
-        joker.get_by_role("button", name="찬성 (엄지 위)").click()
-        joker.get_by_test_id("send").click()
-        expect(joker.get_by_test_id("mine")).to_contain_text("내 표")
         hero.get_by_role("button", name="반대 (엄지 아래)").click()
         expect(hero.get_by_test_id("send")).to_be_visible()
         shot(hero, "spyfall_vote_confirm")
+        # the Joker votes while 민호 is still confirming: 민호's page gets a new state, the choice stays
+        joker.get_by_role("button", name="찬성 (엄지 위)").click()
+        joker.get_by_test_id("send").click()
+        expect(joker.get_by_test_id("mine")).to_contain_text("내 표")
+        expect(hero.locator("body")).to_have_attribute("data-v", str(table.hub.version))
+        expect(hero.get_by_test_id("send")).to_be_visible()
         assert "찬성" not in hero.get_by_test_id("mine").inner_text()  # the Joker's ballot stays sealed
         with table.lock:
             assert table.session.state.round.vote.ballots == ((0, "yes"),)

@@ -121,7 +121,11 @@
       drawWho();
     } else if (m.t === 'state') {
       state = m;
-      if (pick && pick.v !== undefined) { pick = null; }
+      document.body.setAttribute('data-v', String(m.v));  // which push is on screen (tests read it)
+      if (pick) { pick = rematch(pick, m); }
+      Object.keys(cascade).forEach(function (g) {
+        if (!(m.actions || []).some(function (e) { return e.group === g; })) { delete cascade[g]; }
+      });
       render();
     } else if (m.t === 'done') {
       sending = false; pick = null;
@@ -451,8 +455,19 @@
     }));
   }
 
+  function sig(e) { return e.group + '|' + e.parts.map(function (p) { return p.field + '=' + L(p.label); }).join('|'); }
+
+  // A new state came while the guest was confirming: keep the choice if it is still offered.
+  function rematch(p, m) {
+    var want = sig(p.entry);
+    var same = (m.actions || []).filter(function (e) { return sig(e) === want; })[0];
+    if (!same) { return null; }
+    p.entry = same; p.version = m.v;
+    return p;
+  }
+
   function choose(entry, what, free) {
-    pick = { entry: entry, what: what, free: free || null, v: undefined, version: state.v };
+    pick = { entry: entry, what: what, free: free || null, version: state.v };
     message('');
     render();
   }
