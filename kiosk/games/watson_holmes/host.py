@@ -229,6 +229,7 @@ class WatsonHolmesHost(GameHost):
                 if clue:
                     text = self.pick(Text(**clue) if isinstance(clue, dict) else clue)
                     self.reading_text = self.tr("watson.reading", name=self.name(d["target"]), place=place, text=text)
+                    self._narrate(f"loc{d['number']}", text)
                 else:  # a physical box: the card itself is read aloud at the table
                     self.reading_text = self.tr("watson.reading_aloud", name=self.name(d["target"]), place=place)
             elif e.kind == "game_over":
@@ -237,17 +238,23 @@ class WatsonHolmesHost(GameHost):
                 self.reading_text = ""  # last round's Watson reading is over
 
     def _narrate_solution(self) -> None:
-        """The solution is read aloud when the game ends (WH-98), through the narrator when it runs."""
-        narrator = getattr(self.ctx.app, "narrator", None)
+        """The solution is read aloud when the game ends (WH-98)."""
         case = self.case()
-        if narrator is None or case.solution is None:
+        if case.solution is not None:
+            self._narrate("solution", self.pick(case.solution), case.solution_audio)
+
+    def _narrate(self, part: str, text: str, recording: str = "") -> None:
+        """Reveal a secret text aloud (a card Watson has read to the table, the solution) when the narrator
+        runs; the screen shows the text anyway."""
+        narrator = getattr(self.ctx.app, "narrator", None)
+        if narrator is None or not text:
             return
         try:
             from audio.segments import Segment
 
-            narrator.reveal(Segment(f"wh.{case.id}.solution", self.ctx.lang, self.pick(case.solution), secret=True,
-                                    recording=case.solution_audio or None))
-        except Exception:  # the narrator reports its own failures; the screen shows the solution anyway
+            narrator.reveal(Segment(f"wh.{self.case().id}.{part}", self.ctx.lang, text, secret=True,
+                                    recording=recording or None))
+        except Exception:  # the narrator reports its own failures
             pass
 
     def _status(self, view: dict[str, Any]) -> None:

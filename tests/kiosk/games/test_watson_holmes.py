@@ -108,6 +108,8 @@ def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> Non
     """Covers WH-43, WH-47, WH-48, WH-58, WH-66, WH-69, WH-71, WH-52."""
     session = _open_case(driver)
     _skip_opening(driver)
+    fake = FakeNarrator()
+    driver.app.narrator = fake
     state = session.state
     a = state.turn
     b, c = (a + 1) % 3, (a + 2) % 3
@@ -124,6 +126,7 @@ def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> Non
     prompt = session.view(None)
     assert 2 in prompt["public_readings"]
     assert any(maid[:10] in t for t in driver.texts())
+    assert fake.spoken == [("wh.case_01.loc2", True)]  # read aloud to the table (the narrator's reveal)
     _check(driver, "wh_watson_reading")
     yard = session.game.pack["cases/case_01"].location(4).clue.ko
     pending = list(session.state.pending)
