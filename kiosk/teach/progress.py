@@ -77,3 +77,17 @@ def measured_minutes(data_dir: Path, game_id: str) -> int | None:
     if not times:
         return None
     return max(1, int(-(-median(times) // 60)))
+
+
+def teach_minutes(data_dir: Path, game_id: str, overlay: Path | None = None) -> tuple[int, bool] | None:
+    """For the library: (minutes, measured?) — the median measured at this café's tables when there is
+    one, else the teaching content's own estimate; None when the game has no teaching."""
+    measured = measured_minutes(data_dir, game_id)
+    if measured is not None:
+        return measured, True
+    from kiosk.teach.loader import load_teaching
+
+    gt, _ = load_teaching(game_id, overlay)
+    if gt is None or not gt.teaching.minutes:
+        return None
+    return gt.teaching.minutes, False

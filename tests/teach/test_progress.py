@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.teach.progress import ProgressStore, measured_minutes
+from kiosk.teach.progress import ProgressStore, measured_minutes, teach_minutes
 
 
 def test_position_and_ticks_survive_a_restart(tmp_path: Path) -> None:
@@ -38,3 +38,13 @@ def test_a_broken_file_starts_fresh(tmp_path: Path) -> None:
     store.get("clue").page = 2
     store.save()
     assert ProgressStore(tmp_path).get("clue").page == 2
+
+
+def test_library_teach_minutes_prefer_the_measured_time(tmp_path: Path) -> None:
+    assert teach_minutes(tmp_path, "clue") == (7, False)  # the content's estimate before any table
+    store = ProgressStore(tmp_path)
+    store.get("clue").started = 0.0
+    store.get("clue").spent = 185.0
+    store.finish("clue", 0.0)
+    assert teach_minutes(tmp_path, "clue") == (4, True)
+    assert teach_minutes(tmp_path, "no_such_game") is None
