@@ -196,9 +196,9 @@ class PhoneHub:
 
     def publish(self, session: SessionLike | None = None) -> None:
         """Push every connected seat its view and its buttons (the session calls this after each step)."""
+        if session is not None and session is not self.session:
+            self.attach(session)  # outside the lock: attach tells the listeners
         with self._lock:
-            if session is not None and session is not self.session:
-                self.attach(session)
             self.version += 1
             if self.session is not None and self._labeller is not None and self._conns:
                 snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller,

@@ -96,6 +96,7 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         hero.goto(table.server.url + "/")
         expect(hero.get_by_test_id("join")).to_be_visible()
         hero.get_by_test_id("code").fill(table.hub.status()[1].code.lower())
+        shot(hero, "join_by_code")
         hero.get_by_test_id("join_go").click()
         expect(hero.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
         expect(joker.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
