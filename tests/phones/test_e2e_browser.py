@@ -163,6 +163,19 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         expect(hero.get_by_test_id("who")).to_contain_text("민호 · seat 2")
         expect(hero.get_by_test_id("mine")).to_contain_text(me1["en"])
         shot(hero, "spyfall_english")
+
+        # a reload rejoins by itself (token and device key kept by the browser, language too)
+        hero.reload()
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["en"])
+        expect(hero.get_by_test_id("who")).to_contain_text("민호 · seat 2")
+        # another phone with 민호's QR address is refused: one device per seat
+        url1 = table.server.join_url(1)
+        assert url1 is not None
+        thief = phone(browser)
+        thief.goto(url1)
+        expect(thief.get_by_test_id("join")).to_contain_text("이미 다른 휴대폰에 연결")
+        assert me1["ko"] not in thief.content()
+        assert table.hub.connected(1)
     finally:
         table.close()
 
