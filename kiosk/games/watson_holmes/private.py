@@ -161,7 +161,7 @@ class PrivateFlows:
         for key, tid, fn in (("acts.my_card", "wh_act_mycard", self.my_card), ("acts.my_notes", "wh_act_notes",
                                                                                self.my_notes)):
             b = TButton(text=self.tr(key), test_id=tid, size_hint_y=None, height=dp(64))
-            b.bind(on_release=lambda *_, f=fn: (self.host.close_menu(menu), f(seat)))
+            b.bind(on_release=lambda *_, f=fn: self._menu_private(menu, seat, f))
             box.add_widget(b)
         seen_check = False
         for a in choices:
@@ -186,6 +186,10 @@ class PrivateFlows:
         menu.add_widget(box)
         self.ctx.open_dialog = menu
         menu.open()
+
+    def _menu_private(self, menu: ModalView, seat: int, show: Callable[[int], None]) -> None:
+        self.host.close_menu(menu)
+        show(seat)
 
     def _menu_pick(self, menu: ModalView, seat: int, action: Any) -> None:
         self.host.close_menu(menu)
@@ -234,7 +238,8 @@ class PrivateFlows:
     def consulted(self, seat: int, failed: int) -> None:
         def content(_done: Callable[[], None]) -> Widget:
             me = self.host.session.view(seat)["me"]
-            answers = next((c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
+            answers: list[str] = next(
+                (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), "26sp", ACCENT, True))
             for i, answer in enumerate(answers, 1):

@@ -311,3 +311,34 @@ def test_opening_follows_the_narrator_captions_and_controls(driver: Any) -> None
         assert ("wh.case_01.solution", True) in fake.spoken  # the solution is read aloud at the end
     finally:
         driver.app.narrator = None
+
+
+def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
+    """Covers WH-79, WH-80, WH-86."""
+    session = _open_case(driver)
+    _skip_opening(driver)
+    a = session.state.turn
+    b = (a + 1) % 3
+    _visit(driver, "221b")
+    _visit(driver, "cab")
+    _visit(driver, "cab")
+    driver.tap(f"wh_answer_{a}")
+    driver.tap("handover_i_am")
+    driver.find("wh_answer_q1").text = "수상한 정원사 빌"
+    driver.find("wh_answer_q2").text = "벨라미 전당포"
+    driver.tap("wh_answer_submit")
+    _closed(driver)
+    assert session.state.players[a].status == "failed"
+    assert not any("수상한 정원사" in t for t in driver.texts())  # only "1 of 2 right" is told
+    assert driver.find(f"wh_acts_{a}").disabled  # the voice of Holmes takes no actions
+    driver.tap(f"wh_acts_{b}")
+    driver.tap(f"wh_act_consult_{a}")
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+    driver.tap("handover_i_am")
+    seen: list[list[str]] = []
+    driver.hold("handover_hold", 0.2, during=lambda: seen.append(driver.texts()))
+    assert any("수상한 정원사 빌" in t for t in seen[0])
+    driver.hold("handover_hold", 0.2, during=lambda: _check(driver, "wh_consulted"))
+    driver.tap("handover_done")
+    _closed(driver)
+    assert session.state.players[b].carriages == 13 - 3
