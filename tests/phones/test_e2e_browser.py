@@ -274,5 +274,12 @@ def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browse
             last = table.session.journal.actions()
         sent = [a for a in last if a["name"] == "submit_answers" and a["seat"] == 0]
         assert sent and sent[-1]["answers"] == ["토머스 리드", "전당포"]
+        # the host takes the seat back to the tablet: the phone says so and asks for a new code
+        table.hub.revoke(0)
+        expect(page.get_by_test_id("join")).to_contain_text("휴대폰 연결이 해제됐어요")
+        expect(page.get_by_test_id("mine")).to_be_hidden()
+        page.reload()
+        expect(page.get_by_test_id("join")).to_be_visible()
+        expect(page.get_by_test_id("mine")).to_be_hidden()
     finally:
         table.close()
