@@ -211,6 +211,14 @@ class ClueHost(GameHost):
             nb.bind(on_release=lambda _w, s=p["seat"]: self.open_notebook(s))
             row.add_widget(nb)
             panel.add_widget(row)
+        rooms: dict[str, list[str]] = {}
+        for sid, room in view["tokens"].items():
+            if room:
+                rooms.setdefault(room, []).append(self.cname(view, sid))
+        for wid, room in view["weapons"].items():
+            rooms.setdefault(room, []).append(self.cname(view, wid))
+        lines = [f"{self.cname(view, r)}: {', '.join(rooms[r])}" for r in cards.ids(2) if r in rooms]
+        panel.add_widget(ClueText(text="\n".join(lines), font_size="16sp", color=MUTED))
         panel.add_widget(Widget())
         return panel
 

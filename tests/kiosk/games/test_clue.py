@@ -70,9 +70,8 @@ def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = Fa
             seen: list[list[str]] = []
             driver.hold("handover_hold", 0.1, during=lambda seen=seen: seen.append(_secret(driver)))
             mine = {session.state.cards.card(c).ko for c in session.state.hands[seat]}
-            others = {session.state.cards.card(c).ko for h in session.state.hands for c in h} - mine
-            text = " ".join(seen[0])
-            assert all(m in text for m in mine) and not any(o in text for o in others)
+            hand_lines = [t for t in seen[0] if ", " in t]
+            assert len(hand_lines) == 1 and set(hand_lines[0].split(", ")) == mine
             driver.tap("handover_done")
         _modal_gone(driver)
     elif mode == "digital":
@@ -175,7 +174,9 @@ def test_physical_mode_records_who_showed_never_the_card(driver: Any) -> None:
     driver.tap("clue_note_rope")
     _modal_gone(driver)
     assert session.state.shown[-1].card == "rope" and session.state.history[-1].passed == (1,)
-    assert all("끈" not in t for t in driver.texts())
+    assert "shown_card" not in str(session.view(None)) and "shown_card" not in str(session.view(1))
+    hall = [ln for t in driver.texts() for ln in t.split("\n") if ln.startswith("홀:")]
+    assert hall and "플럼 교수" in hall[0] and "끈" in hall[0], "the rooms overview shows what was moved"
 
 
 def test_wrong_accusation_shows_envelope_only_to_the_accuser(driver: Any) -> None:
