@@ -13,6 +13,18 @@ from kivy.uix.screenmanager import Screen
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
+def teach_time_text(app: Any, game: Any) -> str:
+    """The teach time measured at this café's tables (median), else the content's estimate."""
+    from kiosk.teach.progress import measured_minutes
+
+    measured = measured_minutes(app.data_dir, game.id)
+    if measured is not None:
+        return str(app.tr("teaching.minutes_measured", n=measured))
+    if game.info.teach_minutes:
+        return str(app.tr("detail.teach_time", n=game.info.teach_minutes))
+    return ""
+
+
 class DetailScreen(Screen):
     game_id = StringProperty("")
 
@@ -34,8 +46,9 @@ class DetailScreen(Screen):
         shelf = game.shelf_code(app.branch)
         if shelf:
             facts.append(app.tr("library.shelf", code=shelf))
-        if info.teach_minutes:
-            facts.append(app.tr("detail.teach_time", n=info.teach_minutes))
+        teach = teach_time_text(app, game)
+        if teach:
+            facts.append(teach)
         ids.facts.text = "   ·   ".join(facts)
         comps = [f"• {c.name.get(lang)} × {c.count}" for c in info.components]
         ids.components.text = app.tr("detail.components") + "\n" + "\n".join(comps) if comps else ""

@@ -14,6 +14,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.hosting import GameHost, HostContext, host_class
+from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.theme import TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

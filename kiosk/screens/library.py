@@ -28,8 +28,12 @@ class GameCard(TButton):
         minutes = app.tr("library.minutes", lo=game.info.minutes[0], hi=game.info.minutes[1])
         shelf = game.shelf_code(app.branch)
         where = app.tr("library.shelf", code=shelf) if shelf else ""
+        from kiosk.screens.detail import teach_time_text
+
+        teach = teach_time_text(app, game)
         text = (f"[size=30sp][b]{game.info.name.get(app.lang)}[/b][/size]\n"
-                f"{players} · {minutes}" + (f"\n[color=#e0a458]{where}[/color]" if where else ""))
+                f"{players} · {minutes}" + (f" · {teach}" if teach else "")
+                + (f"\n[color=#e0a458]{where}[/color]" if where else ""))
         super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size="20sp", **kw)
         self.game_id = game.id
         self.test_id = f"game_{game.id}"
