@@ -251,6 +251,13 @@ class ClueHost(GameHost):
     def turn_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
         turn = view["turn"]
         legal = self.legal(turn)
+        last = view["suggestions"][-1] if view["suggestions"] else None
+        if view["phase"] == "after" and last is not None and last["seat"] == turn and last["done"]:
+            named = ", ".join(self.cname(view, c) for c in (last["suspect"], last["weapon"], last["room"]))
+            passed = ", ".join(self.pname(view, p) for p in last["passed"]) or "-"
+            result = (self.tr("status.showed_by", name=self.pname(view, last["shown_by"]), passed=passed)
+                      if last["shown_by"] >= 0 else self.tr("status.nobody_showed", passed=passed))
+            box.add_widget(ClueText(text=f"{named}\n{result}", font_size="22sp"))
         names = {a.NAME for a in legal}
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         if "roll_die" in names:
