@@ -56,7 +56,7 @@ class WhSetup(BoxLayout):
         self.host = host
         self.cases = host.cases()
         self.case_id = self.cases[0].id if self.cases else ""
-        self.count, self.expert = 3, False
+        self.count, self.expert, self.play_on = 3, False, False
         self.inputs: list[TextInput] = []
         self.build()
 
@@ -81,9 +81,14 @@ class WhSetup(BoxLayout):
             b = TButton(text=str(n), test_id=f"wh_count_{n}", selected=n == self.count)
             b.bind(on_release=lambda _w, k=n: self._set(count=k))
             row.add_widget(b)
-        ex = TButton(text=tr("setup.expert"), test_id="wh_expert", selected=self.expert, size_hint_x=3)
+        self.add_widget(row)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        ex = TButton(text=tr("setup.expert"), test_id="wh_expert", selected=self.expert)
         ex.bind(on_release=lambda *_: self._set(expert=not self.expert))
         row.add_widget(ex)
+        on = TButton(text=tr("setup.play_on"), test_id="wh_play_on", selected=self.play_on)
+        on.bind(on_release=lambda *_: self._set(play_on=not self.play_on))
+        row.add_widget(on)
         self.add_widget(row)
         names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
         self.inputs = []
@@ -99,7 +104,8 @@ class WhSetup(BoxLayout):
         self.add_widget(BoxLayout())
         start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
                         height=dp(88), font_size="28sp")
-        start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert))
+        start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert,
+                                                              self.play_on))
         self.add_widget(start)
 
     def _set(self, **changes: Any) -> None:
@@ -162,9 +168,9 @@ class WatsonHolmesHost(GameHost):
         return self.ctx.dispatch(action)
 
     # ------------------------------------------------------------ set-up and opening
-    def start_game(self, case_id: str, names: list[str], expert: bool) -> None:
+    def start_game(self, case_id: str, names: list[str], expert: bool, play_on: bool = False) -> None:
         self.fresh = True
-        if self.ctx.start({"players": names, "case": case_id, "expert": expert}) is None:
+        if self.ctx.start({"players": names, "case": case_id, "expert": expert, "play_on": play_on}) is None:
             self.fresh = False
 
     def on_session(self, session: Session) -> None:
@@ -407,7 +413,10 @@ class WatsonHolmesHost(GameHost):
             self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
         if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
-            self._button(bar, self.tr("end.end_play_on"), "wh_end_play_on", EndGame(TABLE), kind="danger")
+            b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size="19sp")
+            b.bind(on_release=lambda *_: self.ctx.confirm(self.tr("end.confirm"), lambda: self.send(EndGame(TABLE)),
+                                                          danger=True))
+            bar.add_widget(b)
 
     def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
         b = TButton(text=text, test_id=test_id, kind=kind, font_size="19sp")

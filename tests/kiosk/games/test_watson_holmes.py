@@ -34,11 +34,13 @@ def _closed(driver: Any) -> None:
 
 
 def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("지수", "민호", "서연"),
-               shot: str | None = None) -> Any:
+               shot: str | None = None, toggles: tuple[str, ...] = ()) -> Any:
     driver.app.host("watson_holmes")
     driver.wait_screen("host")
     driver.tap(f"wh_case_{case_id}")
     driver.tap(f"wh_count_{len(names)}")
+    for tid in toggles:
+        driver.tap(tid)
     for i, name in enumerate(names):
         driver.find(f"wh_name_{i}").text = name
     if shot:
@@ -342,3 +344,28 @@ def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
     driver.tap("handover_done")
     _closed(driver)
     assert session.state.players[b].carriages == 13 - 3
+
+
+def test_play_on_after_a_win_until_the_table_ends_it(driver: Any) -> None:
+    """Covers WH-103, WH-104."""
+    session = _open_case(driver, toggles=("wh_play_on",))
+    assert session.state.play_on
+    _skip_opening(driver)
+    a = session.state.turn
+    _visit(driver, "221b")
+    _visit(driver, "cab")
+    _visit(driver, "cab")
+    driver.tap(f"wh_answer_{a}")
+    driver.tap("handover_i_am")
+    driver.find("wh_answer_q1").text = "토머스 팔머"
+    driver.find("wh_answer_q2").text = "전당포 금고"
+    driver.tap("wh_answer_submit")
+    _closed(driver)
+    assert session.outcome is None and session.state.winners == (a,)
+    assert not any("토머스 팔머" in t for t in driver.texts())  # the winner's answers stay hidden
+    _check(driver, "wh_play_on")
+    driver.tap("wh_end_play_on")
+    driver.tap("confirm_yes")
+    _closed(driver)
+    assert session.outcome is not None and session.outcome.winners == (a,)
+    assert any("토머스 팔머" in t for t in driver.texts())  # now the solution is read
