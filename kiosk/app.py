@@ -68,6 +68,8 @@ class TableHostApp(App):
         self.keeper: Any = None
         self.narrator: Any = None
         self.caption_bar: Any = None
+        self.phones: Any = None
+        self.phones_server: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -115,6 +117,7 @@ class TableHostApp(App):
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
         self.start_narrator()
+        self.start_phones()
         self.resume_game()
         ops.sd_notify("READY=1")
         interval = ops.watchdog_interval()
@@ -147,6 +150,33 @@ class TableHostApp(App):
         self.caption_bar = bar
         self.root_layout.add_widget(bar, index=1)
 
+    def start_phones(self) -> None:
+        """Players' phones as private screens, served on the café LAN; without a network (or with the port
+        taken) the kiosk goes on with pass-the-tablet only."""
+        if os.environ.get("TABLEHOST_NO_PHONES") == "1" or not self.settings.phones_enabled:
+            return
+        try:
+            from kiosk.phones.channel import PhoneHub
+            from kiosk.phones.qr import lan_address
+            from kiosk.phones.server import PhoneServer
+
+            hub = PhoneHub(run_on_main=lambda fn: Clock.schedule_once(lambda dt: fn()))
+            host = os.environ.get("TABLEHOST_PHONES_HOST") or lan_address()
+            server = PhoneServer(hub, host=host, port=self.settings.phones_port)
+            server.start()
+        except Exception:
+            log.exception("phones off: pass-the-tablet only")
+            return
+        self.phones, self.phones_server = hub, server
+
+    def open_phones_panel(self) -> None:
+        if self.phones is None or self.phones_server is None:
+            self.toast(self.tr("host.phones_off"))
+            return
+        from kiosk.phones.panel import PhonesPanel
+
+        PhonesPanel(self.phones, self.phones_server.join_url, self.phones_server.url, self.tr).open()
+
     def captions_elsewhere(self) -> bool:
         """Screens that draw their own captions (teaching, a case opening) hide the global caption bar."""
         if self.sm.current == "teach":
@@ -155,6 +185,11 @@ class TableHostApp(App):
         return bool(getattr(host, "shows_captions", False))
 
     def on_stop(self) -> None:
+        if self.phones_server is not None:
+            try:
+                self.phones_server.stop()
+            except Exception:
+                log.exception("phone server stop failed")
         if self.narrator is not None:
             try:
                 self.narrator.close()

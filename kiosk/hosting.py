@@ -63,6 +63,8 @@ class HostContext:
         self.session = session
         session.subscribe(self._on_step)
         self.app.session = session
+        if self.app.phones is not None:
+            self.app.phones.attach(session)  # new passes per seat; the hub follows the session itself
         if self.host is not None:
             self.host.on_session(session)
             self.host.refresh(None)
@@ -93,6 +95,8 @@ class HostContext:
 
     def end_game(self) -> None:
         """Close the game (journal archived) and go back to the game's page."""
+        if self.app.phones is not None:
+            self.app.phones.end_game()  # every seat's pass dies with the game
         if self.session is not None:
             self.session.unsubscribe(self._on_step)
             self.session.end()
@@ -111,9 +115,21 @@ class HostContext:
         dlg.open()
 
     def private(self, name: str, content: Callable[[Callable[[], None]], Widget],
-                on_done: Callable[[], None] | None = None, mode: str = "reveal") -> HandOver:
-        """Pass the tablet to `name`: `content(done)` builds what only they may see (reveal: shown while
-        they hold a button; input: shown until `done()` is called)."""
+                on_done: Callable[[], None] | None = None, mode: str = "reveal",
+                seat: int | None = None) -> HandOver | None:
+        """The seat's private channel. With the seat's phone connected the phone shows it (reveal) or takes
+        the input (input) and `on_done` follows; otherwise pass the tablet to `name`: `content(done)` builds
+        what only they may see (reveal: shown while they hold a button; input: shown until `done()`)."""
+        phones = self.app.phones
+        if phones is not None and self.session is not None:
+            if seat is None:
+                players = self.session.view(None).get("players", [])
+                names = [p if isinstance(p, str) else p.get("name") for p in players] if isinstance(players, list) else []
+                seat = names.index(name) if names.count(name) == 1 else None
+            if seat is not None and phones.route(seat, mode, on_done):
+                key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
+                self.toast(self.tr(key, name=name))
+                return None
         ho = HandOver(name, self.tr, content, on_done, mode)
         self.open_dialog = ho
         ho.open()

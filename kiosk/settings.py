@@ -23,6 +23,8 @@ class Settings:
     lang: str = "ko"
     volume: float = 0.8
     voice_enabled: bool = True
+    phones_enabled: bool = True
+    phones_port: int = 8765
     lock: dict[str, float] = field(default_factory=dict)
 
     @property

@@ -56,6 +56,8 @@ class HostScreen(Screen):
         has = self.ctx is not None and self.ctx.session is not None
         self.ids.undo.disabled = not has
         self.ids.end.disabled = not has
+        app = App.get_running_app()
+        self.ids.phones.disabled = not has or app is None or app.phones is None
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()

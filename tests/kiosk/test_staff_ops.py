@@ -181,3 +181,42 @@ def test_stats_export_writes_csv_with_each_finished_game(driver: Any) -> None:
     rows = list(csv.DictReader(open(path, encoding="utf-8-sig")))
     assert len(rows) == 1 and rows[0]["game"] == "secret_nim" and rows[0]["finished"] == "True"
     assert rows[0]["reason"] == "last_take" and int(rows[0]["actions"]) > 5
+
+
+def test_private_channel_goes_to_the_phone_when_the_seat_has_one(driver: Any) -> None:
+    """With the seat's phone connected the hand-over screen is skipped; without, the tablet is passed."""
+    session = _start_nim(driver)
+    ctx = driver.app.get_screen("host").ctx
+    routed: list[tuple[int, str]] = []
+
+    class FakeHub:
+        def route(self, seat: int, mode: str, on_done: Any) -> bool:
+            routed.append((seat, mode))
+            return seat == 0
+
+        def attach(self, session: Any) -> None: ...
+
+        def end_game(self) -> None: ...
+
+    real = driver.app.phones
+    driver.app.phones = FakeHub()
+    ctx.attach(session)
+    try:
+        from kivy.uix.label import Label
+        assert ctx.private("지수", lambda done: Label(text="비밀"), seat=0) is None
+        assert "휴대폰" in driver.app.toast_widget.last_text
+        handover = ctx.private("민호", lambda done: Label(text="비밀"), seat=1)
+        assert handover is not None
+        driver.pump(3)
+        assert driver.find("handover_i_am")
+        handover.dismiss()
+        assert routed == [(0, "reveal"), (1, "reveal")]
+    finally:
+        driver.app.phones = real
+
+
+def test_phone_server_runs_on_loopback_in_tests(driver: Any) -> None:
+    app = driver.app
+    if app.phones_server is None:
+        pytest.skip("phone server could not start here (port taken)")
+    assert app.phones_server.url.startswith("http://127.0.0.1:")
