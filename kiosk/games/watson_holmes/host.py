@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from engines.core import TABLE, Action, Step
@@ -74,7 +75,10 @@ class WhSetup(BoxLayout):
                         size_hint_y=None, height=dp(64), font_size="20sp")
             b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
             grid.add_widget(b)
-        self.add_widget(grid)
+        rows = (len(self.cases) + 1) // 2
+        scroll = ScrollView(do_scroll_x=False, size_hint_y=None, height=dp(72) * min(rows, 3) - dp(8))
+        scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
+        self.add_widget(scroll)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(label(tr("setup.players"), "22sp", height=64))
         for n in range(2, 8):
