@@ -16,6 +16,7 @@ from content.loader import load_library
 from kiosk import ops
 from kiosk.i18n import LANGS
 from kiosk.pin import valid_new_pin
+from kiosk.screens.staff_recording import build_recordings  # noqa: F401  (a section of the staff screen)
 from kiosk.widgets.keypad import Keypad
 from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, TEXT, TButton, TLabel
 
@@ -170,6 +171,11 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
         row = _row(panel, 56)
         row.add_widget(TLabel(text=app.tr(f"staff.device_{name}") if name in DEVICES else name, size_hint_x=0.35))
         row.add_widget(TLabel(text=state, color=colour, size_hint_x=0.65))
+    row = _row(panel, 56)
+    row.add_widget(TLabel(text=app.tr("staff.device_phones"), size_hint_x=0.35))
+    server = app.phones_server
+    row.add_widget(TLabel(text=app.tr("staff.phones_at", url=server.url) if server is not None else
+                          app.tr("staff.phones_off"), color=OK if server is not None else DANGER, size_hint_x=0.65))
     panel.add_widget(Label())
 
 

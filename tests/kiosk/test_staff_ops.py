@@ -220,3 +220,35 @@ def test_phone_server_runs_on_loopback_in_tests(driver: Any) -> None:
     if app.phones_server is None:
         pytest.skip("phone server could not start here (port taken)")
     assert app.phones_server.url.startswith("http://127.0.0.1:")
+
+
+def test_staff_records_a_segment_and_the_narrator_uses_it(driver: Any) -> None:
+    """Covers the staff recording flow with a fake microphone: countdown, take, keep → overlay file."""
+    from audio.pcm import Clip
+    from audio.recording import FakeInput
+
+    app = driver.app
+    import math
+    from array import array
+    samples = array("h", [0] * 8000 + [int(8000 * math.sin(i / 8)) for i in range(24000)] + [0] * 8000)
+    app.recording_input_factory = lambda: FakeInput(Clip(samples, 22050), speed=20.0)
+    try:
+        _staff(driver)
+        driver.tap("staff_nav_recordings")
+        driver.screenshot("staff_recordings")
+        assert driver.small_targets() == []
+        first = next(w for w in driver.walk() if getattr(w, "test_id", "").startswith("rec_wh.case_01.intro"))
+        driver.tap(first)
+        recorder = app.get_screen("staff").recorder
+        driver.tap("rec_start")
+        driver.wait_for(lambda: recorder.state in ("recording", "recorded"), 8)
+        driver.wait(0.5)
+        if recorder.state == "recording":
+            driver.tap("rec_stop")
+        driver.wait_for(lambda: recorder.state == "recorded", 8)
+        driver.screenshot("staff_recording_take")
+        driver.tap("rec_keep")
+        assert recorder.state == "kept" and recorder.path.exists()
+        assert recorder.path.parent.parent == app.data_dir / "recordings"
+    finally:
+        app.recording_input_factory = None
