@@ -352,13 +352,13 @@ def main() -> None:
             b, pp, cf, pc, le, lp, d, a = run_commands(
                 engine, catalog, game, vs, conditions, noises, args.per_intent, nav=i == 0)
             books.update({f"{game}/{k}": v for k, v in b.items()})
-            for key, c in pp.items():
-                per_phrase[key].update(c)
-            for key, c in cf.items():
-                conf[key].update(c)
             for key, c in pc.items():
                 per_cond[key].update(c)
-            if conditions[0][1] is None:
+            if conditions[0][1] is None:  # per-phrase figures and latency: clean speech only
+                for key, c in pp.items():
+                    per_phrase[key].update(c)
+                for key, c in cf.items():
+                    conf[key].update(c)
                 lep += le
                 lptt += lp
             dec += d
