@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,8 @@ class TableHostApp(App):
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
         self.start_narrator()
-        self.start_phones()
+        # the phone server (aiohttp) starts beside the UI, after the first frame is up
+        threading.Thread(target=self.start_phones, name="phones-start", daemon=True).start()
         self.resume_game()
         ops.sd_notify("READY=1")
         interval = ops.watchdog_interval()
@@ -167,7 +169,12 @@ class TableHostApp(App):
         except Exception:
             log.exception("phones off: pass-the-tablet only")
             return
+        Clock.schedule_once(lambda dt: self._phones_ready(hub, server))
+
+    def _phones_ready(self, hub: Any, server: Any) -> None:
         self.phones, self.phones_server = hub, server
+        if self.session is not None:
+            hub.attach(self.session)  # a game resumed before the server was up
 
     def open_phones_panel(self) -> None:
         if self.phones is None or self.phones_server is None:

@@ -58,6 +58,18 @@ class SoakReport:
         return out
 
 
+def live_widgets(driver: Any) -> int:
+    """Widgets alive after the table is reset and garbage collected: a leak of screens shows here first."""
+    import gc
+
+    from kivy.uix.widget import Widget
+
+    driver.app.keeper.new_table()
+    driver.pump(4)
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if issubclass(type(o), Widget))  # type(): dead weak proxies are skipped
+
+
 def _touchables(driver: Any) -> list[Any]:
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.slider import Slider
