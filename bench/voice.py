@@ -61,7 +61,7 @@ SCREENS: dict[str, dict[str, list[str]]] = {
     "spyfall": {"dealer": ["choose_dealer"], "round": ["start_clock", "pause_clock", "resume_clock", "accuse",
                                                       "start_pointing"], "joker": ["guess_location"]},
     "watson_holmes": {"watson": ["watson_read", "watson_pass", "end_game"]},
-    "mr_jack_ny": {"turn": ["pick", "visit_spy", "end_turn", "arrest", "escape"]},
+    "mr_jack_ny": {"turn": ["pick", "end_turn", "arrest", "escape"]},
     "clue": {"move": ["roll_die", "use_passage", "enter_room", "stay_out", "end_turn"], "suggest": ["suggest"],
              "accuse": ["accuse"]},
 }
