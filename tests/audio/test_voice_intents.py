@@ -163,3 +163,15 @@ def test_a_game_intent_becomes_the_same_action_touch_sends() -> None:
     nav = build_phrasebook(CATALOG.navigation()).match("다음")
     with pytest.raises(KeyError):
         to_action(nav, engine.actions)
+
+
+def test_bench_screens_name_only_catalog_intents() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_voice", Path(__file__).resolve().parents[2] / "bench" / "voice.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for game, screens in bench.SCREENS.items():
+        for screen, names in screens.items():
+            for name in names:
+                assert f"{game}.{name}" in CATALOG.intents, f"bench screen {game}/{screen}: {name}"
