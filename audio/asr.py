@@ -9,6 +9,18 @@ Flow (`VoiceController`): push-to-talk (default; audio is used only while the mi
 hands-free (the wake phrase opens a short window for one command). Navigation intents are dispatched at
 once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`). Audio is dropped while
 `MIC_GATE.muted` (the kiosk is speaking). Everything the recogniser heard is reported ("들은 말: …").
+
+Kiosk wiring (all calls return at once; listeners run on the audio thread — hop to Kivy's main thread):
+
+    voice = start_voice()                         # model loads in the background, mic watchdog starts
+    voice.controller.listen(on_voice_event)       # "heard" → show e.heard_ko(); "confirm" → show
+                                                  # e.pending.prompt_ko() with 네/아니요 buttons;
+                                                  # "intent" → navigation, or to_action(e.intent, ...)
+    voice.controller.set_context("spyfall.round", ["next", "help", "spyfall.accuse"],
+                                 {"player": {"민호": 0, "지수": 1}})   # on every screen/state change
+    voice.controller.press() / .release()         # the mic button (push-to-talk, the default)
+    voice.controller.tap_confirm(True)            # the on-screen 네 button
+    voice.set_enabled(False)                      # staff switch
 """
 
 from __future__ import annotations
