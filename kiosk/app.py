@@ -238,11 +238,8 @@ class TableHostApp(App):
         library = self.get_screen("library")
         library.players, library.minutes = 0, 0
         host = self.get_screen("host")
-        host.ids.body.clear_widgets()
-        if host.ctx is not None:
-            host.ctx.detach()
+        host.clear_body()
         host.ctx = None
-        host.host_widget = None
         if self.toast_widget is not None:
             self.toast_widget.opacity = 0
         if self.keeper is not None:

@@ -35,6 +35,7 @@ class HostContext:
         self.host: GameHost | None = None
         self.last_error: RuleError | None = None
         self.open_dialog: Any = None
+        self.alive = True  # False once the screen is gone: late callbacks must not reach the next table
 
     # -- translation
     def tr(self, key: str, **params: Any) -> str:
@@ -47,6 +48,12 @@ class HostContext:
     # -- the game
     def start(self, config: Mapping[str, Any], seed: int | None = None) -> Session | None:
         """Start a new game with this config (archiving any unfinished one). Bad config → toast, None."""
+        old = self.app.session
+        if old is not None:
+            old.unsubscribe(self._on_step)
+            old.close()  # its journal is archived by Session.new; close the connection first
+            self.app.session = None
+            self.session = None
         try:
             session = Session.new(self.app.library, self.game.id, config, self.app.journal_dir, seed=seed,
                                   clock=self.app.now)
@@ -70,9 +77,18 @@ class HostContext:
             self.host.refresh(None)
 
     def detach(self) -> None:
-        """This context's screen is going away: stop listening to the session (it lives on)."""
+        """This context's screen is going away: stop listening to the session (it lives on), and refuse
+        anything a late callback still asks for (a hand-over scheduled before a table turnover must never
+        show the previous table's secrets)."""
+        self.alive = False
         if self.session is not None:
             self.session.unsubscribe(self._on_step)
+        if self.open_dialog is not None:
+            try:
+                self.open_dialog.dismiss(animation=False)
+            except Exception:
+                log.exception("could not close the game's dialog")
+            self.open_dialog = None
         self.host = None
 
     def _on_step(self, session: Session, step: Step[Any] | None) -> None:
@@ -80,7 +96,7 @@ class HostContext:
             self.host.refresh(step)
 
     def dispatch(self, action: Action) -> Step[Any] | None:
-        if self.session is None:
+        if self.session is None or not self.alive:
             return None
         try:
             self.last_error = None
@@ -106,9 +122,12 @@ class HostContext:
 
     # -- dialogs and the private channel
     def toast(self, text: str) -> None:
-        self.app.toast(text)
+        if self.alive:
+            self.app.toast(text)
 
     def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
+        if not self.alive:
+            return
         dlg = ConfirmDialog(text, self.tr("common.yes"), self.tr("common.no"), on_yes, timeout=timeout,
                             danger=danger)
         self.open_dialog = dlg
@@ -120,6 +139,8 @@ class HostContext:
         """The seat's private channel. With the seat's phone connected the phone shows it (reveal) or takes
         the input (input) and `on_done` follows; otherwise pass the tablet to `name`: `content(done)` builds
         what only they may see (reveal: shown while they hold a button; input: shown until `done()`)."""
+        if not self.alive:
+            return None
         phones = self.app.phones
         if phones is not None and self.session is not None:
             if seat is None:
@@ -136,7 +157,7 @@ class HostContext:
         return ho
 
     def later(self, fn: Callable[[], None], seconds: float = 0) -> None:
-        Clock.schedule_once(lambda dt: fn(), seconds)
+        Clock.schedule_once(lambda dt: fn() if self.alive else None, seconds)
 
 
 class GameHost(BoxLayout):

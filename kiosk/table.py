@@ -85,14 +85,14 @@ class TableKeeper:
         else:
             archive(app.journal_dir / CURRENT, app.journal_dir / "archive", "turnover")
         host = app.get_screen("host")
-        host.ids.body.clear_widgets()
-        if host.ctx is not None:
-            host.ctx.detach()
+        host.clear_body()
         host.ctx = None
-        host.host_widget = None
         library = app.get_screen("library")
         library.players, library.minutes = 0, 0
         app.set_lang(app.settings.lang)
+        # kv rules of widgets now gone left dead observers on the app's properties; a dispatch sweeps them
+        for name in ("lang", "branch"):
+            app.property(name).dispatch(app)
         app.go("attract")
         self.last_touch = time.monotonic()
         self.asking = None

@@ -30,9 +30,7 @@ class HostScreen(Screen):
         game = app.library.games[game_id]
         self.game_id = game_id
         body = self.ids.body
-        body.clear_widgets()
-        if self.ctx is not None:
-            self.ctx.detach()
+        self.clear_body()
         self.ctx = HostContext(app, game)
         self.ids.title.text = game.info.name.get(app.lang)
         cls = host_class(game_id) if game.playable else None
@@ -51,6 +49,20 @@ class HostScreen(Screen):
         if app.session is not None and app.session.game.id == game_id:
             self.ctx.attach(app.session)
         self._sync_bar()
+
+    def clear_body(self) -> None:
+        """Remove the game's widget for good: text fields give up the keyboard first (a focused TextInput
+        stays bound to the Window's keyboard and would keep the whole old game screen alive)."""
+        from kivy.uix.textinput import TextInput
+
+        for w in self.ids.body.walk(restrict=True):
+            if isinstance(w, TextInput) and w.focus:
+                w.focus = False
+        self.ids.body.clear_widgets()
+        if self.ctx is not None:
+            self.ctx.detach()
+            self.ctx.open_dialog = None
+        self.host_widget = None
 
     def _sync_bar(self) -> None:
         has = self.ctx is not None and self.ctx.session is not None
