@@ -62,10 +62,13 @@ def live_widgets(driver: Any) -> int:
     """Widgets alive after the table is reset and garbage collected: a leak of screens shows here first."""
     import gc
 
+    from kivy.cache import Cache
     from kivy.uix.widget import Widget
 
     driver.app.keeper.new_table()
     driver.pump(4)
+    for category in list(getattr(Cache, "_categories", {})):  # what a quiet minute would expire anyway
+        Cache.remove(category)
     gc.collect()
     return sum(1 for o in gc.get_objects() if issubclass(type(o), Widget))  # type(): dead weak proxies are skipped
 
