@@ -71,6 +71,8 @@ class TableHostApp(App):
         self.caption_bar: Any = None
         self.phones: Any = None
         self.phones_server: Any = None
+        self.voice: Any = None
+        self.root_layout: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -118,6 +120,7 @@ class TableHostApp(App):
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
         self.start_narrator()
+        self.start_voice()
         # the phone server (aiohttp) starts beside the UI, after the first frame is up
         threading.Thread(target=self.start_phones, name="phones-start", daemon=True).start()
         self.resume_game()
@@ -151,6 +154,29 @@ class TableHostApp(App):
         Window.bind(size=lambda _w, s: setattr(bar, "width", s[0] - dp(48)))
         self.caption_bar = bar
         self.root_layout.add_widget(bar, index=1)
+
+    def start_voice(self, controller: Any = None) -> None:
+        """Offline Korean voice commands (push-to-talk). The model loads in the background; with no model,
+        PortAudio or microphone the mic button stays hidden and the staff screen shows the reason.
+        `controller`: an audio.asr.VoiceController to use instead of the real microphone (tests)."""
+        if self.voice is not None:
+            return
+        system = None
+        if controller is None:
+            if os.environ.get("TABLEHOST_NO_VOICE") == "1" or not self.settings.voice_enabled:
+                return
+            try:
+                from audio.asr import start_voice
+
+                system = start_voice()
+                controller = system.controller
+            except Exception:
+                log.exception("voice commands unavailable")
+                return
+        from kiosk.voice import VoiceBridge
+
+        self.voice = VoiceBridge(self, controller, system)
+        self.get_screen("host").ids.voice_slot.add_widget(self.voice.bar)
 
     def start_phones(self) -> None:
         """Players' phones as private screens, served on the café LAN; without a network (or with the port
@@ -192,6 +218,8 @@ class TableHostApp(App):
         return bool(getattr(host, "shows_captions", False))
 
     def on_stop(self) -> None:
+        if self.voice is not None:
+            self.voice.stop()
         if self.phones_server is not None:
             try:
                 self.phones_server.stop()
@@ -298,9 +326,10 @@ class TableHostApp(App):
         narrator = getattr(self, "narrator", None)
         if narrator is not None and hasattr(narrator, "set_volume"):
             narrator.set_volume(self.settings.volume)
-        voice = getattr(self, "voice", None)
-        if voice is not None and hasattr(voice, "set_enabled"):
-            voice.set_enabled(self.settings.voice_enabled)
+        if self.voice is not None:
+            self.voice.set_enabled(self.settings.voice_enabled)
+        elif self.settings.voice_enabled and self.root_layout is not None:
+            self.start_voice()  # switched on by staff after a start without voice
 
     # ------------------------------------------------------------ kiosk lock-down
     def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:

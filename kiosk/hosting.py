@@ -75,6 +75,8 @@ class HostContext:
         if self.host is not None:
             self.host.on_session(session)
             self.host.refresh(None)
+        if self.app.voice is not None:
+            self.app.voice.update_context()
 
     def detach(self) -> None:
         """This context's screen is going away: stop listening to the session (it lives on), and refuse
@@ -94,6 +96,8 @@ class HostContext:
     def _on_step(self, session: Session, step: Step[Any] | None) -> None:
         if self.host is not None:
             self.host.refresh(step)
+        if self.app.voice is not None:
+            self.app.voice.update_context()  # names and legal moves may have changed
 
     def dispatch(self, action: Action) -> Step[Any] | None:
         if self.session is None or not self.alive:

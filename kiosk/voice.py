@@ -1,0 +1,230 @@
+"""Voice in the kiosk: the bridge between audio.asr (recogniser, push-to-talk, confirmation) and the
+screens. On every screen or game change it gives the recogniser exactly what that screen accepts
+(navigation, plus the game's intents with player / location / … names from the table view); recognised
+intents become the same engine actions touch sends, dispatched through the host context; final actions
+wait for "네" or a tap. What was heard is always shown ("들은 말: …"). Without a microphone or model the
+mic button hides and the staff screen says why (audio.status.BOARD)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from engines.core import TABLE
+from kiosk.widgets.handover import HoldButton
+from kiosk.widgets.theme import MUTED, TEXT
+
+if TYPE_CHECKING:
+    from kiosk.app import TableHostApp
+
+log = logging.getLogger(__name__)
+NAVIGATION = ("next", "previous", "repeat", "stop", "help", "score", "time_left", "new_game")
+SLOT_KEYS = {"location": "locations", "character": "characters", "room": "rooms", "suspect": "suspects",
+             "weapon": "weapons"}
+
+
+def slots_from_view(view: Mapping[str, Any]) -> dict[str, dict[str, object]]:
+    """Spoken names → values from a table view: players → seat, and lists named after the slot
+    ("locations", "rooms" …) whose items are names or {id, name|ko|en} mappings."""
+    out: dict[str, dict[str, object]] = {}
+    players = view.get("players")
+    if isinstance(players, list):
+        names: dict[str, object] = {}
+        for seat, p in enumerate(players):
+            name = p if isinstance(p, str) else (p.get("name") if isinstance(p, Mapping) else None)
+            if isinstance(name, str) and name:
+                names[name] = seat
+        out["player"] = names
+    for slot, key in SLOT_KEYS.items():
+        items = view.get(key)
+        if not isinstance(items, list):
+            continue
+        values: dict[str, object] = {}
+        for item in items:
+            if isinstance(item, str):
+                values[item] = item
+            elif isinstance(item, Mapping):
+                ident = item.get("id", item.get("name"))
+                for field in ("ko", "name", "name_ko"):
+                    spoken = item.get(field)
+                    if isinstance(spoken, Mapping):
+                        spoken = spoken.get("ko")
+                    if isinstance(spoken, str) and spoken and ident is not None:
+                        values[spoken] = ident
+        if values:
+            out[slot] = values
+    return out
+
+
+class VoiceBar(BoxLayout):
+    """The mic button (hold to talk), placed in the game screen's top bar; what was heard is shown as a
+    toast and kept in `heard` (for tests and the staff log)."""
+
+    def __init__(self, bridge: VoiceBridge, **kw: Any) -> None:
+        super().__init__(orientation="horizontal", size_hint=(None, 1), width=dp(150), **kw)
+        self.bridge = bridge
+        self.mic = HoldButton(text=bridge.app.tr("voice.hold"), test_id="voice_mic", font_size="19sp")
+        self.mic.bind(held=lambda _w, held: bridge.press() if held else bridge.release())
+        self.heard = Label(text="", color=MUTED)  # not on screen: the toast shows it
+        self.add_widget(self.mic)
+
+
+class VoiceBridge:
+    def __init__(self, app: TableHostApp, controller: Any, system: Any = None) -> None:
+        self.app = app
+        self.controller = controller
+        self.system = system
+        self.confirm_dialog: Any = None
+        self.last_heard = ""
+        self.dispatched: list[Any] = []
+        controller.listen(lambda ev: Clock.schedule_once(lambda dt: self.on_event(ev)))
+        self.bar = VoiceBar(self)
+        self._tick = Clock.schedule_interval(lambda dt: self._safe_tick(), 0.2)
+        app.sm.bind(current=lambda *_: self.update_context())
+        self.update_context()
+
+    # ------------------------------------------------------------ context
+    def update_context(self) -> None:
+        app = self.app
+        screen = app.sm.current
+        intents = list(NAVIGATION)
+        slots: dict[str, dict[str, object]] = {}
+        session = app.session
+        if screen == "host" and session is not None:
+            game = session.game.id
+            intents += [spec.name for spec in self.controller.catalog.game_intents(game)]
+            slots = slots_from_view(session.view(None))
+        try:
+            self.controller.set_context(screen, intents, slots)
+        except Exception:
+            log.exception("voice context not set")
+        self._show(self.available())
+
+    def _show(self, visible: bool) -> None:
+        self.bar.opacity = 1 if visible else 0
+        self.bar.disabled = not visible
+        self.bar.width = dp(150) if visible else 0
+
+    def available(self) -> bool:
+        try:
+            return bool(self.controller.available) and bool(self.app.settings.voice_enabled)
+        except Exception:
+            return False
+
+    def set_enabled(self, on: bool) -> None:
+        self.controller.set_enabled(on)
+        self.update_context()
+
+    def press(self) -> None:
+        self.controller.press()
+
+    def release(self) -> None:
+        self.controller.release()
+
+    def _safe_tick(self) -> None:
+        try:
+            self.controller.tick()
+        except Exception:
+            log.exception("voice tick failed")
+        visible = self.available()
+        if (self.bar.opacity == 1) != visible:
+            self._show(visible)
+
+    # ------------------------------------------------------------ events (UI thread)
+    def on_event(self, ev: Any) -> None:
+        if ev.kind == "heard":
+            self.last_heard = ev.heard_ko()
+            self.bar.heard.text = self.last_heard
+            self.bar.heard.color = TEXT if ev.intent is not None else MUTED
+            self.app.toast(self.last_heard)
+        elif ev.kind == "intent" and ev.intent is not None:
+            self.run_intent(ev.intent)
+        elif ev.kind == "confirm" and ev.pending is not None:
+            self._ask(ev.pending)
+        elif ev.kind == "confirm_done":
+            if self.confirm_dialog is not None:
+                dlg, self.confirm_dialog = self.confirm_dialog, None
+                dlg.dismiss(animation=False)
+
+    def _ask(self, pending: Any) -> None:
+        from kiosk.widgets.dialogs import ConfirmDialog
+
+        self.confirm_dialog = ConfirmDialog(
+            self.app.tr("voice.confirm", what=pending.prompt_ko()), self.app.tr("common.yes"),
+            self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
+            on_no=lambda: self.controller.tap_confirm(False))
+        self.confirm_dialog.open()
+
+    def run_intent(self, intent: Any) -> None:
+        """Navigation acts on the screen; a game intent becomes the engine action touch would send."""
+        app = self.app
+        name = intent.name
+        if name in NAVIGATION:
+            self._navigate(name, intent)
+            return
+        session = app.session
+        host = app.get_screen("host")
+        if session is None or host.ctx is None:
+            return
+        from audio.intents import to_action
+
+        fields = intent.action_fields()
+        extra: dict[str, object] = {}
+        if "seat" not in fields:
+            movers = [s for s in session.engine.to_move(session.state) if s >= TABLE]
+            cls = session.engine.actions.get(intent.spec.action or "")
+            if TABLE in movers and cls is not None and any(
+                    type(a) is cls for a in session.engine.legal_actions(session.state, TABLE)):
+                extra["seat"] = TABLE
+            elif len([s for s in movers if s >= 0]) == 1:
+                extra["seat"] = next(s for s in movers if s >= 0)
+            else:
+                app.toast(app.tr("voice.who"))
+                return
+        try:
+            action = to_action(intent, session.engine.actions, **extra)
+        except (KeyError, TypeError) as exc:
+            log.warning("voice intent %s does not make an action: %s", name, exc)
+            app.toast(app.tr("voice.not_now"))
+            return
+        self.dispatched.append(action)
+        host.ctx.dispatch(action)  # a RuleError shows as a toast, as for touch
+
+    def _navigate(self, name: str, intent: Any) -> None:
+        app = self.app
+        screen = app.sm.current_screen
+        handler = getattr(screen, "handle_voice", None)
+        if handler is not None:
+            try:
+                if handler(name, intent.text):
+                    return
+            except Exception:
+                log.exception("screen voice handler failed")
+        if name == "stop" and app.narrator is not None:
+            app.narrator.stop()
+        elif name == "help":
+            from kiosk.teach.lookup_view import open_lookup
+
+            open_lookup()
+        elif name == "previous":
+            back = {"library": "attract", "detail": "library", "teach": "detail", "host": "detail"}
+            if app.sm.current in back:
+                app.go(back[app.sm.current])
+        elif name == "new_game":
+            app.go("library")
+        else:
+            app.toast(app.tr("voice.not_here"))
+
+    def stop(self) -> None:
+        self._tick.cancel()
+        if self.system is not None:
+            try:
+                self.system.stop()
+            except Exception:
+                log.exception("voice stop failed")

@@ -1,0 +1,90 @@
+"""Voice in the kiosk, with the recogniser's fake engine (text in place of speech): per-screen grammar,
+"들은 말", navigation, a game intent dispatched as the same action touch sends, confirmation of a final
+action by tap, and the mic button hidden when voice is unavailable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from audio.asr import VoiceController
+from kiosk.session import Session
+from tests.audio.voice_fakes import FakeEngine
+
+pytestmark = pytest.mark.ui
+
+
+def say(controller: VoiceController, text: str) -> None:
+    controller.press()
+    controller.feed(text.encode("utf-8"))
+    controller.feed(b"")
+    controller.release()
+
+
+@pytest.fixture
+def voice(driver: Any) -> Any:
+    app = driver.app
+    engine = FakeEngine()
+    controller = VoiceController(engine=engine)
+    controller.mic_available(True)
+    app.start_voice(controller=controller)
+    driver.pump(3)
+    yield app.voice
+    app.voice.stop()
+    app.voice.bar.parent.remove_widget(app.voice.bar)
+    app.voice = None
+
+
+def test_grammar_follows_the_screen_and_navigation_works(driver: Any, voice: Any) -> None:
+    controller = voice.controller
+    assert voice.bar.opacity == 1
+    driver.tap("start")
+    driver.wait_screen("library")
+    assert controller.screen == "library"
+    say(controller, "이전")
+    driver.wait_screen("attract")
+    assert "들은 말: 이전" in voice.bar.heard.text
+    assert driver.app.toast_widget.last_text == voice.bar.heard.text
+    say(controller, "아무말 대잔치")
+    driver.pump(3)
+    assert "알아듣지 못했어요" in voice.bar.heard.text
+
+
+def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any) -> None:
+    app = driver.app
+    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
+                          app.journal_dir, seed=4)
+    app.session = session
+    app.host("spyfall")
+    driver.wait_screen("host")
+    grammar = voice.controller.book().grammar
+    assert any("민호" in phrase for phrase in grammar)  # names from the table view
+    before = session.count
+    say(voice.controller, "딜러 민호")
+    driver.pump(4)
+    assert session.count > before
+    assert voice.dispatched and voice.dispatched[-1].NAME == "choose_dealer"
+    assert voice.dispatched[-1].dealer == 1
+    assert driver.find("voice_mic").opacity == 1
+    driver.screenshot("voice_host_bar")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+
+def test_final_action_waits_for_confirmation(driver: Any, voice: Any) -> None:
+    say(voice.controller, "새 게임")
+    driver.pump(4)
+    assert voice.confirm_dialog is not None  # "새 게임" is final: nothing happened yet
+    assert driver.app.sm.current == "attract"
+    driver.screenshot("voice_confirm")
+    driver.tap("confirm_yes")
+    driver.wait_screen("library")
+
+
+def test_mic_button_hides_without_a_microphone(driver: Any, voice: Any) -> None:
+    voice.controller.mic_available(False, "no microphone")
+    driver.wait(0.5)
+    assert voice.bar.opacity == 0 and voice.bar.disabled
+    voice.controller.mic_available(True)
+    driver.wait(0.5)
+    assert voice.bar.opacity == 1
