@@ -175,8 +175,7 @@ class TableHostApp(App):
                 return
         from kiosk.voice import VoiceBridge
 
-        self.voice = VoiceBridge(self, controller, system)
-        self.get_screen("host").ids.voice_slot.add_widget(self.voice.bar)
+        self.voice = VoiceBridge(self, controller, system)  # puts its mic button in the screen's voice_slot
 
     def start_phones(self) -> None:
         """Players' phones as private screens, served on the café LAN; without a network (or with the port

@@ -86,13 +86,24 @@ class VoiceBridge:
         controller.listen(lambda ev: Clock.schedule_once(lambda dt: self.on_event(ev)))
         self.bar = VoiceBar(self)
         self._tick = Clock.schedule_interval(lambda dt: self._safe_tick(), 0.2)
-        app.sm.bind(current=lambda *_: self.update_context())
+        self._on_screen = lambda *_: self.update_context()
+        app.sm.bind(current=self._on_screen)
         self.update_context()
 
     # ------------------------------------------------------------ context
+    def _place_bar(self) -> None:
+        """The mic button sits in the current screen's `voice_slot` (game and teaching screens)."""
+        slot = self.app.sm.current_screen.ids.get("voice_slot") if self.app.sm.current_screen else None
+        if slot is None or self.bar.parent is slot:
+            return
+        if self.bar.parent is not None:
+            self.bar.parent.remove_widget(self.bar)
+        slot.add_widget(self.bar)
+
     def update_context(self) -> None:
         app = self.app
         screen = app.sm.current
+        self._place_bar()
         intents = list(NAVIGATION)
         slots: dict[str, dict[str, object]] = {}
         session = app.session
@@ -222,6 +233,9 @@ class VoiceBridge:
             app.toast(app.tr("voice.not_here"))
 
     def stop(self) -> None:
+        self.app.sm.unbind(current=self._on_screen)
+        if self.bar.parent is not None:
+            self.bar.parent.remove_widget(self.bar)
         self._tick.cancel()
         if self.system is not None:
             try:

@@ -32,7 +32,8 @@ def voice(driver: Any) -> Any:
     driver.pump(3)
     yield app.voice
     app.voice.stop()
-    app.voice.bar.parent.remove_widget(app.voice.bar)
+    if app.voice.bar.parent is not None:
+        app.voice.bar.parent.remove_widget(app.voice.bar)
     app.voice = None
 
 
@@ -88,3 +89,18 @@ def test_mic_button_hides_without_a_microphone(driver: Any, voice: Any) -> None:
     voice.controller.mic_available(True)
     driver.wait(0.5)
     assert voice.bar.opacity == 1
+
+
+def test_teaching_steps_follow_voice(driver: Any, voice: Any) -> None:
+    """Covers teaching navigation by voice: 다음 on the teaching screen moves to the next step."""
+    app = driver.app
+    app.teach("spyfall")
+    driver.wait_screen("teach")
+    assert driver.find("voice_mic").opacity == 1
+    screen = app.get_screen("teach")
+    before = screen.index
+    say(voice.controller, "다음")
+    driver.pump(4)
+    assert voice.controller.screen == "teach"
+    assert screen.index == before + 1
+    driver.screenshot("voice_teach")
