@@ -217,6 +217,8 @@ class TableHostApp(App):
         return bool(getattr(host, "shows_captions", False))
 
     def on_stop(self) -> None:
+        if self.session is not None:
+            self.session.close()
         if self.voice is not None:
             self.voice.stop()
         if self.phones_server is not None:

@@ -78,3 +78,36 @@ def test_narration_render_fills_the_cache_and_a_second_run_renders_nothing(tmp_p
     assert len(list((tmp_path / "c").rglob("*.wav"))) > 20
     again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert " 0 rendered" in again.stdout.strip().splitlines()[-1]
+
+
+def test_kiosk_runs_headless_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """`tablehost run` starts the kiosk (offscreen here) and `systemctl stop` (SIGTERM) ends it quickly."""
+    import os
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(TABLEHOST_DATA=str(tmp_path / "data"), TABLEHOST_NO_VOICE="1", TABLEHOST_PHONES_HOST="127.0.0.1",
+               KIVY_HOME=str(tmp_path / "kivy"))
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "run", "--windowed"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        logs = tmp_path / "kivy" / "logs"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            texts = [p.read_text(errors="replace") for p in logs.glob("*.txt")] if logs.exists() else []
+            if any("Start application main loop" in t for t in texts):
+                break
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            time.sleep(0.3)
+        else:
+            raise AssertionError("the kiosk did not reach its main loop within 60 s")
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == 0
+    text = "\n".join(p.read_text(errors="replace") for p in logs.glob("*.txt"))
+    assert "Traceback" not in text
