@@ -120,7 +120,8 @@ class TableHostApp(App):
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
         self.start_narrator()
-        self.start_voice()
+        # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
+        Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
         # the phone server (aiohttp) starts beside the UI, after the first frame is up
         threading.Thread(target=self.start_phones, name="phones-start", daemon=True).start()
         self.resume_game()
@@ -139,7 +140,7 @@ class TableHostApp(App):
 
             self.narrator = Narrator(overlay_dir=self.data_dir / "recordings",
                                      cache_dir=self.data_dir / "cache" / "narration", content_root=CONTENT_ROOT)
-            self.apply_audio_settings()
+            self.apply_audio_settings(start_voice=False)
         except Exception:
             log.exception("narration unavailable; captions only where screens show them")
             self.narrator = None
@@ -322,14 +323,14 @@ class TableHostApp(App):
     def save_settings(self) -> None:
         settings_mod.save(self.settings_path, self.settings)
 
-    def apply_audio_settings(self) -> None:
+    def apply_audio_settings(self, start_voice: bool = True) -> None:
         """Volume and voice on/off reach the narrator and the recogniser (when they are running)."""
         narrator = getattr(self, "narrator", None)
         if narrator is not None and hasattr(narrator, "set_volume"):
             narrator.set_volume(self.settings.volume)
         if self.voice is not None:
             self.voice.set_enabled(self.settings.voice_enabled)
-        elif self.settings.voice_enabled and self.root_layout is not None:
+        elif start_voice and self.settings.voice_enabled and self.root_layout is not None:
             self.start_voice()  # switched on by staff after a start without voice
 
     # ------------------------------------------------------------ kiosk lock-down
