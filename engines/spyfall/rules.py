@@ -10,7 +10,9 @@ from typing import Any
 from engines.core import CHANCE, TABLE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
 from engines.spyfall import actions as A
 from engines.spyfall.content import AbilityDeck, DeckBox
+from engines.spyfall.deal import deal_facts, remix
 from engines.spyfall.messages import err, module_off
+from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
 from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
 from engines.spyfall.views import card_view, secrets_of, view_of
@@ -19,7 +21,6 @@ from engines.votes import NO, YES, Vote, VoteKind, decide
 
 MODULES = ("power_up", "harley", "prank", "multiverse")
 VOTING = ("accusation", "multiverse_vote", "harley_vote", "final_vote")
-KINDS = ("standard", "joker", "multiverse")
 
 
 def _r(state: SpyState) -> RoundState:
@@ -79,7 +80,7 @@ class Spyfall(Engine[SpyState]):
             {"multiverse"} if settings.multiverse else set())
         decks = tuple(SessionDeck.of(d) for d in box.decks if d.kind in kinds)
         if not settings.physical and settings.multiverse:
-            decks = _remix(decks, seeded_rng(seed, "multiverse"))
+            decks = remix(decks, seeded_rng(seed, "multiverse"))
         pool = tuple(d.id for d in decks)
         if not 1 <= settings.rounds <= len(pool):
             raise err("bad_config", what=f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
@@ -174,7 +175,7 @@ class Spyfall(Engine[SpyState]):
             assert r.talk is not None and r.talk.deadline is not None
             return [A.StartPointing(TABLE), A.TimeUp(TABLE, r.talk.deadline)]
         if r.phase == "reveal":
-            return [a for a in self._sample_cards(state) if self._cards_ok(state, a) is None]
+            return [a for a in sample_entries(state) if cards_problem(state, a) is None]
         if r.phase == "round_over":
             return [A.NextRound(TABLE), A.EndSession(TABLE)]
         return []
@@ -265,7 +266,7 @@ class Spyfall(Engine[SpyState]):
                 raise err("bad_abilities")
         elif a.abilities:
             raise module_off("power_up")
-        facts = _facts(deck, a.cards, state.settings.harley)
+        facts = deal_facts(deck, a.cards, state.settings.harley)
         nxt = _setr(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
         nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
         events = [Event("dealt", {"round": r.number, "dealer": r.dealer})]
@@ -571,7 +572,7 @@ class Spyfall(Engine[SpyState]):
 
     def _do_enter_cards(self, state: SpyState, r: RoundState, a: A.EnterCards, t: float) -> Step[SpyState]:
         self._need(r, "reveal")
-        problem = self._cards_ok(state, a)
+        problem = cards_problem(state, a)
         if problem is not None:
             raise err("bad_cards", what=problem)
         n = len(state.players)
@@ -583,37 +584,6 @@ class Spyfall(Engine[SpyState]):
                       harley=a.harley if state.settings.harley and a.kind == "standard" else -1)
         return self._score(state, r, facts, (Event("cards_entered", {"kind": a.kind, "joker": a.joker,
                                                                      "harley": a.harley}),))
-
-    def _cards_ok(self, state: SpyState, a: A.EnterCards) -> str | None:
-        """Why the entered cards contradict the round (None: they fit)."""
-        r = _r(state)
-        n = len(state.players)
-        s = state.settings
-        if a.kind not in KINDS:
-            return "kind: standard | joker | multiverse"
-        if (a.kind == "joker" and not s.prank) or (a.kind == "multiverse" and not s.multiverse):
-            return "이번 세션에 없는 덱 / that deck is not in play"
-        if a.kind == "standard":
-            if not 0 <= a.joker < n:
-                return "조커 카드를 낸 사람 / who showed the Joker card"
-            if a.harley != -1 and (not s.harley or not 0 <= a.harley < n or a.harley == a.joker):
-                return "할리 퀸 아이콘 / the Harley icon"
-        elif a.joker != -1 or a.harley != -1:
-            return "이 덱에는 한 명의 조커나 할리 퀸이 없어요 / no single Joker or Harley in this deck"
-        for who in (r.revealer, r.prank_by):
-            if who >= 0 and not (a.kind == "joker" or a.joker == who):
-                return "조커 카드를 공개한 사람 / the player who revealed a Joker card"
-        if r.guess_correct and a.kind != "standard":
-            return "맞힌 장소 / the location guessed right"
-        return None
-
-    def _sample_cards(self, state: SpyState) -> list[A.EnterCards]:
-        n = len(state.players)
-        out = [A.EnterCards(TABLE, "standard", j, -1) for j in range(n)]
-        if state.settings.harley:
-            out += [A.EnterCards(TABLE, "standard", j, (j + 1) % n) for j in range(n)]
-        out += [A.EnterCards(TABLE, "joker", -1, -1), A.EnterCards(TABLE, "multiverse", -1, -1)]
-        return out
 
     def _do_next_round(self, state: SpyState, r: RoundState, a: A.NextRound, t: float) -> Step[SpyState]:
         self._need(r, "round_over")
@@ -643,23 +613,6 @@ class Spyfall(Engine[SpyState]):
         return Outcome(winners=winners, reason="session_over",
                        scores={s: p for s, p in enumerate(state.totals)},
                        detail={"rounds": len(state.history)})
-
-
-def _facts(deck: SessionDeck, dealt: tuple[int, ...], harley_module: bool) -> Facts:
-    cards = tuple(deck.cards[c] for c in dealt)
-    joker = cards.index(JOKER) if deck.kind == "standard" else -1
-    harley = dealt.index(deck.harley) if harley_module and deck.harley in dealt else -1
-    return Facts(kind=deck.kind, cards=cards, joker=joker, harley=harley, location=deck.location)
-
-
-def _remix(decks: tuple[SessionDeck, ...], rng: random.Random) -> tuple[SessionDeck, ...]:
-    """Digital sessions re-mix the 16 spare cards into two new multiverse decks (SPY-90)."""
-    mv = [d for d in decks if d.kind == "multiverse"]
-    cards = [c for d in mv for c in d.cards]
-    rng.shuffle(cards)
-    size = len(cards) // max(1, len(mv))
-    fresh = {d.id: dataclasses.replace(d, cards=tuple(cards[i * size:(i + 1) * size])) for i, d in enumerate(mv)}
-    return tuple(fresh.get(d.id, d) for d in decks)
 
 
 def _sample_points(n: int, vote: Vote) -> list[tuple[int, ...]]:
