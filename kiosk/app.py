@@ -140,6 +140,7 @@ class TableHostApp(App):
 
             self.narrator = Narrator(overlay_dir=self.data_dir / "recordings",
                                      cache_dir=self.data_dir / "cache" / "narration", content_root=CONTENT_ROOT)
+            self.narrator.captions_only = os.environ.get("TABLEHOST_CAPTIONS_ONLY") == "1"
             self.apply_audio_settings(start_voice=False)
         except Exception:
             log.exception("narration unavailable; captions only where screens show them")
