@@ -368,7 +368,7 @@ class Narrator:
         except SynthError as exc:
             log.warning("synthesis failed: %s", exc)
             return None, "captions"
-        self.board.set("tts", True)
+        self.board.set("tts", True, getattr(self.synth, "degraded", ""))
         return clip, "live"
 
     def _narrate(self, utt: Utterance) -> None:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class DeviceStatus:
-    """`name`: "speaker", "tts", "microphone", "asr_model"… `reason` says why it is unavailable."""
+    """`name`: "speaker", "tts", "microphone", "asr_model"… `reason` says why it is unavailable, or, when
+    it is available, what was given up on the way (e.g. the pyttsx3 worker; the espeak-ng CLI speaks)."""
 
     name: str
     available: bool

@@ -1,8 +1,10 @@
 """Speech synthesis to audio clips — never to the speaker.
 
 pyttsx3 (FACTS.md): `save_to_file` + `runAndWait` in ONE worker thread works (a 311-character Korean
-paragraph in ~45 ms); its playback (`say`, `stop`) is broken, so it is never used. `Pyttsx3Synth` owns the
-engine in its own thread and renders one utterance per `runAndWait` (queued calls lose all but the last).
+paragraph in ~45 ms); its playback (`say`, `stop`) is broken, so it is never used. The kiosk runs pyttsx3
+in a child process (`audio.synth_process.ProcessSynth`): a crash inside libespeak costs one sentence, not
+the kiosk. `Pyttsx3Synth` owns the engine in a thread of this process (tests, benchmark comparison);
+both render one utterance per `runAndWait` (queued calls lose all but the last; `audio.synth_worker`).
 `EspeakSynth` shells out to the espeak-ng command line (a fallback, and the benchmark's reference).
 
 Voices: one per language. pyttsx3 picks espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on
@@ -13,12 +15,12 @@ macOS; `choose_voice` finds the Korean voice on each (espeak-ng `ko`, SAPI5 "Mic
 from __future__ import annotations
 
 import io
+import logging
 import os
 import platform
 import queue
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import wave
@@ -29,7 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from audio.pcm import Clip, CorruptAudio, read_wav
+from audio.pcm import Clip, CorruptAudio
+
+log = logging.getLogger(__name__)
 
 BASE_WPM = 200  # pyttsx3's default rate on every platform; our rate 1.0
 
@@ -134,14 +138,11 @@ class _Pyttsx3Worker:
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     def _run(self) -> None:
+        from audio.synth_worker import list_voices, open_engine, render
+
         engine: Any = None
         try:
-            import pyttsx3
-
-            engine = pyttsx3.init(self._driver) if self._driver else pyttsx3.init()
-            quiet = sys.modules.get("pyttsx3.drivers.espeak")
-            if quiet is not None:  # it print()s "Audio saved to …" on every file; keep stdout clean
-                quiet.print = lambda *a, **k: None  # type: ignore[attr-defined]
+            engine = open_engine(self._driver)
         except Exception as exc:  # ImportError, RuntimeError("could not initialize espeak"), OSError…
             self._dead = f"음성 합성 엔진이 없습니다 (TTS unavailable: {type(exc).__name__}: {exc})"
         n = 0
@@ -155,29 +156,13 @@ class _Pyttsx3Worker:
                 continue
             try:
                 if op == "voices":
-                    fut.set_result([VoiceInfo(str(v.id), str(v.name or ""),
-                                              tuple(str(x) for x in (v.languages or ())))
-                                    for v in engine.getProperty("voices")])
+                    fut.set_result([VoiceInfo(*v) for v in list_voices(engine)])
                 else:
                     text, voice, wpm = args
-                    engine.setProperty("voice", voice)
-                    engine.setProperty("rate", wpm)
-                    # pyttsx3's espeak driver now and then writes an empty WAV (about 1 call in 250 here):
-                    # try again before giving up on the sentence.
-                    for attempt in range(3):
-                        n += 1
-                        path = self._tmp / f"u{n}.wav"
-                        engine.save_to_file(text, str(path))
-                        engine.runAndWait()
-                        try:
-                            clip = read_wav(path)
-                            break
-                        except CorruptAudio as exc:
-                            if attempt == 2:
-                                raise SynthError(f"pyttsx3 produced no audio: {exc}") from exc
-                        finally:
-                            path.unlink(missing_ok=True)
-                    fut.set_result(clip)
+                    n += 1
+                    fut.set_result(render(engine, text, voice, wpm, self._tmp / f"u{n}.wav"))
+            except CorruptAudio as exc:
+                fut.set_exception(SynthError(f"pyttsx3 produced no audio: {exc}"))
             except Exception as exc:
                 fut.set_exception(exc if isinstance(exc, SynthError) else SynthError(f"{type(exc).__name__}: {exc}"))
 
@@ -187,7 +172,8 @@ _shared: dict[str | None, tuple[_Pyttsx3Worker, int]] = {}
 
 
 class Pyttsx3Synth:
-    """pyttsx3 is not thread-safe and `pyttsx3.init()` hands every caller the same engine, so all
+    """pyttsx3 inside this process (a segfault in the engine kills it: the kiosk uses ProcessSynth).
+    pyttsx3 is not thread-safe and `pyttsx3.init()` hands every caller the same engine, so all
     Pyttsx3Synth objects of a process share one worker thread per driver (reference-counted;
     `shared=False` gives a private one, for tests)."""
 
@@ -283,12 +269,18 @@ def wav_bytes_to_clip(data: bytes) -> Clip:
 
 class FallbackSynth:
     """The first synthesiser that works: moves on to the next when one is unavailable (not on a single
-    failed sentence)."""
+    failed sentence). `degraded` says why the ones before were given up ("" while the first works)."""
 
     def __init__(self, synths: Sequence[Synthesizer]) -> None:
         self._synths = list(synths)
         self._i = 0
         self._lock = threading.Lock()
+        self._skipped: list[str] = []
+
+    @property
+    def degraded(self) -> str:
+        with self._lock:
+            return "; ".join(self._skipped)
 
     @property
     def name(self) -> str:
@@ -306,7 +298,10 @@ class FallbackSynth:
             except SynthUnavailable as exc:
                 reasons.append(str(exc))
                 with self._lock:
-                    self._i = max(self._i, i + 1)
+                    if self._i == i:
+                        self._i = i + 1
+                        self._skipped.append(f"{self._synths[i].name}: {exc}")
+                        log.warning("synthesiser %s given up: %s", self._synths[i].name, exc)
 
     def voices(self) -> list[VoiceInfo]:
         return list(self._each("voices"))
@@ -320,8 +315,15 @@ class FallbackSynth:
 
 
 def default_synth() -> Synthesizer:
-    """pyttsx3 (SAPI5 / NSSpeechSynthesizer / espeak-ng), then the espeak-ng command line if pyttsx3 cannot
-    start. TABLEHOST_TTS=espeak-ng picks the command line only."""
-    if os.environ.get("TABLEHOST_TTS") == "espeak-ng":
+    """pyttsx3 (SAPI5 / NSSpeechSynthesizer / espeak-ng) in a worker process, started in the background
+    now, then the espeak-ng command line if it cannot start or keeps crashing.
+    TABLEHOST_TTS=espeak-ng picks the command line only; TABLEHOST_TTS=inprocess runs pyttsx3 in this
+    process (no crash isolation)."""
+    choice = os.environ.get("TABLEHOST_TTS")
+    if choice == "espeak-ng":
         return EspeakSynth()
-    return FallbackSynth([Pyttsx3Synth(), EspeakSynth()])
+    if choice == "inprocess":
+        return FallbackSynth([Pyttsx3Synth(), EspeakSynth()])
+    from audio.synth_process import ProcessSynth
+
+    return FallbackSynth([ProcessSynth(prestart=True), EspeakSynth()])

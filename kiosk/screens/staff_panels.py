@@ -164,6 +164,8 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
         status = known.get(name)
         if status is None:
             state, colour = app.tr("staff.device_unknown"), MUTED
+        elif status.available and status.reason:  # works through a fallback (e.g. TTS worker gave up)
+            state, colour = app.tr("staff.device_degraded", reason=status.reason), ACCENT
         elif status.available:
             state, colour = app.tr("staff.device_ok"), OK
         else:
