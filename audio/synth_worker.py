@@ -112,7 +112,7 @@ def main(argv: list[str]) -> None:
         engine = open_engine(driver)
     except Exception as exc:  # ImportError, RuntimeError("could not initialize espeak"), OSError…
         _send(out, {"ok": False, "unavailable": True, "error": f"{type(exc).__name__}: {exc}"})
-        return
+        os._exit(0)  # not a normal shutdown: the reader thread holds stdin's lock
     _send(out, {"ok": True, "ready": True, "pid": os.getpid()})
     faults = _faults()
     n = 0
