@@ -61,7 +61,7 @@ def engine_works() -> None:
 
 @pytest.fixture
 def synth(engine_works: None) -> Iterator[ProcessSynth]:
-    s = ProcessSynth(env=FAULTS, timeout=0.6)
+    s = ProcessSynth(env=FAULTS, timeout=1.0)
     yield s
     s.close()
 
@@ -117,7 +117,7 @@ def test_a_worker_killed_while_idle_is_replaced_without_losing_the_request(synth
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng command line not installed")
 def test_repeated_crashes_give_up_and_the_espeak_command_line_speaks(engine_works: None) -> None:
-    worker = ProcessSynth(env=FAULTS, timeout=0.6, max_crashes=3)
+    worker = ProcessSynth(env=FAULTS, timeout=1.0, max_crashes=3)
     chain = FallbackSynth([worker, EspeakSynth()])
     try:
         for marker in ("☠", "⏳"):
@@ -139,7 +139,7 @@ def test_the_narrator_survives_crashes_and_the_board_says_why(engine_works: None
     staff screen's "tts" entry carries the reason."""
     mixer, _dev, _gate, board = rig()
     spy = SpySynth()
-    synth = FallbackSynth([ProcessSynth(env=FAULTS, timeout=0.6, max_crashes=2), spy])
+    synth = FallbackSynth([ProcessSynth(env=FAULTS, timeout=1.0, max_crashes=2), spy])
     n = Narrator(mixer=mixer, synth=synth, board=board, tick=0.01, caption_speed=20)
     try:
         first = n.speak(Segment("t.crash1", "ko", "💥 첫 문장입니다."))
