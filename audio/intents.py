@@ -40,6 +40,9 @@ class IntentSpec:
     action: str | None = None
     slot_types: frozenset[str] = frozenset()
     kind: str = "nav"  # nav | game | confirm | wake
+    # in the grammar whenever its game is hosted, legal or not: for actions whose legality depends on a
+    # secret (Mr. Jack's escape), so whether the phrase is understood reveals nothing
+    always: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ def _spec(name: str, raw: Any, where: str, kind: str) -> IntentSpec:
         action=str(raw["action"]) if raw.get("action") else None,
         slot_types=frozenset(used),
         kind=kind,
+        always=bool(raw.get("always", False)),
     )
 
 

@@ -56,14 +56,14 @@ SAMPLE_SLOTS: dict[str, dict[str, dict[str, object]]] = {
 }
 
 
-# Which game intents one screen accepts together (the kiosk's set_context); navigation is on every screen.
+# Which game intents the kiosk listens for together: kiosk/voice.py `game_intents` keeps those whose action
+# is legal now (plus `always` ones); these are the sets seen in random play of each game (most common first).
 SCREENS: dict[str, dict[str, list[str]]] = {
-    "spyfall": {"dealer": ["choose_dealer"], "round": ["start_clock", "pause_clock", "resume_clock", "accuse",
-                                                      "start_pointing"], "joker": ["guess_location"]},
+    "spyfall": {"dealer": ["choose_dealer"], "start": ["start_clock"], "running": ["pause_clock", "accuse"],
+                "paused": ["resume_clock"], "discussion": ["start_pointing"], "joker": ["guess_location"]},
     "watson_holmes": {"watson": ["watson_read", "watson_pass", "end_game"]},
-    "mr_jack_ny": {"turn": ["pick", "end_turn", "arrest", "escape"]},
-    "clue": {"move": ["roll_die", "use_passage", "enter_room", "stay_out", "end_turn"], "suggest": ["suggest"],
-             "accuse": ["accuse"]},
+    "mr_jack_ny": {"pick": ["pick", "escape"], "act": ["end_turn", "arrest", "escape"]},
+    "clue": {"start": ["roll_die", "use_passage"], "move": ["enter_room", "stay_out"], "suggest": ["suggest", "end_turn"]},
 }
 
 

@@ -62,6 +62,18 @@ def slots_from_view(view: Mapping[str, Any]) -> dict[str, dict[str, object]]:
     return out
 
 
+def game_intents(catalog: Any, session: Any) -> list[str]:
+    """The game intents the recogniser listens for now: those whose action is legal for a seat that may
+    act (or the table), plus `always` intents. A smaller grammar is a more accurate one (bench/voice.py
+    measures per step), and a phrase that is not legal now is not forced onto anything."""
+    engine, state = session.engine, session.state
+    legal: set[str] = set()
+    for seat in engine.to_move(state):
+        if seat >= TABLE:
+            legal.update(type(a).NAME for a in engine.legal_actions(state, seat))
+    return [spec.name for spec in catalog.game_intents(session.game.id) if spec.always or spec.action in legal]
+
+
 class VoiceBar(BoxLayout):
     """The mic button (hold to talk), placed in the game screen's top bar; what was heard is shown as a
     toast and kept in `heard` (for tests and the staff log)."""
@@ -109,7 +121,11 @@ class VoiceBridge:
         session = app.session
         if screen == "host" and session is not None:
             game = session.game.id
-            intents += [spec.name for spec in self.controller.catalog.game_intents(game)]
+            try:
+                intents += game_intents(self.controller.catalog, session)
+            except Exception:  # a voice problem must never stop the game: listen for everything instead
+                log.exception("legal voice intents not computed")
+                intents += [spec.name for spec in self.controller.catalog.game_intents(game)]
             slots = slots_from_view(session.view(None))
         try:
             self.controller.set_context(screen, intents, slots)

@@ -35,7 +35,8 @@ def test_navigation_intents_exist_and_need_no_confirmation() -> None:
 def test_final_actions_need_confirmation() -> None:
     finals = {n for n, s in CATALOG.intents.items() if s.final}
     assert {"new_game", "spyfall.accuse", "spyfall.start_pointing", "spyfall.guess_location",
-            "watson_holmes.end_game", "mr_jack_ny.arrest", "mr_jack_ny.escape", "clue.accuse"} <= finals
+            "watson_holmes.end_game", "mr_jack_ny.arrest", "mr_jack_ny.escape"} <= finals
+    assert "clue.accuse" not in CATALOG.intents  # touch only: measured too weak by voice (content/voice/ko.yaml)
     assert not CATALOG.intents["clue.roll_die"].final
 
 
@@ -85,14 +86,14 @@ def test_slots_filled_from_the_view_give_action_fields() -> None:
     assert intent.action_fields() == {"accused": 0}
     clue = build_phrasebook(CATALOG.game_intents("clue"),
                             {"suspect": {"스칼렛": "scarlet"}, "weapon": {"칼": "knife"}, "room": {"서재": "study"}})
-    assert clue.match("스칼렛 칼 서재 고발").action_fields() == {"suspect": "scarlet", "weapon": "knife", "room": "study"}
+    assert clue.match("서재 이동").action_fields() == {"room": "study"}
     assert clue.match("스칼렛 칼 제안").action_fields() == {"suspect": "scarlet", "weapon": "knife"}
 
 
 def test_phrases_with_words_missing_from_the_vocabulary_are_dropped_with_a_reason() -> None:
-    vocab = frozenset({"다음", "계속", "페이지", "커피"})
+    vocab = frozenset({"다음", "계속", "넘겨", "커피"})
     book = build_phrasebook([CATALOG.intents["next"]], vocabulary=vocab, decoys=["커피", "화장실"])
-    assert set(book.phrases) == {"다음", "계속", "다음 페이지"}
+    assert set(book.phrases) == {"다음", "계속", "넘겨"}  # 넘겨줘 is not in this vocabulary
     book = build_phrasebook([IntentSpec("x", ("다음으로",))], vocabulary=vocab, decoys=["화장실"])
     assert not book.phrases
     assert ("다음으로", "not in the model's vocabulary: 다음으로") in book.dropped

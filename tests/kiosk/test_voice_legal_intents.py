@@ -1,0 +1,87 @@
+"""The kiosk listens only for game intents that are legal now (a smaller grammar is a more accurate one),
+every game intent is reachable in real play, and an intent whose legality hides a secret (Mr. Jack's
+escape) is listened for whether or not it is legal."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+import engines
+from audio.intents import load_catalog
+from engines.core import CHANCE, TABLE
+from kiosk.voice import game_intents
+from tests.engines.conformance import random_playthrough
+from tests.packs import pack_for
+
+CATALOG = load_catalog()
+GAMES = ["spyfall", "watson_holmes", "clue", "mr_jack_ny"]
+
+
+def legal_names(engine, state) -> set[str]:  # type: ignore[no-untyped-def]
+    return {type(a).NAME for s in engine.to_move(state) if s >= TABLE for a in engine.legal_actions(state, s)}
+
+
+ENDING = {"accuse", "end_session", "end_game", "reveal_joker", "time_up", "escape", "arrest"}
+
+
+def wide_play(engine, config, pack, seed: int, steps: int = 400) -> list:  # type: ignore[no-untyped-def]
+    """Random play that picks an action *type* first (so rare ones come up) and rarely ends the game."""
+    rng = random.Random(seed)
+    state = engine.setup(config, pack, seed)
+    states = [state]
+    for _ in range(steps):
+        if engine.outcome(state) is not None:
+            break
+        movers = list(engine.to_move(state))
+        if CHANCE in movers:
+            action = engine.sample_chance(state, rng)
+        else:
+            legal = [a for s in movers for a in engine.legal_actions(state, s)]
+            by_type: dict[str, list] = {}
+            for a in legal:
+                by_type.setdefault(type(a).NAME, []).append(a)
+            types = [t for t in by_type if t not in ENDING] or list(by_type)
+            if rng.random() < 0.03:
+                types = list(by_type)
+            action = rng.choice(by_type[rng.choice(sorted(types))])
+        state = engine.apply(state, action).state
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_grammar_holds_exactly_the_legal_game_intents(name: str) -> None:
+    engine = engines.find_engine(name)
+    pack = pack_for(name)
+    seen: set[str] = set()
+    for i, config in enumerate(engine.example_configs(pack)[:3]):
+        for seed in range(3):
+            for state in wide_play(engine, config, pack, seed * 7 + i):
+                session = SimpleNamespace(engine=engine, state=state, game=SimpleNamespace(id=name))
+                listened = game_intents(CATALOG, session)
+                legal = legal_names(engine, state)
+                for intent in listened:
+                    spec = CATALOG.intents[intent]
+                    assert spec.always or spec.action in legal, f"{intent} listened for but not legal"
+                for spec in CATALOG.game_intents(name):
+                    if spec.action in legal:
+                        assert spec.name in listened, f"{spec.name} legal but not listened for"
+                seen.update(listened)
+    never = {s.name for s in CATALOG.game_intents(name)} - seen
+    assert not never, f"voice intents never reachable in play: {sorted(never)}"
+
+
+def test_escape_is_listened_for_even_when_it_is_not_possible() -> None:
+    engine = engines.find_engine("mr_jack_ny")
+    pack = pack_for("mr_jack_ny")
+    config = engine.example_configs(pack)[0]
+    play = random_playthrough(engine, config, pack, 3, max_steps=800, check_first=0, check_every=10_000)
+    not_legal = [st for st in play.states if "escape" not in legal_names(engine, st)]
+    assert not_legal
+    for state in not_legal:
+        session = SimpleNamespace(engine=engine, state=state, game=SimpleNamespace(id="mr_jack_ny"))
+        assert "mr_jack_ny.escape" in game_intents(CATALOG, session)
+        assert CATALOG.intents["mr_jack_ny.escape"].always
