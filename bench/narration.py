@@ -1,11 +1,13 @@
 """Narration latency benchmark (issue 7).
 
-    /tmp/venvtest/bin/python -m bench.narration [--runs 12] [--synth pyttsx3|espeak-ng]
+    /tmp/venvtest/bin/python -m bench.narration [--runs 12] [--synth process|pyttsx3|espeak-ng]
 
 Tap → first audible sample handed to the audio device, for the three sources (recorded file, pre-rendered
 cache, live synthesis) of a ~300-character Korean paragraph; beside it the espeak-ng command line
 synthesising the same text in the same run, as a ratio. Then stop and pause latency (request → the last
-audible sample has left the device buffer) and the mixer's CPU use while playing.
+audible sample has left the device buffer) and the mixer's CPU use while playing. Last, live synthesis
+through the pyttsx3 worker process (`ProcessSynth`, what the kiosk uses) vs pyttsx3 in this process
+(`Pyttsx3Synth`), the worker's start time and the time to speak again after a worker crash.
 
 There is no sound card on the build machine: the device is `FakeOutput`, which paces writes in real time
 like a card with a 30 ms buffer and records when each chunk arrives. Goals: recorded/cached ≤ 50 ms,
@@ -15,6 +17,7 @@ live ≤ 150 ms, stop ≤ 100 ms. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import logging
 import shutil
 import statistics
 import subprocess
@@ -29,7 +32,8 @@ from audio.pcm import write_wav
 from audio.playback import FakeOutput, Mixer
 from audio.segments import Segment, overlay_path
 from audio.status import MicGate, StatusBoard
-from audio.tts import EspeakSynth, Pyttsx3Synth, Synthesizer, VoiceSettings
+from audio.synth_process import ProcessSynth
+from audio.tts import EspeakSynth, Pyttsx3Synth, SynthError, Synthesizer, VoiceSettings
 
 PARAGRAPH = (
     "안개가 유난히 짙게 깔린 밤이었습니다. 템스 강변의 낡은 창고 앞에서 한 남자가 쓰러진 채 발견되었고, "
@@ -120,14 +124,58 @@ def cpu_while_playing(narrator: Narrator, seconds: float = 3.0) -> float:
     return (c1 - c0) / (w1 - w0)
 
 
+def isolation(mixer: Mixer, dev: FakeOutput, board: StatusBoard, runs: int) -> None:
+    """Live tap → first sample and one-sentence synthesis, worker process vs in-process pyttsx3."""
+    settings = VoiceSettings()
+    first = "안개가 유난히 짙게 깔린 밤이었습니다."
+    t = time.perf_counter()
+    cold = ProcessSynth()
+    cold.synthesize("준비.", "ko", settings.wpm)
+    start_ms = (time.perf_counter() - t) * 1000
+    cold.close()
+    rows = []
+    for label, synth in (("worker process", ProcessSynth()), ("in-process", Pyttsx3Synth(shared=False))):
+        synth.synthesize("준비.", "ko", settings.wpm)  # warm-up: engine start is not a tap
+        calls = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            synth.synthesize(first, "ko", settings.wpm)
+            calls.append(time.perf_counter() - t)
+        n = Narrator(mixer=mixer, synth=synth, board=board, settings=settings)
+        measure_taps(n, dev, 1, "live")  # warm-up: the narrator's first tap (voice lookup, first chunks)
+        taps, _ = measure_taps(n, dev, runs, "live")
+        n.close()
+        synth.close()
+        rows.append((label, median_ms(taps), max(taps) * 1000, median_ms(calls)))
+    logging.getLogger("audio.synth_process").setLevel(logging.ERROR)  # the crash below is on purpose
+    crashy = ProcessSynth(env={"TABLEHOST_SYNTH_FAULTS": "💥=segv"})
+    crashy.synthesize("준비.", "ko", settings.wpm)
+    try:
+        crashy.synthesize("💥", "ko", settings.wpm)
+    except SynthError:
+        pass
+    t = time.perf_counter()
+    crashy.synthesize(first, "ko", settings.wpm)
+    restart_ms = (time.perf_counter() - t) * 1000
+    crashy.close()
+    print(f"live synthesis, pyttsx3 isolated vs in-process ({runs} runs; first sentence {len(first)} characters):")
+    print(f"{'':<16}{'tap→first sample':>18}{'max':>10}{'synthesize(1st sentence)':>27}")
+    for label, med, mx, call in rows:
+        print(f"{label:<16}{med:>15.1f} ms{mx:>7.1f} ms{call:>24.1f} ms")
+    print(f"worker overhead: {rows[0][1] - rows[1][1]:+.1f} ms per tap (×{rows[0][1] / rows[1][1]:.2f}); "
+          f"worker cold start (spawn + pyttsx3.init + first sentence) {start_ms:.0f} ms, in the background; "
+          f"speaking again after a worker segfault {restart_ms:.0f} ms")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=12)
-    ap.add_argument("--synth", choices=["pyttsx3", "espeak-ng"], default="pyttsx3")
+    ap.add_argument("--synth", choices=["process", "pyttsx3", "espeak-ng"], default="process")
     args = ap.parse_args(argv)
     if shutil.which("espeak-ng") is None:
         raise SystemExit("espeak-ng is needed for the benchmark")
-    make: Callable[[], Synthesizer] = Pyttsx3Synth if args.synth == "pyttsx3" else EspeakSynth
+    make: Callable[[], Synthesizer] = {"process": ProcessSynth, "pyttsx3": Pyttsx3Synth,
+                                       "espeak-ng": EspeakSynth}[args.synth]
     synth = make()
     runs = args.runs
     print(f"paragraph: {len(PARAGRAPH)} characters; synthesiser: {synth.name}; runs per figure: {runs}")
@@ -153,9 +201,10 @@ def main(argv: list[str] | None = None) -> None:
                 pauses, resumes = measure_pause(n, dev, runs)
                 cpu = cpu_while_playing(n)
             n.close()
-        mixer.close()
         cli_first, cli_whole = espeak_cli(PARAGRAPH, runs)
     synth.close()
+    if args.synth == "espeak-ng":
+        mixer.close()
 
     print(f"cache render: {report.sentences} sentences in {render_s * 1000:.0f} ms")
     print(f"espeak-ng CLI, same text: first audio bytes {median_ms(cli_first):.1f} ms, "
@@ -172,6 +221,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"stop→silence over all runs: median {median_ms(allstops):.1f} ms, max {max(allstops) * 1000:.1f} ms "
           f"(fake device buffer 30 ms)")
     print(f"process CPU while narrating (pure-Python mixer, 22.05 kHz): {cpu * 100:.1f} % of one core")
+    if args.synth != "espeak-ng":
+        print()
+        isolation(mixer, dev, board, runs)
+        mixer.close()
 
 
 if __name__ == "__main__":
