@@ -142,6 +142,15 @@ class PhraseBook:
     decoys: tuple[str, ...]
     dropped: tuple[tuple[str, str], ...] = ()
 
+    def examples(self, n: int = 3) -> list[str]:
+        """Phrases to suggest when nothing was understood: the first phrasing of each intent (templates list
+        the best-measured phrasing first), game intents before navigation."""
+        first: dict[str, str] = {}
+        for text, (spec, _) in self.phrases.items():
+            first.setdefault(spec.name, text)
+        order = sorted(first, key=lambda name: self.phrases[first[name]][0].kind != "game")
+        return [first[name] for name in order[:n]]
+
     @property
     def grammar(self) -> list[str]:
         """The list to hand to the recogniser (phrases first, then decoys)."""

@@ -169,7 +169,12 @@ class VoiceBridge:
             self.last_heard = ev.heard_ko()
             self.bar.heard.text = self.last_heard
             self.bar.heard.color = TEXT if ev.intent is not None else MUTED
-            self.app.toast(self.last_heard)
+            toast = self.last_heard
+            if ev.intent is None:
+                examples = self.controller.book().examples(3)
+                if examples:
+                    toast += "\n" + self.app.tr("voice.try", examples=" · ".join(examples))
+            self.app.toast(toast)
         elif ev.kind == "intent" and ev.intent is not None:
             self.run_intent(ev.intent)
         elif ev.kind == "confirm" and ev.pending is not None:

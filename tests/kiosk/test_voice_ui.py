@@ -50,6 +50,11 @@ def test_grammar_follows_the_screen_and_navigation_works(driver: Any, voice: Any
     say(controller, "아무말 대잔치")
     driver.pump(3)
     assert "알아듣지 못했어요" in voice.bar.heard.text
+    # not understood: the toast suggests what this screen accepts, best-measured phrasing first
+    toast = driver.app.toast_widget.last_text
+    assert "이렇게 말해 보세요: " in toast and "계속" in toast.split("\n")[1]
+    driver.screenshot("voice_not_understood")
+    assert driver.overflowing_labels() == []
 
 
 def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any) -> None:
