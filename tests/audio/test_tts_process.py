@@ -195,7 +195,7 @@ def test_close_ends_the_worker_even_mid_request(synth: ProcessSynth) -> None:
 
 
 @pytest.mark.skipif(os.name == "nt", reason="SIGKILL")
-def test_the_worker_exits_when_the_kiosk_process_dies(engine_works: None) -> None:
+def test_the_worker_exits_when_the_kiosk_process_dies(engine_works: None, tmp_path: Path) -> None:
     """Even in the middle of a hung request: the worker's stdin closes and it leaves."""
     script = textwrap.dedent("""
         import os, signal, threading, time
@@ -207,7 +207,8 @@ def test_the_worker_exits_when_the_kiosk_process_dies(engine_works: None) -> Non
         time.sleep(0.3)
         os.kill(os.getpid(), signal.SIGKILL)
     """)
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=20)
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=20,
+                         env={**os.environ, "TMPDIR": str(tmp_path)})  # its temp folder is never removed
     assert out.returncode == -signal.SIGKILL, out.stderr
     pid = int(out.stdout.split()[0])
     assert wait_for(lambda: gone(pid), timeout=5)
