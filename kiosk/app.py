@@ -189,7 +189,8 @@ class TableHostApp(App):
             from kiosk.phones.qr import lan_address
             from kiosk.phones.server import PhoneServer
 
-            hub = PhoneHub(run_on_main=lambda fn: Clock.schedule_once(lambda dt: fn()))
+            hub = PhoneHub(run_on_main=lambda fn: Clock.schedule_once(lambda dt: fn()),
+                           store=self.data_dir / "phone_passes.json")
             host = os.environ.get("TABLEHOST_PHONES_HOST") or lan_address()
             server = PhoneServer(hub, host=host, port=self.settings.phones_port)
             server.start()

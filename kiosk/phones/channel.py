@@ -17,6 +17,7 @@ session is not thread-safe. Views are computed from the session's immutable stat
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
 import json
 import logging
 import secrets
@@ -24,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
@@ -64,6 +66,14 @@ class SeatStatus:
     issued: bool
     connected: bool
     code: str  # "ABCD-EFGH" ("" when revoked)
+
+
+def _game_key(session: Any) -> str:
+    """Identifies one game across restarts: a hash of its journal header (game, config, seed, start time)."""
+    header = getattr(getattr(session, "journal", None), "header", None)
+    if not isinstance(header, Mapping):
+        return ""
+    return hashlib.sha256(json.dumps(header, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
 def _direct(fn: Callable[[], None]) -> None:
@@ -132,7 +142,7 @@ class PhoneHub:
     def __init__(self, run_on_main: Callable[[Callable[[], None]], None] = _direct,
                  catalogs: Catalogs | None = None, clock: Callable[[], float] = time.monotonic,
                  action_burst: float = 6, action_rate: float = 2.0,
-                 join_burst: float = 8, join_rate: float = 0.2) -> None:
+                 join_burst: float = 8, join_rate: float = 0.2, store: Path | None = None) -> None:
         self.run_on_main = run_on_main
         # where the seats' messages are built after a step: the server's thread when one runs (set by
         # PhoneServer), so the tablet's main thread only takes a snapshot of the immutable state
@@ -140,6 +150,8 @@ class PhoneHub:
         self.cat = catalogs or Catalogs.load()
         self.clock = clock
         self.tokens = SeatTokens()
+        self.store = store  # where the running game's passes are kept across a restart (None: memory only)
+        self._key = ""
         self.session: SessionLike | None = None
         self.seats: tuple[int, ...] = ()
         self.version = 0
@@ -164,7 +176,11 @@ class PhoneHub:
                 self._end_locked("ended")
             self.session = session
             self.seats = tuple(session.engine.seats(session.state))
-            self.tokens.start(secrets.token_hex(8), self.seats)
+            self._key = _game_key(session)
+            restored = bool(self.store and self._key and self.tokens.load(self.store, self._key, self.seats))
+            if not restored:
+                self.tokens.start(secrets.token_hex(8), self.seats)
+                self._save_locked()
             game = getattr(getattr(session, "game", None), "id", session.engine.name)
             self._labeller = Labeller(self.cat, str(session.engine.name))
             pack = getattr(getattr(session, "game", None), "pack", None)
@@ -188,6 +204,9 @@ class PhoneHub:
         self._sent.clear()
         self._waiters.clear()
         self.tokens.clear()
+        if self.store is not None:
+            self.tokens.forget(self.store)
+        self._key = ""
         self.session = None
         self.seats = ()
 
@@ -254,6 +273,7 @@ class PhoneHub:
         with self._lock:
             self._drop(seat, "reissued")
             p = self.tokens.reissue(seat)
+            self._save_locked()
         self._changed()
         return p
 
@@ -262,6 +282,7 @@ class PhoneHub:
         with self._lock:
             self._drop(seat, "revoked")
             self.tokens.revoke(seat)
+            self._save_locked()
         self._changed()
 
     def listen(self, fn: Callable[[], None]) -> None:
@@ -271,6 +292,14 @@ class PhoneHub:
     def unlisten(self, fn: Callable[[], None]) -> None:
         if fn in self._listeners:
             self._listeners.remove(fn)
+
+    def _save_locked(self) -> None:
+        if self.store is None or not self._key:
+            return
+        try:
+            self.tokens.save(self.store, self._key)
+        except OSError:
+            log.warning("phone passes not saved (they last until a restart)", exc_info=True)
 
     def _changed(self) -> None:
         for fn in list(self._listeners):
@@ -304,9 +333,12 @@ class PhoneHub:
                 self.joins.allow(conn.remote)  # only failures spend the budget
                 self.joins_all.allow("*")
                 return self.error_message("bad_token")
+            first_join = not self.tokens.passes[seat].device
             key = self.tokens.bind(seat, device if isinstance(device, str) else "")
             if key is None:
                 return self.error_message("other_device")
+            if first_join:
+                self._save_locked()
             if conn.seat is not None and self._conns.get(conn.seat) is conn:  # one seat per connection
                 del self._conns[conn.seat]
                 self._sent.pop(conn.seat, None)

@@ -8,13 +8,19 @@ device bound to the seat.
   same device rejoins with the same token after a sleep or a reload, another device is refused until the
   host reissues the seat's code.
 - Passes belong to one game (`game_id`); `clear()` kills them all when the game ends.
+- `save`/`load` keep the passes of the running game in the kiosk's data folder (owner-only file), so after a
+  power cut the resumed game keeps them and every phone reconnects by itself — no rescanning.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import json
+import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 CODE_LEN = 8
@@ -100,3 +106,37 @@ class SeatTokens:
         if device and _same(p.device, device):
             return p.device
         return None
+
+    # ---- persistence (the hub calls these under its lock) ---------------------------------------------
+    def save(self, path: Path, key: str) -> None:
+        """Write the passes for the game `key` (its journal), atomically, readable by the kiosk user only."""
+        data = {"key": key, "game_id": self.game_id, "passes": [asdict(p) for p in self.passes.values()]}
+        tmp = path.with_suffix(".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    def load(self, path: Path, key: str, seats: tuple[int, ...]) -> bool:
+        """The saved passes of game `key`, if that is the game saved (and its seats match); else False."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("key") != key:
+                return False
+            passes = {int(p["seat"]): SeatPass(int(p["seat"]), str(p["token"]), str(p["code"]), str(p["device"]),
+                                               int(p["issued"])) for p in data["passes"]}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return False
+        if not set(passes) <= set(seats):
+            return False
+        self.game_id = str(data.get("game_id", ""))
+        self.passes = passes
+        return True
+
+    @staticmethod
+    def forget(path: Path) -> None:
+        with contextlib.suppress(OSError):
+            path.unlink()

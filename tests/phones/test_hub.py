@@ -207,3 +207,48 @@ def test_route_falls_back_to_the_tablet_for_a_seat_without_a_phone(tmp_path: Pat
     assert done == ["nothing to do"]  # the seat has no input to give now: the tablet goes on
     assert phone.sent[-1] == {"t": "nudge", "mode": "input"}
     session.close()
+
+
+def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: Path) -> None:
+    """After a power cut the resumed game keeps its passes: the same phone rejoins with its saved token and
+    device key (no rescanning), another device is still refused; a new game or a damaged file gives new
+    passes, and the file goes when the game ends."""
+    from kiosk.session import Session
+    from tests.phones.helpers import library
+
+    store = tmp_path / "phone_passes.json"
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub(catalogs=catalogs(), store=store)
+    hub.attach(session)
+    before = {s: (hub.seat_pass(s).token, hub.seat_pass(s).code) for s in range(3)}  # type: ignore[union-attr]
+    phone = Recorder("10.0.0.1")
+    assert hub.join(phone, token=before[1][0])["t"] == "joined"
+    device = phone.sent[0]["device"]
+    assert oct(store.stat().st_mode & 0o777) == "0o600"
+    session.dispatch(A.ChooseDealer(TABLE, 1))
+    session.close()  # the power goes: nothing is ended
+
+    got = Session.resume(library(), tmp_path / "journal")
+    assert got is not None
+    resumed = got[0]
+    hub2 = PhoneHub(catalogs=catalogs(), store=store)
+    hub2.attach(resumed)
+    assert {s: (hub2.seat_pass(s).token, hub2.seat_pass(s).code) for s in range(3)} == before  # type: ignore[union-attr]
+    again = Recorder("10.0.0.1")
+    assert hub2.join(again, token=before[1][0], device=device)["t"] == "joined"
+    assert again.sent[-1]["view"]["round"]["dealer"] == 1
+    thief = Recorder("10.0.0.9")
+    assert hub2.join(thief, token=before[1][0], device="someone-else")["code"] == "other_device"
+    hub2.end_game()
+    assert not store.exists()
+    resumed.close()
+
+    store.write_text("{not json", encoding="utf-8")
+    fresh = new_session(tmp_path / "b", "spyfall", SPY)
+    hub3 = PhoneHub(catalogs=catalogs(), store=store)
+    hub3.attach(fresh)
+    assert hub3.seat_pass(1).token not in {t for t, _ in before.values()}  # type: ignore[union-attr]
+    assert json.loads(store.read_text(encoding="utf-8"))["passes"][1]["token"] == hub3.seat_pass(1).token  # type: ignore[union-attr]
+    again2 = Recorder("10.0.0.1")
+    assert hub3.join(again2, token=before[1][0], device=device)["code"] == "bad_token"  # old passes are dead
+    fresh.close()
