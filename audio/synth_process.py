@@ -264,7 +264,7 @@ class ProcessSynth:
             self.crashes.popleft()
         log.warning("TTS worker failed (%d in %g s): %s", len(self.crashes), self.crash_window, reason)
         if len(self.crashes) >= self.max_crashes:
-            self._dead = (f"음성 합성 프로세스가 {self.crash_window:g}초 안에 {len(self.crashes)}번 멈췄습니다 "
-                          f"(TTS worker failed {len(self.crashes)} times within {self.crash_window:g} s; "
-                          f"last: {reason})")
+            n = len(self.crashes)
+            self._dead = (f"음성 합성 프로세스가 {self.crash_window:g}초 안에 {n}번 멈췄습니다 "
+                          f"(TTS worker failed {n} times in {self.crash_window:g} s: {reason})")
             raise SynthUnavailable(self._dead)

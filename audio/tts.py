@@ -300,7 +300,7 @@ class FallbackSynth:
                 with self._lock:
                     if self._i == i:
                         self._i = i + 1
-                        self._skipped.append(f"{self._synths[i].name}: {exc}")
+                        self._skipped.append(str(exc))
                         log.warning("synthesiser %s given up: %s", self._synths[i].name, exc)
 
     def voices(self) -> list[VoiceInfo]:

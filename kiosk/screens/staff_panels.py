@@ -170,7 +170,7 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
             state, colour = app.tr("staff.device_ok"), OK
         else:
             state, colour = app.tr("staff.device_off", reason=status.reason or "?"), DANGER
-        row = _row(panel, 56)
+        row = _row(panel, 84 if status is not None and status.reason else 56)  # a reason may take 3 lines
         row.add_widget(TLabel(text=app.tr(f"staff.device_{name}") if name in DEVICES else name, size_hint_x=0.35))
         row.add_widget(TLabel(text=state, color=colour, size_hint_x=0.65))
     row = _row(panel, 56)

@@ -52,6 +52,22 @@ def test_every_staff_section_renders_and_fits(driver: Any) -> None:
         assert driver.overflowing_labels() == [], section
 
 
+def test_devices_show_speech_synthesis_working_through_a_fallback_and_why(driver: Any) -> None:
+    from audio.status import BOARD
+
+    before = BOARD.get("tts")
+    reason = "음성 합성 프로세스가 60초 안에 3번 멈췄습니다 (TTS worker failed 3 times in 60 s: killed by SIGSEGV)"
+    BOARD.set("tts", True, reason)
+    try:
+        _staff(driver)
+        driver.tap("staff_nav_devices")
+        driver.screenshot("staff_devices_tts_fallback")
+        assert any("대체 수단으로 동작" in t and "SIGSEGV" in t for t in driver.texts())
+        assert driver.overflowing_labels() == []
+    finally:
+        BOARD.set("tts", before.available if before else True, before.reason if before else "")
+
+
 def test_pin_change_needs_the_same_pin_twice_and_then_works(driver: Any) -> None:
     _staff(driver)
     driver.tap("staff_nav_pin")
