@@ -65,6 +65,7 @@ class _Worker:
 
     def __init__(self, cmd: list[str], env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=str(ROOT),
+                                     stderr=subprocess.DEVNULL if sys.__stderr__ is None else None,
                                      creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
         self.replies: Queue[tuple[dict[str, Any], bytes] | None] = Queue()
         self._reader = threading.Thread(target=self._read, name="synth-reader", daemon=True)

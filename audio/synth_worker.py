@@ -102,8 +102,12 @@ def _read_requests(inp: BinaryIO, jobs: queue.Queue[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # prints from pyttsx3 / C libraries go to stderr
+    out = os.fdopen(os.dup(1), "wb")
+    try:
+        err = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # no stderr (e.g. a pythonw parent on Windows)
+        err = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(err, 1)  # prints from pyttsx3 / C libraries go to stderr, not into the protocol
     tmp = Path(argv[0]) if argv else Path.cwd()
     driver = os.environ.get("TABLEHOST_SYNTH_DRIVER") or None
     jobs: queue.Queue[dict[str, Any]] = queue.Queue()

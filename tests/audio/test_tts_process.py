@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def gone(pid: int) -> bool:
-    """The process no longer runs (reaped, or a zombie of a parent that is not us)."""
+    """POSIX: the process no longer runs (reaped, or a zombie whose parent is not us)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -83,24 +83,24 @@ def test_worker_process_speaks_a_korean_sentence(synth: ProcessSynth) -> None:
 ])
 def test_a_crashing_worker_costs_one_request_and_restarts(synth: ProcessSynth, marker: str, signame: str) -> None:
     synth.synthesize("준비.", "ko", 200)
-    first = synth.pid
-    assert first is not None
+    first, worker = synth.pid, synth._worker
+    assert first is not None and worker is not None
     with pytest.raises(SynthError, match=signame):
         synth.synthesize(f"{marker} 이 문장에서 엔진이 죽습니다.", "ko", 200)
-    assert gone(first) and synth.pid is None  # the dead worker was reaped; we are still here
+    assert worker.proc.returncode is not None and synth.pid is None  # dead and reaped; we are still here
     assert synth.synthesize(SENTENCE, "ko", 200).duration > 1.0  # a fresh worker, transparently
     assert synth.pid not in (None, first) and synth.starts == 2 and len(synth.crashes) == 1
 
 
 def test_a_hung_worker_is_killed_after_the_timeout(synth: ProcessSynth) -> None:
     synth.synthesize("준비.", "ko", 200)
-    hung = synth.pid
+    hung = synth._worker
     assert hung is not None
     t0 = time.monotonic()
     with pytest.raises(SynthError, match="hung"):
         synth.synthesize("⏳ 멈춥니다.", "ko", 200)
     assert time.monotonic() - t0 < 5
-    assert gone(hung)
+    assert hung.proc.returncode is not None  # killed and reaped
     assert synth.synthesize("다시 말합니다.", "ko", 200).frames > 0 and synth.starts == 2
 
 
