@@ -48,14 +48,18 @@ from audio.intents import (
     slot_values,
 )
 from audio.recognizer import (
+    MIN_SNR_DB,
     MODEL_STATUS,
     RATE,
     Heard,
     ModelLoader,
+    NoiseFloor,
     QuickEndpoint,
     Recognizer,
     SpeechEngine,
     VoskEngine,
+    chunk_level,
+    snr_db,
     warm_up,
 )
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
@@ -92,6 +96,8 @@ class VoiceEvent:
 
     def heard_ko(self) -> str:
         """The line the UI shows so people see what the kiosk understood."""
+        if self.detail == "noisy":
+            return "주변이 시끄러워서 잘 못 들었어요. 마이크 가까이에서 다시 말해 주세요."
         if not self.text:
             return "들은 말: (없음)"
         suffix = "" if self.intent is not None else " (알아듣지 못했어요)"
@@ -132,6 +138,9 @@ class VoiceController:
         self._window_until = 0.0
         self._in_utterance = False
         self._endpoint = QuickEndpoint()
+        self._levels: list[float] = []  # chunk levels of the utterance being heard
+        self._floor = NoiseFloor()  # background level while nobody is talking to the kiosk
+        self.min_snr_db = MIN_SNR_DB
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
         self.enabled = True
@@ -267,6 +276,7 @@ class VoiceController:
             rec = self._recs.get(self._active_key())
             heard = rec.final() if rec is not None and self._in_utterance else Heard("")
             self._in_utterance = False
+            heard = self._noise_check(heard)
             self._handle(heard)
             if self.phase is Phase.LISTENING:
                 self._set_phase(Phase.IDLE)
@@ -281,19 +291,24 @@ class VoiceController:
         push-to-talk is up, and before the model is ready."""
         self.tick()
         with self._lock:
-            if self.gate.muted or not self.enabled or not self._listening():
+            if self.gate.muted or not self.enabled:
+                return
+            if not self._listening() or not self._in_utterance:
+                self._floor.update(chunk_level(pcm))
+            if not self._listening():
                 return
             rec = self._recs.get(self._active_key())
             if rec is None:
                 return
             self._in_utterance = True
+            self._levels.append(chunk_level(pcm))
             heard = rec.accept(pcm)
             if heard is None and self._endpoint.update(pcm):
                 heard = rec.final()
             if heard is not None:
                 self._in_utterance = False
                 self._endpoint.reset()
-                self._handle(heard)
+                self._handle(self._noise_check(heard))
 
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""
@@ -313,6 +328,17 @@ class VoiceController:
                 self._set_phase(Phase.IDLE)
 
     # ---- decisions ----------------------------------------------------------------------------------
+    def _noise_check(self, heard: Heard) -> Heard:
+        """Speech too close to the noise is not acted on (a "heard" event with detail "noisy" says so):
+        in loud noise the recogniser mostly picks a wrong command."""
+        snr = snr_db(self._levels, self._floor.value)
+        self._levels = []
+        if heard.candidates and snr is not None and snr < self.min_snr_db:
+            if self._active_key() != "wake":  # nobody addressed the kiosk: no message
+                self._emit(VoiceEvent("heard", text=heard.text, detail="noisy"))
+            return Heard("")
+        return heard
+
     def _handle(self, heard: Heard) -> None:
         key = self._active_key()
         book = self._books.get(key)
@@ -362,6 +388,7 @@ class VoiceController:
             rec.reset()
         self._in_utterance = False
         self._endpoint.reset()
+        self._levels = []
 
     def _drop(self, why: str) -> None:
         if self._in_utterance:

@@ -211,6 +211,53 @@ class QuickEndpoint:
         return False
 
 
+# Speech must stand this far above the noise to be acted on. Measured (bench/voice.py, espeak speech mixed
+# with noise): wrong accepts at pink noise 5 dB SNR 34 % → 0 %, babble 10 dB 14 % → 7 %, while correct
+# results at 10-20 dB SNR drop by at most 2 points; clean speech is never gated.
+MIN_SNR_DB = 10.0
+
+
+def chunk_level(pcm: bytes) -> float:
+    """RMS of 16-bit mono PCM (+1 so that digital silence stays finite in dB)."""
+    n = len(pcm) // 2
+    if n == 0:
+        return 1.0
+    samples = memoryview(pcm[: 2 * n]).cast("h")
+    return math.sqrt(sum(x * x for x in samples) / n) + 1.0
+
+
+def snr_db(levels: list[float], floor: float | None = None) -> float | None:
+    """Speech-to-noise ratio of one utterance from its 0.1 s chunk levels: the loud end (90th percentile)
+    over the noise (20th percentile, or the background `floor` heard before it when that is lower).
+    None when the utterance is too short to tell (under 0.5 s)."""
+    if len(levels) < 5:
+        return None
+    ordered = sorted(levels)
+    noise = ordered[int(len(ordered) * 0.2)]
+    if floor is not None:
+        noise = min(noise, floor)
+    return 20 * math.log10(ordered[int(len(ordered) * 0.9)] / max(noise, 1.0))
+
+
+class NoiseFloor:
+    """The background level between utterances: the 20th percentile of the last few seconds of chunks."""
+
+    def __init__(self, seconds: float = 5.0, chunk: float = 0.1) -> None:
+        self.size = max(5, int(seconds / chunk))
+        self.levels: list[float] = []
+
+    def update(self, level: float) -> None:
+        self.levels.append(level)
+        if len(self.levels) > self.size:
+            del self.levels[0]
+
+    @property
+    def value(self) -> float | None:
+        if len(self.levels) < 5:
+            return None
+        return sorted(self.levels)[int(len(self.levels) * 0.2)]
+
+
 def warm_up(engine: SpeechEngine) -> None:
     """Decode a second of quiet noise once so the first real command is not slowed by lazy set-up."""
     rec = engine.recognizer(["다음", "네"])

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from audio import speechgen as sg  # noqa: E402
 from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
+from audio.recognizer import MIN_SNR_DB, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
@@ -147,7 +148,8 @@ def screens(game: str | None) -> list[str | None]:
 def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> tuple[str, float, float, float]:
     """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, endpoint latency, PTT
     latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
-    time spent on that chunk. The text is the one `PhraseBook.pick` chooses from the n-best."""
+    time spent on that chunk. The text is the one `PhraseBook.pick` chooses from the n-best, or "" when the
+    controller's noise gate would drop the utterance."""
     rec = engine.recognizer(book.grammar)
     endpoint = QuickEndpoint()
     decode = 0.0
@@ -177,6 +179,10 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     decode += ptt
     if not text:
         text = ptt_text
+    # the controller's noise gate (audio/recognizer.py MIN_SNR_DB) on the audio of the utterance
+    snr = snr_db([chunk_level(pcm[i : i + CHUNK]) for i in range(0, cut, CHUNK)])
+    if snr is not None and snr < MIN_SNR_DB:
+        text = ""
     return text, lat, ptt, decode
 
 

@@ -170,7 +170,9 @@ class VoiceBridge:
             self.bar.heard.text = self.last_heard
             self.bar.heard.color = TEXT if ev.intent is not None else MUTED
             toast = self.last_heard
-            if ev.intent is None:
+            if ev.detail == "noisy":
+                toast = self.last_heard = self.app.tr("voice.noisy")
+            elif ev.intent is None:
                 examples = self.controller.book().examples(3)
                 if examples:
                     toast += "\n" + self.app.tr("voice.try", examples=" · ".join(examples))

@@ -1,12 +1,16 @@
 """VoiceController with a scripted recogniser: per-screen grammar, push-to-talk, wake phrase, the
-confirmation flow, the mic gate, and dropping half-spoken commands."""
+confirmation flow, the mic gate, the noise gate, and dropping half-spoken commands."""
 
 from __future__ import annotations
 
+import math
+from array import array
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audio.asr import Mode, Phase, VoiceController, VoiceEvent
+from audio.asr import Heard, Mode, Phase, VoiceController, VoiceEvent
 from audio.confirm import Answer
 from audio.intents import load_catalog
 from audio.status import MicGate, StatusBoard
@@ -358,3 +362,60 @@ def test_staff_switch_turns_voice_off_with_a_reason_and_back_on() -> None:
     assert board.get("voice").available
     say(ctl, "다음")
     assert intents(events) == ["next"]
+
+
+def test_snr_of_an_utterance_and_the_background_floor() -> None:
+    from audio.recognizer import NoiseFloor, chunk_level, snr_db
+
+    quiet, loud = [chunk_level(bytes(3200))] * 4, [3000.0] * 4
+    assert snr_db(quiet + loud) is not None and snr_db(quiet + loud) > 60  # speech over digital silence
+    assert snr_db([300.0] * 5 + [560.0] * 5) == pytest.approx(20 * math.log10(560 / 300), abs=0.01)
+    assert snr_db([1000.0] * 4) is None  # under 0.5 s: cannot tell
+    # talking straight through a press: the floor heard before it is the noise
+    assert snr_db([2000.0, 2500.0, 3000.0, 2800.0, 2600.0], floor=100.0) > 25
+    floor = NoiseFloor(seconds=1.0)
+    assert floor.value is None
+    for level in [100.0] * 8 + [5000.0] * 2:
+        floor.update(level)
+    assert floor.value == 100.0
+
+
+class AlwaysHears(FakeEngine):
+    """A recogniser that hears "계속" whatever the audio: only the noise gate can stop it."""
+
+    def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+        rec = super().recognizer(grammar)
+        rec.final = lambda: Heard("계속")  # type: ignore[method-assign]
+        return rec
+
+
+def _pcm(level: int, seconds: float) -> bytes:
+    return array("h", [level, -level] * int(8000 * seconds)).tobytes()
+
+
+def test_noise_gate_drops_speech_too_close_to_the_noise_and_says_so() -> None:
+    ctl, clock, gate, board, events = make(engine=AlwaysHears())
+    ctl.set_context("lobby", ["next"])
+    for _ in range(30):  # background noise while nobody talks to the kiosk
+        ctl.feed(_pcm(1000, 0.1))
+    ctl.press()
+    for chunk in [_pcm(1000, 0.1)] * 3 + [_pcm(1800, 0.1)] * 6 + [_pcm(1000, 0.1)] * 2:  # +5 dB
+        ctl.feed(chunk)
+    ctl.release()
+    assert intents(events) == []
+    assert [e.detail for e in events if e.kind == "heard"] == ["noisy"]
+    events.clear()
+    ctl.press()
+    for chunk in [_pcm(1000, 0.1)] * 3 + [_pcm(9000, 0.1)] * 6 + [_pcm(1000, 0.1)] * 2:  # +19 dB
+        ctl.feed(chunk)
+    ctl.release()
+    assert intents(events) == ["next"]
+
+
+def test_noise_gate_is_silent_while_waiting_for_the_wake_phrase() -> None:
+    ctl, clock, gate, board, events = make(Mode.WAKE_PHRASE, engine=AlwaysHears())
+    ctl.set_context("lobby", ["next"])
+    for _ in range(40):
+        ctl.feed(_pcm(1000, 0.1))
+    ctl.feed(b"")
+    assert [e for e in events if e.kind == "heard"] == []

@@ -145,3 +145,28 @@ def test_recognise_a_wav_file(engine, tmp_path: Path) -> None:
         wav.writeframes(bytes(400))
     with pytest.raises(ValueError, match="16 kHz mono"):
         recognise_wav(path, engine, ["score"])
+
+
+@needs_model
+@needs_tools
+def test_speech_drowned_in_noise_is_not_acted_on_but_said_so(engine) -> None:
+    """At 3 dB SNR the recogniser mostly picks a wrong command: the controller says it is too noisy and
+    acts on nothing; the same command 25 dB over the same noise goes through."""
+    noise = sg.pink_noise(4.0, seed=9)
+    results = {}
+    for snr in (3.0, 25.0):
+        ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, gate=MicGate(), board=StatusBoard())
+        ctl.mic_available(True)
+        ctl.set_context("test", [s.name for s in CATALOG.navigation()])
+        events: list[VoiceEvent] = []
+        ctl.listen(events.append)
+        pcm = sg.mix(sg.silence(0.4) + sg.speak("계속") + sg.silence(0.4), noise, snr)
+        ctl.press()
+        for i in range(0, len(pcm), 3200):
+            ctl.feed(pcm[i : i + 3200])
+        ctl.release()
+        results[snr] = events
+    assert dispatched(results[25.0]) == ["next"]
+    assert dispatched(results[3.0]) == []
+    noisy = [e for e in results[3.0] if e.kind == "heard" and e.detail == "noisy"]
+    assert noisy and "시끄러워" in noisy[0].heard_ko()
