@@ -52,20 +52,20 @@ def test_every_staff_section_renders_and_fits(driver: Any) -> None:
         assert driver.overflowing_labels() == [], section
 
 
-def test_devices_show_speech_synthesis_working_through_a_fallback_and_why(driver: Any) -> None:
-    from audio.status import BOARD
+def test_devices_show_speech_synthesis_working_through_a_fallback_and_why(driver: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from audio.status import StatusBoard
+    from kiosk.screens import staff_panels
 
-    before = BOARD.get("tts")
-    reason = "음성 합성 프로세스가 60초 안에 3번 멈췄습니다 (TTS worker failed 3 times in 60 s: killed by SIGSEGV)"
-    BOARD.set("tts", True, reason)
-    try:
-        _staff(driver)
-        driver.tap("staff_nav_devices")
-        driver.screenshot("staff_devices_tts_fallback")
-        assert any("대체 수단으로 동작" in t and "SIGSEGV" in t for t in driver.texts())
-        assert driver.overflowing_labels() == []
-    finally:
-        BOARD.set("tts", before.available if before else True, before.reason if before else "")
+    board = StatusBoard()
+    board.set("tts", True, "음성 합성 프로세스가 60초 안에 3번 멈췄습니다 (TTS worker failed 3 times in 60 s: "
+                           "killed by SIGSEGV)")
+    monkeypatch.setattr(staff_panels, "BOARD", board)
+    _staff(driver)
+    driver.tap("staff_nav_devices")
+    driver.screenshot("staff_devices_tts_fallback")
+    assert any("대체 수단으로 동작" in t and "SIGSEGV" in t for t in driver.texts())
+    assert driver.overflowing_labels() == []
 
 
 def test_pin_change_needs_the_same_pin_twice_and_then_works(driver: Any) -> None:
