@@ -156,8 +156,19 @@ class Driver:
                 bad.append(f"{getattr(w, 'test_id', '') or getattr(w, 'text', '')!r} {w.width:.0f}x{w.height:.0f}")
         return bad
 
-    def overflowing_labels(self) -> list[str]:
-        """Labels whose rendered text is larger than their box (text cut off or spilling out)."""
+    def overflowing_labels(self, settle_frames: int = 20) -> list[str]:
+        """Labels whose rendered text is larger than their box (text cut off or spilling out) once the
+        layout has settled: a box can take a few frames to reach its size after a screen change (more on a
+        loaded machine), so a label that overflows is checked again, frame by frame, before it counts."""
+        bad = self._overflowing()
+        for _ in range(settle_frames):
+            if not bad:
+                break
+            self.pump(1)
+            bad = self._overflowing()
+        return bad
+
+    def _overflowing(self) -> list[str]:
         from kivy.uix.label import Label
 
         bad = []
