@@ -4,11 +4,17 @@
     python bench/voice.py --quick         # fewer voices, 2 min of no-command audio
     python bench/voice.py --select        # per-phrasing accuracy on clean speech, to choose templates
     python bench/voice.py --game spyfall  # add that game's intents to the screen grammar
+    python bench/voice.py --game all --recordings DIR   # real people instead of espeak-ng (see below)
 
 Reports per-phrase accuracy, wrong-accept rate (an intent other than the one spoken), false accepts per
 hour on audio with no command in it (pink noise + clatter, babble of overlapping voices, our own narration,
 a busy mix), latency from the end of speech to the intent, the real-time factor and the RSS.
 Espeak speech is robotic: a floor, not a field test. Figures are printed; nothing is asserted.
+
+`--recordings DIR` measures real speakers: every `DIR/<speaker>/<phrase>[.N].wav` (16 kHz mono 16-bit, or
+anything sox converts) is one utterance of the phrase named by the file, e.g. `지수/서연 범인.2.wav`, decoded
+push-to-talk style with the grammar of the first screen whose phrases include it (the sample players are
+민호, 지수, 서연, 지훈). Reports accuracy per phrase and per speaker.
 """
 
 from __future__ import annotations
@@ -321,6 +327,59 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
     print("- push-to-talk: audio is discarded while the button is up → 0 by construction")
 
 
+def load_recording(path: Path) -> bytes:
+    import wave
+
+    try:
+        with wave.open(str(path), "rb") as wav:
+            if (wav.getframerate(), wav.getnchannels(), wav.getsampwidth()) == (sg.RATE, 1, 2):
+                return wav.readframes(wav.getnframes())
+    except (wave.Error, EOFError):
+        pass
+    import subprocess
+
+    return subprocess.run(["sox", str(path), "-r", str(sg.RATE), "-c", "1", "-b", "16", "-e", "signed-integer",
+                           "-t", "raw", "-"], check=True, capture_output=True, timeout=60).stdout
+
+
+def run_recordings(engine, catalog, game: str | None, folder: Path) -> None:
+    books: list[PhraseBook] = []
+    for g in (list(SCREENS) if game == "all" else [game]):
+        for screen in screens(g):
+            books.append(build_phrasebook(screen_specs(catalog, g, screen), sample_slots(g), engine.vocabulary,
+                                          catalog.decoys))
+    per_phrase: dict[str, Counter] = defaultdict(Counter)
+    per_speaker: dict[str, Counter] = defaultdict(Counter)
+    unknown: list[str] = []
+    for path in sorted(folder.rglob("*.wav")):
+        text = " ".join(path.stem.split(".")[0].replace("_", " ").split())
+        book = next((b for b in books if text in b.phrases), None)
+        if book is None:
+            unknown.append(path.name)
+            continue
+        pcm = load_recording(path)
+        got, *_ = recognise(engine, book, pcm + sg.silence(0.8), len(pcm) / 2 / sg.RATE)
+        spec, sl = book.phrases[text]
+        intent = book.match(got)
+        ok = intent is not None and intent.name == spec.name and dict(intent.slots) == dict(sl)
+        outcome = "correct" if ok else ("wrong" if intent is not None else "rejected")
+        per_phrase[text][outcome] += 1
+        per_speaker[path.parent.name][outcome] += 1
+    print(f"\n## Recordings in {folder}")
+    if unknown:
+        print(f"not a phrase of any screen (skipped): {unknown}")
+    for label, table in (("phrase", per_phrase), ("speaker", per_speaker)):
+        for key, c in sorted(table.items(), key=lambda kv: kv[1]["correct"] / sum(kv[1].values())):
+            n = sum(c.values())
+            print(f"{label} {key!r}: {c['correct']}/{n} correct, {c['wrong']} wrong")
+    tot: Counter = Counter()
+    for c in per_speaker.values():
+        tot.update(c)
+    n = sum(tot.values())
+    if n:
+        print(f"recordings: {tot['correct'] / n:.1%} correct, {tot['wrong'] / n:.1%} wrong accept (n={n})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true")
@@ -328,6 +387,7 @@ def main() -> None:
     ap.add_argument("--game", default=None, help="a game, or 'all' (default: navigation only)")
     ap.add_argument("--no-command-seconds", type=float, default=600.0)
     ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
+    ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
@@ -340,6 +400,10 @@ def main() -> None:
         sys.exit(f"model not available: {loader.reason}")
     print(f"# Voice benchmark (game={args.game or 'navigation only'})")
     print(f"model load + vocabulary + warm-up: {time.perf_counter() - t0:.2f} s; RSS {rss_mb():.0f} MB")
+    if args.recordings is not None:
+        run_recordings(engine, catalog, args.game, args.recordings)
+        print(f"\npeak RSS {rss_mb():.0f} MB")
+        return
     voices = VOICES[:3] if args.quick else VOICES
     noisy_voices = voices[:3]
     noises = make_noises(12.0)
