@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from engines.core import TABLE
+from kiosk.voice_intents import game_intents
 from kiosk.widgets.handover import HoldButton
 from kiosk.widgets.theme import MUTED, TEXT
 
@@ -60,18 +61,6 @@ def slots_from_view(view: Mapping[str, Any]) -> dict[str, dict[str, object]]:
         if values:
             out[slot] = values
     return out
-
-
-def game_intents(catalog: Any, session: Any) -> list[str]:
-    """The game intents the recogniser listens for now: those whose action is legal for a seat that may
-    act (or the table), plus `always` intents. A smaller grammar is a more accurate one (bench/voice.py
-    measures per step), and a phrase that is not legal now is not forced onto anything."""
-    engine, state = session.engine, session.state
-    legal: set[str] = set()
-    for seat in engine.to_move(state):
-        if seat >= TABLE:
-            legal.update(type(a).NAME for a in engine.legal_actions(state, seat))
-    return [spec.name for spec in catalog.game_intents(session.game.id) if spec.always or spec.action in legal]
 
 
 class VoiceBar(BoxLayout):

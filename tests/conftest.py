@@ -16,3 +16,15 @@ os.environ.setdefault("TABLEHOST_CAPTIONS_ONLY", "1")  # the real model (650 MB)
 from kiosk import env  # noqa: E402
 
 env.configure(headless=True)
+env.apply_config()  # window size etc. before any import can create the Window (1280x800, not Kivy's 800x600)
+
+
+def pytest_collection_finish(session) -> None:  # type: ignore[no-untyped-def]
+    """No test module may create Kivy's Window while being imported: the UI fixture must create it (its
+    size, fonts and offscreen driver). Importing a Kivy widget module at collection once did, and every
+    screenshot came out 800x600."""
+    import sys
+
+    if "kivy.core.window" in sys.modules:
+        raise RuntimeError("a test module imported kivy.core.window at collection time; import Kivy-dependent "
+                           "kiosk modules inside tests or fixtures")

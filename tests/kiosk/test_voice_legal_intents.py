@@ -12,7 +12,7 @@ import pytest
 import engines
 from audio.intents import load_catalog
 from engines.core import CHANCE, TABLE
-from kiosk.voice import game_intents
+from kiosk.voice_intents import game_intents
 from tests.engines.conformance import random_playthrough
 from tests.packs import pack_for
 
