@@ -50,6 +50,7 @@ from audio.intents import (
 from audio.recognizer import (
     MIN_SNR_DB,
     MODEL_STATUS,
+    PERTURB_SPEEDS,
     RATE,
     Heard,
     ModelLoader,
@@ -59,6 +60,8 @@ from audio.recognizer import (
     SpeechEngine,
     VoskEngine,
     chunk_level,
+    decode_all,
+    perturb,
     snr_db,
     warm_up,
 )
@@ -118,6 +121,7 @@ class VoiceController:
         board: StatusBoard = BOARD,
         wake_window: float = 5.0,
         confirm_timeout: float = DEFAULT_TIMEOUT,
+        speeds: tuple[float, ...] = (),
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.clock = clock
@@ -141,6 +145,9 @@ class VoiceController:
         self._levels: list[float] = []  # chunk levels of the utterance being heard
         self._floor = NoiseFloor()  # background level while nobody is talking to the kiosk
         self.min_snr_db = MIN_SNR_DB
+        self.speeds = speeds  # extra decodes at these speeds vote on commands (PERTURB_SPEEDS in the kiosk)
+        self._audio = bytearray()  # the utterance, kept only when `speeds` is set
+        self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
         self.enabled = True
@@ -302,6 +309,8 @@ class VoiceController:
                 return
             self._in_utterance = True
             self._levels.append(chunk_level(pcm))
+            if self.speeds:
+                self._audio += pcm
             heard = rec.accept(pcm)
             if heard is None and self._endpoint.update(pcm):
                 heard = rec.final()
@@ -333,18 +342,27 @@ class VoiceController:
         in loud noise the recogniser mostly picks a wrong command."""
         snr = snr_db(self._levels, self._floor.value)
         self._levels = []
+        self._utterance, self._audio = bytes(self._audio), bytearray()
         if heard.candidates and snr is not None and snr < self.min_snr_db:
             if self._active_key() != "wake":  # nobody addressed the kiosk: no message
                 self._emit(VoiceEvent("heard", text=heard.text, detail="noisy"))
             return Heard("")
         return heard
 
+    def _decide(self, key: str, book: PhraseBook, heard: Heard) -> tuple[str, Intent | None]:
+        audio, self._utterance = self._utterance, b""
+        if not self.speeds or key == "wake" or not audio or self._engine is None:
+            return book.pick(heard.candidates)
+        decodes = [heard.candidates]
+        decodes += [decode_all(self._engine, book.grammar, perturb(audio, f)).candidates for f in self.speeds]
+        return book.vote(decodes)
+
     def _handle(self, heard: Heard) -> None:
         key = self._active_key()
         book = self._books.get(key)
         if not heard.candidates or book is None:
             return
-        text, intent = book.pick(heard.candidates)
+        text, intent = self._decide(key, book, heard)
         if key == "wake":
             if intent is not None:
                 self._window_until = self.clock() + self.wake_window
@@ -389,6 +407,8 @@ class VoiceController:
         self._in_utterance = False
         self._endpoint.reset()
         self._levels = []
+        self._audio = bytearray()
+        self._utterance = b""
 
     def _drop(self, why: str) -> None:
         if self._in_utterance:
@@ -453,7 +473,7 @@ def start_voice(
     Nothing here blocks the UI thread."""
     from audio.mic import Microphone
 
-    controller = VoiceController(catalog, None, mode, gate=gate, board=board)
+    controller = VoiceController(catalog, None, mode, gate=gate, board=board, speeds=PERTURB_SPEEDS)
     loader = ModelLoader(model_path, board=board)
 
     def on_progress(progress: float, _phase: str) -> None:

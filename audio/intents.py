@@ -178,6 +178,23 @@ class PhraseBook:
         return (cands[0] if cands else ""), None
 
 
+    def vote(self, decodes: Iterable[Iterable[str]]) -> tuple[str, Intent | None]:
+        """Several decodes of one utterance (n-best lists; the normal decode first, then perturbed ones):
+        an intent (with its slots) that at least two of them pick wins; otherwise the normal decode's pick."""
+        picks = [self.pick(c) for c in decodes]
+        if not picks:
+            return "", None
+        counts: dict[tuple[str, str], list[tuple[str, Intent]]] = {}
+        for text, intent in picks:
+            if intent is not None:
+                key = (intent.name, repr(sorted((k, repr(v)) for k, v in intent.slots.items())))
+                counts.setdefault(key, []).append((text, intent))
+        best = max(counts.values(), key=len, default=[])
+        if len(best) >= 2 and sum(len(v) == len(best) for v in counts.values()) == 1:
+            return best[0]
+        return picks[0]
+
+
 SlotInput = Mapping[str, Iterable[SlotValue] | Mapping[str, object]]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,6 +257,44 @@ class NoiseFloor:
         if len(self.levels) < 5:
             return None
         return sorted(self.levels)[int(len(self.levels) * 0.2)]
+
+
+# Decoding the utterance again 10 % slower and 10 % faster and letting the three results vote (two must
+# agree, else the normal decode stands) raised clean espeak accuracy from 71.7 % to 75.8 % with fewer wrong
+# accepts (3.6 % → 2.9 %), bench/voice.py. Costs two extra decodes of the utterance after it ends.
+PERTURB_SPEEDS = (0.9, 1.1)
+
+
+def perturb(pcm: bytes, factor: float) -> bytes:
+    """The audio played `factor` times as fast, pitch moving with it (the speed perturbation of Kaldi's
+    training recipes), by linear interpolation."""
+    if factor == 1.0:
+        return pcm
+    src = memoryview(pcm[: len(pcm) // 2 * 2]).cast("h")
+    n = len(src)
+    if n < 2:
+        return pcm
+    out = array("h", bytes(2 * int(n / factor)))
+    last = n - 1
+    for i in range(len(out)):
+        x = i * factor
+        j = int(x)
+        if j >= last:
+            out[i] = src[last]
+            continue
+        t = x - j
+        out[i] = int(src[j] + (src[j + 1] - src[j]) * t)
+    return out.tobytes()
+
+
+def decode_all(engine: SpeechEngine, grammar: list[str], pcm: bytes, chunk: int = 3200) -> Heard:
+    """One whole utterance through a fresh recogniser: its first result, or the flush."""
+    rec = engine.recognizer(grammar)
+    for i in range(0, len(pcm), chunk):
+        heard = rec.accept(pcm[i : i + chunk])
+        if heard is not None and heard.candidates:
+            return heard
+    return rec.final()
 
 
 def warm_up(engine: SpeechEngine) -> None:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from audio import speechgen as sg  # noqa: E402
 from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
-from audio.recognizer import MIN_SNR_DB, chunk_level, snr_db  # noqa: E402
+from audio.recognizer import MIN_SNR_DB, PERTURB_SPEEDS, chunk_level, decode_all, perturb, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
@@ -154,12 +154,14 @@ def screens(game: str | None) -> list[str | None]:
 def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> tuple[str, float, float, float]:
     """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, endpoint latency, PTT
     latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
-    time spent on that chunk. The text is the one `PhraseBook.pick` chooses from the n-best, or "" when the
-    controller's noise gate would drop the utterance."""
+    time spent on that chunk and on the vote. The text is the one the controller decides: `PhraseBook.vote`
+    over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_SPEEDS), or "" when its
+    noise gate would drop the utterance."""
     rec = engine.recognizer(book.grammar)
     endpoint = QuickEndpoint()
     decode = 0.0
-    text, lat = "", float("nan")
+    base: tuple[str, ...] = ()
+    lat = float("nan")
     for i in range(0, len(pcm), CHUNK):
         t0 = time.perf_counter()
         chunk = pcm[i : i + CHUNK]
@@ -169,10 +171,10 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
         dt = time.perf_counter() - t0
         decode += dt
         if heard is not None and heard.candidates:
-            text = book.pick(heard.candidates)[0]
+            base = heard.candidates
             lat = (i + CHUNK) / 2 / sg.RATE - end + dt
             break
-    # Push-to-talk: release just after speech; what matters is the flush.
+    # Push-to-talk: release just after speech; what matters is the flush (and the vote after it).
     rec2 = engine.recognizer(book.grammar)
     cut = int(min(len(pcm), (end + 0.25) * sg.RATE * 2)) // 2 * 2
     for i in range(0, cut, CHUNK):
@@ -180,16 +182,19 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
         rec2.accept(pcm[i : min(i + CHUNK, cut)])
         decode += time.perf_counter() - t0
     t0 = time.perf_counter()
-    ptt_text = book.pick(rec2.final().candidates)[0]
-    ptt = time.perf_counter() - t0
-    decode += ptt
-    if not text:
-        text = ptt_text
+    ptt_cands = rec2.final().candidates
+    flush = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    extra = [decode_all(engine, book.grammar, perturb(pcm[:cut], f)).candidates for f in PERTURB_SPEEDS]
+    text = book.vote([base or ptt_cands, *extra])[0]
+    voting = time.perf_counter() - t0
+    decode += flush + voting
+    lat += voting
     # the controller's noise gate (audio/recognizer.py MIN_SNR_DB) on the audio of the utterance
     snr = snr_db([chunk_level(pcm[i : i + CHUNK]) for i in range(0, cut, CHUNK)])
     if snr is not None and snr < MIN_SNR_DB:
         text = ""
-    return text, lat, ptt, decode
+    return text, lat, flush + voting, decode
 
 
 def tested_phrases(book: PhraseBook, per_intent: int, seed: int = 3) -> list[str]:
@@ -301,7 +306,8 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
           f"(final actions requested {sum(finals.values())}); per source {dict(raw)}")
     # 2. The real hands-free pipeline: wake phrase → command → confirmation.
     t = [0.0]
-    ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard())
+    ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard(),
+                          speeds=PERTURB_SPEEDS)
     ctl.mic_available(True)
     ctl.set_context("bench", names, sample_slots(game))
     events: Counter = Counter()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from audio.asr import Heard, Mode, Phase, VoiceController, VoiceEvent
 from audio.confirm import Answer
-from audio.intents import load_catalog
+from audio.intents import build_phrasebook, load_catalog
 from audio.status import MicGate, StatusBoard
 from tests.audio.voice_fakes import FakeClock, FakeEngine
 
@@ -419,3 +419,51 @@ def test_noise_gate_is_silent_while_waiting_for_the_wake_phrase() -> None:
         ctl.feed(_pcm(1000, 0.1))
     ctl.feed(b"")
     assert [e for e in events if e.kind == "heard"] == []
+
+
+def test_perturbed_audio_is_the_same_sound_faster_or_slower() -> None:
+    from audio.recognizer import perturb
+
+    ramp = array("h", range(0, 20000, 10)).tobytes()  # 2000 samples
+    fast, slow = perturb(ramp, 1.25), perturb(ramp, 0.8)
+    assert len(fast) // 2 == 1600 and len(slow) // 2 == 2500
+    assert array("h", fast)[800] == 10000  # sample 800 of the fast one is sample 1000 of the original
+    assert array("h", slow)[1250] == 10000
+    assert perturb(ramp, 1.0) == ramp and perturb(b"", 1.1) == b""
+
+
+def test_votes_two_decodes_that_agree_win_else_the_normal_decode_stands() -> None:
+    book = build_phrasebook([CATALOG.intents[n] for n in ("help", "score", "next")], decoys=["커피"])
+    assert book.vote([["도움말"], ["점수"], ["점수 보여줘"]])[1].name == "score"  # two say score
+    assert book.vote([["도움말"], ["점수"], ["계속"]])[1].name == "help"  # no agreement: the normal decode
+    assert book.vote([["커피"], ["커피"], ["점수"]])[1] is None  # a decoy is not a vote for anything
+    assert book.vote([["커피 점수"], ["점수"], ["지금 점수"]])[1].name == "score"
+    assert book.vote([]) == ("", None)
+
+
+class Scripted(FakeEngine):
+    """The normal decode hears the speech as text; every extra (perturbed) decode hears `extra`."""
+
+    def __init__(self, extra: str) -> None:
+        super().__init__()
+        self.extra = extra
+
+    def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+        rec = super().recognizer(grammar)
+        if len(self.recognizers) > 4:  # after command, confirm, wake and the context's command recogniser
+            rec.final = lambda: Heard(self.extra)  # type: ignore[method-assign]
+            rec.accept = lambda pcm: None  # type: ignore[method-assign]
+        return rec
+
+
+def test_controller_lets_perturbed_decodes_outvote_a_mishearing() -> None:
+    engine = Scripted("점수")
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          speeds=(0.9, 1.1))
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    say(ctl, "도움말")
+    assert intents(events) == ["score"]
+    assert len(engine.recognizers) >= 6  # two extra decodes of that one utterance
