@@ -146,6 +146,8 @@ class VoiceController:
         self._floor = NoiseFloor()  # background level while nobody is talking to the kiosk
         self.min_snr_db = MIN_SNR_DB
         self.speeds = speeds  # extra decodes at these speeds vote on commands (PERTURB_SPEEDS in the kiosk)
+        self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
+        self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
         self._audio = bytearray()  # the utterance, kept only when `speeds` is set
         self._utterance = b""
         self._mic_ok = False
@@ -284,8 +286,25 @@ class VoiceController:
             heard = rec.final() if rec is not None and self._in_utterance else Heard("")
             self._in_utterance = False
             heard = self._noise_check(heard)
+            key = self._active_key()
+            book = self._books.get(key)
+            if self.background_vote and self._votes(key, self._utterance) and heard.candidates and book is not None:
+                # the extra decodes take ~0.1 s: not on the UI thread that calls release()
+                audio, self._utterance, gen = self._utterance, b"", self._gen
+                threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen),
+                                 name="voice-vote", daemon=True).start()
+                return
             self._handle(heard)
             if self.phase is Phase.LISTENING:
+                self._set_phase(Phase.IDLE)
+
+    def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int) -> None:
+        decided = self._vote(book, heard, audio)
+        with self._lock:
+            if gen != self._gen or self._books.get(key) is not book:
+                return  # pressed again, screen changed or reset meanwhile: this result is stale
+            self._handle(heard, key, decided)
+            if self.phase is Phase.LISTENING and not self._pressed:
                 self._set_phase(Phase.IDLE)
 
     def _listening(self) -> bool:
@@ -349,20 +368,27 @@ class VoiceController:
             return Heard("")
         return heard
 
-    def _decide(self, key: str, book: PhraseBook, heard: Heard) -> tuple[str, Intent | None]:
-        audio, self._utterance = self._utterance, b""
-        if not self.speeds or key == "wake" or not audio or self._engine is None:
+    def _votes(self, key: str, audio: bytes) -> bool:
+        """Whether perturbed decodes vote on this utterance (never on the wake phrase)."""
+        return bool(self.speeds) and key != "wake" and bool(audio) and self._engine is not None
+
+    def _vote(self, book: PhraseBook, heard: Heard, audio: bytes) -> tuple[str, Intent | None]:
+        engine = self._engine
+        if engine is None or not audio:
             return book.pick(heard.candidates)
         decodes = [heard.candidates]
-        decodes += [decode_all(self._engine, book.grammar, perturb(audio, f)).candidates for f in self.speeds]
+        decodes += [decode_all(engine, book.grammar, perturb(audio, f)).candidates for f in self.speeds]
         return book.vote(decodes)
 
-    def _handle(self, heard: Heard) -> None:
-        key = self._active_key()
+    def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
+        key = key or self._active_key()
         book = self._books.get(key)
         if not heard.candidates or book is None:
             return
-        text, intent = self._decide(key, book, heard)
+        if decided is None:
+            audio, self._utterance = self._utterance, b""
+            decided = self._vote(book, heard, audio) if self._votes(key, audio) else book.pick(heard.candidates)
+        text, intent = decided
         if key == "wake":
             if intent is not None:
                 self._window_until = self.clock() + self.wake_window
@@ -402,6 +428,7 @@ class VoiceController:
             self._emit(VoiceEvent("phase", detail=phase.value))
 
     def _reset_rec(self) -> None:
+        self._gen += 1
         for rec in self._recs.values():
             rec.reset()
         self._in_utterance = False
@@ -474,6 +501,7 @@ def start_voice(
     from audio.mic import Microphone
 
     controller = VoiceController(catalog, None, mode, gate=gate, board=board, speeds=PERTURB_SPEEDS)
+    controller.background_vote = True
     loader = ModelLoader(model_path, board=board)
 
     def on_progress(progress: float, _phase: str) -> None:

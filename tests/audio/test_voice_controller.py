@@ -467,3 +467,42 @@ def test_controller_lets_perturbed_decodes_outvote_a_mishearing() -> None:
     say(ctl, "도움말")
     assert intents(events) == ["score"]
     assert len(engine.recognizers) >= 6  # two extra decodes of that one utterance
+
+
+def test_release_hands_the_vote_to_a_thread_and_a_new_press_drops_a_late_result() -> None:
+    import threading
+
+    gate_open = threading.Event()
+
+    class Slow(Scripted):
+        def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+            rec = super().recognizer(grammar)
+            if len(self.recognizers) > 4:
+                final = rec.final
+                rec.final = lambda: (gate_open.wait(5), final())[1]  # type: ignore[method-assign]
+            return rec
+
+    engine = Slow("점수")
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          speeds=(0.9, 1.1))
+    ctl.background_vote = True
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    say(ctl, "도움말")
+    assert intents(events) == []  # release() returned at once; the vote is still running
+    gate_open.set()
+    for _ in range(200):
+        if intents(events):
+            break
+        threading.Event().wait(0.01)
+    assert intents(events) == ["score"]
+    gate_open.clear()
+    events.clear()
+    say(ctl, "도움말")
+    ctl.press()  # talking again before the vote ends: the old result must not act
+    gate_open.set()
+    threading.Event().wait(0.2)
+    ctl.release()
+    assert intents(events) == []
