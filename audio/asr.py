@@ -60,8 +60,7 @@ from audio.recognizer import (
     SpeechEngine,
     VoskEngine,
     chunk_level,
-    decode_all,
-    perturb,
+    decode_perturbed,
     snr_db,
     warm_up,
 )
@@ -376,9 +375,7 @@ class VoiceController:
         engine = self._engine
         if engine is None or not audio:
             return book.pick(heard.candidates)
-        decodes = [heard.candidates]
-        decodes += [decode_all(engine, book.grammar, perturb(audio, f)).candidates for f in self.speeds]
-        return book.vote(decodes)
+        return book.vote([heard.candidates, *decode_perturbed(engine, book.grammar, audio, self.speeds)])
 
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from array import array
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -259,10 +261,12 @@ class NoiseFloor:
         return sorted(self.levels)[int(len(self.levels) * 0.2)]
 
 
-# Decoding the utterance again 10 % slower and 10 % faster and letting the three results vote (two must
-# agree, else the normal decode stands) raised clean espeak accuracy from 71.7 % to 75.8 % with fewer wrong
-# accepts (3.6 % → 2.9 %), bench/voice.py. Costs two extra decodes of the utterance after it ends.
-PERTURB_SPEEDS = (0.9, 1.1)
+# The utterance is decoded again at other speeds and the decodes vote (two must agree on an intent and no
+# other intent may have as many votes, else the normal decode stands). Clean espeak speech, 558 utterances
+# (bench/voice.py): normal decode 71 %, speeds 0.9/1.1 → 75.8 % (wrong accepts 3.6 → 2.9 %), 0.85-1.15 (4
+# extra) → 82.4 % (4.1 %), 0.8-1.2 (6 extra) → 85.3 % (4.3 %). The extra decodes run in parallel threads
+# (vosk releases the GIL), after the utterance ends.
+PERTURB_SPEEDS = (0.8, 0.85, 0.9, 1.1, 1.15, 1.2)
 
 
 def perturb(pcm: bytes, factor: float) -> bytes:
@@ -295,6 +299,20 @@ def decode_all(engine: SpeechEngine, grammar: list[str], pcm: bytes, chunk: int 
         if heard is not None and heard.candidates:
             return heard
     return rec.final()
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def decode_perturbed(engine: SpeechEngine, grammar: list[str], pcm: bytes,
+                     speeds: tuple[float, ...]) -> list[tuple[str, ...]]:
+    """The n-best of the utterance at each speed, decoded in parallel."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=max(2, min(len(PERTURB_SPEEDS), os.cpu_count() or 2)),
+                                   thread_name_prefix="voice-perturb")
+    jobs = [_POOL.submit(lambda f=f: decode_all(engine, grammar, perturb(pcm, f)).candidates) for f in speeds]
+    return [job.result() for job in jobs]
 
 
 def warm_up(engine: SpeechEngine) -> None:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from audio import speechgen as sg  # noqa: E402
 from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
-from audio.recognizer import MIN_SNR_DB, PERTURB_SPEEDS, chunk_level, decode_all, perturb, snr_db  # noqa: E402
+from audio.recognizer import MIN_SNR_DB, PERTURB_SPEEDS, chunk_level, decode_perturbed, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
@@ -185,7 +185,7 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     ptt_cands = rec2.final().candidates
     flush = time.perf_counter() - t0
     t0 = time.perf_counter()
-    extra = [decode_all(engine, book.grammar, perturb(pcm[:cut], f)).candidates for f in PERTURB_SPEEDS]
+    extra = decode_perturbed(engine, book.grammar, pcm[:cut], PERTURB_SPEEDS)
     text = book.vote([base or ptt_cands, *extra])[0]
     voting = time.perf_counter() - t0
     decode += flush + voting
