@@ -50,7 +50,7 @@ from audio.intents import (
 from audio.recognizer import (
     MIN_SNR_DB,
     MODEL_STATUS,
-    PERTURB_SPEEDS,
+    PERTURB_STAGES,
     RATE,
     Heard,
     ModelLoader,
@@ -106,6 +106,19 @@ class VoiceEvent:
         return f"들은 말: {self.text}{suffix}"
 
 
+def decide(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], audio: bytes,
+           stages: tuple[tuple[float, ...], ...]) -> tuple[str, Intent | None]:
+    """The normal decode's n-best plus perturbed decodes, stage by stage, until an intent has 3 votes (or
+    the stages run out); then `PhraseBook.vote`."""
+    decodes: list[tuple[str, ...]] = [candidates]
+    for stage in stages:
+        decodes += decode_perturbed(engine, book.grammar, audio, stage)
+        _, groups = book.tally(decodes)
+        if groups and len(groups[0]) >= 3 and (len(groups) == 1 or len(groups[1]) < len(groups[0])):
+            break
+    return book.vote(decodes)
+
+
 class VoiceController:
     """Audio in, intents out. Thread-safe: `feed` runs on the audio thread, the rest on the UI thread;
     listeners are called on the calling thread (the kiosk hops to the main thread itself)."""
@@ -120,7 +133,7 @@ class VoiceController:
         board: StatusBoard = BOARD,
         wake_window: float = 5.0,
         confirm_timeout: float = DEFAULT_TIMEOUT,
-        speeds: tuple[float, ...] = (),
+        stages: tuple[tuple[float, ...], ...] = (),
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.clock = clock
@@ -144,10 +157,10 @@ class VoiceController:
         self._levels: list[float] = []  # chunk levels of the utterance being heard
         self._floor = NoiseFloor()  # background level while nobody is talking to the kiosk
         self.min_snr_db = MIN_SNR_DB
-        self.speeds = speeds  # extra decodes at these speeds vote on commands (PERTURB_SPEEDS in the kiosk)
+        self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
-        self._audio = bytearray()  # the utterance, kept only when `speeds` is set
+        self._audio = bytearray()  # the utterance, kept only when `stages` is set
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -327,7 +340,7 @@ class VoiceController:
                 return
             self._in_utterance = True
             self._levels.append(chunk_level(pcm))
-            if self.speeds:
+            if self.stages:
                 self._audio += pcm
             heard = rec.accept(pcm)
             if heard is None and self._endpoint.update(pcm):
@@ -369,13 +382,13 @@ class VoiceController:
 
     def _votes(self, key: str, audio: bytes) -> bool:
         """Whether perturbed decodes vote on this utterance (never on the wake phrase)."""
-        return bool(self.speeds) and key != "wake" and bool(audio) and self._engine is not None
+        return bool(self.stages) and key != "wake" and bool(audio) and self._engine is not None
 
     def _vote(self, book: PhraseBook, heard: Heard, audio: bytes) -> tuple[str, Intent | None]:
         engine = self._engine
         if engine is None or not audio:
             return book.pick(heard.candidates)
-        return book.vote([heard.candidates, *decode_perturbed(engine, book.grammar, audio, self.speeds)])
+        return decide(engine, book, heard.candidates, audio, self.stages)
 
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()
@@ -497,7 +510,7 @@ def start_voice(
     Nothing here blocks the UI thread."""
     from audio.mic import Microphone
 
-    controller = VoiceController(catalog, None, mode, gate=gate, board=board, speeds=PERTURB_SPEEDS)
+    controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES)
     controller.background_vote = True
     loader = ModelLoader(model_path, board=board)
 

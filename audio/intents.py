@@ -178,20 +178,25 @@ class PhraseBook:
         return (cands[0] if cands else ""), None
 
 
-    def vote(self, decodes: Iterable[Iterable[str]]) -> tuple[str, Intent | None]:
-        """Several decodes of one utterance (n-best lists; the normal decode first, then perturbed ones):
-        an intent (with its slots) that at least two of them pick wins; otherwise the normal decode's pick."""
+    def tally(self, decodes: Iterable[Iterable[str]]) -> tuple[list[tuple[str, Intent | None]], list[list[tuple[str, Intent]]]]:
+        """Each decode's pick, and the picks grouped by intent (with its slots), biggest group first."""
         picks = [self.pick(c) for c in decodes]
-        if not picks:
-            return "", None
-        counts: dict[tuple[str, str], list[tuple[str, Intent]]] = {}
+        groups: dict[tuple[str, str], list[tuple[str, Intent]]] = {}
         for text, intent in picks:
             if intent is not None:
                 key = (intent.name, repr(sorted((k, repr(v)) for k, v in intent.slots.items())))
-                counts.setdefault(key, []).append((text, intent))
-        best = max(counts.values(), key=len, default=[])
-        if len(best) >= 2 and sum(len(v) == len(best) for v in counts.values()) == 1:
-            return best[0]
+                groups.setdefault(key, []).append((text, intent))
+        return picks, sorted(groups.values(), key=len, reverse=True)
+
+    def vote(self, decodes: Iterable[Iterable[str]]) -> tuple[str, Intent | None]:
+        """Several decodes of one utterance (n-best lists; the normal decode first, then perturbed ones):
+        an intent (with its slots) that at least two of them pick, and more than any other intent, wins;
+        otherwise the normal decode's pick."""
+        picks, groups = self.tally(decodes)
+        if not picks:
+            return "", None
+        if groups and len(groups[0]) >= 2 and (len(groups) == 1 or len(groups[1]) < len(groups[0])):
+            return groups[0][0]
         return picks[0]
 
 

@@ -263,10 +263,11 @@ class NoiseFloor:
 
 # The utterance is decoded again at other speeds and the decodes vote (two must agree on an intent and no
 # other intent may have as many votes, else the normal decode stands). Clean espeak speech, 558 utterances
-# (bench/voice.py): normal decode 71 %, speeds 0.9/1.1 → 75.8 % (wrong accepts 3.6 → 2.9 %), 0.85-1.15 (4
-# extra) → 82.4 % (4.1 %), 0.8-1.2 (6 extra) → 85.3 % (4.3 %). The extra decodes run in parallel threads
-# (vosk releases the GIL), after the utterance ends.
-PERTURB_SPEEDS = (0.8, 0.85, 0.9, 1.1, 1.15, 1.2)
+# (bench/voice.py, /tmp experiments): normal decode 70-72 %; + 0.9/1.1 → 75.8 % (wrong accepts 3.6 → 2.9 %);
+# + 0.85-1.15 (4 extra) → 82.4 % (4.1 %); + 0.8-1.2 (6) → 85.3 % (4.3 %); + 0.75-1.25 (8) → 88.0 % (4.3 %).
+# In stages: the second stage runs only when the first leaves no intent with 3 votes. Extra decodes run in
+# parallel threads (vosk releases the GIL), after the utterance ends.
+PERTURB_STAGES: tuple[tuple[float, ...], ...] = ((0.85, 0.9, 1.1, 1.15), (0.75, 0.8, 1.2, 1.25))
 
 
 def perturb(pcm: bytes, factor: float) -> bytes:
@@ -309,7 +310,7 @@ def decode_perturbed(engine: SpeechEngine, grammar: list[str], pcm: bytes,
     """The n-best of the utterance at each speed, decoded in parallel."""
     global _POOL
     if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=max(2, min(len(PERTURB_SPEEDS), os.cpu_count() or 2)),
+        _POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)),
                                    thread_name_prefix="voice-perturb")
     jobs = [_POOL.submit(lambda f=f: decode_all(engine, grammar, perturb(pcm, f)).candidates) for f in speeds]
     return [job.result() for job in jobs]

@@ -31,9 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import speechgen as sg  # noqa: E402
-from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
+from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine, decide  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
-from audio.recognizer import MIN_SNR_DB, PERTURB_SPEEDS, chunk_level, decode_perturbed, snr_db  # noqa: E402
+from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
@@ -155,7 +155,7 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, endpoint latency, PTT
     latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
     time spent on that chunk and on the vote. The text is the one the controller decides: `PhraseBook.vote`
-    over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_SPEEDS), or "" when its
+    over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_STAGES), or "" when its
     noise gate would drop the utterance."""
     rec = engine.recognizer(book.grammar)
     endpoint = QuickEndpoint()
@@ -185,8 +185,7 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     ptt_cands = rec2.final().candidates
     flush = time.perf_counter() - t0
     t0 = time.perf_counter()
-    extra = decode_perturbed(engine, book.grammar, pcm[:cut], PERTURB_SPEEDS)
-    text = book.vote([base or ptt_cands, *extra])[0]
+    text = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES)[0]
     voting = time.perf_counter() - t0
     decode += flush + voting
     lat += voting
@@ -307,7 +306,7 @@ def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
     # 2. The real hands-free pipeline: wake phrase → command → confirmation.
     t = [0.0]
     ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard(),
-                          speeds=PERTURB_SPEEDS)
+                          stages=PERTURB_STAGES)
     ctl.mic_available(True)
     ctl.set_context("bench", names, sample_slots(game))
     events: Counter = Counter()

@@ -459,7 +459,7 @@ class Scripted(FakeEngine):
 def test_controller_lets_perturbed_decodes_outvote_a_mishearing() -> None:
     engine = Scripted("점수")
     ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
-                          speeds=(0.9, 1.1))
+                          stages=((0.9, 1.1),))
     ctl.mic_available(True)
     ctl.set_context("lobby", ["help", "score"])
     events: list[VoiceEvent] = []
@@ -484,7 +484,7 @@ def test_release_hands_the_vote_to_a_thread_and_a_new_press_drops_a_late_result(
 
     engine = Slow("점수")
     ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
-                          speeds=(0.9, 1.1))
+                          stages=((0.9, 1.1),))
     ctl.background_vote = True
     ctl.mic_available(True)
     ctl.set_context("lobby", ["help", "score"])
@@ -506,3 +506,17 @@ def test_release_hands_the_vote_to_a_thread_and_a_new_press_drops_a_late_result(
     threading.Event().wait(0.2)
     ctl.release()
     assert intents(events) == []
+
+
+def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decisive() -> None:
+    from audio.asr import decide
+
+    book = build_phrasebook([CATALOG.intents[n] for n in ("help", "score", "next")], decoys=["커피"])
+    agree = Scripted("점수")
+    agree.recognizers = [None] * 5  # type: ignore[list-item]  # every recogniser from now on is an extra decode
+    assert decide(agree, book, ("도움말",), b"\x00\x01" * 800, ((0.9, 1.1, 1.2), (0.8,)))[1].name == "score"
+    assert len(agree.recognizers) == 5 + 3  # 3 votes for score after stage one: stage two skipped
+    split = Scripted("커피")
+    split.recognizers = [None] * 5  # type: ignore[list-item]
+    assert decide(split, book, ("도움말",), b"\x00\x01" * 800, ((0.9, 1.1, 1.2), (0.8,)))[1].name == "help"
+    assert len(split.recognizers) == 5 + 4  # nothing decisive: both stages ran, the normal decode stands

@@ -12,7 +12,7 @@ from audio import speechgen as sg
 from audio.asr import Mode, ModelLoader, VoiceController, VoiceEvent
 from audio.grammar import SlotValue, expand
 from audio.intents import load_catalog
-from audio.recognizer import PERTURB_SPEEDS
+from audio.recognizer import PERTURB_STAGES
 from audio.status import MicGate, StatusBoard
 from audio.vocab import default_model_path, read_vocabulary
 
@@ -64,7 +64,7 @@ def test_every_template_word_is_in_the_model_vocabulary() -> None:
 
 
 def run(engine, mode: Mode, script: list[str], intents: list[str], slots=None) -> list[VoiceEvent]:
-    ctl = VoiceController(CATALOG, engine, mode, gate=MicGate(), board=StatusBoard(), speeds=PERTURB_SPEEDS)
+    ctl = VoiceController(CATALOG, engine, mode, gate=MicGate(), board=StatusBoard(), stages=PERTURB_STAGES)
     ctl.mic_available(True)
     ctl.set_context("test", intents, slots)
     events: list[VoiceEvent] = []
