@@ -9,6 +9,9 @@ Flow (`VoiceController`): push-to-talk (default; audio is used only while the mi
 hands-free (the wake phrase opens a short window for one command). Navigation intents are dispatched at
 once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`). Audio is dropped while
 `MIC_GATE.muted` (the kiosk is speaking). Everything the recogniser heard is reported ("들은 말: …").
+Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `stages` (the kiosk:
+`PERTURB_STAGES`) each finished utterance is decoded again at other speeds: the decodes vote on commands
+(`decide`), and must agree for the wake phrase and the confirmation (`confirm_strictly`).
 
 Kiosk wiring (all calls return at once; listeners run on the audio thread — hop to Kivy's main thread):
 
