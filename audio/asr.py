@@ -117,8 +117,7 @@ def decide(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], 
     decodes: list[tuple[str, ...]] = [candidates]
     for stage in stages:
         decodes += decode_perturbed(engine, book.grammar, audio, stage)
-        _, groups = book.tally(decodes)
-        if groups and len(groups[0]) >= 3 and (len(groups) == 1 or len(groups[1]) < len(groups[0])):
+        if book.agreed(decodes, 3):
             break
     return book.vote(decodes)
 
@@ -318,7 +317,7 @@ class VoiceController:
             heard = self._noise_check(heard)
             key = self._active_key()
             book = self._books.get(key)
-            if self.background_vote and self._votes(key, self._utterance) and heard.candidates and book is not None:
+            if self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None:
                 # the extra decodes take ~0.1 s: not on the UI thread that calls release()
                 audio, self._utterance, gen = self._utterance, b"", self._gen
                 threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen),
@@ -349,15 +348,16 @@ class VoiceController:
         with self._lock:
             if self.gate.muted or not self.enabled:
                 return
+            level = chunk_level(pcm)
             if not self._listening() or not self._in_utterance:
-                self._floor.update(chunk_level(pcm))
+                self._floor.update(level)
             if not self._listening():
                 return
             rec = self._recs.get(self._active_key())
             if rec is None:
                 return
             self._in_utterance = True
-            self._levels.append(chunk_level(pcm))
+            self._levels.append(level)
             if self.stages:
                 self._audio += pcm
             if len(self._levels) > MAX_UTTERANCE * 10:  # hands-free in endless noise: keep the last 15 s
@@ -401,14 +401,14 @@ class VoiceController:
             return Heard("")
         return heard
 
-    def _votes(self, key: str, audio: bytes) -> bool:
+    def _votes(self, audio: bytes) -> bool:
         """Whether perturbed decodes take part: they vote on commands and must agree on the wake phrase and
         on confirmations."""
         return bool(self.stages) and bool(audio) and self._engine is not None
 
     def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes) -> tuple[str, Intent | None]:
         engine = self._engine
-        if engine is None or not audio:
+        if engine is None or not self._votes(audio):
             return book.pick(heard.candidates)
         if key in ("confirm", "wake"):
             return confirm_strictly(engine, book, heard.candidates, audio, self.stages[0])
@@ -421,7 +421,7 @@ class VoiceController:
             return
         if decided is None:
             audio, self._utterance = self._utterance, b""
-            decided = self._vote(key, book, heard, audio) if self._votes(key, audio) else book.pick(heard.candidates)
+            decided = self._vote(key, book, heard, audio)
         text, intent = decided
         if key == "wake":
             if intent is not None:

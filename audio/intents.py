@@ -178,26 +178,31 @@ class PhraseBook:
         return (cands[0] if cands else ""), None
 
 
-    def tally(self, decodes: Iterable[Iterable[str]]) -> tuple[list[tuple[str, Intent | None]], list[list[tuple[str, Intent]]]]:
-        """Each decode's pick, and the picks grouped by intent (with its slots), biggest group first."""
-        picks = [self.pick(c) for c in decodes]
+    def groups(self, decodes: Iterable[Iterable[str]]) -> list[list[tuple[str, Intent]]]:
+        """Each decode's pick, grouped by intent (with its slots), biggest group first; decoys and
+        non-phrases belong to no group."""
         groups: dict[tuple[str, str], list[tuple[str, Intent]]] = {}
-        for text, intent in picks:
+        for candidates in decodes:
+            text, intent = self.pick(candidates)
             if intent is not None:
                 key = (intent.name, repr(sorted((k, repr(v)) for k, v in intent.slots.items())))
                 groups.setdefault(key, []).append((text, intent))
-        return picks, sorted(groups.values(), key=len, reverse=True)
+        return sorted(groups.values(), key=len, reverse=True)
+
+    def agreed(self, decodes: Iterable[Iterable[str]], need: int) -> tuple[str, Intent] | None:
+        """The intent (with its slots) at least `need` decodes pick, and more than any other intent."""
+        groups = self.groups(decodes)
+        if groups and len(groups[0]) >= need and (len(groups) == 1 or len(groups[1]) < len(groups[0])):
+            return groups[0][0]
+        return None
 
     def vote(self, decodes: Iterable[Iterable[str]]) -> tuple[str, Intent | None]:
         """Several decodes of one utterance (n-best lists; the normal decode first, then perturbed ones):
-        an intent (with its slots) that at least two of them pick, and more than any other intent, wins;
-        otherwise the normal decode's pick."""
-        picks, groups = self.tally(decodes)
-        if not picks:
+        an intent two of them agree on wins (`agreed`); otherwise the normal decode's pick."""
+        decodes = [tuple(c) for c in decodes]
+        if not decodes:
             return "", None
-        if groups and len(groups[0]) >= 2 and (len(groups) == 1 or len(groups[1]) < len(groups[0])):
-            return groups[0][0]
-        return picks[0]
+        return self.agreed(decodes, 2) or self.pick(decodes[0])
 
 
 SlotInput = Mapping[str, Iterable[SlotValue] | Mapping[str, object]]

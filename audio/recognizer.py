@@ -197,8 +197,7 @@ class QuickEndpoint:
         n = len(pcm) // 2
         if n == 0:
             return False
-        samples = memoryview(pcm[: 2 * n]).cast("h")
-        level = math.sqrt(sum(x * x for x in samples) / n)
+        level = chunk_level(pcm)
         seconds = n / RATE
         # the floor follows quiet stretches quickly and loud ones slowly
         self.floor += (level - self.floor) * (0.3 if level < self.floor else 0.02)
@@ -312,8 +311,11 @@ def decode_perturbed(engine: SpeechEngine, grammar: list[str], pcm: bytes,
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)),
                                    thread_name_prefix="voice-perturb")
-    jobs = [_POOL.submit(lambda f=f: decode_all(engine, grammar, perturb(pcm, f)).candidates) for f in speeds]
-    return [job.result() for job in jobs]
+
+    def one(factor: float) -> tuple[str, ...]:
+        return decode_all(engine, grammar, perturb(pcm, factor)).candidates
+
+    return list(_POOL.map(one, speeds))
 
 
 def warm_up(engine: SpeechEngine) -> None:
