@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engines.korean import fmt
 from engines.serial import SchemaError, from_jsonable, to_jsonable
 
 TABLE = -1
@@ -38,7 +39,7 @@ class RuleError(Exception):
     def __init__(self, code: str, ko: str, en: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        self.ko = ko.format(**params) if params else ko
+        self.ko = fmt(ko, **params) if params else ko  # particle placeholders: engines.korean
         self.en = en.format(**params) if params else en
         super().__init__(f"[{code}] {self.ko} / {self.en}")
 

@@ -1,7 +1,12 @@
 """The UI string catalogs (content/i18n/<lang>/*.yaml, nested keys flattened to "a.b.c").
 
 Korean is the default and the fallback: a key missing in English shows the Korean text; a key missing
-everywhere shows the key itself (and is caught by tests)."""
+everywhere shows the key itself (and is caught by tests).
+
+Korean particles after a variable are written as a pair in the placeholder and chosen from how the value
+really ends: "{name:이/가} {card:을/를} 보여줬어요", "{place:으로/로} 할까요?", "제가 {name:이에요/예요}".
+Never write "(이)가"-style fallbacks. In code, `particle`, `attach` and `fmt` (re-exported from
+engines.korean, standard library only) do the same."""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ from typing import Any
 import yaml
 
 from content import ROOT
+from engines.korean import attach, final_of, fmt, particle
+
+__all__ = ["DEFAULT", "LANGS", "Translator", "attach", "final_of", "fmt", "load_catalog", "particle"]
 
 log = logging.getLogger(__name__)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster at start-up
@@ -60,7 +68,7 @@ class Translator:
             return key
         if params:
             try:
-                return text.format(**params)
+                return fmt(text, **params)
             except (KeyError, IndexError, ValueError):
                 log.warning("i18n key %s: bad parameters %s", key, params)
         return text
