@@ -1,5 +1,5 @@
-"""Mono 16-bit PCM clips in pure Python (no numpy on the kiosk): WAV read/write, streaming resampling,
-levels and silence trimming.
+"""Mono 16-bit PCM clips: WAV read/write, streaming resampling, levels and silence trimming. Clips hold
+array('h'); per-sample work (resampling, levels) is done in numpy, not Python loops.
 
 A `Clip` is the unit every source (recording, cache, live synthesis, generated sound) is turned into.
 Stereo files keep only their first channel (C-speed slicing; a Python downmix of a long recording would
@@ -15,6 +15,8 @@ import wave
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 MAX = 32767
 
@@ -158,27 +160,31 @@ class ClipReader:
             out = src[start : start + n]
             self._pos = float(start + len(out))
             return out
-        out = array("h")
-        pos, step = self._pos, self._step
-        last = size - 1
-        for _ in range(n):
-            i = int(pos)
-            if i >= size:
-                break
-            frac = pos - i
-            a = src[i]
-            b = src[i + 1] if i < last else a
-            out.append(int(a + (b - a) * frac))
-            pos += step
-        self._pos = pos
-        return out
+        if self._pos >= size:
+            return array("h")
+        # positions accumulate step by step, exactly as a running `pos += step` would
+        steps = np.full(n + 1, self._step)
+        steps[0] = self._pos
+        pos = np.cumsum(steps)
+        idx = pos.astype(np.int64)
+        k = min(n, int(np.searchsorted(idx, size)))  # positions increase: the first k are inside the clip
+        self._pos = float(pos[k])
+        if k == 0:
+            return array("h")
+        lo, hi = int(idx[0]), min(size, int(idx[k - 1]) + 2)
+        s = np.frombuffer(src, dtype=np.int16, count=hi - lo, offset=2 * lo).astype(np.float64)
+        i = idx[:k] - lo
+        a = s[i]
+        b = s[np.minimum(i + 1, hi - lo - 1)]
+        return array("h", np.trunc(a + (b - a) * (pos[:k] - idx[:k])).astype(np.int16).tobytes())
 
 
 def rms(samples: array[int]) -> float:
     """Root mean square level, 0..1."""
     if not samples:
         return 0.0
-    return math.sqrt(sum(s * s for s in samples) / len(samples)) / MAX
+    x = np.frombuffer(samples, dtype=np.int16).astype(np.int64)
+    return math.sqrt(int(x @ x) / len(x)) / MAX
 
 
 def peak(samples: array[int]) -> float:

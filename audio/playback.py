@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
+
 from audio.pcm import MAX, Clip, ClipReader
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 
@@ -448,7 +450,7 @@ class Mixer:
     def _mix_once(self, active: list[Playing]) -> None:
         self._ensure_device()
         n = self.chunk
-        acc = [0.0] * n
+        acc = np.zeros(n)
         ended: list[Playing] = []
         contributing: list[Playing] = []
         newly_paused: list[Playing] = []
@@ -474,8 +476,8 @@ class Mixer:
                 ended.append(p)
                 continue
             g = p.gain * self.volumes.get(p.channel, 1.0) * self.volumes["master"]
-            for i, s in enumerate(data):
-                acc[i] += s * g
+            if data:
+                acc[: len(data)] += np.frombuffer(data, dtype=np.int16) * g
             p.frames += len(data)
             contributing.append(p)
             if len(data) < n and p.source.exhausted and not p.replay:
@@ -496,7 +498,7 @@ class Mixer:
         if contributing:
             if audible:
                 self._set_hold(True)
-            out = array("h", [MAX if x > MAX else -MAX - 1 if x < -MAX - 1 else int(x) for x in acc])
+            out = np.clip(acc, -MAX - 1, MAX).astype(np.int16)  # clipped, then truncated toward zero
             now = time.perf_counter()
             for p in contributing:
                 if p.first_write is None:

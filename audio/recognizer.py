@@ -9,12 +9,13 @@ import json
 import math
 import os
 import threading
-from array import array
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+import numpy as np
 
 from audio.status import BOARD, StatusBoard
 from audio.vocab import VocabularyError, default_model_path, read_vocabulary
@@ -224,8 +225,8 @@ def chunk_level(pcm: bytes) -> float:
     n = len(pcm) // 2
     if n == 0:
         return 1.0
-    samples = memoryview(pcm[: 2 * n]).cast("h")
-    return math.sqrt(sum(x * x for x in samples) / n) + 1.0
+    samples = np.frombuffer(pcm, dtype=np.int16, count=n).astype(np.int64)
+    return math.sqrt(int(samples @ samples) / n) + 1.0  # exact integer sum of squares, as before
 
 
 def snr_db(levels: list[float], floor: float | None = None) -> float | None:
@@ -271,24 +272,19 @@ PERTURB_STAGES: tuple[tuple[float, ...], ...] = ((0.85, 0.9, 1.1, 1.15), (0.75, 
 
 def perturb(pcm: bytes, factor: float) -> bytes:
     """The audio played `factor` times as fast, pitch moving with it (the speed perturbation of Kaldi's
-    training recipes), by linear interpolation."""
+    training recipes), by linear interpolation (numpy; the same samples as the former pure-Python loop,
+    which bench/voice.py keeps as the baseline)."""
     if factor == 1.0:
         return pcm
-    src = memoryview(pcm[: len(pcm) // 2 * 2]).cast("h")
-    n = len(src)
+    n = len(pcm) // 2
     if n < 2:
         return pcm
-    out = array("h", bytes(2 * int(n / factor)))
-    last = n - 1
-    for i in range(len(out)):
-        x = i * factor
-        j = int(x)
-        if j >= last:
-            out[i] = src[last]
-            continue
-        t = x - j
-        out[i] = int(src[j] + (src[j + 1] - src[j]) * t)
-    return out.tobytes()
+    src = np.frombuffer(pcm, dtype=np.int16, count=n).astype(np.float64)
+    x = np.arange(int(n / factor), dtype=np.float64) * factor
+    j = np.minimum(x.astype(np.int64), n - 1)
+    nxt = src[np.minimum(j + 1, n - 1)]
+    out = src[j] + (nxt - src[j]) * (x - j)  # at or past the last sample: src[last] (nxt == src[j])
+    return np.trunc(out).astype(np.int16).tobytes()
 
 
 def decode_all(engine: SpeechEngine, grammar: list[str], pcm: bytes, chunk: int = 3200) -> Heard:

@@ -2,7 +2,7 @@
 
 espeak-ng (voice `ko`) speaks; sox converts to the recogniser's format: 16 kHz, mono, signed 16-bit PCM.
 Robotic espeak speech is a pessimistic stand-in for people: figures measured on it are a floor.
-Standard library only (no numpy): mixing and levels use `array('h')`.
+Generation only (no per-frame work): mixing and levels use `array('h')`.
 """
 
 from __future__ import annotations
