@@ -284,7 +284,7 @@ def perturb(pcm: bytes, factor: float) -> bytes:
     j = np.minimum(x.astype(np.int64), n - 1)
     nxt = src[np.minimum(j + 1, n - 1)]
     out = src[j] + (nxt - src[j]) * (x - j)  # at or past the last sample: src[last] (nxt == src[j])
-    return np.trunc(out).astype(np.int16).tobytes()
+    return bytes(np.trunc(out).astype(np.int16).tobytes())
 
 
 def decode_all(engine: SpeechEngine, grammar: list[str], pcm: bytes, chunk: int = 3200) -> Heard:
