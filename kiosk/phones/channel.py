@@ -163,8 +163,7 @@ class PhoneHub:
         self._names: dict[str, Text] = {}
         self._labeller: Labeller | None = None
         self.actions = Limiter(action_burst, action_rate, clock)
-        self.joins = Limiter(join_burst, join_rate, clock)
-        self.joins_all = Limiter(join_burst * 4, join_rate * 10, clock)
+        self.joins = Limiter(join_burst, join_rate, clock)  # per address only: no one can spend another's
 
     # ================================================================ kiosk side (main thread)
     def attach(self, session: SessionLike) -> None:
@@ -322,7 +321,7 @@ class PhoneHub:
         """A phone presents a token (from the QR code) or a typed code. The reply is sent by the caller;
         on success the seat's state follows."""
         with self._lock:
-            if not self.joins_all.ready("*") or not self.joins.ready(conn.remote):
+            if not self.joins.ready(conn.remote):
                 return self.error_message("rate_limited")
             seat = None
             if isinstance(token, str) and token:
@@ -331,7 +330,6 @@ class PhoneHub:
                 seat = self.tokens.seat_of_code(code[:32])
             if seat is None:
                 self.joins.allow(conn.remote)  # only failures spend the budget
-                self.joins_all.allow("*")
                 return self.error_message("bad_token")
             first_join = not self.tokens.passes[seat].device
             key = self.tokens.bind(seat, device if isinstance(device, str) else "")

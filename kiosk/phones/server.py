@@ -4,12 +4,18 @@ It serves exactly three things: the page (`/`, `/page.js`, `/page.css`, all from
 WebSocket (`/ws`) that speaks to the hub: `join` (token or typed code), `act` (an input), `ping`. There is
 no other route: nothing of staff mode, no QR images (the codes are drawn on the tablet only), no files.
 It listens on the one host and port it is given (the café LAN address in the kiosk, 127.0.0.1 in tests).
+
+Hardening (issue 19): connections capped overall and per address, and closed when idle (`guard.py`; a
+joined phone's socket after `idle_timeout` without a message — the page pings every 8 s); a request
+whose Host is not this server's address is refused (421: no DNS rebinding); every response carries the
+security headers and no version banner.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -20,11 +26,21 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from kiosk.phones.channel import PhoneHub, _direct
+from kiosk.phones.guard import Guard, GuardedSite
 from kiosk.phones.ratelimit import Limiter
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 16 * 1024
 STATIC = {"/page.js": "application/javascript", "/page.css": "text/css"}
+
+
+def _hostname(host: str) -> str:
+    """The name part of a Host header ("[::1]:8765" → "::1", "10.0.0.5:8765" → "10.0.0.5")."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else ""
+    name, _, port = host.rpartition(":")
+    return name if name and port.isdigit() else host
 
 
 def _asset(name: str) -> str:
@@ -34,8 +50,10 @@ def _asset(name: str) -> str:
 class WsConn:
     """A phone's WebSocket as the hub sees it: `send`/`close` may be called from any thread."""
 
-    def __init__(self, ws: web.WebSocketResponse, loop: asyncio.AbstractEventLoop, remote: str) -> None:
+    def __init__(self, ws: web.WebSocketResponse, loop: asyncio.AbstractEventLoop, remote: str,
+                 transport: asyncio.BaseTransport | None = None) -> None:
         self.ws = ws
+        self.transport = transport
         self.loop = loop
         self.remote = remote
         self.seat: int | None = None
@@ -63,11 +81,16 @@ class WsConn:
 
 class PhoneServer:
     def __init__(self, hub: PhoneHub, host: str = "127.0.0.1", port: int = 8765,
-                 message_burst: float = 30, message_rate: float = 10) -> None:
+                 message_burst: float = 30, message_rate: float = 10, max_connections: int = 256,
+                 max_per_address: int = 16, join_timeout: float = 20.0, idle_timeout: float = 60.0,
+                 keepalive_timeout: float = 15.0) -> None:
         self.hub = hub
         self.host = host
         self.port = port
         self.messages = Limiter(message_burst, message_rate, hub.clock)
+        self.guard = Guard(max_connections, max_per_address, join_timeout)
+        self.idle_timeout = idle_timeout
+        self.keepalive_timeout = keepalive_timeout
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -128,14 +151,27 @@ class PhoneServer:
             loop.close()
 
     async def _startup(self) -> None:
-        app = web.Application(middlewares=[self._headers], client_max_size=MAX_MESSAGE)
+        app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE)
         app.router.add_get("/", self._index)
         for path in STATIC:
             app.router.add_get(path, self._static)
         app.router.add_get("/ws", self._ws)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                                     keepalive_timeout=self.keepalive_timeout)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+        protect = self._headers
+
+        class Request(web.Request):
+            """Every response is prepared through here, even aiohttp's own answer to a malformed request
+            (which skips the app's on_response_prepare)."""
+
+            async def _prepare_hook(self, response: web.StreamResponse) -> None:
+                await super()._prepare_hook(response)
+                protect(self, response)
+
+        assert self._runner.server is not None
+        self._runner.server.request_factory = functools.partial(app._make_request, _cls=Request)
+        site = GuardedSite(self._runner, self.host, self.port, self.guard)
         await site.start()
         if self.port == 0:  # tests: the port the system gave
             self.port = int(self._runner.addresses[0][1])
@@ -155,17 +191,29 @@ class PhoneServer:
 
     # ------------------------------------------------------------ HTTP
     @web.middleware
-    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Only requests addressed to this server by its own address (a page served under another name,
+        e.g. a DNS-rebinding domain that resolves to the tablet, gets nothing)."""
+        if _hostname(request.headers.get("Host", "")) != self.host.lower():
+            raise web.HTTPMisdirectedRequest(text="host")
         response: web.StreamResponse = await handler(request)
+        return response
+
+    def _headers(self, request: web.BaseRequest, response: web.StreamResponse) -> None:
+        """Every response: pages, errors, the WebSocket handshake, a refusal of a malformed request."""
+        ours = _hostname(request.headers.get("Host", "")) == self.host.lower()
+        response.headers["Server"] = "TableHost"  # no version banner
         response.headers["Content-Security-Policy"] = (
             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            f"connect-src 'self' ws://{request.host}; base-uri 'none'; form-action 'none'; "
+            f"connect-src 'self' {f'ws://{request.host}' if ours else ''}; base-uri 'none'; form-action 'none'; "
             "frame-ancestors 'none'")
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cache-Control"] = "no-store"
-        return response
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+        response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
     async def _index(self, request: web.Request) -> web.Response:
         return web.Response(text=self._page, content_type="text/html", charset="utf-8")
@@ -179,14 +227,18 @@ class PhoneServer:
         origin = request.headers.get("Origin")
         if origin is not None and origin not in (f"http://{request.host}", f"https://{request.host}"):
             raise web.HTTPForbidden(text="origin")
-        ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MAX_MESSAGE)
+        ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MAX_MESSAGE, compress=False)
         await ws.prepare(request)
         self._sockets.add(ws)
         loop = asyncio.get_running_loop()
-        conn = WsConn(ws, loop, request.remote or "?")
+        conn = WsConn(ws, loop, request.remote or "?", request.transport)
         writer = loop.create_task(conn.writer())
         try:
-            async for msg in ws:
+            while True:
+                try:  # a seat's phone pings every 8 s; a socket without a seat has the guard's time-out
+                    msg = await ws.receive(timeout=self.idle_timeout if conn.seat is not None else None)
+                except TimeoutError:
+                    break
                 if msg.type != WSMsgType.TEXT:
                     break
                 if not self.messages.allow(id(conn)):
@@ -219,6 +271,8 @@ class PhoneServer:
                                   device=data.get("device", ""))
             if reply["t"] == "error":
                 conn.send(reply)
+            else:
+                self.guard.hold(conn.transport)
         elif kind == "act":
             fut = self.hub.act(conn, data)
             try:

@@ -69,8 +69,10 @@ class Phone:
         self._used: set[int] = set()
 
     @classmethod
-    async def open(cls, url: str, origin: str | None = None) -> Phone:
-        http = aiohttp.ClientSession()
+    async def open(cls, url: str, origin: str | None = None, source: str | None = None) -> Phone:
+        """A phone's socket; `source` picks the loopback address it comes from (127.0.0.x: another phone)."""
+        connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
+        http = aiohttp.ClientSession(connector=connector)
         headers = {"Origin": origin} if origin else {}
         ws = await http.ws_connect(url.replace("http://", "ws://") + "/ws", headers=headers)
         return cls(http, ws)
@@ -114,13 +116,14 @@ class Phone:
         await self.http.close()
 
 
-def start_server(session: Session | None = None, **hub_kw: Any) -> tuple[PhoneHub, PhoneServer, MainThread]:
+def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | None = None,
+                 **hub_kw: Any) -> tuple[PhoneHub, PhoneServer, MainThread]:
     main = MainThread()
     hub = PhoneHub(run_on_main=main, **hub_kw)
     if session is not None:
         hub.attach(session)
         main.run_pending()
-    server = PhoneServer(hub, "127.0.0.1", 0)
+    server = PhoneServer(hub, "127.0.0.1", 0, **(server_kw or {}))
     server.start()
     return hub, server, main
 
