@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import ipaddress
 import json
 import logging
 import threading
@@ -194,14 +195,25 @@ class PhoneServer:
     async def _check_host(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Only requests addressed to this server by its own address (a page served under another name,
         e.g. a DNS-rebinding domain that resolves to the tablet, gets nothing)."""
-        if _hostname(request.headers.get("Host", "")) != self.host.lower():
+        if not self._our_host(request.headers.get("Host", "")):
             raise web.HTTPMisdirectedRequest(text="host")
         response: web.StreamResponse = await handler(request)
         return response
 
+    def _our_host(self, host: str) -> bool:
+        """The server's own address; bound to every interface, any address but never a name."""
+        name = _hostname(host)
+        if self.host in ("0.0.0.0", "::", ""):
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return name == self.host.lower()
+
     def _headers(self, request: web.BaseRequest, response: web.StreamResponse) -> None:
         """Every response: pages, errors, the WebSocket handshake, a refusal of a malformed request."""
-        ours = _hostname(request.headers.get("Host", "")) == self.host.lower()
+        ours = self._our_host(request.headers.get("Host", ""))
         response.headers["Server"] = "TableHost"  # no version banner
         response.headers["Content-Security-Policy"] = (
             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
