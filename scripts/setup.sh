@@ -8,7 +8,7 @@ MODE="${1:-kiosk}"
 
 APT_PKGS=(python3 python3-venv python3-pip libgl1 libegl1 libmtdev1 libespeak-ng1 espeak-ng libportaudio2 fonts-nanum)
 if [ "$MODE" = "test" ]; then
-  APT_PKGS+=(sox shellcheck systemd cage rsync chromium fonts-noto-cjk)
+  APT_PKGS+=(sox shellcheck systemd cage rsync chromium fonts-noto-cjk mosquitto)
 fi
 
 missing=()

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Set up the café floor on one always-on box (or a staff PC) running Debian 12: the mosquitto broker with a
+# password per tablet and per-tablet ACLs, listening on the café LAN address only, and the floor page.
+#   sudo deploy/floor/install.sh --address 192.168.0.10 --tables 12 [--pin 4321]
+#   deploy/floor/install.sh --root DIR --dry-run ...   write every file under DIR, print the system commands
+# Options: --port (broker, 1883), --web-port (floor page, 8080), --tables N (t01 … tNN) or --table ID (repeat).
+# Passwords: /etc/tablehost/floor-tables.txt (root only); kept when run again, new tables get new ones.
+set -euo pipefail
+
+ROOT=""
+DRY=0
+ADDRESS=""
+PORT=1883
+WEB_PORT=8080
+PIN=""
+TABLES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --root) ROOT="${2:?--root needs a folder}"; shift 2 ;;
+    --dry-run) DRY=1; shift ;;
+    --address) ADDRESS="${2:?--address needs the café LAN address}"; shift 2 ;;
+    --port) PORT="${2:?}"; shift 2 ;;
+    --web-port) WEB_PORT="${2:?}"; shift 2 ;;
+    --pin) PIN="${2:?--pin needs digits}"; shift 2 ;;
+    --tables)
+      n="${2:?--tables needs a number}"; shift 2
+      for i in $(seq 1 "$n"); do TABLES+=("$(printf 't%02d' "$i")"); done ;;
+    --table) TABLES+=("${2:?--table needs an id}"); shift 2 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "unknown option: $1" >&2; exit 2 ;;
+  esac
+done
+
+if [ -z "$ADDRESS" ]; then
+  echo "Give the café LAN address of this box: --address 192.168.0.10 (see: ip -4 addr)" >&2
+  exit 2
+fi
+case "$ADDRESS" in
+  0.0.0.0|::|"*") echo "Listen on the café LAN address only, not on every network ($ADDRESS)" >&2; exit 2 ;;
+esac
+if [ ${#TABLES[@]} -eq 0 ]; then
+  echo "Name the tables: --tables 12 (t01 … t12) or --table t01 --table t02 …" >&2
+  exit 2
+fi
+for t in "${TABLES[@]}"; do
+  if ! [[ "$t" =~ ^[a-z0-9][a-z0-9_-]{0,31}$ ]] || [ "$t" = floor ]; then
+    echo "bad table id: $t (lower-case letters, digits, - and _; not 'floor')" >&2
+    exit 2
+  fi
+done
+if [ "$DRY" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
+  echo "Run as root (sudo), or use --root DIR --dry-run to try it out." >&2
+  exit 1
+fi
+
+SRC="$(cd "$(dirname "$0")/../.." && pwd)"
+ETC="$ROOT/etc/mosquitto"
+CONF_D="$ETC/conf.d"
+TH_ETC="$ROOT/etc/tablehost"
+UNIT_DIR="$ROOT/etc/systemd/system"
+APP="$ROOT/opt/tablehost"
+
+run() {
+  # Commands that change the system: printed in a dry run, executed otherwise.
+  if [ "$DRY" -eq 1 ]; then
+    printf 'would run:'; printf ' %q' "$@"; printf '\n'
+  else
+    "$@"
+  fi
+}
+
+newpass() { tr -dc 'a-km-z2-9' </dev/urandom | head -c 10 || true; }
+
+echo "==> Debian packages"
+run apt-get update -qq
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mosquitto python3 \
+    python3-venv python3-pip rsync
+
+echo "==> Service user and application in $APP"
+if ! getent passwd tablehost >/dev/null; then
+  run useradd --system --create-home --home-dir /var/lib/tablehost --shell /usr/sbin/nologin tablehost
+fi
+mkdir -p "$APP" "$CONF_D" "$TH_ETC" "$UNIT_DIR"
+rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --exclude '__pycache__' "$SRC/" "$APP/"
+run python3 -m venv /opt/tablehost/.venv
+run /opt/tablehost/.venv/bin/pip install -q /opt/tablehost
+
+echo "==> Broker: listener $ADDRESS:$PORT, passwords, ACL"
+sed -e "s|@LAN_ADDRESS@|$ADDRESS|" -e "s|@PORT@|$PORT|" -e "/^\(password_file\|acl_file\) /s|/etc/mosquitto/|$ETC/|" \
+  "$SRC/deploy/floor/mosquitto.conf" > "$CONF_D/tablehost.conf"
+install -m 0644 "$SRC/deploy/floor/tablehost.acl" "$ETC/tablehost.acl"
+LIST="$TH_ETC/floor-tables.txt"
+touch "$LIST"
+chmod 600 "$LIST"
+grep -q '^floor ' "$LIST" || printf 'floor %s\n' "$(newpass)" >> "$LIST"
+for t in "${TABLES[@]}"; do
+  grep -q "^$t " "$LIST" || printf '%s %s\n' "$t" "$(newpass)" >> "$LIST"
+done
+: > "$ETC/tablehost.passwd"
+chmod 640 "$ETC/tablehost.passwd"
+if command -v mosquitto_passwd >/dev/null; then
+  while read -r user pass; do
+    mosquitto_passwd -b "$ETC/tablehost.passwd" "$user" "$pass"
+  done < "$LIST"
+else
+  echo "would run: mosquitto_passwd -b $ETC/tablehost.passwd USER PASSWORD (for each line of $LIST)"
+fi
+run chown root:mosquitto /etc/mosquitto/tablehost.passwd
+
+echo "==> Floor page (port $WEB_PORT)"
+FLOOR_PASS="$(awk '$1 == "floor" {print $2}' "$LIST")"
+{
+  printf 'TABLEHOST_FLOOR_BROKER=%s\nTABLEHOST_FLOOR_PORT=%s\nTABLEHOST_FLOOR_PASSWORD=%s\n' \
+    "$ADDRESS" "$PORT" "$FLOOR_PASS"
+  printf 'TABLEHOST_FLOOR_WEB=%s:%s\n' "$ADDRESS" "$WEB_PORT"
+  [ -n "$PIN" ] && printf 'TABLEHOST_FLOOR_PIN=%s\n' "$PIN"
+} > "$TH_ETC/floor.env"
+chmod 600 "$TH_ETC/floor.env"
+install -m 0644 "$SRC/deploy/floor/tablehost-floor.service" "$UNIT_DIR/tablehost-floor.service"
+
+run systemctl daemon-reload
+run systemctl enable mosquitto.service tablehost-floor.service
+run systemctl restart mosquitto.service tablehost-floor.service
+echo "==> Done. Floor page: http://$ADDRESS:$WEB_PORT/ (PIN ${PIN:-0000})"
+echo "    Each tablet, staff mode → 카페 플로어: broker $ADDRESS, port $PORT, its table id and password:"
+grep -v '^floor ' "$LIST" | sed 's/^/      /'

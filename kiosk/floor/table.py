@@ -1,0 +1,78 @@
+"""A tablet on the floor: the outbox, the MQTT client and the reporter wired together, Kivy-free (the kiosk's
+`ui` module and the headless tests both use it). Everything it keeps lives in `<data>/floor/`."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.floor import topics
+from kiosk.floor.client import FloorClient, FloorConfig
+from kiosk.floor.outbox import Outbox
+from kiosk.floor.report import TableReporter
+
+log = logging.getLogger(__name__)
+
+
+class TableFloor:
+    """`on_ack(calls)` and `on_manifest(payload)` run on the client's worker thread."""
+
+    def __init__(self, config: FloorConfig, data_dir: Path, clock: Callable[[], float] = time.time,
+                 on_ack: Callable[[list[dict[str, Any]]], None] | None = None,
+                 on_manifest: Callable[[Any], None] | None = None, keepalive: int = 10) -> None:
+        folder = data_dir / "floor"
+        self.config = config
+        self.lock = threading.RLock()
+        self.on_ack = on_ack
+        self.on_manifest = on_manifest
+        self.outbox = Outbox(folder / "outbox.sqlite")
+        self.client = FloorClient(config, self.outbox, on_message=self._message, keepalive=keepalive)
+        self.reporter = TableReporter(config.table, self.client.publish, folder / "table.json", clock)
+        self.client.on_connected.append(self._reassert)
+
+    def start(self) -> None:
+        self.client.start()
+
+    def stop(self) -> None:
+        self.client.stop()
+        self.outbox.close()
+
+    # ------------------------------------------------------------ from the kiosk (any thread)
+    def observe(self, session: Any) -> None:
+        with self.lock:
+            self.reporter.observe(session)
+
+    def call(self, reason: str) -> dict[str, Any]:
+        with self.lock:
+            return self.reporter.call(reason)
+
+    def seated(self) -> None:
+        with self.lock:
+            self.reporter.seated()
+
+    def left(self) -> None:
+        with self.lock:
+            self.reporter.left()
+
+    def open_calls(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return list(self.reporter.calls)
+
+    # ------------------------------------------------------------ from the broker (worker thread)
+    def _reassert(self) -> None:
+        with self.lock:
+            self.reporter.send_status(force=True)
+
+    def _message(self, topic: str, payload: bytes) -> None:
+        data = topics.decode(payload)
+        if topic == topics.ack(self.config.table):
+            with self.lock:
+                closed = self.reporter.handle_ack(data)
+            if closed and self.on_ack is not None:
+                self.on_ack(closed)
+        elif topic == topics.MANIFEST and self.on_manifest is not None:
+            self.on_manifest(data)
