@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from content import ROOT
-from content.yamlmap import read_yaml
+from content.yamlmap import YamlLimitError, read_yaml
 from engines.serial import SchemaError, from_jsonable
 
 
@@ -146,7 +146,8 @@ def load_typed(path: Path, hint: Any, roots: Iterable[Path] = (ROOT,)) -> tuple[
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(exc, "problem", None) or str(exc)
-        return None, ContentError(shown, line, f"YAML syntax: {problem}")
+        kind = "YAML refused" if isinstance(exc, YamlLimitError) else "YAML syntax"
+        return None, ContentError(shown, line, f"{kind}: {problem}")
     except (OSError, UnicodeDecodeError) as exc:
         return None, ContentError(shown, 1, f"cannot read: {exc}")
     try:

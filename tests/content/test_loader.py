@@ -91,3 +91,77 @@ def test_overlay_adds_a_game_and_overrides_a_file(tmp_path: Path) -> None:
     assert lib.games["mystery"].info.name.ko == "미스터리"
     assert not lib.games["mystery"].playable
     assert lib.games["clue"].info.teach_minutes == 99
+
+
+def _load_in_child(overlay: Path) -> "subprocess.CompletedProcess[str]":
+    """load_library(overlay) in a child with 1.5 GB of address space and 60 s: a bomb cannot hurt the runner."""
+    import subprocess
+    import sys
+
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))\n"
+            "from pathlib import Path\n"
+            "from content.loader import load_library\n"
+            "lib = load_library(overlay=Path(sys.argv[1]))\n"
+            "print(sorted(lib.games))\n"
+            "for e in lib.errors: print(e)\n")
+    root = Path(__file__).resolve().parents[2]
+    try:
+        return subprocess.run([sys.executable, "-c", code, str(overlay)], cwd=root, capture_output=True, text=True,
+                              timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("loading the overlay took more than 60 s")
+
+
+def _bomb() -> str:
+    lines = ['name: {ko: 폭탄}', 'players: [2, 4]', 'minutes: [10, 20]', 'pitch: {ko: x}',
+             'a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for n in range(1, 9):
+        lines.append(f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_in_an_overlay_is_refused_naming_the_file(tmp_path: Path) -> None:
+    """A 1 KB 'billion laughs' file in a café overlay (10^9 values once aliases expand) is refused with a
+    message naming the file and line; the other games load and the loader stays small and quick."""
+    text = _bomb()
+    assert len(text.encode()) < 1024
+    folder = tmp_path / "overlay" / "games" / "clue"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    out = _load_in_child(tmp_path / "overlay")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "'spyfall'" in out.stdout and "'clue'" not in out.stdout
+    assert "games/clue/game.yaml:" in out.stdout and "alias" in out.stdout
+
+
+def test_deeply_nested_yaml_is_refused_instead_of_crashing_the_parser(tmp_path: Path) -> None:
+    """100,000 nested lists (200 KB): with PyYAML 6.0.3 libyaml's recursive composer overflowed the C stack
+    (SIGSEGV, measured); 6.0.4's scanner refuses it. Either way the file is named and the rest loads."""
+    folder = tmp_path / "overlay" / "games" / "deep"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text("x: " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    out = _load_in_child(tmp_path / "overlay")
+    assert out.returncode == 0, f"rc={out.returncode} {out.stderr[-2000:]}"
+    assert "'spyfall'" in out.stdout
+    assert "games/deep/game.yaml:1: YAML" in out.stdout and "nest" in out.stdout
+
+
+def test_oversized_yaml_is_refused_by_size(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text("pitch: {ko: '" + "가" * 400_000 + "'}\n", encoding="utf-8")
+    value, err = load_typed(path, GameInfo, roots=(tmp_path,))
+    assert value is None and err is not None
+    assert "file too large" in err.problem and err.file == "tmp_path/game.yaml".replace("tmp_path", tmp_path.name)
+
+
+def test_shipped_files_stay_far_below_the_limits() -> None:
+    from content import yamlmap
+
+    biggest = max(ROOT.rglob("*.yaml"), key=lambda p: p.stat().st_size)
+    assert biggest.stat().st_size * 10 < yamlmap.MAX_BYTES
+    counted: list[int] = [0]
+    loader = yamlmap.Loader(biggest.read_text(encoding="utf-8"))
+    yamlmap._walk(loader.get_single_node(), (), {}, counted)
+    loader.dispose()
+    assert counted[0] * 10 < yamlmap.MAX_NODES
