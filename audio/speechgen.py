@@ -45,8 +45,8 @@ def speak(text: str, voice: Voice = Voice()) -> bytes:
     name = "ko" + (f"+{voice.variant}" if voice.variant else "")
     try:
         wav = subprocess.run(
-            ["espeak-ng", "-v", name, "-s", str(voice.speed), "-p", str(voice.pitch), "--stdout", text],
-            check=True, capture_output=True, timeout=30,
+            ["espeak-ng", "--stdin", "-v", name, "-s", str(voice.speed), "-p", str(voice.pitch), "--stdout"],
+            input=text.encode("utf-8"), check=True, capture_output=True, timeout=30,
         ).stdout
         raw = subprocess.run(
             ["sox", "-t", "wav", "-", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", "-"],

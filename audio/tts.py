@@ -240,8 +240,9 @@ class EspeakSynth:
 
     def synthesize(self, text: str, voice: str, wpm: int) -> Clip:
         try:
-            proc = subprocess.run([self._exe(), "-v", voice, "-s", str(wpm), "--stdout", text],
-                                  capture_output=True, timeout=30)
+            # the text goes on stdin, never on the command line: a line starting with "-" is not an option
+            proc = subprocess.run([self._exe(), "--stdin", "-v", voice, "-s", str(wpm), "--stdout"],
+                                  input=text.encode("utf-8"), capture_output=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise SynthError(str(exc)) from exc
         if proc.returncode != 0:

@@ -57,6 +57,37 @@ def test_espeak_command_line_speaks_a_case_intro_for_a_plausible_time() -> None:
     assert 0.5 < clip.duration / estimate_duration(INTRO) < 2.0
 
 
+def test_narration_text_never_reaches_espeak_as_a_command_line_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A line starting with "-" (a café's own case text) was parsed by espeak-ng as options: "-w FILE" wrote a
+    file and the line was not spoken. The text now goes on stdin; the fake binary records its argv and stdin."""
+    import json
+    import sys
+
+    fake = tmp_path / "espeak-ng"
+    fake.write_text(f"#!{sys.executable}\n"
+                    "import io, json, sys, wave\n"
+                    f"open({str(tmp_path / 'call.json')!r}, 'w').write(json.dumps([sys.argv[1:], sys.stdin.read()]))\n"
+                    "buf = io.BytesIO()\n"
+                    "w = wave.open(buf, 'wb'); w.setnchannels(1); w.setsampwidth(2); w.setframerate(22050)\n"
+                    "w.writeframes(bytes(4410)); w.close()\n"
+                    "sys.stdout.buffer.write(buf.getvalue())\n", encoding="utf-8")
+    fake.chmod(0o755)
+    line = "-w /tmp/x.wav --help 범인은 -v 당신입니다"
+    clip = EspeakSynth(binary=str(fake)).synthesize(line, "ko", 200)
+    assert clip.duration > 0
+    argv, stdin = json.loads((tmp_path / "call.json").read_text())
+    assert stdin == line
+    assert "--stdin" in argv and not any("범인은" in a or "/tmp/x.wav" in a for a in argv)
+
+
+@needs_espeak
+def test_espeak_speaks_a_line_that_starts_with_a_dash_instead_of_obeying_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "written.wav"
+    clip = EspeakSynth().synthesize(f"-w{target} 범인은 집사입니다", "ko", 200)
+    assert not target.exists()
+    assert clip.duration > 1.0  # the whole line was read aloud
+
+
 def test_missing_espeak_binary_is_unavailable() -> None:
     with pytest.raises(SynthUnavailable, match="espeak-ng"):
         EspeakSynth(binary="no-such-espeak-ng").synthesize("안녕", "ko", 200)
