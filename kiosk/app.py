@@ -336,6 +336,13 @@ class TableHostApp(App):
             self.start_voice()  # switched on by staff after a start without voice
 
     # ------------------------------------------------------------ kiosk lock-down
+    def _install_settings_keys(self, window: Any) -> None:
+        """Kivy binds F1 (and Android's menu key) to its settings panel, which can change any Kivy setting:
+        not in a kiosk."""
+
+    def open_settings(self, *_args: Any) -> bool:
+        return False
+
     def _on_keyboard(self, _window: Any, key: int, *_args: Any) -> bool:
         # 27: Esc / Android back. In kiosk mode no key leaves the app; back goes to the previous screen.
         if key == 27:

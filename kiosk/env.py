@@ -11,7 +11,7 @@ WIDTH, HEIGHT = 1280, 800  # a 10" landscape tablet, and the size screenshots ar
 
 def configure(windowed: bool = False, headless: bool = False) -> None:
     """Call once, before anything imports kivy."""
-    os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must not parse our command line
+    os.environ["KIVY_NO_ARGS"] = "1"  # Kivy must not parse our command line (e.g. "-m inspector")
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # leave stderr alone
     os.environ.setdefault("KIVY_HOME", str(data_dir() / "kivy"))
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1" if headless else "0")
@@ -37,3 +37,7 @@ def apply_config() -> None:
     Config.set("kivy", "keyboard_mode", "system")
     Config.set("input", "mouse", "mouse,disable_multitouch")  # no red multitouch dots on right click
     Config.set("kivy", "log_level", "info")
+    # no debug module (inspector: Ctrl+E, monitor, recorder: F8, keybinding: F11/F12 …), even if KIVY_HOME's
+    # config.ini lists one
+    for name in Config.options("modules"):
+        Config.remove_option("modules", name)

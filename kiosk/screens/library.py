@@ -12,6 +12,7 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import Screen
 
 from content.loader import Game
+from kiosk.markup import esc
 from kiosk.widgets.theme import TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -31,9 +32,9 @@ class GameCard(TButton):
         from kiosk.screens.detail import teach_time_text
 
         teach = teach_time_text(app, game)
-        text = (f"[size=30sp][b]{game.info.name.get(app.lang)}[/b][/size]\n"
-                f"{players} · {minutes}" + (f" · {teach}" if teach else "")
-                + (f"\n[color=#e0a458]{where}[/color]" if where else ""))
+        text = (f"[size=30sp][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
+                f"{esc(players)} · {esc(minutes)}" + (f" · {esc(teach)}" if teach else "")
+                + (f"\n[color=#e0a458]{esc(where)}[/color]" if where else ""))
         super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size="20sp", **kw)
         self.game_id = game.id
         self.test_id = f"game_{game.id}"

@@ -11,6 +11,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from kiosk.markup import esc
 from kiosk.widgets.theme import ACCENT, MUTED, TButton
 
 HIDE_AFTER = 1.5  # seconds the last caption stays after the narration ends
@@ -63,9 +64,9 @@ class CaptionBar(BoxLayout):
         parts = []
         for i, text in enumerate(sentences):
             if i == cap.current:
-                parts.append(f"[color=#f5efe6][b]{_escape(text)}[/b][/color]")
+                parts.append(f"[color=#f5efe6][b]{esc(text)}[/b][/color]")
             elif abs(i - cap.current) == 1:
-                parts.append(_escape(text))
+                parts.append(esc(text))
         self.label.text = " ".join(parts)
         self.pause_button.text = self.tr("captions.resume" if cap.state == "paused" else "captions.pause")
         active = cap.state in ("playing", "paused")
@@ -86,7 +87,3 @@ class CaptionBar(BoxLayout):
             self.narrator.resume()
         else:
             self.narrator.pause()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")

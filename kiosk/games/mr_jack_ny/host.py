@@ -26,6 +26,7 @@ from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
+from kiosk.markup import esc
 from kiosk.session import Session
 from kiosk.widgets.theme import MUTED, TButton, TLabel
 
@@ -206,7 +207,7 @@ class MrJackHost(GameHost):
             mark = self.tr("suspects.innocent") if innocent else ""
             if view.get("jack") == ch["id"]:  # only once the game is over
                 mark = self.tr("suspects.is_jack")
-            tile.text = self.card_name(ch["id"]) + (f"  [size=15sp]· {mark}[/size]" if mark else "")
+            tile.text = esc(self.card_name(ch["id"])) + (f"  [size=15sp]· {esc(mark)}[/size]" if mark else "")
             tile.innocent = innocent
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
 
@@ -235,7 +236,7 @@ class MrJackHost(GameHost):
         grid = GridLayout(cols=2, spacing=dp(12))
         seat = 0 if view["to_move"] == "detective" else 1
         for cid in view["offer"]:
-            text = f"[b]{self.card_name(cid)}[/b]\n[size=16sp]{self.card_summary(cid)}[/size]"
+            text = f"[b]{esc(self.card_name(cid))}[/b]\n[size=16sp]{esc(self.card_summary(cid))}[/size]"
             btn = self._button(text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
                                enabled=cid in view["remaining"], height=200, font="22sp")
             btn.size_hint_y = 1

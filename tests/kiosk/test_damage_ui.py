@@ -1,0 +1,66 @@
+"""Damage and lock-down in the real kiosk (offscreen): Kivy's debug keys, markup in content names, what staff
+see after damage was repaired."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _modal_classes() -> list[str]:
+    from kivy.core.window import Window
+
+    return [type(w).__name__ for w in Window.children]
+
+
+def test_f1_and_kivy_debug_keys_open_nothing(driver: Any) -> None:
+    """F1 opened Kivy's settings panel over the kiosk (any Kivy setting, including fullscreen and the log
+    folder). No key of F1-F12, Ctrl+E, the menu key or Esc opens anything or leaves the screen."""
+    from kivy.core.window import Window
+
+    before = _modal_classes()
+    for key in [282, 319, 27] + list(range(283, 294)):
+        Window.dispatch("on_keyboard", key, 0, "", [])
+        Window.dispatch("on_key_down", key, 0, "", [])
+        Window.dispatch("on_key_up", key, 0)
+    Window.dispatch("on_keyboard", ord("e"), 0, "e", ["ctrl"])
+    Window.dispatch("on_key_down", ord("e"), 0, "e", ["ctrl"])
+    driver.pump(5)
+    assert _modal_classes() == before
+    assert driver.app.sm.current == "attract"
+    assert driver.app.open_settings() is False
+
+
+def test_debug_modules_from_kivy_config_are_dropped() -> None:
+    """A config.ini in KIVY_HOME listing [modules] (inspector, monitor, recorder …) must not load them."""
+    from kivy.config import Config
+
+    from kiosk import env
+
+    Config.set("modules", "inspector", "")
+    Config.set("modules", "recorder", "")
+    env.apply_config()
+    assert Config.items("modules") == []
+
+
+def test_markup_in_a_game_name_is_shown_as_typed_on_the_library_tile(driver: Any) -> None:
+    """A café's overlay game named with Kivy markup took over its library tile (size 300, colour, refs)."""
+    app = driver.app
+    folder = app.data_dir / "content" / "games" / "mystery"
+    folder.mkdir(parents=True)
+    name = "[size=300sp][color=#ff0000]해킹[/color][/size]"
+    (folder / "game.yaml").write_text(
+        f"name: {{ko: '{name}'}}\nplayers: [2, 4]\nminutes: [20, 30]\npitch: {{ko: 새 게임}}\nengine: none\n",
+        encoding="utf-8")
+    app.reset_for(app.data_dir)
+    driver.tap("start")
+    driver.wait_screen("library")
+    card = driver.find("game_mystery")
+    card.texture_update()
+    words = "".join(w.text for line in card._label._cached_lines for w in line.words)
+    assert name in words
+    assert driver.overflowing_labels() == []
+    driver.screenshot("damage_markup_name")
