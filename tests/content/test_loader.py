@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,11 +95,8 @@ def test_overlay_adds_a_game_and_overrides_a_file(tmp_path: Path) -> None:
     assert lib.games["clue"].info.teach_minutes == 99
 
 
-def _load_in_child(overlay: Path) -> "subprocess.CompletedProcess[str]":
+def _load_in_child(overlay: Path) -> subprocess.CompletedProcess[str]:
     """load_library(overlay) in a child with 1.5 GB of address space and 60 s: a bomb cannot hurt the runner."""
-    import subprocess
-    import sys
-
     code = ("import resource, sys\n"
             "resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))\n"
             "from pathlib import Path\n"
