@@ -73,6 +73,7 @@ class TableHostApp(App):
         self.phones_server: Any = None
         self.voice: Any = None
         self.root_layout: Any = None
+        self.keyboard: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -109,6 +110,9 @@ class TableHostApp(App):
         self.toast_widget = Toast()
         root.add_widget(self.toast_widget)
         self.root_layout = root
+        from kiosk.widgets.keyboard import KeyboardHost
+
+        self.keyboard = KeyboardHost(self.tr, lambda: self.lang)  # for every text field, on every screen
         from kiosk.table import TableKeeper
 
         self.keeper = TableKeeper(self)
@@ -263,6 +267,8 @@ class TableHostApp(App):
     def reset_for(self, data_dir: Path) -> None:
         """Back to a fresh attract screen on another data folder (tests; table turnover builds on it)."""
         self.dismiss_dialogs()
+        if self.keyboard is not None:
+            self.keyboard.close()
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -305,6 +311,8 @@ class TableHostApp(App):
     def set_lang(self, lang: str) -> None:
         self.translator.set_lang(lang)
         self.lang = self.translator.lang
+        if self.keyboard is not None:
+            self.keyboard.relabel()
         current = self.sm.current_screen
         if hasattr(current, "refresh"):
             current.refresh()

@@ -15,6 +15,7 @@ def configure(windowed: bool = False, headless: bool = False) -> None:
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # leave stderr alone
     os.environ.setdefault("KIVY_HOME", str(data_dir() / "kivy"))
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1" if headless else "0")
+    os.environ.setdefault("SDL_ENABLE_SCREEN_KEYBOARD", "0")  # the app has its own keyboard (widgets/keyboard.py)
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xclip/xsel: no subprocesses, nothing to install
     if headless:
         os.environ.pop("DISPLAY", None)  # SDL falls back to its offscreen driver and renders correctly

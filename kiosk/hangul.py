@@ -129,6 +129,25 @@ def compose(keys: Iterable[str]) -> str:
     return text + comp.commit()
 
 
+_SPLIT = {v: "".join(k) for k, v in (*COMPOUND_VOWELS.items(), *DOUBLE_FINALS.items())}
+
+
+def keystrokes(text: str) -> list[str]:
+    """The 두벌식 keys that type `text` (a syllable's jamo, compounds split; other characters as they
+    are): compose(keystrokes(t)) == t for text made of whole syllables and non-jamo characters."""
+    keys: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        code = ord(ch) - SYLLABLE_FIRST
+        if 0 <= code < SYLLABLE_COUNT:
+            initial, rest = divmod(code, 588)
+            medial, final = divmod(rest, 28)
+            for jamo in (INITIALS[initial], MEDIALS[medial], FINALS[final]):
+                keys.extend(_SPLIT.get(jamo, jamo))
+        else:
+            keys.append(ch)
+    return keys
+
+
 # ---------------------------------------------------------------- initial-consonant (초성) search
 def initial_of(ch: str) -> str:
     """The initial consonant of a syllable; any other character as it is."""

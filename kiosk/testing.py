@@ -131,6 +131,31 @@ class Driver:
         touch.touch_up()
         self.pump(2)
 
+    # -- the on-screen keyboard (kiosk/widgets/keyboard.py): typing by tapping its keys, never key events
+    def keyboard(self) -> Any:
+        kb = self.app.keyboard
+        assert kb is not None and kb.visible, "the on-screen keyboard is not up (tap a text field first)"
+        return kb.widget
+
+    def type(self, text: str) -> None:
+        """Tap the keys that type `text` on the on-screen keyboard (한/영 and shift as needed)."""
+        from kiosk.hangul import is_consonant, is_vowel, keystrokes
+        from kiosk.widgets.keyboard import KO_SHIFT
+
+        unshift = {v: k for k, v in KO_SHIFT.items()}
+        for key in keystrokes(text):
+            kb = self.keyboard()
+            if key == " ":
+                self.tap("kb_space", frames=1)
+                continue
+            korean = is_consonant(key) or is_vowel(key)
+            if (kb.layout == "ko") != korean and not key.isdigit():
+                self.tap("kb_lang", frames=1)
+            name = unshift.get(key, key.lower())
+            if key in unshift or key != key.lower():
+                self.tap("kb_shift", frames=1)
+            self.tap(f"kb_{name}", frames=1)
+
     # -- pictures
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.hangul import BACKSPACE, INITIALS, MEDIALS, Composer, compose, initial_of, matches_initials
+from kiosk.hangul import BACKSPACE, INITIALS, MEDIALS, Composer, compose, initial_of, keystrokes, matches_initials
 
 B = BACKSPACE
 
@@ -196,3 +196,14 @@ def test_composition_matches_reference(keys: list[str]) -> None:
 def test_initials_of_composed_text_match(initials: list[str], vowels: list[str]) -> None:
     word = compose([j for pair in zip(initials, vowels, strict=False) for j in pair])
     assert matches_initials("".join(initials), word)
+
+
+SYLLABLES = st.integers(0xAC00, 0xD7A3).map(chr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(SYLLABLES, SYLLABLES, st.sampled_from(" 0123456789abcXYZ")), max_size=12))
+def test_keystrokes_type_the_text_back(chars: list[str]) -> None:
+    text = "".join(chars)
+    assert compose(keystrokes(text)) == text
+    assert keystrokes("닭") == ["ㄷ", "ㅏ", "ㄹ", "ㄱ"] and keystrokes("왜") == ["ㅇ", "ㅗ", "ㅐ"]

@@ -1,0 +1,96 @@
+"""The on-screen keyboard (kiosk/widgets/keyboard.py), driven only by tapping its keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _field_clear_of_keyboard(driver: Any, field: Any) -> bool:
+    kb = driver.keyboard()
+    driver.wait_for(lambda: kb.y >= 0)
+    return bool(field.to_window(field.x, field.y)[1] >= kb.top)
+
+
+def _spyfall_setup(driver: Any) -> None:
+    driver.app.host("spyfall")
+    driver.wait_screen("host")
+
+
+def test_focus_shows_the_keyboard_and_hangul_composes_as_typed(driver: Any) -> None:
+    _spyfall_setup(driver)
+    assert not driver.find_all("kb_ㅂ")
+    field = driver.find("spy_name_0")
+    field.text = ""
+    driver.tap(field)
+    assert field.focus and driver.find_all("kb_ㅂ")
+    assert _field_clear_of_keyboard(driver, field)
+    seen = []
+    for key in ("ㄷ", "ㅏ", "ㄹ", "ㄱ", "ㅣ"):
+        driver.tap(f"kb_{key}")
+        seen.append(field.text)
+    assert seen == ["ㄷ", "다", "달", "닭", "달기"]  # the double final splits when a vowel follows
+    driver.tap("kb_back")
+    assert field.text == "달ㄱ"  # one jamo of the syllable being composed
+    driver.tap("kb_back")
+    driver.tap("kb_back")
+    assert field.text == ""  # then a committed syllable, whole
+    driver.tap("kb_shift")
+    assert driver.find("kb_ㅂ").text == "ㅃ" and driver.find("kb_ㅔ").text == "ㅖ"
+    driver.tap("kb_ㅂ")
+    assert driver.find("kb_ㅂ").text == "ㅂ"  # shift is for one key
+    for key in ("ㅏ", "ㅇ"):
+        driver.tap(f"kb_{key}")
+    driver.tap("kb_space")
+    driver.tap("kb_lang")
+    assert driver.find_all("kb_q") and not driver.find_all("kb_ㅂ")
+    driver.tap("kb_shift")
+    for key in "ann":
+        driver.tap(f"kb_{key}")
+    driver.tap("kb_7")
+    assert field.text == "빵 Ann7"
+    driver.tap("kb_lang")
+    driver.type("과자")
+    assert field.text == "빵 Ann7과자"
+    driver.screenshot("keyboard_spyfall_setup")
+    assert driver.small_targets(56) == []
+    assert driver.overflowing_labels() == []
+    driver.tap("kb_done")
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
+    assert not field.focus and field.text == "빵 Ann7과자"
+
+
+def test_tap_elsewhere_keeps_the_syllable_and_another_field_takes_the_keyboard(driver: Any) -> None:
+    _spyfall_setup(driver)
+    first, second = driver.find("spy_name_0"), driver.find("spy_name_5")
+    first.text = second.text = ""
+    driver.tap(first)
+    driver.type("민")
+    driver.tap("kb_ㄱ")
+    driver.tap(second)  # straight to another field: the keyboard stays, composition ends
+    assert first.text == "민ㄱ" and second.focus and driver.app.keyboard.visible
+    driver.type("수")
+    assert second.text == "수" and first.text == "민ㄱ"
+    driver.tap_at(640, 680)  # a tap elsewhere (the form's title): the field is done, the keyboard goes
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
+    assert second.text == "수" and not second.focus
+
+
+def test_keys_follow_the_ui_language(driver: Any) -> None:
+    _spyfall_setup(driver)
+    driver.app.set_lang("en")
+    try:
+        field = driver.find("spy_name_1")
+        field.text = ""
+        driver.tap(field)
+        assert driver.find("kb_done").text == "Done" and driver.find_all("kb_q")
+        driver.type("Bo 보")
+        assert field.text == "Bo 보"
+        driver.screenshot("keyboard_english")
+        assert driver.overflowing_labels() == []
+    finally:
+        driver.app.set_lang("ko")
+    assert driver.find("kb_done").text == "완료" and driver.find_all("kb_ㅂ")
