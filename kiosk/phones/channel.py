@@ -263,6 +263,11 @@ class PhoneHub:
                                       seat in self._conns, format_code(p.code) if p else ""))
             return out
 
+    def seat_tokens(self) -> list[str]:
+        """Every live seat token (the server finds which one's key opens a join box)."""
+        with self._lock:
+            return [p.token for p in self.tokens.passes.values()]
+
     def seat_pass(self, seat: int) -> SeatPass | None:
         with self._lock:
             return self.tokens.passes.get(seat)

@@ -1,7 +1,8 @@
 """The phones' web server: aiohttp on its own thread and asyncio loop, beside Kivy.
 
-It serves exactly three things: the page (`/`, `/page.js`, `/page.css`, all from this package) and one
-WebSocket (`/ws`) that speaks to the hub: `join` (token or typed code), `act` (an input), `ping`. There is
+It serves exactly three things: the page (`/`, `/page.js`, `/page.css`, `/nacl.js`, all from this package)
+and one WebSocket (`/ws`) that speaks to the hub: `join` (token or typed code), `act` (an input), `ping`,
+every message sealed (`seal.py`). There is
 no other route: nothing of staff mode, no QR images (the codes are drawn on the tablet only), no files.
 It listens on the one host and port it is given (the café LAN address in the kiosk, 127.0.0.1 in tests).
 
@@ -29,10 +30,13 @@ from aiohttp import WSMsgType, web
 from kiosk.phones.channel import PhoneHub, _direct
 from kiosk.phones.guard import Guard, GuardedSite
 from kiosk.phones.ratelimit import Limiter
+from kiosk.phones.seal import Channel
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 16 * 1024
-STATIC = {"/page.js": "application/javascript", "/page.css": "text/css"}
+# path → (file in static/, type); nacl.js is TweetNaCl 1.0.3 from npm, vendored (static/README.md)
+STATIC = {"/page.js": ("page.js", "application/javascript"), "/page.css": ("page.css", "text/css"),
+          "/nacl.js": ("nacl-fast.min.js", "application/javascript")}
 
 
 def _hostname(host: str) -> str:
@@ -42,6 +46,10 @@ def _hostname(host: str) -> str:
         return host[1:host.find("]")] if "]" in host else ""
     name, _, port = host.rpartition(":")
     return name if name and port.isdigit() else host
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _asset(name: str) -> str:
@@ -58,7 +66,9 @@ class WsConn:
         self.loop = loop
         self.remote = remote
         self.seat: int | None = None
+        self.channel = Channel()  # sealing: every message after the greeting is a box
         self.queue: asyncio.Queue[tuple[str, Mapping[str, Any]]] = asyncio.Queue()
+        self.queue.put_nowait(("greet", self.channel.greeting()))
 
     def send(self, message: Mapping[str, Any]) -> None:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, ("send", message))
@@ -72,7 +82,8 @@ class WsConn:
             if kind == "stop" or self.ws.closed:
                 return
             try:
-                await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+                out = message if kind == "greet" else self.channel.wrap(message)
+                await self.ws.send_str(json.dumps(out, ensure_ascii=False))
                 if kind == "close":
                     await self.ws.close()
                     return
@@ -231,8 +242,8 @@ class PhoneServer:
         return web.Response(text=self._page, content_type="text/html", charset="utf-8")
 
     async def _static(self, request: web.Request) -> web.Response:
-        return web.Response(text=_asset(request.path.lstrip("/")), content_type=STATIC[request.path],
-                            charset="utf-8")
+        name, kind = STATIC[request.path]
+        return web.Response(text=_asset(name), content_type=kind, charset="utf-8")
 
     # ------------------------------------------------------------ the phone's socket
     async def _ws(self, request: web.Request) -> web.StreamResponse:
@@ -263,7 +274,7 @@ class PhoneServer:
                 if not isinstance(data, dict):
                     conn.send(self.hub.error_message("bad_input"))
                     continue
-                await self._handle(conn, data)
+                await self._receive(conn, data)
         finally:
             self._sockets.discard(ws)
             self.hub.leave(conn)
@@ -274,17 +285,48 @@ class PhoneServer:
             writer.cancel()
         return ws
 
+    async def _receive(self, conn: WsConn, data: dict[str, Any]) -> None:
+        """A (re)join is a box sealed with a seat's key, or with a key agreed for a typed code (`pk`);
+        anything else is a box under the connection's key. Nothing in the clear is believed but a ping."""
+        channel = conn.channel
+        if data.get("t") == "join":
+            await self._join(conn, data)
+        elif "box" in data and channel.key is not None:
+            message = channel.open(data["box"])
+            if message is None or message.get("t") == "join":
+                conn.send(self.hub.error_message("bad_input"))
+            else:
+                await self._handle(conn, message)
+        elif data.get("t") == "ping":
+            conn.send({"t": "pong"})
+        elif data.get("t") == "act" and conn.seat is None:
+            conn.send(self.hub.error_message("not_joined"))
+        else:
+            conn.send(self.hub.error_message("bad_input"))
+
+    async def _join(self, conn: WsConn, data: dict[str, Any]) -> None:
+        channel = conn.channel
+        if "pk" in data:  # a typed code, in a box under a key agreed with this connection
+            key = channel.agree(data["pk"])
+            message = channel.open(data.get("box"), key) if key is not None else None
+            if key is None or message is None:
+                conn.send(self.hub.error_message("bad_input"))
+                return
+            channel.key = key
+            reply = self.hub.join(conn, code=_text(message.get("code")), device=_text(message.get("device")))
+        else:  # the QR code's token: the seat whose key opens the box
+            opened = channel.open_join(data.get("box"), self.hub.seat_tokens())
+            token, message = opened if opened is not None else ("", {})
+            reply = self.hub.join(conn, token=token, device=_text(message.get("device")))
+        if reply["t"] == "error":
+            conn.send(reply)
+        else:
+            self.guard.hold(conn.transport)
+
     async def _handle(self, conn: WsConn, data: dict[str, Any]) -> None:
         kind = data.get("t")
         if kind == "ping":
             conn.send({"t": "pong"})
-        elif kind == "join":
-            reply = self.hub.join(conn, token=data.get("token", ""), code=data.get("code", ""),
-                                  device=data.get("device", ""))
-            if reply["t"] == "error":
-                conn.send(reply)
-            else:
-                self.guard.hold(conn.transport)
         elif kind == "act":
             fut = self.hub.act(conn, data)
             try:

@@ -1,7 +1,7 @@
 """Per-seat passes for the phones: an unguessable token (in the QR code), a short code to type, and the
 device bound to the seat.
 
-- Tokens are `secrets.token_urlsafe` (144 bits); short codes are 8 characters from an alphabet without
+- Tokens are `secrets.token_urlsafe` (256 bits; the seat's sealing key derives from it, seal.py); short codes are 8 characters from an alphabet without
   look-alikes (40 bits), grouped "ABCD-EFGH". Both are checked in constant time against every seat
   (`hmac.compare_digest`), so neither the answer nor its timing tells which seat, or whether one was close.
 - One device per seat at a time: the first device to join gets a device key (kept by its browser); the
@@ -27,7 +27,7 @@ CODE_LEN = 8
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(18)
+    return secrets.token_urlsafe(32)  # 256 bits: also the seat's sealing key (seal.seat_key)
 
 
 def new_code() -> str:

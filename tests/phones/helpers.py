@@ -4,6 +4,7 @@ server on 127.0.0.1 (a free port), and phones speaking the page's WebSocket prot
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import queue
 from collections.abc import Callable, Mapping
@@ -12,8 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from nacl.exceptions import CryptoError
+from nacl.public import Box, PrivateKey, PublicKey
+from nacl.secret import SecretBox
 
 from kiosk.phones.channel import PhoneHub
+from kiosk.phones.seal import seat_key
 from kiosk.phones.server import PhoneServer
 from kiosk.session import Session
 
@@ -59,14 +64,21 @@ class MainThread:
 
 
 class Phone:
-    """One phone's socket. `recv(kind)` takes the oldest message of that kind not taken yet (waiting for
-    one if need be); messages of other kinds stay for later."""
+    """One phone's socket, speaking the page's sealed protocol (kiosk/phones/seal.py) with PyNaCl.
+    `recv(kind)` takes the oldest message of that kind not taken yet (waiting for one if need be);
+    messages of other kinds stay for later. `wire` keeps every frame as it crossed the network."""
 
     def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.http = http
         self.ws = ws
         self.log: list[dict[str, Any]] = []
+        self.wire: list[str] = []
         self._used: set[int] = set()
+        self.challenge = ""
+        self.server_pk = b""
+        self.key: bytes | None = None
+        self._sent = 0
+        self._heard = 0
 
     @classmethod
     async def open(cls, url: str, origin: str | None = None, source: str | None = None) -> Phone:
@@ -75,10 +87,24 @@ class Phone:
         http = aiohttp.ClientSession(connector=connector)
         headers = {"Origin": origin} if origin else {}
         ws = await http.ws_connect(url.replace("http://", "ws://") + "/ws", headers=headers)
-        return cls(http, ws)
+        phone = cls(http, ws)
+        hi = await phone.recv("hi")
+        phone.challenge, phone.server_pk = hi["c"], base64.b64decode(hi["pk"])
+        return phone
+
+    def seal(self, message: Mapping[str, Any], key: bytes | None = None) -> str:
+        self._sent += 1
+        inner = json.dumps({"c": self.challenge, "i": self._sent, "d": "up", "m": dict(message)}).encode()
+        return base64.b64encode(bytes(SecretBox(key or self.key).encrypt(inner))).decode()
+
+    async def send_raw(self, frame: Mapping[str, Any]) -> None:
+        text = json.dumps(frame)
+        self.wire.append(text)
+        await self.ws.send_str(text)
 
     async def send(self, message: Mapping[str, Any]) -> None:
-        await self.ws.send_str(json.dumps(message))
+        """Sealed once a key is agreed; before that only what the page sends in the clear (ping)."""
+        await self.send_raw({"box": self.seal(message)} if self.key is not None else dict(message))
 
     async def recv(self, kind: str | None = None, timeout: float = 5.0) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
@@ -94,7 +120,23 @@ class Phone:
             msg = await self.ws.receive(timeout=left)
             if msg.type != aiohttp.WSMsgType.TEXT:
                 raise ConnectionError(f"socket closed ({msg.type}); got {[m['t'] for m in self.log]}")
-            self.log.append(json.loads(msg.data))
+            self.wire.append(msg.data)
+            data = json.loads(msg.data)
+            if "box" in data:
+                data = self._open(data["box"])
+                if data is None:  # sealed under a key this phone no longer holds (it joined another seat)
+                    continue
+            self.log.append(data)
+
+    def _open(self, box: str) -> dict[str, Any] | None:
+        assert self.key is not None, "a sealed message before any key"
+        try:
+            inner = json.loads(SecretBox(self.key).decrypt(base64.b64decode(box)))
+        except CryptoError:
+            return None
+        assert inner["d"] == "dn" and inner["c"] == self.challenge and inner["i"] > self._heard, inner
+        self._heard = inner["i"]
+        return dict(inner["m"])
 
     async def state_like(self, session: Session, seat: int, timeout: float = 5.0) -> dict[str, Any]:
         """The first pushed state that shows exactly the session's current view for the seat (a step and
@@ -106,9 +148,19 @@ class Phone:
             if state["view"] == json.loads(json.dumps(session.view(seat))):
                 return state
 
-
     async def join(self, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
-        await self.send({"t": "join", "token": token, "code": code, "device": device})
+        """As the page does: with the QR code's token, a box under the seat's key; with a typed code, a box
+        under a key agreed with the server (X25519) for this connection."""
+        if token:
+            self.key = seat_key(token)
+            await self.send_raw({"t": "join", "box": self.seal({"t": "join", "device": device})})
+        elif code:
+            mine = PrivateKey.generate()
+            self.key = bytes(Box(mine, PublicKey(self.server_pk)).shared_key())
+            await self.send_raw({"t": "join", "pk": base64.b64encode(bytes(mine.public_key)).decode(),
+                                 "box": self.seal({"t": "join", "code": code, "device": device})})
+        else:
+            await self.send_raw({"t": "join"})
         return await self.recv()
 
     async def close(self) -> None:

@@ -283,3 +283,42 @@ def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browse
         expect(page.get_by_test_id("mine")).to_be_hidden()
     finally:
         table.close()
+
+
+def test_what_the_browser_and_kiosk_say_on_the_wire_is_sealed(browser: Browser, tmp_path: Path) -> None:
+    """Issue 19 item 3 in a real browser: two phones (one scans, one types the code) get their roles and
+    vote through a recording proxy; the recording holds no role, token, code or device key."""
+    from tests.phones.test_wire import check_recording, secrets_of
+    from tests.phones.wire import RecordingProxy
+
+    table = Table(tmp_path)
+    proxy = RecordingProxy(table.server.port).start()
+    try:
+        joker, hero = phone(browser), phone(browser)
+        joker.goto(proxy.url + "/#t=" + table.hub.seat_pass(0).token)
+        hero.goto(proxy.url + "/")
+        hero.get_by_test_id("code").fill(table.hub.status()[1].code)
+        hero.get_by_test_id("join_go").click()
+        expect(hero.get_by_test_id("who")).to_contain_text("민호")
+        expect(joker.get_by_test_id("who")).to_contain_text("지수")
+        table.dispatch(A.ChooseDealer(TABLE, 0))
+        me1 = table.session.view(1)["me"]["card"]
+        expect(joker.get_by_test_id("mine")).to_contain_text("조커")
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["ko"])
+        table.dispatch(A.StartClock(TABLE))
+        joker.get_by_test_id("acts").get_by_role("button", name="서연").click()
+        joker.get_by_test_id("send").click()
+        hero.get_by_role("button", name="반대 (엄지 아래)").click()
+        hero.get_by_test_id("send").click()
+        expect(hero.get_by_test_id("net")).to_contain_text("보냈어요")
+        hero.reload()  # rejoins with the token and device key the browser kept
+        expect(hero.get_by_test_id("mine")).to_contain_text(me1["ko"])
+        with table.lock:
+            words = {"the Joker's card": "joker", "a view": '"view"', "a ballot": '"my_ballot"',
+                     "the hero's location (ko)": me1["ko"], "the hero's location (en)": me1["en"]}
+            counts = check_recording(proxy, secrets_of(table.hub), words)
+        assert counts["sealed"] >= 10
+        print(f"browser wire: {counts}")
+    finally:
+        proxy.stop()
+        table.close()

@@ -126,8 +126,7 @@ def test_a_connection_holds_one_seat_at_a_time(tmp_path: Path) -> None:
     async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
         phone = await Phone.open(server.url)
         for seat in (0, 1):
-            await phone.send({"t": "join", "token": hub.seat_pass(seat).token})
-            assert (await phone.recv("hello"))["seat"] == seat
+            assert (await phone.join(token=hub.seat_pass(seat).token))["seat"] == seat
         assert not hub.connected(0) and hub.connected(1)
         phone.log.clear()
         phone._used.clear()
@@ -320,7 +319,7 @@ def test_only_the_page_and_the_socket_are_served(tmp_path: Path) -> None:
                 csp = r.headers["Content-Security-Policy"]
                 assert "default-src 'none'" in csp and "script-src 'self'" in csp
                 assert r.headers["X-Frame-Options"] == "DENY"
-            for path in ("/page.js", "/page.css"):
+            for path in ("/page.js", "/page.css", "/nacl.js"):
                 async with http.get(server.url + path) as r:
                     assert r.status == 200 and r.headers["X-Content-Type-Options"] == "nosniff"
             for path in ("/staff", "/settings", "/qr/0.png", "/api/state", "/../pyproject.toml", "/static/page.js",
@@ -339,10 +338,12 @@ def test_the_page_loads_nothing_from_outside() -> None:
     from importlib import resources
 
     static = resources.files("kiosk.phones") / "static"
-    for name in ("page.html", "page.js", "page.css"):
+    for name in ("page.html", "page.js", "page.css", "nacl-fast.min.js"):
         text = (static / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
         assert "innerHTML" not in text and "eval(" not in text, name
+        assert "crypto.subtle" not in text, name  # WebCrypto needs HTTPS; TweetNaCl works on the LAN page
+    assert (static / "tweetnacl-LICENSE.txt").read_text(encoding="utf-8").startswith("This is free and")
 
 
 def test_route_hands_private_moments_to_a_connected_phone(tmp_path: Path) -> None:

@@ -1,5 +1,8 @@
 /* TableHost: a player's phone as their private screen. Shows exactly this seat's view, pushed live, and
-   sends this seat's inputs. Everything is drawn with textContent (names are typed by guests). */
+   sends this seat's inputs. Everything is drawn with textContent (names are typed by guests).
+   Every message after the server's greeting is sealed with TweetNaCl (kiosk/phones/seal.py): the seat's
+   key comes from the token in the QR code's fragment (never sent); a typed code goes in a box under a key
+   agreed by X25519 for this connection. */
 (function () {
   'use strict';
   var S = JSON.parse(document.getElementById('strings').textContent || '{}');
@@ -8,6 +11,8 @@
   var ws = null, token = null, device = null, hello = null, lastHello = null, state = null;
   var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
   var pendingCode = null, pick = null, sending = false, netTimer = null;
+  var chal = null, serverPk = null, key = null, upN = 0, downN = 0;
+  var enc = new TextEncoder(), dec = new TextDecoder();
 
   function $(id) { return document.getElementById(id); }
   function t(key, params) {
@@ -42,7 +47,45 @@
     device = load('th_device') || '';
   }
 
-  function send(m) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(m)); return true; } return false; }
+  // ------------------------------------------------------------------ sealing
+  function b64e(u8) { var s = ''; for (var i = 0; i < u8.length; i++) { s += String.fromCharCode(u8[i]); } return btoa(s); }
+  function b64d(s) { var b = atob(s), u = new Uint8Array(b.length); for (var i = 0; i < b.length; i++) { u[i] = b.charCodeAt(i); } return u; }
+  function seatKey(tok) { return nacl.hash(enc.encode(tok)).subarray(0, 32); }
+  function seal(m) {
+    upN += 1;
+    var n = nacl.randomBytes(24);
+    var box = nacl.secretbox(enc.encode(JSON.stringify({ c: chal, i: upN, d: 'up', m: m })), n, key);
+    var out = new Uint8Array(24 + box.length);
+    out.set(n); out.set(box, 24);
+    return b64e(out);
+  }
+  function unseal(text) {
+    try {
+      var u = b64d(text);
+      var plain = nacl.secretbox.open(u.subarray(24), u.subarray(0, 24), key);
+      if (!plain) { return null; }
+      var o = JSON.parse(dec.decode(plain));
+      if (o.d !== 'dn' || o.c !== chal || !(o.i > downN)) { return null; }
+      downN = o.i;
+      return o.m;
+    } catch (e) { return null; }
+  }
+  function send(m) {
+    if (ws && ws.readyState === 1 && key) { ws.send(JSON.stringify({ box: seal(m) })); return true; }
+    return false;
+  }
+  function joinNow() {
+    if (!ws || ws.readyState !== 1 || !chal) { return false; }
+    if (token) {
+      key = seatKey(token);
+      ws.send(JSON.stringify({ t: 'join', box: seal({ t: 'join', device: device }) }));
+    } else if (pendingCode) {
+      var pair = nacl.box.keyPair();
+      key = nacl.box.before(b64d(serverPk), pair.secretKey);
+      ws.send(JSON.stringify({ t: 'join', pk: b64e(pair.publicKey), box: seal({ t: 'join', code: pendingCode, device: '' }) }));
+    } else { return false; }
+    return true;
+  }
 
   function net(text, ok) {
     var n = $('net');
@@ -63,26 +106,31 @@
 
   function connect() {
     clearTimeout(timer);
-    if (stopped || ws) { return; }
+    if (stopped || ws || !(token || pendingCode)) { return; }  // nothing to join with: no socket
     var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     try { ws = new WebSocket(proto + '//' + location.host + '/ws'); } catch (e) { ws = null; retry(); return; }
     if (!everJoined) { net(t('connecting'), false); }
-    ws.onopen = function () {
-      lastHeard = Date.now();
-      if (token) { send({ t: 'join', token: token, device: device }); }
-      else if (pendingCode) { send({ t: 'join', code: pendingCode, device: '' }); }
-      else { net('', false); showJoin(''); }
-    };
+    ws.onopen = function () { lastHeard = Date.now(); };  // the server greets first
     ws.onmessage = function (ev) {
       lastHeard = Date.now();
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m && m.t === 'hi') {
+        chal = m.c; serverPk = m.pk; key = null; upN = 0; downN = 0;
+        if (!joinNow()) { net('', false); showJoin(''); }
+        return;
+      }
+      if (m && typeof m.box === 'string') {
+        if (!key) { return; }
+        m = unseal(m.box);
+        if (!m) { return; }  // not for this connection: ignored
+      }
       handle(m);
     };
     ws.onclose = function () {
-      ws = null; hello = null; sending = false;
+      ws = null; hello = null; sending = false; key = null; chal = null;
       drawWho();
-      if (stopped) { return; }
+      if (stopped || !(token || pendingCode)) { return; }
       net(t('lost'), false);
       retry();
     };
@@ -172,7 +220,7 @@
     if (code.length < 4) { message(t('code_short')); return; }
     pendingCode = code; token = null; stopped = false; message('');
     save('th_device', null); device = '';
-    if (ws && ws.readyState === 1) { send({ t: 'join', code: code, device: '' }); } else { tries = 0; connect(); }
+    if (!joinNow()) { tries = 0; connect(); }
   });
 
   // ------------------------------------------------------------------ drawing the view
@@ -497,5 +545,5 @@
   readToken();
   drawWho();
   keepAlive();
-  if (token) { connect(); } else { showJoin(''); connect(); }
+  if (token) { connect(); } else { showJoin(''); }  // without a code there is nothing to connect for
 }());
