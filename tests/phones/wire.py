@@ -46,6 +46,7 @@ class RecordingProxy:
 
     def _run(self) -> None:
         loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
         self._server = loop.run_until_complete(asyncio.start_server(self._serve, "127.0.0.1", 0))
         self.port = self._server.sockets[0].getsockname()[1]
         self._ready.set()
