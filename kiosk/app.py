@@ -72,6 +72,7 @@ class TableHostApp(App):
         self.phones: Any = None
         self.phones_server: Any = None
         self.voice: Any = None
+        self.floor: Any = None  # kiosk.floor.ui.FloorBridge when staff configured the café floor
         self.root_layout: Any = None
         self.keyboard: Any = None
         self.use_data_dir(data_dir or paths.data_dir())
@@ -129,6 +130,7 @@ class TableHostApp(App):
         # the phone server (aiohttp) starts beside the UI, after the first frame is up
         threading.Thread(target=self.start_phones, name="phones-start", daemon=True).start()
         self.resume_game()
+        self.start_floor()
         ops.sd_notify("READY=1")
         interval = ops.watchdog_interval()
         if interval:
@@ -208,6 +210,15 @@ class TableHostApp(App):
         if self.session is not None:
             hub.attach(self.session)  # a game resumed before the server was up
 
+    def start_floor(self) -> None:
+        """The café floor (MQTT) when staff configured one; without it the tablet works exactly as before."""
+        if os.environ.get("TABLEHOST_NO_FLOOR") == "1":
+            return
+        if self.floor is not None or self.settings.floor_host:
+            from kiosk.floor.ui import restart
+
+            restart(self)
+
     def open_phones_panel(self) -> None:
         if self.phones is None or self.phones_server is None:
             self.toast(self.tr("host.phones_off"))
@@ -226,6 +237,8 @@ class TableHostApp(App):
     def on_stop(self) -> None:
         if self.session is not None:
             self.session.close()
+        if self.floor is not None:
+            self.floor.stop()
         if self.voice is not None:
             self.voice.stop()
         if self.phones_server is not None:
@@ -273,6 +286,7 @@ class TableHostApp(App):
             self.session.close()
             self.session = None
         self.use_data_dir(data_dir)
+        self.start_floor()
         library = self.get_screen("library")
         library.players, library.minutes = 0, 0
         host = self.get_screen("host")

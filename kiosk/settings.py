@@ -25,6 +25,10 @@ class Settings:
     voice_enabled: bool = True
     phones_enabled: bool = True
     phones_port: int = 8765
+    floor_host: str = ""  # the café floor's MQTT broker (kiosk/floor); empty: off
+    floor_port: int = 1883
+    floor_table: str = ""
+    floor_password: str = ""
     lock: dict[str, float] = field(default_factory=dict)
 
     @property

@@ -63,6 +63,7 @@ class TableReporter:
         self.content = ""  # the floor content the tablet runs (manifest hash), "" for none
         self._last_status: dict[str, Any] | None = None
         self._session: Any = None  # the session last observed (the status describes it)
+        self._key: str | None = None
         self._load()
 
     # ------------------------------------------------------------ state file
@@ -112,8 +113,10 @@ class TableReporter:
 
     def observe(self, session: Any) -> None:
         """Call after anything may have changed (the kiosk polls; headless sessions call it per step)."""
+        if session is not self._session or self._key is None:
+            self._key = game_key(session) if session is not None else None
         self._session = session
-        key = game_key(session) if session is not None else None
+        key = self._key
         current = self.game
         if current is not None and current.get("key") != key:
             if not current.get("ended"):

@@ -58,14 +58,26 @@ class TableFloor:
         with self.lock:
             self.reporter.left()
 
+    def note_teach(self, game: str, minutes: float) -> None:
+        with self.lock:
+            self.reporter.note_teach(game, minutes)
+
+    def note_voice(self, game: str, commands: int) -> None:
+        with self.lock:
+            self.reporter.note_voice(game, commands)
+
+    def heartbeat(self) -> None:
+        """Re-send the status (durations move on even when nothing else changes)."""
+        with self.lock:
+            self.reporter.send_status(force=True)
+
     def open_calls(self) -> list[dict[str, Any]]:
         with self.lock:
             return list(self.reporter.calls)
 
     # ------------------------------------------------------------ from the broker (worker thread)
     def _reassert(self) -> None:
-        with self.lock:
-            self.reporter.send_status(force=True)
+        self.heartbeat()
 
     def _message(self, topic: str, payload: bytes) -> None:
         data = topics.decode(payload)

@@ -16,7 +16,7 @@ from kiosk.widgets.theme import TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
-SECTIONS = ("table", "general", "sound", "recordings", "pin", "devices", "content", "stats", "logs")
+SECTIONS = ("table", "general", "sound", "recordings", "pin", "devices", "content", "stats", "floor", "logs")
 
 
 class StaffScreen(Screen):

@@ -231,6 +231,12 @@ def build_stats(app: Any, panel: Any, screen: Any) -> None:
     _scroll_text(panel, "\n".join(lines))
 
 
+def build_floor(app: Any, panel: Any, screen: Any) -> None:
+    from kiosk.floor.ui import build_floor as build  # MQTT is imported only when staff open the section
+
+    build(app, panel, screen)
+
+
 def build_logs(app: Any, panel: Any, screen: Any) -> None:
     _title(panel, app.tr("staff.logs"))
     lines = ops.tail_log(app.data_dir, 60)

@@ -1,0 +1,88 @@
+"""The café floor on the tablet (real mosquitto on loopback): staff enter the broker in staff mode, guests
+call staff from the game screen's top bar with a reason, the floor sees the call and acknowledges it, and
+the tablet shows the acknowledgement. Without a broker nothing of it appears."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kiosk.floor.board import FloorBoard
+from tests.floor.broker import Broker
+from tests.floor.conftest import broker  # noqa: F401  (fixture)
+from tests.floor.helpers import floor_board, wait_for
+from tests.kiosk.test_staff_ops import _staff, _start_nim
+
+pytestmark = pytest.mark.ui
+
+
+def _type(driver: Any, test_id: str, text: str) -> None:
+    field = driver.find(test_id)
+    field.text = text  # typing itself is Kivy's TextInput; the form reads the field on save
+
+
+def _configure(driver: Any, mqtt_broker: Broker, table: str, password: str) -> None:
+    _staff(driver)
+    driver.tap("staff_nav_floor")
+    assert "꺼져 있어요. 이 태블릿은 혼자 동작해요." in driver.texts()
+    _type(driver, "floor_host", "127.0.0.1")
+    _type(driver, "floor_port", str(mqtt_broker.port))
+    _type(driver, "floor_table", table)
+    _type(driver, "floor_password", password)
+    driver.tap("floor_save")
+
+
+def test_without_a_floor_the_game_screen_has_no_call_button(driver: Any) -> None:
+    _start_nim(driver)
+    assert driver.app.floor is None
+    assert driver.find_all("floor_call") == []
+
+
+def test_staff_configure_the_floor_and_a_call_is_acknowledged(driver: Any, broker: Broker) -> None:  # noqa: F811
+    board: FloorBoard = floor_board(broker)
+    try:
+        _configure(driver, broker, "t09", broker.passwords["t09"])
+        driver.wait_for(lambda: driver.app.floor is not None and driver.app.floor.table.client.connected, 10)
+        driver.wait_for(lambda: any(t.startswith("연결됨: 테이블 t09") for t in driver.texts()), 5)
+        driver.screenshot("floor_settings")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+        assert driver.app.settings.floor_table == "t09"
+        driver.tap("staff_done")
+        session = _start_nim(driver)
+        driver.tap("floor_call")
+        driver.screenshot("floor_call_reasons")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+        driver.tap("floor_reason_rules")
+        assert driver.app.toast_widget.last_text == "직원을 불렀어요. 잠시만 기다려 주세요."
+        state = wait_for(lambda: board.tables.get("t09"), what="the table on the floor")
+        wait_for(lambda: state.calls, what="the call on the floor")
+        call = next(iter(state.calls.values()))
+        assert call["reason"] == "rules"
+        wait_for(lambda: state.status.get("game") == "secret_nim", what="the game in the status")
+        assert state.status["players"] == 2 and state.status["needs_staff"]
+        driver.wait_for(lambda: driver.find("floor_call").text == "호출 중…", 3)
+        driver.screenshot("floor_call_waiting")
+        assert driver.overflowing_labels() == []
+        board.ack("t09", call["id"])
+        driver.wait_for(lambda: driver.app.toast_widget.last_text == "직원이 호출을 확인했어요. 곧 갈게요!", 10)
+        driver.wait_for(lambda: driver.find("floor_call").text == "직원 호출", 3)
+        assert session.outcome is None
+    finally:
+        board.stop()
+
+
+def test_a_wrong_password_shows_the_refusal_and_keeps_the_call(driver: Any, broker: Broker) -> None:  # noqa: F811
+    _configure(driver, broker, "t10", "wrong")
+    driver.wait_for(lambda: any(t.startswith("연결 거부") for t in driver.texts()), 10)
+    driver.screenshot("floor_settings_refused")
+    assert driver.overflowing_labels() == []
+    driver.tap("floor_off")
+    driver.wait_for(lambda: driver.app.floor is None, 3)
+    assert driver.app.settings.floor_host == ""
+
+
+def test_a_bad_table_id_is_refused_in_the_form(driver: Any, broker: Broker) -> None:  # noqa: F811
+    _configure(driver, broker, "Table 1", "x")
+    assert "테이블 번호는 영어 소문자·숫자·-·_ 로 적어 주세요 (예: t01)." in driver.texts()
+    assert driver.app.floor is None
