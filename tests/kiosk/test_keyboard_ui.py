@@ -65,7 +65,7 @@ def test_focus_shows_the_keyboard_and_hangul_composes_as_typed(driver: Any) -> N
 
 def test_tap_elsewhere_keeps_the_syllable_and_another_field_takes_the_keyboard(driver: Any) -> None:
     _spyfall_setup(driver)
-    first, second = driver.find("spy_name_0"), driver.find("spy_name_5")
+    first, second = driver.find("spy_name_0"), driver.find("spy_name_3")
     first.text = second.text = ""
     driver.tap(first)
     driver.type("민")

@@ -1,4 +1,5 @@
-"""The Spyfall DC set-up form: names (3-8), rounds, modules, deal mode, vote mode."""
+"""The Spyfall DC set-up form: seats (3-8, default names, tap one to rename), rounds, modules, deal mode,
+vote mode."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ MODULES = ("power_up", "harley", "prank", "multiverse")
 
 class SpySetup(BoxLayout):
     host = ObjectProperty(None)
+    count = NumericProperty(4)  # seats; a seat left unnamed keeps its default name ("3번 플레이어")
     rounds = NumericProperty(5)
     deal = StringProperty("digital")
     votes = StringProperty("open")
@@ -27,8 +29,9 @@ class SpySetup(BoxLayout):
         self.rounds = max(1, min(23, int(self.rounds) + delta))
 
     def names(self) -> list[str]:
-        boxes = [self.ids[f"name_{i}"] for i in range(8)]
-        return [b.text.strip() for b in boxes if b.text.strip()]
+        tr = self.host.ctx.tr
+        return [self.ids[f"name_{i}"].text.strip() or tr("spyfall.setup.name_hint", n=i + 1)
+                for i in range(int(self.count))]
 
     def config(self) -> dict[str, Any]:
         return {"players": self.names(), "rounds": int(self.rounds),

@@ -26,6 +26,7 @@ def _host(driver: Any) -> Any:
 def _start(driver: Any, names: list[str] = NAMES, **choices: str) -> Any:
     driver.app.host("spyfall")
     driver.wait_screen("host")
+    driver.tap(f"spy_count_{len(names)}")
     for i, name in enumerate(names):
         driver.find(f"spy_name_{i}").text = name
     for tid in choices.values():
@@ -76,16 +77,21 @@ def _set_time(driver: Any, session: Any, moment: float) -> None:
     _host(driver).clock._now = session.clock
 
 
-def test_setup_form_refuses_two_players(driver: Any) -> None:
-    """Covers SPY-01, SPY-09. The form starts with 5 rounds; two names are refused with a Korean toast."""
+def test_setup_form_starts_with_default_seats(driver: Any) -> None:
+    """Covers SPY-01, SPY-09. The form offers 3-8 seats (4 to begin with) and 5 rounds; nothing has to be
+    typed: a seat nobody renamed keeps its default name."""
     driver.app.host("spyfall")
     driver.wait_screen("host")
     _check(driver, "spyfall_setup")
     assert any("5라운드" in t for t in driver.texts())
-    driver.find("spy_name_0").text = "앤"
+    assert [n for n in range(1, 10) if driver.find_all(f"spy_count_{n}")] == [3, 4, 5, 6, 7, 8]
+    assert driver.find("spy_name_4").disabled and not driver.find("spy_name_3").disabled
+    driver.tap("spy_count_5")
     driver.find("spy_name_1").text = "후안"
     driver.tap("spy_start")
-    assert driver.app.session is None
+    session = driver.app.session
+    assert session is not None
+    assert list(session.state.players) == ["1번 플레이어", "후안", "3번 플레이어", "4번 플레이어", "5번 플레이어"]
 
 
 def test_four_player_digital_round_by_touch(driver: Any) -> None:
@@ -301,6 +307,7 @@ def test_english_screens_fit(driver: Any) -> None:
         driver.app.host("spyfall")
         driver.wait_screen("host")
         _check(driver, "spyfall_setup_en")
+        driver.tap("spy_count_8")
         for i, name in enumerate(["Ann", "Juan", "Maria", "Isaac", "Lee", "Kim", "Park", "Choi"]):
             driver.find(f"spy_name_{i}").text = name
         for module in ("power_up", "harley", "prank", "multiverse"):
