@@ -2,12 +2,18 @@
 
 Chance steps are drawn with a session RNG derived from the journal seed and journaled like any action,
 so a restart replays the journal without an RNG or a clock. Undo is a journal record too.
+
+The seed comes from the operating system (`secrets`, SEED_BITS bits) and is kept only in the journal's
+header: no view, event or phone message carries it. Engines draw the public layout and each secret deal
+from separate streams (`engines.core.seeded_rng(seed, purpose)`, the whole seed hashed with the purpose),
+so knowing one never narrows the other without searching 2^SEED_BITS seeds.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,6 +27,12 @@ from kiosk.journal import Journal, archive
 
 log = logging.getLogger(__name__)
 CURRENT = "current.sqlite"
+SEED_BITS = 128
+
+
+def new_seed() -> int:
+    """A game's seed: SEED_BITS bits from the operating system's random source."""
+    return secrets.randbits(SEED_BITS)
 
 Listener = Callable[["Session", Step[Any] | None], None]
 
@@ -50,7 +62,7 @@ class Session:
         game = library.games[game_id]
         engine = find_engine(game.engine_name)
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+            seed = new_seed()
         state = engine.setup(config, game.pack, seed)  # raises on a bad config before anything is written
         path = journal_dir / CURRENT
         archive(path, journal_dir / "archive", "replaced")

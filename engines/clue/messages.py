@@ -26,6 +26,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "bad_die": ("주사위 값은 1에서 6 사이예요.", "A die shows 1 to 6."),
     "must_show": ("추리한 카드 중 하나를 가지고 있으니 한 장을 보여줘야 해요.",
                   "You hold one of the named cards, so you must show one."),
+    "must_show_recorded": ("기록해 둔 손패에 추리에 나온 카드가 있어요. 그중 한 장을 보여 주세요.",
+                           "Your recorded hand holds a named card: show one of them."),
     "not_holding": ("그 카드는 추리에 나온 카드 중 당신이 가진 카드가 아니에요.",
                     "That is not one of the named cards in your hand."),
     "not_named": ("그 카드는 이번 추리에 나온 카드가 아니에요.", "That card was not named in this suggestion."),

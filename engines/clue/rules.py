@@ -100,11 +100,12 @@ class ClueEngine(Engine[ClueState]):
         first = first_seat(cards, suspects)
         n_dealt = len(cards.cards) - 3
         sizes = hand_sizes(n_dealt, len(players), first)
-        rng = seeded_rng(seed, "clue", "setup")
-        weapons = _place_weapons(cards, rng)
+        # the public layout and the secret deal come from separate streams: one never narrows the other
+        weapons = _place_weapons(cards, seeded_rng(seed, "clue", "layout"))
         hands: tuple[tuple[str, ...], ...] = tuple(() for _ in players)
         envelope: tuple[str, ...] = ()
         if mode == DIGITAL:
+            rng = seeded_rng(seed, "clue", "deal")
             # each category shuffled apart, its top card into the envelope (CLUE-11)
             envelope = tuple(rng.choice(cards.ids(k)) for k in (SUSPECT, WEAPON, ROOM))
             rest = [c.id for c in cards.cards if c.id not in envelope]
@@ -152,7 +153,8 @@ class ClueEngine(Engine[ClueState]):
             rec = state.history[-1]
             if state.mode == DIGITAL:
                 return [Show(seat, x) for x in rec.named if x in state.hands[seat]]
-            return [Show(seat, ""), Pass(seat)]
+            holds = any(x in state.hands[seat] for x in rec.named)  # a recorded hand (else it is empty)
+            return [Show(seat, "")] if holds else [Show(seat, ""), Pass(seat)]
         if ph == NOTE:
             return [NoteShown(seat, "")] + [NoteShown(seat, x) for x in state.history[-1].named]
         if ph == ACCUSE_CHECK:
@@ -326,6 +328,8 @@ class ClueEngine(Engine[ClueState]):
         if state.mode == DIGITAL:
             raise msg.error("must_show")
         rec = state.history[-1]
+        if any(x in state.hands[a.seat] for x in rec.named):  # CLUE-41: the recorded hand holds one
+            raise msg.error("must_show_recorded")
         rec = replace(rec, passed=rec.passed + (a.seat,))
         st = replace(state, history=state.history[:-1] + (rec,))
         events = [Event("passed", {"n": rec.n, "seat": a.seat})]

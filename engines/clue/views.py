@@ -55,7 +55,7 @@ def view(state: ClueState, seat: int | None) -> dict[str, Any]:
         out["envelope"] = list(state.envelope)
     out["private_cards"] = [{"shown_card": {"n": s.n, "card": s.card}, "by": s.by, "to": s.to}
                             for s in state.shown if seat in (s.by, s.to)]
-    if state.phase == REFUTE and state.asking == seat and state.mode == DIGITAL:
+    if state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or state.hands[seat]):
         out["can_show"] = [c for c in state.history[-1].named if c in state.hands[seat]]
     return out
 

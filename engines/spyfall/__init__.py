@@ -13,8 +13,10 @@ Decisions on the AMBIGUOUS checklist items (each also pinned by a test in tests/
 - SPY-33: no one may point at themselves in the final vote (nor in the Harley hunt).
 - SPY-39: a failed accusation resumes the remaining time (the clock is not reset to 8:00).
 - SPY-50: "survived an earlier vote" means an accusation earlier in the same round (scoring example 3).
-- SPY-64: God's Pride may be flipped by any holder who votes in the accusation (not only the accuser),
-  after the ballots are in, when yes outnumber no; the accuser still gets the accuser's bonus.
+- SPY-64: God's Pride may be flipped by any holder who voted with the majority, i.e. voted yes (not only
+  the accuser), after the ballots are in, when yes outnumber no; the rulebook's "다수에 해당한다" means that
+  those supporting *you* outnumber those against (SPY-62/65), so a holder who voted no, or the accused (who
+  does not vote), cannot flip it. Open and sealed votes alike. The accuser still gets the accuser's bonus.
 - SPY-82: Harley convicted as the Joker scores by the Harley line (heroes 1, Joker 1), not "hero
   convicted" (Joker 4, Harley 2). Harley never scores hero points (also after a wrong prank declaration
   or a failed multiverse call).
@@ -22,7 +24,9 @@ Decisions on the AMBIGUOUS checklist items (each also pinned by a test in tests/
 - SPY-96: a multiverse vote may be called only while the round clock runs and time is not up, once per
   player per round; the clock is paused during the vote and resumes if the vote fails.
 - SPY-98: the multiverse caller gets 3 points in all (not 3 + 1 for their raised hand).
-Also: the table may pause and resume the clock (an interruption); the Joker cannot reveal while paused.
+Also: the table may pause and resume the clock (an interruption). While it is paused nothing is played:
+no accusation, no Joker's reveal, no multiverse call, and no one-shot ability either (the rulebook sets no
+moment for one-shots; the engine's legal actions and `apply` agree, and the screens offer what they list).
 """
 
 from __future__ import annotations

@@ -44,6 +44,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "not_one_shot": ("이 능력 카드는 원샷이 아니에요.", "This ability card is not a one-shot."),
     "pride_timing": ("신의 자부심은 중간 의심 투표에서 찬성이 반대보다 많을 때만 쓸 수 있어요.",
                      "God's Pride works only in a mid-round accusation vote with more yes than no."),
+    "pride_side": ("신의 자부심은 찬성(다수) 쪽에 투표한 사람만 쓸 수 있어요.",
+                   "Only a player who voted with the majority (yes) may use God's Pride."),
     "pride_used": ("이번 투표에서 신의 자부심이 이미 쓰였어요.", "God's Pride has already been used in this vote."),
     "physical_only": ("실물 카드 모드에서만 입력하는 정보예요.", "This is entered only in physical-card mode."),
     "digital_only": ("디지털 카드 모드에서만 하는 행동이에요.", "This is only for digital-card mode."),

@@ -295,7 +295,7 @@ class Spyfall(Engine[SpyState]):
             raise err("clock_running")
         changes: dict[str, Any] = {"clock": r.clock.resume(t), "phase": "play"}
         if r.phase == "pride":
-            changes["vote"] = None
+            changes["vote"], changes["majority"] = None, frozenset()
         return Step(_setr(state, r, **changes), (Event("clock_resumed", {"at": t}),))
 
     def _do_time_up(self, state: SpyState, r: RoundState, a: A.TimeUp, t: float) -> Step[SpyState]:
@@ -482,7 +482,7 @@ class Spyfall(Engine[SpyState]):
             return self._end(_setr(state, r, vote=None, convicted=accused, accuser=accuser), "accusation", t,
                              events)
         if state.settings.power_up and len(yes) > no:
-            return Step(_setr(state, r, vote=vote, phase="pride"), events)
+            return Step(_setr(state, r, vote=vote, majority=yes, phase="pride"), events)
         return Step(_setr(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
 
     def _decided_points(self, state: SpyState, r: RoundState, vote: Vote, counts: Mapping[int, int], t: float,
@@ -507,8 +507,9 @@ class Spyfall(Engine[SpyState]):
         return card.one_shot and (card.effect == "gods_pride") == pride
 
     def _may_pride(self, state: SpyState, seat: int) -> bool:
+        """SPY-62/64/65: the holder voted with the majority (yes); the accused never votes."""
         r = _r(state)
-        if r.pride_by >= 0 or r.vote is None or seat not in r.vote.eligible:
+        if r.pride_by >= 0 or r.vote is None or seat not in r.majority:
             return False
         return state.settings.physical or self._one_shot(state, seat, pride=True)
 
@@ -518,8 +519,10 @@ class Spyfall(Engine[SpyState]):
         if r.phase == "pride":
             if r.pride_by >= 0:
                 raise err("pride_used")
-            if not self._may_pride(state, a.seat):
+            if not state.settings.physical and not self._one_shot(state, a.seat, pride=True):
                 raise err("no_ability")
+            if not self._may_pride(state, a.seat):
+                raise err("pride_side")
             assert r.vote is not None
             accuser, accused = r.accusations[-1]
             nxt = _setr(state, r, pride_by=a.seat, flipped=r.flipped | {a.seat}, vote=None, convicted=accused,
@@ -529,6 +532,7 @@ class Spyfall(Engine[SpyState]):
         self._need(r, "play")
         if state.settings.physical:
             raise err("digital_only")
+        self._running(r, t)  # like every play move: not while the table has paused the clock
         if not self._one_shot(state, a.seat, pride=False):
             if self._one_shot(state, a.seat, pride=True):
                 raise err("pride_timing")

@@ -104,6 +104,7 @@ class RoundState:
     convicted: int = -1
     accuser: int = -1  # who stopped the clock for the conviction (accusation ending)
     pride_by: int = -1
+    majority: frozenset[int] = frozenset()  # pride phase: the seats that voted yes (the majority side)
     hunt_suspect: int = -1  # most pointed-at in the Harley hunt (-1: tie / nobody)
     mv_caller: int = -1
     mv_yes: frozenset[int] = frozenset()

@@ -98,3 +98,23 @@ def test_physical_accusation_is_checked_by_the_accuser() -> None:
     right = do(state, ReportAccusation(0, True))
     out = ENGINE.outcome(right)
     assert out is not None and out.winners == (0,)
+
+
+def test_a_recorded_hand_holding_a_named_card_may_not_pass() -> None:
+    """Covers CLUE-41, CLUE-42 (issue 24, item 2). Physical mode: a player whose recorded hand holds a named
+    card cannot pass (as digital mode refuses it), and the pass is not among their legal actions; the reason
+    names no card. A skipped hand is not checked; a recorded hand without a named card passes."""
+    state = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"))
+    state = do(state, Pass(1))  # seat 1 holds none of white / rope / library
+    assert state.asking == 2 and [a.NAME for a in ENGINE.legal_actions(state, 2)] == ["show"]
+    with pytest.raises(RuleError) as err:
+        ENGINE.apply(state, Pass(2))  # seat 2's recorded hand holds white and the library
+    assert err.value.code == "must_show_recorded"
+    names = {c.id for c in state.cards.cards} | {c.name("ko") for c in state.cards.cards}
+    assert not any(n in err.value.ko or n in err.value.en for n in names)
+    assert ENGINE.view(state, 2)["can_show"] == ["white", "library"]
+    assert "can_show" not in ENGINE.view(state, None) and "can_show" not in ENGINE.view(state, 0)
+    state = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "study"), Suggest(0, "green", "rope"),
+               Pass(1), Pass(2))
+    assert state.asking == 3 and {a.NAME for a in ENGINE.legal_actions(state, 3)} == {"show", "pass"}
+    assert do(state, Pass(3)).phase == "after"  # seat 3 skipped recording: the kiosk cannot know

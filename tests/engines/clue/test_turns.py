@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engines.clue import ENGINE
@@ -152,6 +154,7 @@ def test_suspects_and_weapons_already_in_the_room_and_no_limit() -> None:
     """Covers CLUE-36, CLUE-38: naming a suspect/weapon already there leaves it there; any number of
     tokens and weapons may share a room."""
     state = game(4, hands=HANDS4, envelope=ENVELOPE)
+    state = replace(state, weapons=tuple(r if r != "hall" else "study" for r in state.weapons))  # none in the hall
     state = finish_refute(do(enter(state, "hall"), Suggest(0, "plum", "rope")))
     state = do(state, EndTurn(0), RollDie(1), DieRoll(CHANCE, 4), EnterRoom(1, "hall"))
     state = finish_refute(do(state, Suggest(1, "plum", "rope")))

@@ -53,6 +53,23 @@ def test_one_shot_cards_are_flipped_when_used() -> None:
     t.fails(A.UseAbility(MARIA, t.at()), "no_ability")
 
 
+def test_one_shot_while_paused_engine_and_legal_actions_agree() -> None:
+    """Covers SPY-60 (issue 24, item 3: the rulebook sets no moment for one-shots). While the table has
+    paused the clock nothing is played, one-shots included: `apply` refuses exactly what `legal_actions`
+    leaves out, and after resuming the card is both offered and accepted."""
+    t = Table(modules=["power_up"])
+    t.start(abilities={JUAN: "speedster"})
+    assert A.UseAbility(JUAN, t.state.now) in E.legal_actions(t.state, JUAN)
+    t.do(A.PauseClock(TABLE, t.at()))
+    assert not [a for a in E.legal_actions(t.state, JUAN) if isinstance(a, A.UseAbility)]
+    t.fails(A.UseAbility(JUAN, t.at()), "clock_not_running")
+    t.wait(5)
+    t.do(A.ResumeClock(TABLE, t.at()))
+    assert A.UseAbility(JUAN, t.state.now) in E.legal_actions(t.state, JUAN)
+    t.do(A.UseAbility(JUAN, t.at()))
+    assert JUAN in t.r.flipped
+
+
 def _pride_table(holder: int, joker: int) -> Table:
     t = Table(SIX, modules=["power_up"])
     t.start(deck="themyscira", joker=joker, abilities={holder: "gods_pride"})
@@ -93,8 +110,8 @@ def test_gods_pride_not_on_a_tie_and_the_clock_resumes_when_declined() -> None:
 
 
 def test_gods_pride_holder_need_not_be_the_accuser() -> None:
-    """Covers SPY-64 (AMBIGUOUS, decided: any voting holder may flip it; the accuser keeps the accuser's
-    bonus). A non-holder cannot flip; the accused cannot."""
+    """Covers SPY-64 (AMBIGUOUS, decided: any holder who voted with the majority may flip it; the accuser
+    keeps the accuser's bonus). A non-holder cannot flip; the accused cannot."""
     t = _pride_table(holder=2, joker=5)
     t.accuse(0, 5)
     t.hands([0, 1, 2, 3])
@@ -102,6 +119,28 @@ def test_gods_pride_holder_need_not_be_the_accuser() -> None:
     t.fails(A.UseAbility(5, t.at()), "not_your_turn")
     t.do(A.UseAbility(2, t.at()))
     assert t.r.accuser == 0 and t.points_of_round() == (2, 1, 1, 1, 1, 0)
+
+
+@pytest.mark.parametrize("votes", ["open", "sealed"])
+def test_gods_pride_only_for_a_holder_on_the_majority_side(votes: str) -> None:
+    """Covers SPY-62, SPY-64, SPY-65 (issue 24: "다수에 해당한다" = those supporting you outnumber those
+    against). A holder who voted no in a 4-1 accusation cannot flip the card (the accused is not convicted),
+    nor is it offered to them; a holder who voted yes can. Open and sealed votes alike."""
+    t = Table(SIX, modules=["power_up"], votes=votes)
+    t.start(deck="themyscira", joker=5, abilities={4: "gods_pride"})
+    t.accuse(0, 5)
+    t.vote_hands([0, 1, 2, 3])  # seat 4, the holder, votes no: 4-1
+    assert t.r.phase == "pride"
+    assert A.UseAbility(4, t.state.now) not in E.legal_actions(t.state, 4)
+    t.fails(A.UseAbility(4, t.at()), "pride_side")
+    assert t.r.convicted == -1 and 4 not in t.r.flipped
+    u = Table(SIX, modules=["power_up"], votes=votes)
+    u.start(deck="themyscira", joker=5, abilities={3: "gods_pride"})
+    u.accuse(0, 5)
+    u.vote_hands([0, 1, 2, 3])  # the holder (seat 3) is on the majority side
+    assert A.UseAbility(3, u.state.now) in E.legal_actions(u.state, 3)
+    u.do(A.UseAbility(3, u.at()))
+    assert u.r.ending == "accusation" and u.r.convicted == 5
 
 
 # ---------------------------------------------------------------- Harley Quinn helper

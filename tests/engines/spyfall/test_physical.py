@@ -85,7 +85,8 @@ def test_physical_harley_hunt_and_modules() -> None:
     t.accuse(1, 3)
     t.hands([0, 1, 2])  # 3-1: God's Pride window
     assert t.r.phase == "pride"
-    t.do(A.UseAbility(4, t.at()))  # a physical card: the claim is trusted
+    t.fails(A.UseAbility(4, t.at()), "pride_side")  # seat 4 voted no (SPY-64)
+    t.do(A.UseAbility(2, t.at()))  # a physical card: the claim is trusted
     t.do(A.EnterCards(TABLE, "standard", 3, -1))
     assert t.points_of_round() == (1, 2, 1, 0, 1)
     t.do(A.NextRound(TABLE))
