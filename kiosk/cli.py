@@ -142,6 +142,23 @@ def cmd_narration_render(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
+def cmd_floor(args: argparse.Namespace) -> int:
+    """The café floor page (staff, on the LAN): every table live, calls, content, statistics."""
+    from dataclasses import replace
+
+    from kiosk.floor.serve import FloorSetup, run
+    from kiosk.paths import data_dir
+
+    setup = FloorSetup.from_env(data_dir())
+    if args.listen:
+        host, _, port = args.listen.rpartition(":")
+        setup = replace(setup, listen=host or setup.listen, web_port=int(port))
+    if args.broker:
+        host, _, port = args.broker.rpartition(":")
+        setup = replace(setup, broker=host or args.broker, broker_port=int(port) if host else setup.broker_port)
+    return run(setup)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablehost", description="TableHost (테이블 호스트)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -160,6 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
     check = csub.add_parser("check", help="validate every content file")
     check.add_argument("--overlay", help="a café's overlay folder to check too")
     check.set_defaults(fn=cmd_content_check)
+    floor = sub.add_parser("floor", help="the café floor page (staff web page on the LAN)")
+    floor.add_argument("--listen", help="HOST:PORT for the page (default TABLEHOST_FLOOR_WEB or 127.0.0.1:8080)")
+    floor.add_argument("--broker", help="HOST[:PORT] of mosquitto (default TABLEHOST_FLOOR_BROKER)")
+    floor.set_defaults(fn=cmd_floor)
     narr = sub.add_parser("narration", help="narration tools")
     nsub = narr.add_subparsers(dest="narration_cmd", required=True)
     render = nsub.add_parser("render", help="pre-render every narration segment into the cache")

@@ -1,0 +1,154 @@
+"""The floor page in headless Chromium (Playwright, Debian's chromium) against the real broker: PIN, every
+table live (game, phase, players, time), a staff call ringing until it is acknowledged from the page, the
+acknowledgement reaching the tablet, and the statistics CSV. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.floor.serve import Floor, FloorSetup
+from tests.floor.broker import Broker
+from tests.floor.helpers import tablet, wait_for
+from tests.phones.helpers import library, new_session
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+if importlib.util.find_spec("playwright") is None:
+    pytest.skip("the playwright package is not installed", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def floor(broker: Broker, tmp_path: Path) -> Iterator[Floor]:
+    setup = FloorSetup(broker="127.0.0.1", broker_port=broker.port, password=broker.passwords["floor"],
+                       listen="127.0.0.1", web_port=0, pin="2468", data_dir=tmp_path / "floorbox")
+    f = Floor(setup, library=library())
+    f.start()
+    assert f.board.wait_connected()
+    yield f
+    f.stop()
+
+
+def staff_page(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"floor_{name}.png"))
+
+
+def test_nothing_but_the_login_without_the_pin(floor: Floor) -> None:
+    for path in ("/ws", "/stats.csv", "/me"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(floor.server.url + path, timeout=5)
+        assert err.value.code == 403, path
+
+
+def test_the_floor_page_shows_every_table_and_a_call_rings_until_acknowledged(
+        browser: Browser, floor: Floor, broker: Broker, tmp_path: Path) -> None:
+    acks: list[Any] = []
+    t01 = tablet(broker, "t01", tmp_path)
+    t02 = tablet(broker, "t02", tmp_path, on_ack=acks.append)
+    session = new_session(tmp_path / "t01", "spyfall", {"players": ["지수", "민호", "서연"], "rounds": 1}, seed=7)
+    page = staff_page(browser)
+    try:
+        t01.observe(session)
+        t02.seated()
+        page.goto(floor.server.url + "/")
+        expect(page.get_by_test_id("login")).to_be_visible()
+        page.get_by_test_id("pin").fill("1111")
+        page.get_by_test_id("login-go").click()
+        expect(page.get_by_test_id("login-error")).to_have_text("PIN이 틀렸어요.")
+        page.get_by_test_id("pin").fill("2468")
+        page.get_by_test_id("login-go").click()
+        expect(page.get_by_test_id("table-t01")).to_be_visible()
+        expect(page.get_by_test_id("game-t01")).to_have_text("스파이폴 DC")
+        expect(page.get_by_test_id("facts-t01")).to_contain_text("딜러 정하기 · 3명 · 게임 0분")
+        expect(page.get_by_test_id("game-t02")).to_have_text("빈 테이블")
+        expect(page.get_by_test_id("link")).to_have_text("● 브로커 연결됨")
+        assert page.evaluate("window.floorBeeps") == 0
+        # a guest at t02 calls staff: the card rings until someone acknowledges it
+        call = t02.call("order")
+        expect(page.get_by_test_id("call-t02")).to_contain_text("주문할게요")
+        wait_for(lambda: page.evaluate("window.floorBeeps") >= 2, what="the call ringing")
+        shot(page, "page_call")
+        page.get_by_test_id(f"ack-t02-{call['id']}").click()
+        expect(page.get_by_test_id("call-t02")).to_have_count(0)
+        wait_for(lambda: acks, what="the ack on the tablet")
+        assert acks[0][0]["id"] == call["id"] and t02.open_calls() == []
+        beeps = page.evaluate("window.floorBeeps")
+        page.wait_for_timeout(2500)
+        assert page.evaluate("window.floorBeeps") == beeps  # quiet again
+        # t01 is cut off: the page shows it offline; the page in English
+        t01.stop()
+        expect(page.get_by_test_id("table-t01")).to_contain_text("연결 끊김")
+        page.get_by_test_id("lang").click()
+        expect(page.get_by_test_id("game-t02")).to_have_text("Free table")
+        shot(page, "page_en")
+    finally:
+        page.context.close()
+        session.close()
+        t02.stop()
+        if t01.client.connected:
+            t01.stop()
+
+
+def test_the_statistics_csv_counts_plays_across_tables(browser: Browser, floor: Floor, broker: Broker,
+                                                      tmp_path: Path) -> None:
+    tables = [tablet(broker, t, tmp_path) for t in ("t03", "t04")]
+    sessions = [new_session(tmp_path / f"s{i}", "clue", {"players": ["A", "B", "C"]}, seed=i) for i in range(2)]
+    page = staff_page(browser)
+    try:
+        for t, s in zip(tables, sessions, strict=True):
+            t.observe(s)
+            t.observe(None)  # the game was closed (turnover)
+            t.note_teach("clue", 4.0)
+        tables[0].note_voice("clue", 3)
+        wait_for(lambda: floor.store.count() >= 7, what="the events stored")
+        page.goto(floor.server.url + "/")
+        page.get_by_test_id("pin").fill("2468")
+        page.get_by_test_id("login-go").click()
+        expect(page.get_by_test_id("tables")).to_be_visible()
+        with page.expect_download() as info:
+            page.get_by_test_id("csv").click()
+        text = Path(info.value.path()).read_text(encoding="utf-8-sig")
+        header, *rows = text.strip().splitlines()
+        assert header == "day,game,plays,finished,avg_minutes,teaching_sessions,teaching_minutes,voice_commands," \
+                         "staff_calls,tables"
+        clue = [r.split(",") for r in rows if r.split(",")[1] == "clue"]
+        assert len(clue) == 1
+        assert clue[0][2:6] == ["2", "0", "0.0", "2"] and clue[0][7] == "3" and clue[0][9] == "2"
+    finally:
+        page.context.close()
+        for s in sessions:
+            s.close()
+        for t in tables:
+            t.stop()
