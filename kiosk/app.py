@@ -225,6 +225,13 @@ class TableHostApp(App):
             return
         from kiosk.phones.panel import PhonesPanel
 
+        host = self.get_screen("host")
+        if self.session is None and host.ctx is not None and host.host_widget is not None:
+            from kiosk.phones.setup import SetupLink  # set-up: phones join now and type their names
+
+            if not SetupLink(self.phones, host.host_widget, host.ctx.game.id).open():
+                self.toast(self.tr("host.phones_off"))
+                return
         PhonesPanel(self.phones, self.phones_server.join_url, self.phones_server.url, self.tr).open()
 
     def captions_elsewhere(self) -> bool:

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
 from kiosk.phones.labels import Catalogs, Labeller, Text, content_names, fill_free
+from kiosk.phones.lobby import Lobby, clean_name
 from kiosk.phones.ratelimit import Limiter
 from kiosk.phones.tokens import SeatPass, SeatTokens, format_code
 
@@ -164,6 +165,7 @@ class PhoneHub:
         self._labeller: Labeller | None = None
         self.actions = Limiter(action_burst, action_rate, clock)
         self.joins = Limiter(join_burst, join_rate, clock)  # per address only: no one can spend another's
+        self.lobby = Lobby()  # phones joining at set-up, before the game starts (lobby.py)
 
     # ================================================================ kiosk side (main thread)
     def attach(self, session: SessionLike) -> None:
@@ -177,7 +179,12 @@ class PhoneHub:
             self.seats = tuple(session.engine.seats(session.state))
             self._key = _game_key(session)
             restored = bool(self.store and self._key and self.tokens.load(self.store, self._key, self.seats))
-            if not restored:
+            if restored:
+                self._close_setup_locked()
+            elif self.lobby.open:
+                self._seat_lobby_locked(session)  # the phones that joined at set-up stay with their players
+                self._save_locked()
+            else:
                 self.tokens.start(secrets.token_hex(8), self.seats)
                 self._save_locked()
             game = getattr(getattr(session, "game", None), "id", session.engine.name)
@@ -186,6 +193,9 @@ class PhoneHub:
             self._names = content_names(pack) if isinstance(pack, Mapping) else {}
             self.game_name = str(game)
             session.subscribe(self._on_step)
+            for seat, conn in self._conns.items():  # phones from set-up: their player's name, then the game
+                conn.send(self._hello(seat, self.tokens.passes[seat].device))
+                conn.send(self._state_message(seat))
         self._changed()
 
     def end_game(self) -> None:
@@ -208,6 +218,7 @@ class PhoneHub:
         self._key = ""
         self.session = None
         self.seats = ()
+        self.lobby.close()
 
     def _on_step(self, session: Any, step: Any) -> None:
         self.publish()
@@ -255,7 +266,7 @@ class PhoneHub:
 
     def status(self) -> list[SeatStatus]:
         with self._lock:
-            names = self._player_names()
+            names = self._player_names() if self.session is not None else self.lobby.names
             out = []
             for seat in self.seats:
                 p = self.tokens.passes.get(seat)
@@ -321,6 +332,96 @@ class PhoneHub:
         for fn in self._waiters.pop(seat, []):
             self.run_on_main(fn)
 
+    # ================================================================ set-up (lobby.py)
+    def open_setup(self, game: str, names: list[str]) -> None:
+        """The tablet shows a set-up form with `names` (seat by seat): each seat gets a pass now, and a
+        phone may join and type its player's name. Called again as the form changes (seats come and go)."""
+        with self._lock:
+            if self.session is not None:
+                return
+            if not self.lobby.open or self.lobby.game != game:
+                self._close_setup_locked()
+                self.lobby.start(game, names)
+                self.tokens.start(secrets.token_hex(8), tuple(range(len(names))))
+            elif names != self.lobby.names:
+                self.lobby.names = list(names)
+                for seat in range(len(names)):
+                    if seat not in self.tokens.passes:
+                        self.tokens.reissue(seat)
+                for seat in [s for s in self.tokens.passes if s >= len(names)]:
+                    self._drop(seat, "revoked")
+                    self.tokens.revoke(seat)
+                for seat, conn in self._conns.items():
+                    conn.send(self.lobby.message(seat))
+            else:
+                return
+            self.seats = tuple(range(len(names)))
+        self._changed()
+
+    def close_setup(self) -> None:
+        """The set-up form went away without a game: its passes die, its phones are told."""
+        with self._lock:
+            if self.session is not None or not self.lobby.open:
+                return
+            self._close_setup_locked()
+        self._changed()
+
+    def _close_setup_locked(self) -> None:
+        if not self.lobby.open:
+            return
+        for conn in list(self._conns.values()):
+            conn.close(self.bye_message("ended"))
+        self._conns.clear()
+        self.tokens.clear()
+        self.lobby.close()
+        self.seats = ()
+
+    def _seat_lobby_locked(self, session: SessionLike) -> None:
+        """The game starts: each set-up seat's pass and phone move to its player's seat in the game."""
+        players = self._player_names()
+        old_passes, old_conns = self.tokens.passes, self._conns
+        self.tokens.start(self.tokens.game_id or secrets.token_hex(8), self.seats)
+        self._conns = {}
+        taken = set()
+        for seat, p in sorted(old_passes.items()):
+            target = self.lobby.seat_in_game(seat, players)
+            conn = old_conns.get(seat)
+            if target is None or target in taken or target not in self.tokens.passes:
+                if conn is not None:
+                    conn.seat = None
+                    conn.close(self.bye_message("revoked"))
+                continue
+            taken.add(target)
+            self.tokens.passes[target] = SeatPass(target, p.token, p.code, p.device, p.issued)
+            if conn is not None:
+                conn.seat = target
+                self._conns[target] = conn
+        self.lobby.close()
+
+    def setup_typed(self) -> dict[int, str]:
+        """Names typed on phones since the tablet last asked (the tablet writes them into its form)."""
+        with self._lock:
+            typed, self.lobby.typed = self.lobby.typed, {}
+            return typed
+
+    def name_from_phone(self, conn: Conn, text: Any) -> dict[str, Any]:
+        """A phone at set-up types its player's name: the tablet's form shows it."""
+        with self._lock:
+            seat = conn.seat
+            if seat is None or self._conns.get(seat) is not conn:
+                return self.error_message("not_joined")
+            if self.session is not None or not self.lobby.open:
+                return self.error_message("game_changed")
+            name = clean_name(text)
+            if not name:
+                return self.error_message("bad_input")
+            if 0 <= seat < len(self.lobby.names):
+                self.lobby.names[seat] = name
+            self.lobby.typed[seat] = name
+            conn.send(self.lobby.message(seat))
+        self._changed()
+        return {"t": "done", "action": "name"}
+
     # ================================================================ server side (web thread)
     def join(self, conn: Conn, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
         """A phone presents a token (from the QR code) or a typed code. The reply is sent by the caller;
@@ -352,14 +453,16 @@ class PhoneHub:
                 old.close(self.bye_message("replaced"))
             conn.seat = seat
             self._conns[seat] = conn
-            p = self.tokens.passes[seat]
-            names = self._player_names()
-            hello = {"t": "hello", "seat": seat, "name": names[seat] if seat < len(names) else str(seat + 1),
-                     "token": p.token, "device": key, "game": self.game_name}
-            conn.send(hello)
-            conn.send(self._state_message(seat))
+            conn.send(self._hello(seat, key))
+            conn.send(self._state_message(seat) if self.session is not None else self.lobby.message(seat))
         self._changed()
         return {"t": "joined", "seat": seat}
+
+    def _hello(self, seat: int, device: str) -> dict[str, Any]:
+        names = self._player_names() if self.session is not None else self.lobby.names
+        return {"t": "hello", "seat": seat, "name": names[seat] if seat < len(names) else str(seat + 1),
+                "token": self.tokens.passes[seat].token, "device": device,
+                "game": self.game_name if self.session is not None else self.lobby.game}
 
     def leave(self, conn: Conn) -> None:
         with self._lock:

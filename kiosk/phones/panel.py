@@ -18,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from kiosk.phones.channel import PhoneHub
@@ -77,6 +78,8 @@ class PhonesPanel(ModalView):
         left.add_widget(_label(self.tr("phones.tablet.title"), "30sp", ACCENT, True, 52))
         hint = _label(self.tr("phones.tablet.hint"), "19sp", MUTED, height=84)
         left.add_widget(hint)
+        rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
+        rows.bind(minimum_height=rows.setter("height"))
         for s in status:
             row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
             word = "phones.tablet.connected" if s.connected else "phones.tablet.not_connected"
@@ -87,8 +90,10 @@ class PhonesPanel(ModalView):
                           test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
             btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
             row.add_widget(btn)
-            left.add_widget(row)
-        left.add_widget(Widget())
+            rows.add_widget(row)
+        scroll = ScrollView(do_scroll_x=False, bar_width=dp(6))  # up to eight seats: they scroll if need be
+        scroll.add_widget(rows)
+        left.add_widget(scroll)
         close = TButton(text=self.tr("phones.tablet.close"), kind="primary", size_hint_y=None, height=dp(72),
                         test_id="phones_close")
         close.bind(on_release=lambda *_: self.close())

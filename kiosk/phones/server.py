@@ -327,6 +327,8 @@ class PhoneServer:
         kind = data.get("t")
         if kind == "ping":
             conn.send({"t": "pong"})
+        elif kind == "name":  # at set-up: the player's own name, typed on the phone
+            conn.send(self.hub.name_from_phone(conn, data.get("name")))
         elif kind == "act":
             fut = self.hub.act(conn, data)
             try:

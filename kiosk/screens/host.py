@@ -69,7 +69,7 @@ class HostScreen(Screen):
         self.ids.undo.disabled = not has
         self.ids.end.disabled = not has
         app = App.get_running_app()
-        self.ids.phones.disabled = not has or app is None or app.phones is None
+        self.ids.phones.disabled = app is None or app.phones is None or self.host_widget is None  # set-up too
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()

@@ -322,3 +322,45 @@ def test_what_the_browser_and_kiosk_say_on_the_wire_is_sealed(browser: Browser, 
     finally:
         proxy.stop()
         table.close()
+
+
+def test_a_phone_types_its_name_at_set_up_and_keeps_its_seat_in_the_game(browser: Browser, tmp_path: Path) -> None:
+    """Issue 15 item 3 on the phone: before the game, the page asks for the player's name (the phone's
+    own keyboard); the tablet's set-up gets it; the game starts and the same page shows the role."""
+    lock = threading.RLock()
+
+    def main(fn: Callable[[], None]) -> None:
+        with lock:
+            fn()
+
+    hub = PhoneHub(run_on_main=main)
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    server.start()
+    session = None
+    try:
+        hub.open_setup("spyfall", ["1번 플레이어", "2번 플레이어", "3번 플레이어"])
+        page = phone(browser)
+        url = server.join_url(1)
+        assert url is not None
+        page.goto(url)
+        expect(page.get_by_test_id("setup")).to_be_visible()
+        expect(page.get_by_test_id("setup_name")).to_have_value("2번 플레이어")
+        page.get_by_test_id("setup_name").fill("민호")
+        page.get_by_test_id("setup_save").click()
+        expect(page.get_by_test_id("who")).to_contain_text("민호 · 2번 자리")
+        shot(page, "setup_name")
+        with lock:
+            assert hub.setup_typed() == {1: "민호"}
+        session = new_session(tmp_path, "spyfall", {"players": ["지수", "민호", "서연"], "rounds": 1,
+                                                    "votes": "sealed"}, seed=7)
+        with lock:
+            hub.attach(session)
+            session.dispatch(A.ChooseDealer(TABLE, 0))
+        me1 = session.view(1)["me"]["card"]
+        expect(page.get_by_test_id("mine")).to_contain_text(me1["ko"])
+        expect(page.get_by_test_id("setup")).to_be_hidden()
+        shot(page, "setup_then_role")
+    finally:
+        server.stop()
+        if session is not None:
+            session.close()

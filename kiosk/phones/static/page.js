@@ -10,7 +10,7 @@
   var lang = (store && store.getItem('th_lang')) || 'ko';
   var ws = null, token = null, device = null, hello = null, lastHello = null, state = null;
   var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
-  var pendingCode = null, pick = null, sending = false, netTimer = null;
+  var pendingCode = null, pick = null, sending = false, netTimer = null, setup = null;
   var chal = null, serverPk = null, key = null, upN = 0, downN = 0;
   var enc = new TextEncoder(), dec = new TextDecoder();
 
@@ -167,8 +167,12 @@
       everJoined = true;
       message('');
       drawWho();
+    } else if (m.t === 'setup') {
+      state = null; setup = m;
+      if (hello) { hello.name = m.name; lastHello = hello; }
+      drawSetup();
     } else if (m.t === 'state') {
-      state = m;
+      state = m; setup = null;
       document.body.setAttribute('data-v', String(m.v));  // which push is on screen (tests read it)
       if (pick) { pick = rematch(pick, m); }
       Object.keys(cascade).forEach(function (g) {
@@ -191,7 +195,8 @@
       render();
     } else if (m.t === 'bye') {
       stopped = m.code !== 'flood';
-      hello = null; state = null; pick = null;
+      hello = null; state = null; pick = null; setup = null;
+      show($('setup'), false);
       if (m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended') {
         save('th_token', null); save('th_device', null); token = null; device = '';
       }
@@ -223,6 +228,28 @@
     if (!joinNow()) { tries = 0; connect(); }
   });
 
+  // ------------------------------------------------------------------ set-up: the player's own name
+  function drawSetup() {
+    drawWho();
+    $('setup_title').textContent = t('setup_title');
+    $('setup_hint').textContent = t('setup_hint');
+    $('setup_save').textContent = t('setup_save');
+    var input = $('setup_name');
+    input.maxLength = setup.max || 12;
+    if (document.activeElement !== input) { input.value = setup.name; }
+    show($('setup'), true);
+    show($('join'), false); show($('mine'), false); show($('acts'), false); show($('all'), false);
+  }
+  function saveName() {
+    var name = $('setup_name').value.trim();
+    if (!name) { message(t('setup_empty')); return; }
+    message('');
+    if (!send({ t: 'name', name: name })) { message(t('lost')); }
+    $('setup_name').blur();
+  }
+  $('setup_save').addEventListener('click', saveName);
+  $('setup_name').addEventListener('keydown', function (ev) { if (ev.key === 'Enter') { saveName(); } });
+
   // ------------------------------------------------------------------ drawing the view
   function drawWho() {
     var who = clear($('who'));
@@ -239,6 +266,7 @@
     document.documentElement.lang = lang;
     drawWho(); render();
     if (!$('join').classList.contains('hidden')) { showJoin(''); }
+    if (setup) { drawSetup(); }
   });
 
   function keyLabel(k) { return S['key.' + k] ? t('key.' + k) : String(k).replace(/_/g, ' '); }
@@ -362,7 +390,7 @@
     drawWho();
     var mine = $('mine'), acts = $('acts'), all = $('all');
     if (!state) { show(mine, false); show(acts, false); show(all, false); return; }
-    show($('join'), false);
+    show($('join'), false); show($('setup'), false);
     clear(mine);
     var head = el('div', 'panel secret');
     head.appendChild(el('h2', '', t('mine_title')));

@@ -1,0 +1,67 @@
+"""Phones at set-up on the tablet (issue 15 item 3): the phones' list opens from the set-up form, each
+seat shows its code, a phone's typed name appears in the form's field, and the game starts with the
+phones at their players' seats — a Spyfall table where nobody typed on the tablet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.phones.channel import PhoneHub
+from kiosk.phones.server import PhoneServer
+from tests.kiosk.test_phones_panel import Recorder
+
+pytestmark = pytest.mark.ui
+
+
+def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, tmp_path: Path) -> None:
+    app = driver.app
+    hub = PhoneHub(run_on_main=lambda fn: fn())
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    server.start()
+    saved = app.phones, app.phones_server
+    app.phones, app.phones_server = hub, server
+    try:
+        app.host("spyfall")
+        driver.wait_screen("host")
+        driver.pump(3)
+        assert not driver.find("host_phones").disabled  # offered at set-up, before any game
+        driver.tap("host_phones")
+        driver.pump(3)
+        assert hub.lobby.open and len(hub.status()) >= 3
+        driver.tap("phones_show_1")
+        code = hub.status()[1].code
+        assert any(code in t for t in driver.texts())
+        driver.screenshot("phones_setup_code")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+        phones = {}
+        for seat, name in ((0, "지수"), (1, "민호"), (2, "서연")):
+            phone = phones[seat] = Recorder()
+            assert hub.join(phone, token=hub.seat_pass(seat).token)["t"] == "joined"
+            assert phone.sent[-1]["t"] == "setup"
+            assert hub.name_from_phone(phone, name)["t"] == "done"
+        driver.pump(3)
+        assert any("민호" in t for t in driver.texts())  # the seat list shows the phone's name
+        driver.screenshot("phones_setup_list_names")
+        driver.tap("phones_close")
+        driver.pump(40)  # the form reads the typed names (twice a second)
+        assert [driver.find(f"spy_name_{i}").text for i in range(3)] == ["지수", "민호", "서연"]
+        driver.screenshot("phones_setup_form_names")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+        driver.tap("spy_start")
+        driver.pump(5)
+        assert app.session is not None and app.session.view(None)["players"][:3] == ["지수", "민호", "서연"]
+        for seat, phone in phones.items():
+            assert hub.connected(seat)
+            states = [m for m in phone.sent if m["t"] == "state"]
+            assert states and states[-1]["seat"] == seat
+        assert not hub.lobby.open
+    finally:
+        if app.session is not None and app.phones is hub:
+            hub.end_game()
+        app.phones, app.phones_server = saved
+        server.stop()
