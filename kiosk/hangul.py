@@ -129,7 +129,23 @@ def compose(keys: Iterable[str]) -> str:
     return text + comp.commit()
 
 
-_SPLIT = {v: "".join(k) for k, v in (*COMPOUND_VOWELS.items(), *DOUBLE_FINALS.items())}
+_SPLIT = {v: "".join(k) for k, v in (*COMPOUND_VOWELS.items(), *DOUBLE_FINALS.items())}  # ㅘ → ㅗㅏ, ㄺ → ㄹㄱ
+
+
+def decompose(text: str) -> str:
+    """Lower-case, NFC, syllables spelled out as simple jamo (compounds split, so a half-typed syllable is a
+    prefix of the whole one: 뱉 → ㅂㅐㅌ, 배트 → ㅂㅐㅌㅡ); other characters kept."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", text.lower()):
+        code = ord(ch) - SYLLABLE_FIRST
+        if 0 <= code < SYLLABLE_COUNT:
+            initial, rest = divmod(code, 588)
+            medial, final = divmod(rest, 28)
+            for j in (INITIALS[initial], MEDIALS[medial], FINALS[final]):
+                out.append(_SPLIT.get(j, j))
+        else:
+            out.append(_SPLIT.get(ch, ch))
+    return "".join(out)
 
 
 def keystrokes(text: str) -> list[str]:
@@ -137,14 +153,7 @@ def keystrokes(text: str) -> list[str]:
     are): compose(keystrokes(t)) == t for text made of whole syllables and non-jamo characters."""
     keys: list[str] = []
     for ch in unicodedata.normalize("NFC", text):
-        code = ord(ch) - SYLLABLE_FIRST
-        if 0 <= code < SYLLABLE_COUNT:
-            initial, rest = divmod(code, 588)
-            medial, final = divmod(rest, 28)
-            for jamo in (INITIALS[initial], MEDIALS[medial], FINALS[final]):
-                keys.extend(_SPLIT.get(jamo, jamo))
-        else:
-            keys.append(ch)
+        keys.extend(decompose(ch) if SYLLABLE_FIRST <= ord(ch) < SYLLABLE_FIRST + SYLLABLE_COUNT else ch)
     return keys
 
 
@@ -172,3 +181,22 @@ def matches_initials(query: str, text: str) -> bool:
         if all(qc == tc or (is_consonant(qc) and initial_of(tc) == qc) for qc, tc in zip(q, t[start:start + len(q)], strict=True)):
             return True
     return False
+
+
+def initials(text: str) -> str:
+    """Each syllable's initial consonant, spaces dropped, lower-case: 배트 케이브 → ㅂㅌㅋㅇㅂ."""
+    return "".join(initial_of(c) for c in _fold(text))
+
+
+def is_initials_query(query: str) -> bool:
+    """Two or more bare consonants and nothing else (ㅂㅌ): a search by initial consonants."""
+    q = _fold(query)
+    return len(q) >= 2 and all(is_consonant(c) for c in q)
+
+
+def matches_search(query: str, text: str) -> bool:
+    """A search box's test while the query is being typed: initial consonants (ㅂㅌㅋ), a half-typed last
+    syllable (뱉 on the way to 배트), or a plain substring; case and spaces ignored."""
+    if matches_initials(query, text):
+        return True
+    return decompose(_fold(query)) in decompose(_fold(text))

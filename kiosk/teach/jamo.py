@@ -1,33 +1,11 @@
-"""Hangul syllables → jamo, so partial syllables ("경ㅊ", "경차" while typing 경찰) and typos match.
-
-A syllable U+AC00..U+D7A3 = 0xAC00 + (initial × 21 + medial) × 28 + final. Compound vowels and finals
-are split into their simple parts (ㅘ → ㅗㅏ, ㄳ → ㄱㅅ) so a half-typed compound still matches.
-"""
+"""Fuzzy matching over jamo strings (kiosk.hangul.decompose), so partial syllables ("경ㅊ", "경차" while
+typing 경찰) and typos match."""
 
 from __future__ import annotations
 
-import unicodedata
+from kiosk.hangul import decompose
 
-from kiosk.hangul import FINALS, INITIALS, MEDIALS
-
-SPLIT = {"ㅘ": "ㅗㅏ", "ㅙ": "ㅗㅐ", "ㅚ": "ㅗㅣ", "ㅝ": "ㅜㅓ", "ㅞ": "ㅜㅔ", "ㅟ": "ㅜㅣ", "ㅢ": "ㅡㅣ",
-         "ㄳ": "ㄱㅅ", "ㄵ": "ㄴㅈ", "ㄶ": "ㄴㅎ", "ㄺ": "ㄹㄱ", "ㄻ": "ㄹㅁ", "ㄼ": "ㄹㅂ", "ㄽ": "ㄹㅅ", "ㄾ": "ㄹㅌ",
-         "ㄿ": "ㄹㅍ", "ㅀ": "ㄹㅎ", "ㅄ": "ㅂㅅ"}
-
-
-def decompose(text: str) -> str:
-    """Lower-case, NFC, syllables spelled out as simple jamo; other characters kept."""
-    out: list[str] = []
-    for ch in unicodedata.normalize("NFC", text.lower()):
-        code = ord(ch) - 0xAC00
-        if 0 <= code < 11172:
-            initial, rest = divmod(code, 588)
-            medial, final = divmod(rest, 28)
-            for j in (INITIALS[initial], MEDIALS[medial], FINALS[final]):
-                out.append(SPLIT.get(j, j))
-        else:
-            out.append(SPLIT.get(ch, ch))
-    return "".join(out)
+__all__ = ["best_substring_distance", "decompose", "edit_distance", "is_hangul"]
 
 
 def is_hangul(text: str) -> bool:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.teach.jamo import best_substring_distance, decompose
+from kiosk.hangul import initials, is_initials_query
+from kiosk.teach.jamo import best_substring_distance, decompose, is_hangul
 from kiosk.teach.model import RulePiece
 
 FILLER = {"규칙", "룰", "rule", "rules", "알려줘", "알려", "줘", "주세요", "뭐야", "뭐예요", "어떻게", "돼",
@@ -38,6 +39,7 @@ class _Entry:
     strong: list[tuple[str, float]]  # jamo terms from titles and keywords, with their weight
     weak: list[str]  # jamo words of the texts
     body: str  # the whole text, jamo, no spaces (for substring matches)
+    initials: list[str]  # each Korean title and keyword by its initial consonants (경찰 토큰 → ㄱㅊㅌㅋ)
 
 
 def _words(text: str) -> list[str]:
@@ -78,6 +80,13 @@ def _match(q: str, term: str) -> float:
     return 0.0
 
 
+def _score_initials(word: str, e: _Entry) -> float:
+    """A word of bare consonants (ㄱㅊ, typed fast on a tablet) against titles and keywords by their initials."""
+    if not is_initials_query(word):
+        return 0.0
+    return max((3.0 if head.startswith(word) else 2.5 if word in head else 0.0 for head in e.initials), default=0.0)
+
+
 class RuleIndex:
     def __init__(self, pieces: Iterable[tuple[str, RulePiece]]) -> None:
         self.entries: list[_Entry] = []
@@ -90,7 +99,8 @@ class RuleIndex:
                     terms[term] = max(terms.get(term, 0.0), w)
             weak = sorted({decompose(w) for t in (piece.text.ko, piece.text.en) for w in _words(t)})
             body = decompose((piece.text.ko + " " + piece.text.en).replace(" ", ""))
-            self.entries.append(_Entry(game_id, piece, sorted(terms.items()), weak, body))
+            heads = [initials(t) for t in (piece.title.ko, *piece.keywords) if is_hangul(t)]
+            self.entries.append(_Entry(game_id, piece, sorted(terms.items()), weak, body, heads))
         self.by_id = {(e.game_id, e.piece.id): e.piece for e in self.entries}
 
     def piece(self, game_id: str, rule_id: str) -> RulePiece | None:
@@ -119,7 +129,7 @@ class RuleIndex:
         for e in self.entries:
             if game_id is not None and e.game_id != game_id:
                 continue
-            per_word = [self._score_word(v, e) for v in variants]
+            per_word = [max(self._score_word(v, e), _score_initials(w, e)) for w, v in zip(words, variants, strict=True)]
             score = sum(per_word) + 0.5 * sum(1 for s in per_word if s > 0)
             if joined:
                 whole = max((_match(joined[0], t) * w for t, w in e.strong), default=0.0) * len(words)
@@ -151,8 +161,6 @@ def index(overlay: Path | None = None) -> RuleIndex:
 def voice_phrases(game_id: str | None = None, overlay: Path | None = None) -> list[str]:
     """Phrases a restricted voice grammar can accept for rule questions: "규칙 <keyword>" for every Korean
     keyword and title (the voice side drops words missing from the model's vocabulary)."""
-    from kiosk.teach.jamo import is_hangul
-
     out: set[str] = set()
     for e in index(overlay).entries:
         if game_id is not None and e.game_id != game_id:

@@ -10,7 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.hangul import BACKSPACE, INITIALS, MEDIALS, Composer, compose, initial_of, keystrokes, matches_initials
+from kiosk.hangul import (
+    BACKSPACE,
+    INITIALS,
+    MEDIALS,
+    Composer,
+    compose,
+    initial_of,
+    initials,
+    is_initials_query,
+    keystrokes,
+    matches_initials,
+    matches_search,
+)
 
 B = BACKSPACE
 
@@ -77,6 +89,19 @@ def test_initial_consonant_search() -> None:
     assert matches_initials("bat", "Batcave") and not matches_initials("cat", "Batcave")
     assert matches_initials("", "아무거나")
     assert initial_of("배") == "ㅂ" and initial_of("a") == "a"
+    assert initials("배트 케이브") == "ㅂㅌㅋㅇㅂ"
+    assert is_initials_query("ㅂ ㅌ") and not is_initials_query("ㅂ") and not is_initials_query("배ㅌ")
+
+
+def test_search_matches_while_typing() -> None:
+    """Every state the field passes through while 배트케이브 is typed matches it (뱉 on the way to 배트)."""
+    word = "배트케이브"
+    shown, comp = "", Composer()
+    for key in keystrokes(word):
+        shown += comp.feed(key)
+        assert matches_search(shown + comp.preedit, word), shown + comp.preedit
+    assert matches_search("ㅂㅌㅋ", word) and matches_search("BAT", "Batcave") and matches_search("배트 동", "배트 동굴")
+    assert not matches_search("ㅂㅋ", word) and not matches_search("밭", word)
 
 
 # ---------------------------------------------------------------- the reference

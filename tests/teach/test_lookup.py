@@ -118,3 +118,9 @@ def test_voice_phrases_lead_back_to_their_rule() -> None:
         said = phrase.removeprefix("규칙 ")
         top3 = [h.piece for h in index().search(phrase, "watson_holmes", limit=3)]
         assert any(said in (p.title.ko, *p.keywords) for p in top3), phrase
+
+
+def test_initial_consonants_find_the_rule() -> None:
+    """Tablet typing is slow: ㄱㅊㅌㅋ (경찰 토큰) and ㅈㅋ (조커) are enough."""
+    assert index().search("ㄱㅊㅌㅋ", "watson_holmes", limit=1)[0].piece.id == "police_token"
+    assert index().search("ㅂㅁ ㅌㄹ", "clue", limit=1)[0].piece.id == "secret_passage"

@@ -15,6 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
 from kiosk.widgets.theme import ACCENT, MUTED, TEXT, TButton, TLabel
 
@@ -97,11 +98,8 @@ class LocationList(BoxLayout):
         return f"{first} · {second}"
 
     def matches(self, loc: Mapping[str, Any]) -> bool:
-        q = self.query.strip().lower()
-        if not q:
-            return True
         hay = [loc["ko"], loc["en"], *loc.get("aliases", [])]
-        return any(q in h.lower() or q.replace(" ", "") in h.lower().replace(" ", "") for h in hay)
+        return any(matches_search(self.query, h) for h in hay)  # 초성 (ㅂㅌㅋ) and half-typed syllables too
 
     def on_query(self, *_: Any) -> None:
         self.fill()

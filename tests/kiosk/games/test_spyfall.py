@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from kiosk.hangul import initials
+
 pytestmark = pytest.mark.ui
 
 NAMES = ["앤", "후안", "마리아", "이삭"]
@@ -23,12 +25,21 @@ def _host(driver: Any) -> Any:
     return driver.app.get_screen("host").ctx.host
 
 
-def _start(driver: Any, names: list[str] = NAMES, **choices: str) -> Any:
+def _start(driver: Any, names: list[str] = NAMES, typed: bool = False, **choices: str) -> Any:
     driver.app.host("spyfall")
     driver.wait_screen("host")
     driver.tap(f"spy_count_{len(names)}")
     for i, name in enumerate(names):
-        driver.find(f"spy_name_{i}").text = name
+        if typed:  # on the on-screen keyboard, by taps
+            driver.tap(f"spy_name_{i}")
+            driver.type(name)
+        else:
+            driver.find(f"spy_name_{i}").text = name
+    if typed:
+        driver.screenshot("spyfall_setup_typed")
+        driver.tap("kb_done")
+        driver.wait_for(lambda: not driver.app.keyboard.visible)
+        assert [driver.find(f"spy_name_{i}").text for i in range(len(names))] == names
     for tid in choices.values():
         driver.tap(tid)
     driver.tap("spy_start")
@@ -98,7 +109,8 @@ def test_four_player_digital_round_by_touch(driver: Any) -> None:
     """Covers SPY-06, SPY-12, SPY-19, SPY-21, SPY-34, SPY-38, SPY-29, SPY-31, SPY-49, SPY-54, SPY-23, SPY-08: the
     table picks the dealer, cards go round by pass-the-tablet (hold to see, release to hide), the clock
     runs, an accusation fails and the clock goes on, time runs out, the table points, scores show."""
-    session = _start(driver)
+    session = _start(driver, typed=True)
+    assert list(session.state.players) == NAMES
     assert any("가장 의심스러운" in t for t in driver.texts())
     assert driver.find("spy_harley_icon")  # SPY-06: everyone is shown the icon at the session start
     _check(driver, "spyfall_dealer")
@@ -280,8 +292,12 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     driver.tap("spy_reveal")
     driver.tap(f"spy_pick_{joker}")
     loc = session.state.place(facts.location)
-    driver.find("spy_loc_search").text = loc.ko[:2]
-    driver.pump(3)
+    driver.tap("spy_loc_search")
+    driver.type(initials(loc.ko)[:3])  # initial consonants, tapped on the on-screen keyboard
+    assert driver.find("spy_loc_search").text == initials(loc.ko)[:3]
+    assert driver.find_all(f"spy_loc_{loc.id}")
+    driver.tap("kb_done")
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
     driver.tap(f"spy_loc_{loc.id}")
     driver.wait_for(lambda: bool(driver.find_all("confirm_yes")))
     _confirm(driver)

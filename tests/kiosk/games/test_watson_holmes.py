@@ -169,8 +169,17 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
     _visit(driver, "cab")
     driver.tap(f"wh_answer_{solver}")
     driver.tap("handover_i_am")
-    driver.find("wh_answer_q1").text = "토머스 팔머"
-    driver.find("wh_answer_q2").text = "벨라미 전당포"
+    for field, answer in (("wh_answer_q1", "토머스 팔머"), ("wh_answer_q2", "벨라미 전당포")):
+        box = driver.find(field)
+        driver.tap(box)  # typed on the on-screen keyboard, key by key
+        driver.type(answer)
+        assert box.text == answer
+        kb = driver.keyboard()
+        driver.wait_for(lambda: kb.y >= 0)
+        assert box.to_window(box.x, box.y)[1] >= kb.top, "the keyboard covers the answer field"
+        driver.screenshot(f"wh_answers_keyboard_{field[-2:]}")
+        driver.tap("kb_done")
+        driver.wait_for(lambda: not driver.app.keyboard.visible)
     _check(driver, "wh_answers")
     driver.tap("wh_answer_submit")
     _closed(driver)
