@@ -137,6 +137,12 @@ class Driver:
         assert kb is not None and kb.visible, "the on-screen keyboard is not up (tap a text field first)"
         return kb.widget
 
+    def field_clear_of_keyboard(self, field: Any) -> bool:
+        """Once the keyboard has slid up: the field's bottom edge is above the keyboard's top."""
+        kb = self.keyboard()
+        self.wait_for(lambda: kb.y >= 0)
+        return bool(field.to_window(field.x, field.y)[1] >= kb.top)
+
     def type(self, text: str) -> None:
         """Tap the keys that type `text` on the on-screen keyboard (한/영 and shift as needed)."""
         from kiosk.hangul import is_consonant, is_vowel, keystrokes

@@ -9,12 +9,6 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-def _field_clear_of_keyboard(driver: Any, field: Any) -> bool:
-    kb = driver.keyboard()
-    driver.wait_for(lambda: kb.y >= 0)
-    return bool(field.to_window(field.x, field.y)[1] >= kb.top)
-
-
 def _spyfall_setup(driver: Any) -> None:
     driver.app.host("spyfall")
     driver.wait_screen("host")
@@ -27,7 +21,7 @@ def test_focus_shows_the_keyboard_and_hangul_composes_as_typed(driver: Any) -> N
     field.text = ""
     driver.tap(field)
     assert field.focus and driver.find_all("kb_ㅂ")
-    assert _field_clear_of_keyboard(driver, field)
+    assert driver.field_clear_of_keyboard(field)
     seen = []
     for key in ("ㄷ", "ㅏ", "ㄹ", "ㄱ", "ㅣ"):
         driver.tap(f"kb_{key}")

@@ -174,9 +174,7 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
         driver.tap(box)  # typed on the on-screen keyboard, key by key
         driver.type(answer)
         assert box.text == answer
-        kb = driver.keyboard()
-        driver.wait_for(lambda: kb.y >= 0)
-        assert box.to_window(box.x, box.y)[1] >= kb.top, "the keyboard covers the answer field"
+        assert driver.field_clear_of_keyboard(box)
         driver.screenshot(f"wh_answers_keyboard_{field[-2:]}")
         driver.tap("kb_done")
         driver.wait_for(lambda: not driver.app.keyboard.visible)
