@@ -7,7 +7,7 @@ import asyncio
 import base64
 import json
 import queue
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -178,6 +178,25 @@ def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | 
     server = PhoneServer(hub, "127.0.0.1", 0, **(server_kw or {}))
     server.start()
     return hub, server, main
+
+
+def serve(body: Callable[[PhoneHub, PhoneServer, MainThread], Awaitable[None]], session: Session | None = None,
+          server_kw: Mapping[str, Any] | None = None, **hub_kw: Any) -> None:
+    """Run `body(hub, server, main)` on a fresh event loop with a server on 127.0.0.1 (for `session`, or
+    none yet); the test's loop plays the kiosk's main thread. The server stops after; the session stays."""
+    hub, server, main = start_server(session, server_kw=server_kw, **hub_kw)
+
+    async def go() -> None:
+        pump = asyncio.create_task(main.pump())
+        try:
+            await body(hub, server, main)
+        finally:
+            pump.cancel()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:

@@ -21,7 +21,7 @@ import aiohttp
 from engines.core import TABLE
 from engines.spyfall import actions as A
 from kiosk.session import Session
-from tests.phones.helpers import MainThread, Phone, new_session, start_server, until
+from tests.phones.helpers import MainThread, Phone, new_session, serve, until
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,19 +32,9 @@ HEADERS = {"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options
 def run(tmp_path: Path, body: Callable[..., Awaitable[None]], server_kw: dict[str, Any] | None = None,
         **hub_kw: Any) -> None:
     session = new_session(tmp_path, "spyfall", SPY)
-    hub, server, main = start_server(session, server_kw=server_kw, **hub_kw)
-
-    async def go() -> None:
-        pump = asyncio.create_task(main.pump())
-        try:
-            await body(session, hub, server, main)
-        finally:
-            pump.cancel()
-
     try:
-        asyncio.run(go())
+        serve(lambda hub, server, main: body(session, hub, server, main), session, server_kw, **hub_kw)
     finally:
-        server.stop()
         session.close()
 
 

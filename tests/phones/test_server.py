@@ -15,7 +15,7 @@ import pytest
 from engines.core import TABLE
 from engines.spyfall import actions as A
 from kiosk.session import Session
-from tests.phones.helpers import MainThread, Phone, new_session, start_server, until
+from tests.phones.helpers import MainThread, Phone, new_session, serve, until
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 
@@ -24,19 +24,9 @@ def run(tmp_path: Path, body: Callable[..., Awaitable[None]], config: dict[str, 
         **hub_kw: Any) -> None:
     """Run `body(session, hub, server, main)` with a Spyfall session and a server on 127.0.0.1."""
     session = new_session(tmp_path, "spyfall", config or SPY)
-    hub, server, main = start_server(session, **hub_kw)
-
-    async def go() -> None:
-        pump = asyncio.create_task(main.pump())
-        try:
-            await body(session, hub, server, main)
-        finally:
-            pump.cancel()
-
     try:
-        asyncio.run(go())
+        serve(lambda hub, server, main: body(session, hub, server, main), session, **hub_kw)
     finally:
-        server.stop()
         session.close()
 
 

@@ -4,7 +4,6 @@ the phone stays with its player and gets its view."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -12,29 +11,13 @@ from typing import Any
 from engines.core import TABLE
 from engines.spyfall import actions as A
 from kiosk.phones.lobby import MAX_NAME, clean_name
-from tests.phones.helpers import Phone, new_session, start_server
+from tests.phones.helpers import Phone, new_session, serve
 
 SPY = {"rounds": 1, "votes": "sealed"}
 
 
-def run(body: Any) -> None:
-    hub, server, main = start_server()
-
-    async def go() -> None:
-        pump = asyncio.create_task(main.pump())
-        try:
-            await body(hub, server)
-        finally:
-            pump.cancel()
-
-    try:
-        asyncio.run(go())
-    finally:
-        server.stop()
-
-
 def test_phones_join_at_set_up_type_their_names_and_stay_for_the_game(tmp_path: Path) -> None:
-    async def body(hub: Any, server: Any) -> None:
+    async def body(hub: Any, server: Any, main: Any) -> None:
         hub.open_setup("spyfall", ["1번", "2번", "3번"])
         assert [s.name for s in hub.status()] == ["1번", "2번", "3번"] and all(s.code for s in hub.status())
         second = await Phone.open(server.url)
@@ -69,13 +52,13 @@ def test_phones_join_at_set_up_type_their_names_and_stay_for_the_game(tmp_path: 
         await second.close()
         session.close()
 
-    run(body)
+    serve(body)
 
 
 def test_a_phone_follows_its_name_when_the_form_drops_an_empty_seat(tmp_path: Path) -> None:
     """Spyfall's form skips empty fields: the phone that typed "서연" at the fourth field is seat 2 in the
     game when the second field was left empty."""
-    async def body(hub: Any, server: Any) -> None:
+    async def body(hub: Any, server: Any, main: Any) -> None:
         hub.open_setup("spyfall", ["지수", "", "민호", "서연"])
         phone = await Phone.open(server.url)
         await phone.join(token=hub.seat_pass(3).token)
@@ -88,11 +71,11 @@ def test_a_phone_follows_its_name_when_the_form_drops_an_empty_seat(tmp_path: Pa
         await phone.close()
         session.close()
 
-    run(body)
+    serve(body)
 
 
 def test_the_form_going_away_ends_the_set_up_passes() -> None:
-    async def body(hub: Any, server: Any) -> None:
+    async def body(hub: Any, server: Any, main: Any) -> None:
         hub.open_setup("clue", ["1", "2", "3"])
         token = hub.seat_pass(0).token
         phone = await Phone.open(server.url)
@@ -106,7 +89,7 @@ def test_the_form_going_away_ends_the_set_up_passes() -> None:
         await phone.close()
         await late.close()
 
-    run(body)
+    serve(body)
 
 
 def test_typed_names_are_cleaned() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from engines.core import TABLE
 from engines.spyfall import actions as A
 from kiosk.phones.seal import b64, seat_key
-from tests.phones.helpers import Phone, new_session, start_server, until
+from tests.phones.helpers import Phone, new_session, serve, start_server, until
 from tests.phones.wire import RecordingProxy, forms, ws_messages
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
@@ -124,40 +124,35 @@ def test_a_tampered_replayed_or_foreign_box_is_refused(tmp_path: Path) -> None:
     """An attacker on the Wi-Fi cannot replay a recorded input, flip its bytes, or move it to another
     connection: nothing is dispatched."""
     session = new_session(tmp_path, "spyfall", SPY)
-    hub, server, main = start_server(session)
 
-    async def body() -> None:
-        pump = asyncio.create_task(main.pump())
-        try:
-            phone = await Phone.open(server.url)
-            await phone.join(token=hub.seat_pass(1).token)
-            session.dispatch(A.ChooseDealer(TABLE, 0))
-            session.dispatch(A.StartClock(TABLE))
-            session.dispatch(A.Accuse(0, accused=2))
-            state = await phone.state_like(session, 1)
-            vote = next(e for e in state["actions"] if e["group"] == "vote")
-            await phone.send({"t": "ping"})
-            await phone.recv("pong")
-            recorded = json.loads(phone.wire[-2])  # the sealed ping as it crossed the wire
-            before = session.count
-            await phone.send_raw(recorded)  # replayed
-            assert (await phone.recv("error"))["code"] == "bad_input"
-            box = bytearray(phone.seal({"t": "act", "v": state["v"], "id": vote["id"]}).encode())
-            box[-3] = ord("A") if box[-3] != ord("A") else ord("B")  # one byte flipped
-            await phone.send_raw({"box": box.decode()})
-            assert (await phone.recv("error"))["code"] == "bad_input"
-            other = await Phone.open(server.url)  # a box from another connection (another challenge)
-            other.key, other.challenge = phone.key, phone.challenge
-            await other.send_raw({"t": "join", "box": phone.seal({"t": "join", "device": ""})})
-            assert (await other.recv("error"))["code"] == "bad_token"
-            assert session.count == before
-            await other.close()
-            await phone.close()
-        finally:
-            pump.cancel()
+    async def body(hub: Any, server: Any, main: Any) -> None:
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        session.dispatch(A.ChooseDealer(TABLE, 0))
+        session.dispatch(A.StartClock(TABLE))
+        session.dispatch(A.Accuse(0, accused=2))
+        state = await phone.state_like(session, 1)
+        vote = next(e for e in state["actions"] if e["group"] == "vote")
+        frame = {"box": phone.seal({"t": "act", "v": state["v"], "id": vote["id"]})}
+        await phone.send_raw(frame)
+        await phone.recv("done")
+        before = session.count
+        await phone.send_raw(frame)  # the recorded vote, replayed: refused by the channel, not the engine
+        assert (await phone.recv("error"))["code"] == "bad_input"
+        box = bytearray(phone.seal({"t": "ping"}).encode())
+        mid = len(box) // 2
+        box[mid] = ord("A") if box[mid] != ord("A") else ord("B")  # one character changed
+        await phone.send_raw({"box": box.decode()})
+        assert (await phone.recv("error"))["code"] == "bad_input"
+        other = await Phone.open(server.url)  # a box from another connection (another challenge)
+        other.key, other.challenge = phone.key, phone.challenge
+        await other.send_raw({"t": "join", "box": phone.seal({"t": "join", "device": ""})})
+        assert (await other.recv("error"))["code"] == "bad_token"
+        assert session.count == before
+        await other.close()
+        await phone.close()
 
     try:
-        asyncio.run(body())
+        serve(body, session)
     finally:
-        server.stop()
         session.close()
