@@ -63,6 +63,7 @@ class FloorBoard:
         self.connected = False
         self.last_error = ""
         self.events_seen = 0
+        self.on_connected: list[Callable[[], None]] = []  # run on the network thread after each (re)connection
         self._seen: dict[str, None] = {}  # event ids already handled (QoS 1 may deliver twice)
         self._lock = threading.RLock()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tablehost-{user}", protocol=mqtt.MQTTv5)
@@ -98,6 +99,11 @@ class FloorBoard:
             return
         self.connected, self.last_error = True, ""
         client.subscribe([(topics.TABLES_ALL, 1), (topics.ack("+"), 1), (topics.MANIFEST, 1)])
+        for hook in list(self.on_connected):
+            try:
+                hook()
+            except Exception:
+                log.exception("floor: on_connected hook failed")
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: Any, _p: Any) -> None:
         self.connected = False

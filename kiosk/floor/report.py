@@ -147,6 +147,12 @@ class TableReporter:
     def _minutes(self, game: Mapping[str, Any]) -> float:
         return round(max(0.0, self.clock() - float(game.get("started", self.clock()))) / 60.0, 1)
 
+    def set_content(self, digest: str) -> None:
+        """The floor content this tablet now runs (its manifest hash), kept and shown in the status."""
+        self.content = digest
+        self._save()
+        self.send_status()
+
     def note_teach(self, game: str, minutes: float) -> None:
         self._event("teach", game=game, minutes=round(minutes, 1))
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.floor.board import FloorBoard
+from kiosk.floor.content_floor import FloorContent, install
 from kiosk.floor.server import FloorServer
 from kiosk.floor.store import FloorStore
 from kiosk.pin import hash_pin
@@ -74,6 +75,8 @@ class Floor:
         self.board = FloorBoard(setup.broker, setup.broker_port, setup.password, on_event=self._event)
         self.server = FloorServer(self.board, self.store, hash_pin(setup.pin), page_strings(library),
                                   host=setup.listen, port=setup.web_port)
+        self.content = FloorContent(setup.data_dir / "floor" / "content", self.board)
+        install(self.server, self.content)
 
     def _event(self, event: dict[str, Any]) -> None:
         try:

@@ -27,7 +27,7 @@ from kiosk.pin import PinLock
 
 log = logging.getLogger(__name__)
 COOKIE = "floor_session"
-ASSETS = {"/floor.js": "application/javascript", "/floor.css": "text/css"}
+ASSETS = {"/floor.js": "application/javascript", "/content.js": "application/javascript", "/floor.css": "text/css"}
 FONT = Path(__file__).resolve().parents[1] / "fonts" / "NanumGothic.ttf"
 PUSH_EVERY = 5.0  # seconds between pushes when nothing changed (clocks are counted on the page)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

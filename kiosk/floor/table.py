@@ -14,25 +14,26 @@ from kiosk.floor import topics
 from kiosk.floor.client import FloorClient, FloorConfig
 from kiosk.floor.outbox import Outbox
 from kiosk.floor.report import TableReporter
+from kiosk.floor.sync import ContentSync
 
 log = logging.getLogger(__name__)
 
 
 class TableFloor:
-    """`on_ack(calls)` and `on_manifest(payload)` run on the client's worker thread."""
+    """`on_ack(calls)` runs on the client's worker thread."""
 
     def __init__(self, config: FloorConfig, data_dir: Path, clock: Callable[[], float] = time.time,
-                 on_ack: Callable[[list[dict[str, Any]]], None] | None = None,
-                 on_manifest: Callable[[Any], None] | None = None, keepalive: int = 10) -> None:
+                 on_ack: Callable[[list[dict[str, Any]]], None] | None = None, keepalive: int = 10) -> None:
         folder = data_dir / "floor"
         self.config = config
         self.lock = threading.RLock()
         self.on_ack = on_ack
-        self.on_manifest = on_manifest
         self.outbox = Outbox(folder / "outbox.sqlite")
         self.client = FloorClient(config, self.outbox, on_message=self._message, keepalive=keepalive)
         self.reporter = TableReporter(config.table, self.client.publish, folder / "table.json", clock)
         self.client.on_connected.append(self._reassert)
+        self.sync = ContentSync(data_dir, config.table, self.client.publish, self.client.subscribe,
+                                self.client.unsubscribe, lambda: self.reporter.content, self._set_content)
 
     def start(self) -> None:
         self.client.start()
@@ -80,11 +81,25 @@ class TableFloor:
         self.heartbeat()
 
     def _message(self, topic: str, payload: bytes) -> None:
-        data = topics.decode(payload)
+        data = topics.decode(payload) if not topic.startswith(topics.blob("")) else None
         if topic == topics.ack(self.config.table):
             with self.lock:
                 closed = self.reporter.handle_ack(data)
             if closed and self.on_ack is not None:
                 self.on_ack(closed)
-        elif topic == topics.MANIFEST and self.on_manifest is not None:
-            self.on_manifest(data)
+        elif topic == topics.MANIFEST:
+            self.sync.on_manifest(data)
+        elif topic.startswith(topics.blob("")):
+            self.sync.on_blob(topic, payload)
+
+    # ------------------------------------------------------------ café content from the floor
+    def _set_content(self, digest: str) -> None:
+        with self.lock:
+            self.reporter.set_content(digest)
+
+    def content_waiting(self) -> bool:
+        return self.sync.pending is not None
+
+    def apply_content(self) -> bool:
+        """At a turnover: put validated floor content in place; True when the library must be reloaded."""
+        return self.sync.apply()

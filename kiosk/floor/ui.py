@@ -142,8 +142,17 @@ class FloorBridge:
                 self._beat = time.monotonic()
                 self.table.heartbeat()
             self._show_button()
+            if self._screen == "attract" and session is None and self.table.content_waiting():
+                self._apply_content()  # between guests: the floor's new content goes in now
         except Exception:
             log.exception("floor tick failed")
+
+    def _apply_content(self) -> None:
+        from content.loader import load_library
+
+        if self.table.apply_content():
+            self.app.library = load_library(overlay=self.app.data_dir / "content")
+            log.info("floor content applied; %d games loaded", len(self.app.library.games))
 
     def _place(self) -> None:
         screen = self.app.sm.current_screen

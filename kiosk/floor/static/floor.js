@@ -10,6 +10,7 @@ function t(key, params) {
   for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
   return s;
 }
+window.floorT = t;
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -36,7 +37,7 @@ function labels() {
   $("logout").textContent = t("logout");
   $("sound").textContent = t("sound_on");
   $("content-open").textContent = t("content_open");
-  if (window.floorContent) window.floorContent.labels();
+  if (window.floorContent && !$("content").hidden) window.floorContent.labels();
   render();
 }
 
