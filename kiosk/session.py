@@ -22,8 +22,9 @@ from typing import Any
 
 from content.loader import Game, Library
 from engines import find_engine
-from engines.core import CHANCE, TABLE, Action, Engine, Outcome, RuleError, Step, stamp
-from kiosk.journal import Journal, archive
+from engines.core import CHANCE, TABLE, Action, Engine, Outcome, Step, stamp
+from kiosk.journal import DAMAGED, Journal, archive, move_aside, open_journal
+from kiosk.notices import Notice, add
 
 log = logging.getLogger(__name__)
 CURRENT = "current.sqlite"
@@ -74,23 +75,35 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, library: Library, journal_dir: Path,
-               clock: Callable[[], float] = time.time) -> tuple[Session, ResumeReport] | None:
-        """Resume the unfinished game in the journal, or None if there is none."""
-        journal = Journal.open(journal_dir / CURRENT)
+    def resume(cls, library: Library, journal_dir: Path, clock: Callable[[], float] = time.time,
+               notices: list[Notice] | None = None) -> tuple[Session, ResumeReport] | None:
+        """Resume the unfinished game in the journal, or None if there is none (or none that can resume:
+        what was found and done is added to `notices` for the staff screen)."""
+        journal = open_journal(journal_dir / CURRENT, notices)  # a damaged journal is repaired or moved aside
         if journal is None:
             return None
         header = journal.header
-        game = library.games.get(header["game"])
+        game = library.games.get(str(header.get("game")))
         if game is None or journal.ended:
             journal.close()
             archive(journal_dir / CURRENT, journal_dir / "archive", "closed")
+            if game is None:
+                add(notices, "journal_game_missing", game=str(header.get("game")))
             return None
-        engine = find_engine(game.engine_name)
-        state = engine.setup(header["config"], game.pack, int(header["seed"]))
+        try:
+            engine = find_engine(game.engine_name)
+            state = engine.setup(header["config"], game.pack, int(header["seed"]))
+        except Exception as exc:  # a header that no longer sets up: keep it for staff, start fresh
+            journal.abandon()
+            moved = move_aside(journal.path, journal_dir / DAMAGED, "unplayable")
+            add(notices, "journal_unplayable", file=f"{DAMAGED}/{moved.name}" if moved else "",
+                problem=f"{type(exc).__name__}: {exc}")
+            return None
         session = cls(engine, game, journal, state, clock)
         actions = journal.actions()
         replayed = session._replay(actions)
+        if replayed < len(actions):
+            add(notices, "journal_dropped", kept=replayed, dropped=len(actions) - replayed)
         if header.get("content_hash") != game.content_hash:
             log.warning("content changed since the game started (%s → %s)", header.get("content_hash"),
                         game.content_hash)
@@ -101,10 +114,11 @@ class Session:
         for n, data in enumerate(actions):
             try:
                 self.state = self.engine.apply(self.state, self.engine.action_from_dict(data)).state
-            except RuleError as exc:
-                log.error("journal action %d no longer applies (%s); resuming before it", n, exc)
+            except Exception as exc:  # a RuleError (engine or content changed) or a record that is not an action
+                log.error("journal action %d no longer applies (%r); resuming before it", n, exc)
                 if n < len(actions):
-                    self.journal.append("undo", {"count": len(actions) - n, "reason": exc.code})
+                    self.journal.append("undo", {"count": len(actions) - n,
+                                                 "reason": str(getattr(exc, "code", type(exc).__name__))})
                 return n
             self.count += 1
         return len(actions)
