@@ -22,6 +22,7 @@ from content.loader import Library, load_library
 from kiosk import ops, paths
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
+from kiosk.notices import Notice
 from kiosk.session import Session
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,7 @@ class TableHostApp(App):
 
     def use_data_dir(self, data_dir: Path) -> None:
         """(Re)load settings, content and the journal location from a data folder."""
+        self.notices: list[Notice] = []  # damage found and handled, for the staff screen
         self.data_dir = data_dir
         self.settings_path = data_dir / "settings.json"
         self.settings = settings_mod.load(self.settings_path)
@@ -262,7 +264,7 @@ class TableHostApp(App):
     def resume_game(self, announce: bool = True) -> bool:
         """After a restart (or a power cut) go straight back into the unfinished game."""
         try:
-            resumed = Session.resume(self.library, self.journal_dir, clock=self.now)
+            resumed = Session.resume(self.library, self.journal_dir, clock=self.now, notices=self.notices)
         except Exception:
             log.exception("could not resume the journal; starting fresh")
             return False

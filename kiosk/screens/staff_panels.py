@@ -63,7 +63,29 @@ def build_table(app: Any, panel: Any, screen: Any) -> None:
     row.add_widget(b)
     minutes = int(app.keeper.idle_seconds // 60) if app.keeper else 0
     panel.add_widget(TLabel(text=app.tr("staff.idle_info", n=minutes), color=MUTED))
+    _notices(app, panel, screen)
     panel.add_widget(Label())
+
+
+def _notices(app: Any, panel: Any, screen: Any) -> None:
+    """Damage found and handled since the kiosk started (kiosk/notices.py), until staff have read it."""
+    if not app.notices:
+        return
+    _title(panel, app.tr("damage.title"))
+    for notice in app.notices:
+        label = TLabel(text=app.tr(f"damage.{notice.key}", **notice.params), color=DANGER, font_size="19sp")
+        label.test_id = f"notice_{notice.key}"
+        panel.add_widget(label)
+    row = _row(panel)
+    b = TButton(text=app.tr("damage.dismiss"), test_id="notices_dismiss", size_hint_x=None, width=dp(260))
+
+    def dismiss(*_: Any) -> None:
+        app.notices.clear()
+        screen.refresh()
+
+    b.bind(on_release=dismiss)
+    row.add_widget(b)
+    row.add_widget(Label())
 
 
 def build_general(app: Any, panel: Any, screen: Any) -> None:

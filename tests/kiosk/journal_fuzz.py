@@ -16,7 +16,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.journal import Journal
 from kiosk.notices import Notice
 from kiosk.session import CURRENT, Session
 from tests.engines.reference import Take

@@ -64,3 +64,40 @@ def test_markup_in_a_game_name_is_shown_as_typed_on_the_library_tile(driver: Any
     assert name in words
     assert driver.overflowing_labels() == []
     driver.screenshot("damage_markup_name")
+
+
+def _staff(driver: Any) -> None:
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
+
+
+def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table_works(driver: Any) -> None:
+    """Garbage in the journal: before, start-up logged it, then every new game and staff's "new table" raised.
+    Now it is moved aside, staff read what happened, and the table works."""
+    import random
+
+    app = driver.app
+    app.journal_dir.mkdir(parents=True, exist_ok=True)
+    garbage = random.Random(3).randbytes(3000)
+    (app.journal_dir / "current.sqlite").write_bytes(garbage)
+    assert app.resume_game() is False
+    _staff(driver)
+    notice = driver.find("notice_journal_unreadable")
+    assert "journal/damaged/" in notice.text and "보관" in notice.text
+    assert driver.overflowing_labels() == [] and driver.small_targets() == []
+    driver.screenshot("damage_staff_notice")
+    kept = list((app.journal_dir / "damaged").glob("*.sqlite"))
+    assert [p.read_bytes() for p in kept] == [garbage]
+    (app.journal_dir / "current.sqlite").write_bytes(garbage)  # damaged again, while the kiosk runs
+    driver.tap("staff_new_table")
+    driver.tap("confirm_yes")
+    driver.wait_screen("attract")
+    assert app.errors == []
+    assert len(list((app.journal_dir / "damaged").glob("*.sqlite"))) == 2
+    _staff(driver)
+    driver.tap("notices_dismiss")
+    assert driver.find_all("notice_journal_unreadable") == [] and app.notices == []
