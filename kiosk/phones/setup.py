@@ -47,6 +47,8 @@ def shown_name(field: TextInput) -> str:
 class SetupLink:
     """One set-up form's seats on the hub, for as long as the form shows and no game has started."""
 
+    active: SetupLink | None = None  # the one link in step (opening the list twice makes no second)
+
     def __init__(self, hub: PhoneHub, form: Widget, game: str) -> None:
         self.hub, self.form, self.game = hub, form, game
         self._event: Any = None
@@ -55,12 +57,19 @@ class SetupLink:
         """Open the lobby with the form's seats; False when the form has no name fields."""
         if not name_fields(self.form):
             return False
+        old = SetupLink.active
+        if old is not None and old._event is not None and old.form is self.form and old.hub is self.hub:
+            old.sync()
+            return True
+        if old is not None:
+            old.stop()  # another form's link: its set-up is over
+        SetupLink.active = self
         self.sync()
         self._event = Clock.schedule_interval(lambda dt: self.sync(), 0.5)
         return True
 
     def sync(self) -> None:
-        if self.form.parent is None or self.hub.session is not None:
+        if self.form.get_root_window() is None or self.hub.session is not None:  # left the form, or game on
             self.stop()
             return
         fields = name_fields(self.form)
@@ -73,5 +82,7 @@ class SetupLink:
         if self._event is not None:
             self._event.cancel()
             self._event = None
-        if self.hub.session is None:
-            self.hub.close_setup()
+        if SetupLink.active is self:
+            SetupLink.active = None
+            if self.hub.session is None:
+                self.hub.close_setup()

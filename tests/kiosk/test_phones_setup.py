@@ -47,7 +47,7 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, tmp_p
         assert any("민호" in t for t in driver.texts())  # the seat list shows the phone's name
         driver.screenshot("phones_setup_list_names")
         driver.tap("phones_close")
-        driver.pump(40)  # the form reads the typed names (twice a second)
+        driver.wait_for(lambda: driver.find("spy_name_2").text == "서연")  # the form reads them twice a second
         assert [driver.find(f"spy_name_{i}").text for i in range(3)] == ["지수", "민호", "서연"]
         driver.screenshot("phones_setup_form_names")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
@@ -63,5 +63,34 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, tmp_p
     finally:
         if app.session is not None and app.phones is hub:
             hub.end_game()
+        app.phones, app.phones_server = saved
+        server.stop()
+
+
+def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, tmp_path: Path) -> None:
+    app = driver.app
+    hub = PhoneHub(run_on_main=lambda fn: fn())
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    server.start()
+    saved = app.phones, app.phones_server
+    app.phones, app.phones_server = hub, server
+    try:
+        app.host("clue")
+        driver.wait_screen("host")
+        driver.pump(3)
+        driver.tap("host_phones")
+        driver.pump(3)
+        assert hub.lobby.open and len(hub.status()) >= 3
+        phone = Recorder()
+        assert hub.join(phone, token=hub.seat_pass(0).token)["t"] == "joined"
+        driver.pump(3)
+        driver.tap("phones_close")
+        driver.wait(0.6)  # the list slides away
+        driver.tap("host_back")
+        driver.wait_screen("detail")
+        driver.wait_for(lambda: not hub.lobby.open)
+        assert not hub.lobby.open and hub.status() == []
+        assert phone.sent[-1] == hub.bye_message("ended")
+    finally:
         app.phones, app.phones_server = saved
         server.stop()
