@@ -22,7 +22,7 @@ from content.loader import Library, load_library
 from kiosk import ops, paths
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
-from kiosk.notices import Notice
+from kiosk.notices import Notice, add
 from kiosk.session import Session
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,14 @@ def register_fonts() -> None:
     regular, bold = str(FONT_DIR / "NanumGothic.ttf"), str(FONT_DIR / "NanumGothicBold.ttf")
     for name in ("Roboto", "NanumGothic"):
         LabelBase.register(name, fn_regular=regular, fn_bold=bold, fn_italic=regular, fn_bolditalic=bold)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 class _KeepRunning(ExceptionHandler):
@@ -83,7 +91,8 @@ class TableHostApp(App):
         self.notices: list[Notice] = []  # damage found and handled, for the staff screen
         self.data_dir = data_dir
         self.settings_path = data_dir / "settings.json"
-        self.settings = settings_mod.load(self.settings_path)
+        self.settings = settings_mod.load(self.settings_path, self.notices, self.now)
+        self._settings_stamp = _stamp(self.settings_path)
         self.translator = Translator(self.settings.lang)
         self.lang = self.translator.lang
         self.library: Library = load_library(overlay=data_dir / "content")
@@ -354,7 +363,22 @@ class TableHostApp(App):
             self.toast_widget.show(text)
 
     def save_settings(self) -> None:
-        settings_mod.save(self.settings_path, self.settings)
+        try:
+            settings_mod.save(self.settings_path, self.settings)
+        except OSError as exc:  # the data folder went read-only or full while running: keep going in memory
+            log.error("settings not saved: %s", exc)
+            if not any(n.key == "settings_unsaved" for n in self.notices):
+                add(self.notices, "settings_unsaved", problem=f"{type(exc).__name__}: {exc.strerror or exc}")
+        self._settings_stamp = _stamp(self.settings_path)
+
+    def reload_settings_if_changed(self) -> None:
+        """Staff ran `tablehost pin reset` (or edited the file) while the kiosk runs: take the file's settings
+        before the next PIN entry, so the kiosk does not save its old PIN over the new one."""
+        stamp = _stamp(self.settings_path)
+        if stamp != self._settings_stamp:
+            log.info("settings file changed outside the kiosk; reloading it")
+            self.settings = settings_mod.load(self.settings_path, self.notices, self.now)
+            self._settings_stamp = stamp
 
     def apply_audio_settings(self, start_voice: bool = True) -> None:
         """Volume and voice on/off reach the narrator and the recogniser (when they are running)."""

@@ -159,6 +159,36 @@ def cmd_floor(args: argparse.Namespace) -> int:
     return run(setup)
 
 
+def cmd_pin_reset(args: argparse.Namespace) -> int:
+    """Set a new staff PIN and clear the lockout: the way back in when the settings were damaged (the kiosk
+    then refuses every PIN) or the lock is long. Needs a shell on the tablet, i.e. someone who may."""
+    from kiosk import settings as settings_mod
+    from kiosk.paths import data_dir
+    from kiosk.pin import PinLock, valid_new_pin
+
+    pin = args.pin
+    if pin is None:
+        if sys.stdin.isatty():
+            import getpass
+
+            pin = getpass.getpass("new PIN (4-8 digits): ")
+            if getpass.getpass("again: ") != pin:
+                print("the two PINs differ; nothing changed", file=sys.stderr)
+                return 1
+        else:
+            pin = sys.stdin.readline().strip()
+    if not valid_new_pin(pin):
+        print("a PIN is 4 to 8 digits; nothing changed", file=sys.stderr)
+        return 1
+    path = data_dir() / "settings.json"
+    settings = settings_mod.load(path)  # keeps whatever else still reads (language, branch …)
+    settings.set_pin(pin)
+    settings.pin_lock = PinLock()
+    settings_mod.save(path, settings)
+    print(f"PIN set and lockout cleared in {path}; the running kiosk takes it at the next PIN entry")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tablehost", description="TableHost (테이블 호스트)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -188,6 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--cache", help="cache folder (default: the data folder's cache/narration)")
     render.add_argument("--force", action="store_true", help="render again what is cached")
     render.set_defaults(fn=cmd_narration_render)
+    pin = sub.add_parser("pin", help="staff PIN")
+    psub = pin.add_subparsers(dest="pin_cmd", required=True)
+    reset = psub.add_parser("reset", help="set a new staff PIN and clear the lockout (asks for it, or reads "
+                                          "one line from stdin)")
+    reset.add_argument("--pin", help="the new PIN (else asked for; avoid: it stays in the shell history)")
+    reset.set_defaults(fn=cmd_pin_reset)
     return p
 
 

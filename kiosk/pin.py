@@ -1,5 +1,6 @@
-"""The staff PIN: stored as a salted PBKDF2 hash; 5 wrong tries lock entry for 60 s (time is an input,
-and the lock survives a restart because it is saved with the settings)."""
+"""The staff PIN: stored as a salted PBKDF2 hash; 5 wrong tries lock entry for 60 s, and each further lock
+before the right PIN lasts twice as long as the one before (60 s, 2 min, 4 min … at most 30 min). Time is an
+input; the lock survives a restart because it is saved with the settings."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from dataclasses import dataclass, replace
 ITERATIONS = 200_000
 MAX_TRIES = 5
 LOCK_SECONDS = 60.0
+MAX_LOCK_SECONDS = 30 * 60.0
+
+
+def lock_seconds(lockouts: int) -> float:
+    """How long the lock after `lockouts` earlier locks (since the last right PIN) lasts."""
+    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2 ** min(max(lockouts, 0), 20))
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> str:
@@ -38,6 +45,7 @@ def valid_new_pin(pin: str) -> bool:
 class PinLock:
     failures: int = 0
     locked_until: float = 0.0
+    lockouts: int = 0  # locks since the last right PIN: the next one lasts lock_seconds(lockouts)
 
     def locked(self, now: float) -> bool:
         return now < self.locked_until
@@ -53,5 +61,5 @@ class PinLock:
             return True, PinLock()
         failures = self.failures + 1
         if failures >= MAX_TRIES:
-            return False, PinLock(0, now + LOCK_SECONDS)
+            return False, PinLock(0, now + lock_seconds(self.lockouts), self.lockouts + 1)
         return False, replace(self, failures=failures)

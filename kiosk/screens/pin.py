@@ -19,6 +19,7 @@ class PinScreen(Screen):
     message = StringProperty("")
 
     def on_pre_enter(self, *args: Any) -> None:
+        App.get_running_app().reload_settings_if_changed()
         self.entered = ""
         self.message = ""
         self._tick(0)
@@ -29,6 +30,10 @@ class PinScreen(Screen):
 
     def _tick(self, _dt: float) -> None:
         app = App.get_running_app()
+        if app.settings.pin_disabled:  # damaged settings: no PIN opens the staff screen until a reset
+            self.ids.pad.disabled = True
+            self.message = app.tr("damage.pin_disabled")
+            return
         lock = app.settings.pin_lock
         now = app.now()
         locked = lock.locked(now)
@@ -48,6 +53,7 @@ class PinScreen(Screen):
 
     def submit(self) -> None:
         app = App.get_running_app()
+        app.reload_settings_if_changed()
         ok, lock = app.settings.pin_lock.attempt(self.entered, app.settings.pin_hash, app.now())
         app.settings.pin_lock = lock
         app.save_settings()

@@ -101,3 +101,33 @@ def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table
     _staff(driver)
     driver.tap("notices_dismiss")
     assert driver.find_all("notice_journal_unreadable") == [] and app.notices == []
+
+
+def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(driver: Any, monkeypatch: Any) -> None:
+    """Settings and backup damaged: before, the PIN fell back to 0000 with no lockout. Now the pad is off and
+    says what to do; `tablehost pin reset` (run while the kiosk runs) lets staff in at the next try."""
+    from kiosk.cli import main
+    from kiosk.settings import backup_path
+
+    app = driver.app
+    app.settings_path.parent.mkdir(parents=True, exist_ok=True)
+    app.settings_path.write_bytes(b'{"pin_hash": "')
+    backup_path(app.settings_path).write_bytes(b"\x00" * 64)
+    app.reset_for(app.data_dir)  # the kiosk starts on these files
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    screen = app.get_screen("pin")
+    assert screen.ids.pad.disabled and "tablehost pin reset" in screen.message
+    assert driver.overflowing_labels() == []
+    driver.screenshot("damage_pin_disabled")
+    monkeypatch.setenv("TABLEHOST_DATA", str(app.data_dir))
+    assert main(["pin", "reset", "--pin", "2468"]) == 0
+    driver.tap("pin_cancel")
+    driver.wait_screen("attract")
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    assert not screen.ids.pad.disabled
+    for k in "2468":
+        driver.tap(f"pin_{k}")
+    driver.tap("pin_ok")
+    driver.wait_screen("staff")
