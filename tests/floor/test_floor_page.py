@@ -4,8 +4,6 @@ acknowledgement reaching the tablet, and the statistics CSV. Screenshots go to t
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,16 +16,11 @@ from kiosk.floor.serve import Floor, FloorSetup
 from tests.floor.broker import Broker
 from tests.floor.helpers import tablet, wait_for
 from tests.phones.helpers import library, new_session
+from tests.phones.test_e2e_browser import ARGS as PHONE_ARGS  # skips this module too without chromium/playwright
+from tests.phones.test_e2e_browser import CHROMIUM
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+ARGS = [*PHONE_ARGS, "--autoplay-policy=no-user-gesture-required"]  # the call's sound plays without a click
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-if importlib.util.find_spec("playwright") is None:
-    pytest.skip("the playwright package is not installed", allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
