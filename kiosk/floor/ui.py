@@ -221,7 +221,7 @@ def build_floor(app: Any, panel: Any, screen: Any) -> None:
         s.floor_host, s.floor_port, s.floor_table, s.floor_password = host, int(port), table, password
         app.save_settings()
         restart(app)
-        state.text, state.color = _link_text(app), TEXT
+        screen.refresh()  # the section as it is now (the tablet-only case form goes when a floor comes)
 
     save.bind(on_release=lambda *_: apply(fields["host"].text.strip(), fields["port"].text.strip(),
                                           fields["table"].text.strip().lower(), fields["password"].text))
@@ -231,6 +231,22 @@ def build_floor(app: Any, panel: Any, screen: Any) -> None:
     panel.add_widget(row)
     panel.add_widget(state)
     panel.add_widget(TLabel(text=app.tr("floor.settings.hint"), color=MUTED, font_size="17sp"))
+    if app.floor is None:  # no floor: a café's box is added on this tablet itself
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(12))
+        add = TButton(text=app.tr("floor.case.open"), test_id="floor_case_open", size_hint_x=0.5)
+
+        def open_form(*_: Any) -> None:
+            from kiosk.floor.case_form import CaseForm
+
+            CaseForm(app).open()
+
+        add.bind(on_release=open_form)
+        row.add_widget(add)
+        hint = Label(text=app.tr("floor.case.no_floor_hint"), color=MUTED, font_size="16sp", halign="left",
+                     valign="middle")
+        hint.bind(size=lambda w, size: setattr(w, "text_size", size))
+        row.add_widget(hint)
+        panel.add_widget(row)
     panel.add_widget(Label())
 
     def refresh(dt: float) -> None:

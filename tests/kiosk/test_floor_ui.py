@@ -86,3 +86,61 @@ def test_a_bad_table_id_is_refused_in_the_form(driver: Any, broker: Broker) -> N
     _configure(driver, broker, "Table 1", "x")
     assert "테이블 번호는 영어 소문자·숫자·-·_ 로 적어 주세요 (예: t01)." in driver.texts()
     assert driver.app.floor is None
+
+
+def _fill_case(driver: Any, duplicate: bool) -> None:
+    for name, value in (("number", "31"), ("title_ko", "우리 상자"), ("questions", "3"), ("persons", "1"),
+                        ("layout", "1 2 / 3 4"), ("difficulty", "2")):
+        _type(driver, f"case_{name}", value)
+    for n in range(1, 5):
+        _type(driver, f"case_loc_name_{n}", f"장소 {n}")
+    _type(driver, "case_loc_number_4", "3" if duplicate else "4")
+    if not driver.find("case_loc_locked_2").selected:
+        driver.tap("case_loc_locked_2")
+
+
+def test_without_a_floor_staff_add_a_case_on_the_tablet(driver: Any) -> None:
+    _staff(driver)
+    driver.tap("staff_nav_floor")
+    driver.screenshot("floor_settings_off")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.tap("floor_case_open")
+    _fill_case(driver, duplicate=True)
+    driver.screenshot("floor_case_form")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.tap("case_save")
+    assert "location numbers repeat" in driver.find("case_message").text  # the loader's own message
+    assert "cases/cafe_box_31" not in driver.app.library.games["watson_holmes"].pack
+    _type(driver, "case_loc_number_4", "4")
+    driver.tap("case_save")
+    driver.pump(3)
+    case = driver.app.library.games["watson_holmes"].pack["cases/cafe_box_31"]
+    assert case.title.ko == "우리 상자" and case.location(2).locked and case.questions[0].person
+    assert (driver.app.data_dir / "content/games/watson_holmes/cases/cafe_box_31.yaml").exists()
+    assert driver.app.toast_widget.last_text.startswith("'우리 상자' 사건을 저장했어요.")
+
+
+def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Broker) -> None:  # noqa: F811
+    from kiosk.floor import cases
+    from kiosk.floor.content_floor import FloorContent
+    from kiosk.floor.ui import restart
+
+    board = floor_board(broker)
+    try:
+        app = driver.app
+        s = app.settings
+        s.floor_host, s.floor_port, s.floor_table, s.floor_password = ("127.0.0.1", broker.port, "t11",
+                                                                      broker.passwords["t11"])
+        restart(app)
+        driver.wait_for(lambda: app.floor is not None and app.floor.table.client.connected, 10)
+        form = {"number": "41", "title_ko": "플로어 상자", "difficulty": "1", "questions": "2",
+                "locations": [{"number": 1, "ko": "부두"}, {"number": 2, "ko": "박물관", "no_watson": True}]}
+        FloorContent(driver.app.data_dir / "floorbox", board).add(
+            "cafe_box_41", {"ko": "플로어 상자"}, cases.item_files(cases.parse_form(form), None))
+        assert app.sm.current == "attract" and app.session is None
+        driver.wait_for(lambda: "cases/cafe_box_41" in app.library.games["watson_holmes"].pack, 15)
+        state = wait_for(lambda: board.tables.get("t11") and board.tables["t11"].content.get("state") == "applied"
+                         and board.tables["t11"], what="the applied report")
+        assert state.status.get("content") == state.content["hash"]
+    finally:
+        board.stop()
