@@ -45,8 +45,11 @@ class Lobby:
 
     def seat_in_game(self, seat: int, players: list[str]) -> int | None:
         """Where a set-up seat sits once the game starts: the player of the same (distinct) name, else the
-        same place if the game has it."""
+        same place when no other set-up seat's name claims it (a name the form changed at start)."""
         name = self.name(seat)
         if name and players.count(name) == 1:
             return players.index(name)
-        return seat if seat < len(players) and players[seat] == name else None
+        if seat >= len(players):
+            return None
+        others = {n for i, n in enumerate(self.names) if i != seat}
+        return seat if players[seat] not in others else None

@@ -94,3 +94,18 @@ def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, tmp_path: Pa
     finally:
         app.phones, app.phones_server = saved
         server.stop()
+
+
+@pytest.mark.parametrize("game, seats", [("spyfall", 3), ("clue", 3), ("watson_holmes", 3), ("mr_jack_ny", 2)])
+def test_every_set_up_form_offers_its_name_fields_to_phones(driver: Any, game: str, seats: int) -> None:
+    """The fields are found without per-form code: at least the game's fewest players (exactly the two of
+    Mr. Jack), in seat order, each with the name the game would use for a seat nobody named."""
+    from kiosk.phones.setup import name_fields, shown_name
+
+    driver.app.host(game)
+    driver.wait_screen("host")
+    driver.pump(3)
+    fields = name_fields(driver.app.get_screen("host").host_widget)
+    ids = [getattr(f, "test_id", "") for f in fields]
+    assert seats <= len(fields) <= 8 and all(shown_name(f) for f in fields), ids
+    assert len(fields) == 2 if game == "mr_jack_ny" else ids == sorted(ids, key=lambda t: int(t.rsplit("_", 1)[1]))

@@ -97,3 +97,15 @@ def test_typed_names_are_cleaned() -> None:
     assert clean_name("a\x00b\x1bc") == "a b c"
     assert len(clean_name("가" * 50)) == MAX_NAME
     assert clean_name(None) == "" and clean_name(42) == ""
+
+
+def test_a_set_up_seat_finds_its_player_by_name_else_by_place() -> None:
+    from kiosk.phones.lobby import Lobby
+
+    lobby = Lobby()
+    lobby.start("mr_jack_ny", ["셜록", "잭"])
+    assert [lobby.seat_in_game(s, ["잭", "셜록"]) for s in (0, 1)] == [1, 0]  # by name
+    assert [lobby.seat_in_game(s, ["탐정", "잭"]) for s in (0, 1)] == [0, 1]  # renamed at start: by place
+    assert lobby.seat_in_game(1, ["셜록"]) is None  # no such seat in the game
+    lobby.start("clue", ["지수", "민호", "서연"])
+    assert lobby.seat_in_game(0, ["민호", "A", "B"]) is None  # its place is another seat's player
