@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -50,7 +51,9 @@ class RuleLookup(ModalView):
                                background_color=PANEL, foreground_color=TEXT, cursor_color=ACCENT,
                                padding=[dp(14), dp(16)])
         self.input.test_id = "lookup_input"
-        self.input.bind(text=lambda _w, text: self.search(text))
+        # searched in the next frame: a typed letter shows first, and quick taps make one search
+        searching = Clock.create_trigger(lambda _dt: self.search(self.input.text), 0)
+        self.input.bind(text=lambda *_: searching())
         top.add_widget(self.input)
         close = TButton(text=tr("lookup.close"), size_hint_x=None, width=dp(130), test_id="lookup_close")
         close.bind(on_release=lambda *_: self.dismiss(animation=False))
