@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from nacl.exceptions import CryptoError
+from nacl.exceptions import RuntimeError as NaclRuntimeError
 from nacl.public import Box, PrivateKey, PublicKey
 from nacl.secret import SecretBox
 
@@ -69,7 +70,10 @@ class Channel:
         raw = unb64(phone_public, 64)
         if raw is None or len(raw) != PublicKey.SIZE:
             return None
-        return bytes(Box(self._ephemeral, PublicKey(raw)).shared_key())
+        try:
+            return bytes(Box(self._ephemeral, PublicKey(raw)).shared_key())
+        except NaclRuntimeError:  # a low-order point (all zeros…): libsodium refuses it
+            return None
 
     def open(self, box: Any, key: bytes | None = None) -> dict[str, Any] | None:
         """The message in a phone's box, or None (wrong key, tampered, replayed, another connection's)."""

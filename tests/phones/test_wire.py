@@ -6,6 +6,7 @@ code or its device key is in the recording; the phones themselves read every mes
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,9 @@ def test_a_tampered_replayed_or_foreign_box_is_refused(tmp_path: Path) -> None:
         other.key, other.challenge = phone.key, phone.challenge
         await other.send_raw({"t": "join", "box": phone.seal({"t": "join", "device": ""})})
         assert (await other.recv("error"))["code"] == "bad_token"
+        for pk in (base64.b64encode(bytes(32)).decode(), "x" * 44, "", 7):  # a low-order point, junk
+            await other.send_raw({"t": "join", "pk": pk, "box": "AAAA"})
+            assert (await other.recv("error"))["code"] == "bad_input"
         assert session.count == before
         await other.close()
         await phone.close()
