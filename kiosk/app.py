@@ -135,6 +135,8 @@ class TableHostApp(App):
 
     def on_start(self) -> None:
         ops.setup_logging(self.data_dir)
+        for notice in self.notices:  # found before the log file was open
+            log.error("damage found at start-up: %s", notice)
         self.start_narrator()
         # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
         Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
@@ -143,6 +145,8 @@ class TableHostApp(App):
         self.resume_game()
         self.start_floor()
         ops.sd_notify("READY=1")
+        if self.notices:  # `systemctl status tablehost` shows it too
+            ops.sd_notify("STATUS=damage found: " + ", ".join(n.key for n in self.notices))
         interval = ops.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda dt: ops.sd_notify("WATCHDOG=1"), interval)

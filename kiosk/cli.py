@@ -17,14 +17,26 @@ def _out(data: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from kiosk import env
+    import os
 
+    from kiosk import env, paths, storage
+
+    source = paths.data_dir()
+    folder, problem = storage.choose(source)  # a read-only data folder: run in memory, warn staff
+    if problem:
+        os.environ["TABLEHOST_DATA"] = str(folder)
+    kivy_home = os.environ.get("KIVY_HOME")
+    if kivy_home and storage.write_problem(Path(kivy_home)):
+        os.environ["KIVY_HOME"] = str(folder / "kivy")
     env.configure(windowed=args.windowed)
     env.apply_config()
     from kiosk.app import TableHostApp, register_fonts
+    from kiosk.notices import add
 
     register_fonts()
-    app = TableHostApp()
+    app = TableHostApp(data_dir=folder)
+    if problem:
+        add(app.notices, "storage_readonly", folder=str(source), problem=problem)
     _stop_on_sigterm(app)
     app.run()
     return 0

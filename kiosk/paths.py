@@ -13,7 +13,10 @@ def data_dir() -> Path:
     else:
         xdg = os.environ.get("XDG_DATA_HOME")
         base = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "tablehost"
-    base.mkdir(parents=True, exist_ok=True)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:  # read-only: kiosk.storage decides what to do about it
+        pass
     return base
 
 

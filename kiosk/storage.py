@@ -1,0 +1,77 @@
+"""Where the kiosk writes. The data folder normally; when it cannot be written (an SD card remounted
+read-only, a full disk) the kiosk runs from a folder in memory instead, with a staff warning, rather than
+failing at start-up and being restarted by systemd every 2 s forever.
+
+The memory folder reads the café's content and recordings from the data folder (links) and starts from
+copies of the settings and the current game journal, so the game on the table resumes. Nothing written
+there survives a power cut: staff are told to check the card."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import zlib
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+LINKED = ("content", "recordings")  # read-only use: linked, not copied
+COPIED = ("settings.json", "settings.json.bak", "phone_passes.json", "teach/progress.json",
+          "journal/current.sqlite", "journal/current.sqlite-wal")
+PROBE = ".tablehost-write-probe"
+
+
+def write_problem(folder: Path) -> str:
+    """"" when a file can be created, written, synced and removed in `folder` (made if missing)."""
+    probe = folder / PROBE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(probe, "wb") as f:
+            f.write(b"ok")
+            f.flush()
+            os.fsync(f.fileno())
+        probe.unlink()
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    return ""
+
+
+def memory_folder(source: Path) -> tuple[Path, bool]:
+    """The folder in RAM for `source` (/dev/shm, else $XDG_RUNTIME_DIR, else the temp folder;
+    TABLEHOST_MEMORY_DIR first), and whether it is new. A restart while the card is still read-only finds the
+    same folder and goes on from it (the game played meanwhile included)."""
+    name = f"tablehost-memory-{os.getuid() if hasattr(os, 'getuid') else 0}-{zlib.crc32(str(source).encode()):08x}"
+    for base in (os.environ.get("TABLEHOST_MEMORY_DIR", ""), "/dev/shm", os.environ.get("XDG_RUNTIME_DIR", ""),
+                 tempfile.gettempdir()):
+        if not base or not os.path.isdir(base) or write_problem(Path(base)):
+            continue
+        folder = Path(base) / name
+        if folder.is_dir() and not write_problem(folder):
+            return folder, False
+        folder.mkdir(mode=0o700)
+        return folder, True
+    raise OSError("no writable folder for the kiosk at all")
+
+
+def choose(source: Path) -> tuple[Path, str]:
+    """The folder the kiosk should use for `source`, and why it is not `source` itself ("" when it is)."""
+    problem = write_problem(source)
+    if not problem:
+        return source, ""
+    folder, new = memory_folder(source)
+    log.error("data folder %s cannot be written (%s): running in memory from %s", source, problem, folder)
+    if not new:
+        return folder, problem
+    for name in LINKED:
+        if (source / name).is_dir():
+            (folder / name).symlink_to(source / name, target_is_directory=True)
+    for rel in COPIED:
+        src = source / rel
+        if src.is_file():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                shutil.copyfile(src, folder / rel)
+            except OSError as exc:
+                log.error("could not copy %s into memory: %s", src, exc)
+    return folder, problem
