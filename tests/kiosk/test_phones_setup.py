@@ -4,7 +4,7 @@ phones at their players' seats — a Spyfall table where nobody typed on the tab
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +16,9 @@ from tests.kiosk.test_phones_panel import Recorder
 pytestmark = pytest.mark.ui
 
 
-def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, tmp_path: Path) -> None:
+@pytest.fixture
+def hub(driver: Any) -> Iterator[PhoneHub]:
+    """The app's phones: a hub and a server on 127.0.0.1 for this test (the test app runs without)."""
     app = driver.app
     hub = PhoneHub(run_on_main=lambda fn: fn())
     server = PhoneServer(hub, "127.0.0.1", 0)
@@ -24,76 +26,72 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, tmp_p
     saved = app.phones, app.phones_server
     app.phones, app.phones_server = hub, server
     try:
-        app.host("spyfall")
-        driver.wait_screen("host")
-        driver.pump(3)
-        assert not driver.find("host_phones").disabled  # offered at set-up, before any game
-        driver.tap("host_phones")
-        driver.pump(3)
-        assert hub.lobby.open and len(hub.status()) >= 3
-        driver.tap("phones_show_1")
-        code = hub.status()[1].code
-        assert any(code in t for t in driver.texts())
-        driver.screenshot("phones_setup_code")
-        assert driver.small_targets() == [] and driver.overflowing_labels() == []
-
-        phones = {}
-        for seat, name in ((0, "지수"), (1, "민호"), (2, "서연")):
-            phone = phones[seat] = Recorder()
-            assert hub.join(phone, token=hub.seat_pass(seat).token)["t"] == "joined"
-            assert phone.sent[-1]["t"] == "setup"
-            assert hub.name_from_phone(phone, name)["t"] == "done"
-        driver.pump(3)
-        assert any("민호" in t for t in driver.texts())  # the seat list shows the phone's name
-        driver.screenshot("phones_setup_list_names")
-        driver.tap("phones_close")
-        driver.wait_for(lambda: driver.find("spy_name_2").text == "서연")  # the form reads them twice a second
-        assert [driver.find(f"spy_name_{i}").text for i in range(3)] == ["지수", "민호", "서연"]
-        driver.screenshot("phones_setup_form_names")
-        assert driver.small_targets() == [] and driver.overflowing_labels() == []
-
-        driver.tap("spy_start")
-        driver.pump(5)
-        assert app.session is not None and app.session.view(None)["players"][:3] == ["지수", "민호", "서연"]
-        for seat, phone in phones.items():
-            assert hub.connected(seat)
-            states = [m for m in phone.sent if m["t"] == "state"]
-            assert states and states[-1]["seat"] == seat
-        assert not hub.lobby.open
+        yield hub
     finally:
-        if app.session is not None and app.phones is hub:
+        if app.session is not None:
             hub.end_game()
         app.phones, app.phones_server = saved
         server.stop()
 
 
-def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, tmp_path: Path) -> None:
+def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, hub: PhoneHub) -> None:
     app = driver.app
-    hub = PhoneHub(run_on_main=lambda fn: fn())
-    server = PhoneServer(hub, "127.0.0.1", 0)
-    server.start()
-    saved = app.phones, app.phones_server
-    app.phones, app.phones_server = hub, server
-    try:
-        app.host("clue")
-        driver.wait_screen("host")
-        driver.pump(3)
-        driver.tap("host_phones")
-        driver.pump(3)
-        assert hub.lobby.open and len(hub.status()) >= 3
-        phone = Recorder()
-        assert hub.join(phone, token=hub.seat_pass(0).token)["t"] == "joined"
-        driver.pump(3)
-        driver.tap("phones_close")
-        driver.wait(0.6)  # the list slides away
-        driver.tap("host_back")
-        driver.wait_screen("detail")
-        driver.wait_for(lambda: not hub.lobby.open)
-        assert not hub.lobby.open and hub.status() == []
-        assert phone.sent[-1] == hub.bye_message("ended")
-    finally:
-        app.phones, app.phones_server = saved
-        server.stop()
+    app.host("spyfall")
+    driver.wait_screen("host")
+    driver.pump(3)
+    assert not driver.find("host_phones").disabled  # offered at set-up, before any game
+    driver.tap("host_phones")
+    driver.pump(3)
+    assert hub.lobby.open and len(hub.status()) >= 3
+    driver.tap("phones_show_1")
+    code = hub.status()[1].code
+    assert any(code in t for t in driver.texts())
+    driver.screenshot("phones_setup_code")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+    phones = {}
+    for seat, name in ((0, "지수"), (1, "민호"), (2, "서연")):
+        phone = phones[seat] = Recorder()
+        assert hub.join(phone, token=hub.seat_pass(seat).token)["t"] == "joined"
+        assert phone.sent[-1]["t"] == "setup"
+        assert hub.name_from_phone(phone, name)["t"] == "done"
+    driver.pump(3)
+    assert any("민호" in t for t in driver.texts())  # the seat list shows the phone's name
+    driver.screenshot("phones_setup_list_names")
+    driver.tap("phones_close")
+    driver.wait_for(lambda: driver.find("spy_name_2").text == "서연")  # the form reads them twice a second
+    assert [driver.find(f"spy_name_{i}").text for i in range(3)] == ["지수", "민호", "서연"]
+    driver.screenshot("phones_setup_form_names")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+    driver.tap("spy_start")
+    driver.pump(5)
+    assert app.session is not None and app.session.view(None)["players"][:3] == ["지수", "민호", "서연"]
+    for seat, phone in phones.items():
+        assert hub.connected(seat)
+        states = [m for m in phone.sent if m["t"] == "state"]
+        assert states and states[-1]["seat"] == seat
+    assert not hub.lobby.open
+
+
+def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, hub: PhoneHub) -> None:
+    app = driver.app
+    app.host("clue")
+    driver.wait_screen("host")
+    driver.pump(3)
+    driver.tap("host_phones")
+    driver.pump(3)
+    assert hub.lobby.open and len(hub.status()) >= 3
+    phone = Recorder()
+    assert hub.join(phone, token=hub.seat_pass(0).token)["t"] == "joined"
+    driver.pump(3)
+    driver.tap("phones_close")
+    driver.wait(0.6)  # the list slides away
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    driver.wait_for(lambda: not hub.lobby.open)
+    assert not hub.lobby.open and hub.status() == []
+    assert phone.sent[-1] == hub.bye_message("ended")
 
 
 @pytest.mark.parametrize("game, seats", [("spyfall", 3), ("clue", 3), ("watson_holmes", 3), ("mr_jack_ny", 2)])
