@@ -155,7 +155,7 @@ class Driver:
                 self.tap("kb_space", frames=1)
                 continue
             korean = is_consonant(key) or is_vowel(key)
-            if (kb.layout == "ko") != korean and not key.isdigit():
+            if key.isalpha() and (kb.layout == "ko") != korean:
                 self.tap("kb_lang", frames=1)
             name = unshift.get(key, key.lower())
             if key in unshift or key != key.lower():

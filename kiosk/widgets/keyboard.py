@@ -35,8 +35,8 @@ MARGIN = 16  # dp kept between the field and the keyboard
 
 
 class OnScreenKeyboard(BoxLayout):
-    """The keys. Each key press calls `on_key(name)`: a letter key's name, or "shift", "back", "space", "lang",
-    "done".
+    """The keys. Each key press calls `on_key(name)`: a letter, digit or punctuation key's name, or "shift",
+    "back", "space", "lang", "done".
     Keys are found by test_id: kb_<letter in the unshifted layout> (kb_ㅂ, kb_q, kb_1), kb_shift, kb_back,
     kb_space, kb_lang, kb_done."""
 
@@ -95,7 +95,9 @@ class OnScreenKeyboard(BoxLayout):
         row = self._row()
         self._key(row, "lang", self.tr("keyboard.lang_en" if self.layout == "ko" else "keyboard.lang_ko"),
                   width=2, kind="ghost")
-        self._key(row, "space", self.tr("keyboard.space"), width=5)
+        self._key(row, ".", width=1)  # addresses and times (staff's café-floor settings too)
+        self._key(row, "space", self.tr("keyboard.space"), width=4)
+        self._key(row, "-", width=1)
         self._key(row, "done", self.tr("keyboard.done"), width=2, kind="primary")
         self.keys["shift"].selected = self.shift
 
@@ -149,6 +151,7 @@ class KeyboardHost:
         self.cursor_at = -1
         self.lifted: tuple[Widget, str, Any] | None = None
         self._hide_ev: Any = None
+        self._watch_ev: Any = None
         self._install()
 
     # ------------------------------------------------------------ the one app-wide hook
@@ -202,7 +205,17 @@ class KeyboardHost:
             self.hide()
 
     # ------------------------------------------------------------ showing, lifting the field
+    def _watch(self, *_: Any) -> None:
+        """While shown: a field taken off the screen (a dialog closed, the screen changed) ends the input."""
+        ti = self.target
+        if ti is None or not ti.focus or ti.get_root_window() is None or ti.disabled:
+            self.close()
+            return
+        self._watch_ev = Clock.schedule_once(self._watch, 0.25)
+
     def show(self) -> None:
+        if self._watch_ev is None:
+            self._watch_ev = Clock.schedule_once(self._watch, 0.25)
         if self.widget is None:
             self.widget = OnScreenKeyboard(self.tr, self.press, layout=self._layout())
         kb = self.widget
@@ -218,6 +231,9 @@ class KeyboardHost:
         self.lift()
 
     def hide(self) -> None:
+        if self._watch_ev is not None:
+            self._watch_ev.cancel()
+            self._watch_ev = None
         self.drop()
         kb = self.widget
         if kb is None or kb.parent is None:
@@ -290,6 +306,11 @@ class KeyboardHost:
             self._commit()
             ti.dispatch("on_text_validate")
             ti.focus = False
+            return
+        if ti.input_filter is not None and name not in ("back", "space"):  # a numeric field: no composing
+            self._commit()
+            ti.insert_text(kb.char(name))
+            kb.set_shift(False)
             return
         self._sync()
         if name == "back":

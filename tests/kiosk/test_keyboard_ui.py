@@ -71,6 +71,11 @@ def test_tap_elsewhere_keeps_the_syllable_and_another_field_takes_the_keyboard(d
     driver.tap_at(640, 680)  # a tap elsewhere (the form's title): the field is done, the keyboard goes
     driver.wait_for(lambda: not driver.app.keyboard.visible)
     assert second.text == "수" and not second.focus
+    driver.tap(first)
+    assert driver.app.keyboard.visible
+    driver.tap("host_back")  # leaving the screen while typing puts the keyboard away
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
+    assert not first.focus
 
 
 def test_keys_follow_the_ui_language(driver: Any) -> None:
@@ -88,3 +93,36 @@ def test_keys_follow_the_ui_language(driver: Any) -> None:
     finally:
         driver.app.set_lang("ko")
     assert driver.find("kb_done").text == "완료" and driver.find_all("kb_ㅂ")
+
+
+def test_a_low_field_in_a_dialog_moves_above_the_keyboard(driver: Any) -> None:
+    """A field near the bottom of a dialog is lifted clear of the keyboard; a numeric field takes digits only;
+    closing the dialog puts the keyboard away."""
+    from kivy.metrics import dp
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.textinput import TextInput
+    from kivy.uix.widget import Widget
+
+    view = ModalView(size_hint=(1, 1), auto_dismiss=False)
+    box = BoxLayout(orientation="vertical", padding=dp(20))
+    box.add_widget(Widget())
+    field = TextInput(multiline=False, input_filter="int", size_hint_y=None, height=dp(56), font_size="22sp")
+    field.test_id = "low_field"
+    box.add_widget(field)
+    view.add_widget(box)
+    view.open(animation=False)
+    driver.pump(3)
+    padding = list(view.padding)
+    assert field.to_window(field.x, field.y)[1] < dp(100)
+    driver.tap(field)
+    assert driver.field_clear_of_keyboard(field)
+    for key in ("1", "8", "8", "3"):
+        driver.tap(f"kb_{key}")
+    driver.tap("kb_ㄱ")
+    driver.tap("kb_.")
+    assert field.text == "1883"
+    driver.screenshot("keyboard_dialog_lifted")
+    view.dismiss(animation=False)
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
+    assert not field.focus and list(view.padding) == padding  # the dialog's layout is given back
