@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import os
+import queue
 import random
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+PER_PROCESS = 100
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -43,14 +45,14 @@ def proc_cpu_rss(pid: int) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------- the tablets' process
-def run_tablets(port: int, passwords: dict[str, str], tables: int, seconds: float, call_every: float,
+def run_tablets(port: int, passwords: dict[str, str], first: int, tables: int, seconds: float, call_every: float,
                 folder: Path) -> None:
     from kiosk.floor.client import FloorConfig
     from kiosk.floor.report import REASONS
     from kiosk.floor.table import TableFloor
 
     floors = []
-    for i in range(tables):
+    for i in range(first, first + tables):
         table = f"t{i + 1:02d}"
         floor = TableFloor(FloorConfig("127.0.0.1", port, table, passwords[table]), folder / table)
         floor.start()
@@ -60,7 +62,7 @@ def run_tablets(port: int, passwords: dict[str, str], tables: int, seconds: floa
     while time.monotonic() < end and not all(f.client.connected for f in floors):
         time.sleep(0.05)
     print(json.dumps({"ready": True}), flush=True)
-    rng = random.Random(1)
+    rng = random.Random(first)
     start = time.monotonic()
     next_call = start + call_every
     statuses = calls = 0
@@ -140,10 +142,11 @@ def main() -> None:
     parser.add_argument("--role", default="main", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--folder", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == "tablets":
         passwords = json.loads(sys.stdin.readline())
-        run_tablets(args.port, passwords, args.tables, args.seconds, args.call_every, Path(args.folder))
+        run_tablets(args.port, passwords, args.first, args.tables, args.seconds, args.call_every, Path(args.folder))
         return
 
     sys.path.insert(0, str(ROOT))
@@ -160,27 +163,43 @@ def main() -> None:
     floor.board.wait_connected()
     page = PageClient(floor.server.url, "2468")
     page.ready.wait(10)
-    child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--role", "tablets", "--port", str(broker.port),
-                              "--tables", str(args.tables), "--seconds", str(args.seconds), "--call-every",
-                              str(args.call_every), "--folder", str(folder / "tablets")],
-                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert child.stdin is not None and child.stdout is not None
-    child.stdin.write(json.dumps(broker.passwords) + "\n")
-    child.stdin.flush()
+    # tablets in processes of at most PER_PROCESS (paho waits on select(): file numbers must stay under 1024)
+    groups = [(first, min(PER_PROCESS, args.tables - first)) for first in range(0, args.tables, PER_PROCESS)]
+    children = []
+    for first, count in groups:
+        child = subprocess.Popen([sys.executable, "-m", "bench.floor", "--role", "tablets", "--port", str(broker.port),
+                                  "--first", str(first), "--tables", str(count), "--seconds", str(args.seconds),
+                                  "--call-every", str(args.call_every * len(groups)), "--folder",
+                                  str(folder / "tablets")],
+                                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert child.stdin is not None
+        child.stdin.write(json.dumps(broker.passwords) + "\n")
+        child.stdin.flush()
+        children.append(child)
     calls: dict[str, float] = {}
-    summary: dict[str, Any] = {}
+    summary: dict[str, Any] = {"cpu": 0.0, "rss": 0.0, "statuses": 0, "calls": 0, "pending": 0}
+    lines: queue.Queue[str] = queue.Queue()
+    for child in children:
+        threading.Thread(target=lambda c=child: [lines.put(x) for x in c.stdout], daemon=True).start()
+    ready = done = 0
     b0 = f0 = (0.0, 0.0)
-    for line in child.stdout:
-        data = json.loads(line)
+    t0 = time.monotonic()
+    while done < len(children):
+        data = json.loads(lines.get())
         if data.get("ready"):
-            b0, f0 = proc_cpu_rss(broker.pid()), proc_cpu_rss(os.getpid())
-            t0 = time.monotonic()
+            ready += 1
+            if ready == len(children):
+                b0, f0 = proc_cpu_rss(broker.pid()), proc_cpu_rss(os.getpid())
+                t0 = time.monotonic()
         elif "call" in data:
             calls[data["call"]] = data["t"]
         elif data.get("done"):
-            summary = data
-    child.wait()
+            done += 1
+            for k in ("cpu", "rss", "statuses", "calls", "pending"):
+                summary[k] += data[k]
+    for child in children:
+        child.wait()
     wall = time.monotonic() - t0
     time.sleep(1.0)
     b1, f1 = proc_cpu_rss(broker.pid()), proc_cpu_rss(os.getpid())
@@ -200,7 +219,7 @@ def main() -> None:
               f"max {max(lat):.1f} ms")
     print(f"page pushes received: {page.messages}")
     print(f"broker (mosquitto): CPU {broker_cpu:.1f} % of a core, RSS {b1[1]:.1f} MB")
-    print(f"tablets' process ({n} kiosk clients): CPU {client_cpu:.1f} % of a core "
+    print(f"tablets' processes ({n} kiosk clients in {len(children)}): CPU {client_cpu:.1f} % of a core "
           f"({client_cpu / n:.2f} % per tablet), RSS {summary['rss']:.1f} MB")
     print(f"floor page process (board, store, web, and the measuring page client): CPU {floor_cpu:.1f} % "
           f"of a core, RSS {f1[1]:.1f} MB")

@@ -65,6 +65,24 @@ def test_nothing_but_the_login_without_the_pin(floor: Floor) -> None:
         assert err.value.code == 403, path
 
 
+def test_five_wrong_pins_lock_the_login(floor: Floor) -> None:
+    import json
+
+    def login(pin: str) -> tuple[int, dict[str, Any]]:
+        req = urllib.request.Request(floor.server.url + "/login", data=json.dumps({"pin": pin}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    assert [login("1111")[0] for _ in range(4)] == [403] * 4
+    assert login("1111")[0] == 429
+    status, body = login("2468")  # even the right PIN waits out the lock
+    assert status == 429 and 0 < body["locked"] <= 60
+
+
 def test_the_floor_page_shows_every_table_and_a_call_rings_until_acknowledged(
         browser: Browser, floor: Floor, broker: Broker, tmp_path: Path) -> None:
     acks: list[Any] = []
