@@ -209,7 +209,10 @@ class TableReporter:
 
 
 def _comparable(status: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in status.items() if k not in ("at", "seated_s", "game_s")}
+    """What makes a status worth sending: all but the moving clocks (yet a table seated or freed counts)."""
+    out = {k: v for k, v in status.items() if k not in ("at", "seated_s", "game_s")}
+    out["seated"] = status.get("seated_s") is not None
+    return out
 
 
 def _name(names: list[str], seat: int) -> str:

@@ -144,3 +144,33 @@ def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Bro
         assert state.status.get("content") == state.content["hash"]
     finally:
         board.stop()
+
+
+def test_a_teaching_session_and_the_table_time_reach_the_floor(driver: Any, broker: Broker) -> None:  # noqa: F811
+    from kiosk.floor.ui import restart
+
+    events: list[dict[str, Any]] = []
+    board = floor_board(broker, on_event=events.append)
+    try:
+        app = driver.app
+        s = app.settings
+        s.floor_host, s.floor_port, s.floor_table, s.floor_password = ("127.0.0.1", broker.port, "t12",
+                                                                      broker.passwords["t12"])
+        restart(app)
+        driver.wait_for(lambda: app.floor is not None and app.floor.table.client.connected, 10)
+        state = wait_for(lambda: "t12" in board.tables and board.tables["t12"].status and board.tables["t12"],
+                         what="the table's status")
+        assert state.status["seated_s"] is None  # nobody at the table yet
+        app.open_game("spyfall")
+        driver.wait_screen("detail")
+        wait_for(lambda: state.status.get("seated_s") is not None, what="the table seated")
+        app.teach("spyfall")
+        driver.wait_screen("teach")
+        app.go("detail")
+        driver.wait_screen("detail")
+        teach = wait_for(lambda: [e for e in events if e["kind"] == "teach"], what="the teaching event")
+        assert teach[0]["game"] == "spyfall" and teach[0]["table"] == "t12"
+        app.keeper.new_table()
+        wait_for(lambda: state.status.get("seated_s") is None, what="the turnover")
+    finally:
+        board.stop()
