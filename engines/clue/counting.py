@@ -9,7 +9,11 @@ layered dynamic programme over cards:
 - numbered cards come first, one card per layer, in an order that closes marks early (a mark's bit is
   checked and dropped at its last card, so few bits are open at once);
 - the other unknown cards are grouped by the owners they may have; a group of g interchangeable cards
-  is handed out owner by owner (n of the remaining r cards in C(r, n) ways), not card by card;
+  is handed out owner by owner (n of the remaining r cards in C(r, n) ways), not card by card: the
+  envelope slot first, the last two owners in one step; groups go category by category, so each
+  envelope slot stops varying early;
+- a move depends only on a few bits of the state (its owners' capacities, r, the marks it touches): the
+  moves are worked out once per distinct value of those bits and applied as plain deltas;
 - a forward pass counts ways to reach each state, a backward pass the ways to finish from it; the
   product gives, for every card and owner, the number of consistent deals where that owner holds it.
 
@@ -19,7 +23,8 @@ player chooses which card to show is not modelled, as in the rulebook's notation
 
 Budget: if a layer would exceed `max_states`, counting stops and `approximate()` answers instead, with
 `exact=False` (capacity-weighted guesses over the cells propagation left open). Measured in
-bench/clue_solver.py; the classic set at 3–6 players stays well inside the default budget.
+bench/clue_solver.py; the classic set at 3–6 players stays well inside the default budget. Speed against
+the former version of this counter (kept as bench/clue_baseline.py): bench/clue_counting.py.
 """
 
 from __future__ import annotations
@@ -75,16 +80,74 @@ class Probabilities:
         return out
 
 
-@dataclass
+Move = tuple[int, int, int]  # (state delta, ways, kind: single → owner index; step → n, or n·(g+1) + m)
+
+
 class _Stage:
-    owners: tuple[int, ...]  # single: every allowed owner; group: the one owner of this step
-    cards: tuple[str, ...]
-    single: bool
-    setbits: tuple[int, ...] = ()  # single: clause bits set per owner (aligned with owners)
-    close: int = 0  # single: bits that must be set after this card, then dropped
-    first: bool = False  # group: first owner step (rem starts at len(cards))
-    last: bool = False  # group: last owner step (takes all remaining)
-    checks: tuple[tuple[int, int], ...] = ()  # (owner, cards still available to it afterwards)
+    """One layer of the programme, of one of two kinds:
+
+    - "single": one card (a numbered one, or the only card of its group) to one of its owners; sets that
+      owner's bits of the marks naming the card and drops the marks it completes (all must be set);
+    - "step": one owner's share of a group of interchangeable cards (n of the r cards left in C(r, n)
+      ways; r is kept in the state between the group's steps); the group's last step serves two owners,
+      the second taking the r - n cards left.
+
+    A move depends only on the state's bits under `mask` (the capacities of the stage's owners, r, the
+    marks' bits), so moves are worked out once per masked key and each is a plain delta added to the state.
+    `avail[i]`: cards still to come that owner i may get; its capacity may not exceed that."""
+
+    __slots__ = ("single", "owners", "cards", "avail", "setbits", "close", "first", "last", "mask", "moves",
+                 "rem_shift", "bit_shift")
+
+    def __init__(self, single: bool, owners: tuple[int, ...], cards: tuple[str, ...], avail: tuple[int, ...],
+                 rem_shift: int, setbits: tuple[int, ...] = (), close: int = 0, first: bool = False,
+                 last: bool = False) -> None:
+        self.single, self.owners, self.cards, self.avail = single, owners, cards, avail
+        self.setbits, self.close, self.first, self.last = setbits, close, first, last
+        self.rem_shift, self.bit_shift = rem_shift, rem_shift + 6
+        m = (1 << CAP_BITS) - 1
+        self.mask = sum(m << (CAP_BITS * o) for o in owners)
+        if single:
+            self.mask |= (sum(setbits) | close) << self.bit_shift
+        elif not first:
+            self.mask |= 63 << rem_shift
+        self.moves: dict[int, list[Move]] = {}
+
+    def compute(self, key: int) -> list[Move]:
+        """The moves from any state whose masked bits are `key`."""
+        m = (1 << CAP_BITS) - 1
+        out: list[Move] = []
+        if not self.single:
+            o = self.owners[0]
+            cap = (key >> (CAP_BITS * o)) & m
+            g = len(self.cards)
+            rem = g if self.first else (key >> self.rem_shift) & 63
+            before = 0 if self.first else rem << self.rem_shift
+            if len(self.owners) == 2:  # the group's last two owners: n cards to the first, the rest to the other
+                o2 = self.owners[1]
+                cap2 = (key >> (CAP_BITS * o2)) & m
+                for n in range(max(0, rem - cap2), min(cap, rem) + 1):
+                    if cap - n <= self.avail[0] and cap2 - (rem - n) <= self.avail[1]:
+                        delta = -before - (n << (CAP_BITS * o)) - ((rem - n) << (CAP_BITS * o2))
+                        out.append((delta, comb(rem, n), n * (g + 1) + rem - n))
+                return out
+            for n in range(rem if self.last else 0, min(cap, rem) + 1):
+                if cap - n <= self.avail[0]:
+                    after = 0 if self.last else (rem - n) << self.rem_shift
+                    out.append((after - before - (n << (CAP_BITS * o)), comb(rem, n), n))
+            return out
+        caps = [(key >> (CAP_BITS * o)) & m for o in self.owners]
+        over = [i for i, (c, a) in enumerate(zip(caps, self.avail, strict=True)) if c > a]
+        if len(over) > 1 or (over and caps[over[0]] - 1 > self.avail[over[0]]):
+            return out  # the card can relieve one owner by one card at most
+        old = key >> self.bit_shift
+        for i in over or range(len(caps)):
+            if caps[i]:
+                new = old | self.setbits[i]
+                if new & self.close == self.close:
+                    new &= ~self.close
+                    out.append((((new - old) << self.bit_shift) - (1 << (CAP_BITS * self.owners[i])), 1, i))
+        return out
 
 
 class _Model:
@@ -96,7 +159,6 @@ class _Model:
         P, K = kn.players, len(kn.categories)
         self.W = P + K
         self.rem_shift = CAP_BITS * self.W
-        self.bit_shift = self.rem_shift + 6
         self.max_states = max_states
         self.fixed: dict[str, int] = {}
         caps = list(kn.hand_sizes) + [1] * K
@@ -113,6 +175,8 @@ class _Model:
                     allowed[c] = tuple(p for p in range(P) if row[p] is None) + (
                         (P + k,) if row[P] is None else ())
         self.ok = all(cap >= 0 for cap in caps) and all(allowed.values())
+        if any(cap >= 1 << CAP_BITS for cap in caps):
+            raise BudgetExceeded(0)  # a hand too big for the state encoding: approximate instead
         self.start = sum(cap << (CAP_BITS * o) for o, cap in enumerate(caps) if cap > 0)
         self.ok = self.ok and sum(caps) == len(allowed)
         # clauses over unknown cards, minimal per player
@@ -131,106 +195,99 @@ class _Model:
         self.layers: list[dict[int, int]] = []
         self.back: list[dict[int, int]] = []
 
+    @staticmethod
+    def _order(clauses: list[tuple[int, frozenset[str]]]) -> list[str]:
+        """Numbered cards in an order that keeps few marks open: greedily the card after which the fewest
+        marks are open (opened by a placed card, not yet complete)."""
+        cards = sorted({c for _, s in clauses for c in s})
+        idx = {c: i for i, c in enumerate(cards)}
+        members = [sum(1 << idx[c] for c in s) for _, s in clauses]
+        of_card = {c: [j for j, (_, s) in enumerate(clauses) if c in s] for c in cards}
+        order: list[str] = []
+        placed = 0
+        open_: set[int] = set()
+        todo = list(cards)
+        while todo:
+            best: tuple[int, str] | None = None
+            for c in todo:
+                after = placed | (1 << idx[c])
+                opened = open_.union(of_card[c])
+                cost = sum(1 for j in opened if members[j] & ~after)
+                if best is None or (cost, c) < best:
+                    best = (cost, c)
+            assert best is not None
+            c = best[1]
+            order.append(c)
+            todo.remove(c)
+            placed |= 1 << idx[c]
+            open_ = {j for j in open_.union(of_card[c]) if members[j] & ~placed}
+        return order
+
     def _plan(self, allowed: dict[str, tuple[int, ...]],
               clauses: list[tuple[int, frozenset[str]]]) -> list[_Stage]:
-        clause_cards = {c for _, s in clauses for c in s}
-        order: list[str] = []
-        open_: set[int] = set()
-        todo = set(clause_cards)
-        while todo:
-            def cost(c: str, open_now: frozenset[int] = frozenset(open_)) -> tuple[int, str]:
-                after = set(order) | {c}
-                opened = {j for j, (_, s) in enumerate(clauses) if c in s} | open_now
-                closed = {j for j in opened if clauses[j][1] <= after}
-                return (len(opened - closed), c)
-            c = min(todo, key=cost)
-            order.append(c)
-            todo.discard(c)
-            open_ |= {j for j, (_, s) in enumerate(clauses) if c in s}
-            open_ -= {j for j in open_ if clauses[j][1] <= set(order)}
+        order = self._order(clauses)
+        clause_cards = set(order)
         groups: dict[tuple[int, ...], list[str]] = {}
         for c in allowed:
             if c not in clause_cards:
                 groups.setdefault(allowed[c], []).append(c)
-        items: list[tuple[str, ...]] = [(c,) for c in order] + [tuple(v) for _, v in sorted(groups.items())]
-        # cards still available to each owner after item i
+        # numbered cards first; then the groups category by category, so that each envelope slot's
+        # capacity stops varying early (fewer states)
+        cat_of = {c: k for k, cat in enumerate(self.kn.categories) for c in cat}
+        items: list[tuple[str, ...]] = [(c,) for c in order] + [
+            tuple(v) for _, v in sorted(groups.items(), key=lambda kv: (cat_of[kv[1][0]], kv[0]))]
+        # cards still to come for each owner after item i
         after_avail: list[dict[int, int]] = []
         running: dict[int, int] = {}
         for it in reversed(items):
             after_avail.append(dict(running))
-            for c in it:
-                for o in allowed[c]:
-                    running[o] = running.get(o, 0) + 1
+            for o in allowed[it[0]]:
+                running[o] = running.get(o, 0) + len(it)
         after_avail.reverse()
+        of_card: dict[str, list[int]] = {}
+        for j, (_, s) in enumerate(clauses):
+            for c in s:
+                of_card.setdefault(c, []).append(j)
         stages: list[_Stage] = []
         seen: set[str] = set()
         for i, it in enumerate(items):
-            av = after_avail[i]
-            if len(it) == 1 and it[0] in clause_cards:
-                c = it[0]
+            owners = allowed[it[0]]
+            avail = tuple(after_avail[i].get(o, 0) for o in owners)
+            c = it[0]
+            if c in clause_cards:
                 seen.add(c)
-                owners = allowed[c]
-                setbits = tuple(sum(1 << j for j, (p, s) in enumerate(clauses) if p == o and c in s)
-                                for o in owners)
-                close = sum(1 << j for j, (_, s) in enumerate(clauses) if c in s and s <= seen)
-                stages.append(_Stage(owners, it, True, setbits, close,
-                                     checks=tuple((o, av.get(o, 0)) for o in owners)))
+                mine = of_card[c]
+                setbits = tuple(sum(1 << j for j in mine if clauses[j][0] == o) for o in owners)
+                close = sum(1 << j for j in mine if clauses[j][1] <= seen)
+                stages.append(_Stage(True, owners, it, avail, self.rem_shift, setbits, close))
+            elif len(it) == 1:
+                stages.append(_Stage(True, owners, it, avail, self.rem_shift, (0,) * len(owners)))
             else:
-                owners = allowed[it[0]]
-                for j, o in enumerate(owners):
-                    stages.append(_Stage((o,), it, False, first=j == 0, last=j == len(owners) - 1,
-                                         checks=((o, av.get(o, 0)),)))
+                # the envelope slot (capacity 0 or 1, last in `owners`) first: fewer states between steps;
+                # the last two owners in one step (the last one takes what is left)
+                seq = [len(owners) - 1, *range(len(owners) - 1)]
+                for n, j in enumerate(seq[:-2]):
+                    stages.append(_Stage(False, (owners[j],), it, (avail[j],), self.rem_shift, first=n == 0))
+                a, b = seq[-2:]
+                stages.append(_Stage(False, (owners[a], owners[b]), it, (avail[a], avail[b]), self.rem_shift,
+                                     first=len(seq) == 2, last=True))
         return stages
-
-    def _moves(self, st: _Stage, s: int) -> list[tuple[int, int, int, int]]:
-        """(owner, cards given, ways, next state) from state s."""
-        out: list[tuple[int, int, int, int]] = []
-        m = (1 << CAP_BITS) - 1
-        if st.single:
-            for o, bits in zip(st.owners, st.setbits, strict=True):
-                sh = CAP_BITS * o
-                if (s >> sh) & m == 0:
-                    continue
-                t = (s - (1 << sh)) | (bits << self.bit_shift)
-                if st.close:
-                    cb = st.close << self.bit_shift
-                    if t & cb != cb:
-                        continue
-                    t &= ~cb
-                ok = True
-                for q, av in st.checks:
-                    if (t >> (CAP_BITS * q)) & m > av:
-                        ok = False
-                        break
-                if ok:
-                    out.append((o, 1, 1, t))
-            return out
-        o = st.owners[0]
-        sh = CAP_BITS * o
-        cap = (s >> sh) & m
-        rem = len(st.cards) if st.first else (s >> self.rem_shift) & 63
-        base = s & ~(63 << self.rem_shift)
-        av = st.checks[0][1]
-        lo = rem if st.last else 0
-        for n in range(lo, min(cap, rem) + 1):
-            if cap - n > av:
-                continue
-            t = base - (n << sh) + ((rem - n) << self.rem_shift)
-            out.append((o, n, comb(rem, n), t))
-        return out
 
     def forward(self) -> None:
         layer = {self.start: 1}
         self.layers = [layer]
-        self.moves: list[dict[int, list[tuple[int, int, int, int]]]] = []
         for st in self.stages:
             nxt: dict[int, int] = {}
-            cache: dict[int, list[tuple[int, int, int, int]]] = {}
+            get = nxt.get
+            moves, mask, compute = st.moves, st.mask, st.compute
             for s, w in layer.items():
-                mv = cache[s] = self._moves(st, s)
-                for _o, _n, ways, t in mv:
-                    nxt[t] = nxt.get(t, 0) + w * ways
-            self.moves.append(cache)
+                key = s & mask
+                mv = moves.get(key)
+                if mv is None:
+                    mv = moves[key] = compute(key)
+                for delta, ways, _v in mv:
+                    t = s + delta
+                    nxt[t] = get(t, 0) + w * ways
             if len(nxt) > self.max_states:
                 raise BudgetExceeded(len(nxt))
             layer = nxt
@@ -244,23 +301,30 @@ class _Model:
         for k in range(len(self.stages) - 1, -1, -1):
             st = self.stages[k]
             cur_b: dict[int, int] = {}
-            per_owner: dict[int, int] = {}
-            cache = self.moves[k]
+            per = [0] * (len(st.owners) if st.single else (len(st.cards) + 1) ** len(st.owners))  # by move kind
+            moves, mask, get = st.moves, st.mask, nxt_b.get
             for s, f in self.layers[k].items():
                 acc = 0
-                for o, n, ways, t in cache[s]:
-                    b = nxt_b.get(t)
+                for delta, ways, v in moves[s & mask]:
+                    b = get(s + delta)
                     if b:
-                        v = ways * b
-                        acc += v
-                        per_owner[o] = per_owner.get(o, 0) + f * v * n
+                        x = ways * b
+                        acc += x
+                        per[v] += f * x
                 if acc:
                     cur_b[s] = acc
-            for o, v in per_owner.items():
-                owner = P if o >= P else o
-                share = v // len(st.cards)
-                for c in st.cards:
-                    counts[c][owner] += share
+            if st.single:
+                for o, v in zip(st.owners, per, strict=True):
+                    counts[st.cards[0]][P if o >= P else o] += v
+            else:
+                g = len(st.cards)
+                for i, o in enumerate(st.owners):
+                    # v = n (one owner) or n·(g+1) + m (two owners: n and m cards)
+                    got = sum((v // (g + 1) if i == 0 else v % (g + 1)) * x if len(st.owners) == 2 else v * x
+                              for v, x in enumerate(per) if x)
+                    share = got // g
+                    for c in st.cards:
+                        counts[c][P if o >= P else o] += share
             nxt_b = cur_b
             self.back.append(cur_b)
         self.back.reverse()
@@ -276,23 +340,27 @@ class _Model:
         s = self.start
         for k, st in enumerate(self.stages):
             nb = self.back[k + 1]
-            moves = [(o, n, ways * nb.get(t, 0), t) for o, n, ways, t in self.moves[k][s]]
-            r = rng.randrange(sum(m[2] for m in moves))
+            moves = [(ways * nb.get(s + delta, 0), delta, v) for delta, ways, v in st.moves[s & st.mask]]
+            r = rng.randrange(sum(m[0] for m in moves))
             pick = moves[-1]
             for mv in moves:
-                if r < mv[2]:
+                if r < mv[0]:
                     pick = mv
                     break
-                r -= mv[2]
-            o, n, _w, t = pick
-            owner = P if o >= P else o
+                r -= mv[0]
+            _w, delta, v = pick
             if st.single:
-                deal[st.cards[0]] = owner
+                o = st.owners[v]
+                deal[st.cards[0]] = P if o >= P else o
             else:
+                g = len(st.cards)
+                shares = [v // (g + 1), v % (g + 1)] if len(st.owners) == 2 else [v]
                 free = [c for c in st.cards if c not in deal]
-                for c in rng.sample(free, n):
-                    deal[c] = owner
-            s = t
+                for o, n in zip(st.owners, shares, strict=True):
+                    for c in rng.sample(free, n):
+                        deal[c] = P if o >= P else o
+                        free.remove(c)
+            s += delta
         return deal
 
 

@@ -226,3 +226,29 @@ def test_deal_owner_helper() -> None:
     sizes = sorted(map(len, d.hands))
     assert sizes[-1] - sizes[0] <= 1 and sum(sizes) == 18
     assert all(d.owner(c) == 4 for c in d.envelope)
+
+
+def test_counting_equals_todays_algorithm_and_brute_force_at_six_players() -> None:
+    """Covers CLUE-58: the reworked counter gives the same counts as the former one (bench/clue_baseline.py)
+    on 6-player classic games, and equals brute force on a 12-card set at 4 players (groups of several
+    cards: the envelope-first order and the two-owner last step of a group checked exactly)."""
+    from bench import clue_baseline
+
+    for g in range(6):
+        rng = random.Random(7000 + g)
+        d = deal(CLASSIC_CATS, 6, rng)
+        for turn, kn in play(d, rng, 40):
+            if turn % 3:
+                continue
+            nb = propagate(kn)
+            a, b = probabilities(nb), clue_baseline.probabilities(nb)
+            assert (a.exact, a.total, a.counts) == (b.exact, b.total, b.counts)
+    big = (("s1", "s2", "s3", "s4"), ("w1", "w2", "w3"), ("r1", "r2", "r3", "r4", "r5"))
+    for seed in range(3):
+        rng = random.Random(seed)
+        d = deal(big, 4, rng)
+        for turn, kn in play(d, rng, 10):
+            if turn % 5 == 0:
+                pr = probabilities(propagate(kn))
+                total, counts = brute_force(kn)
+                assert pr.exact and pr.total == total and pr.counts == counts
