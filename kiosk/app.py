@@ -19,7 +19,7 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
 from content.loader import Library, load_library
-from kiosk import ops, paths
+from kiosk import ops, paths, storage
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.notices import Notice, add
@@ -56,6 +56,8 @@ class _KeepRunning(ExceptionHandler):
             return ExceptionManager.RAISE
         log.error("uncaught error in the kiosk", exc_info=inst)
         self.app.errors.append(repr(inst))
+        if storage.is_storage_error(inst):  # the recovery goes on in memory (check_storage)
+            self.app.storage_error = f"{type(inst).__name__}: {inst}"
         keeper = self.app.keeper
         if keeper is None or keeper.on_error(inst):
             return ExceptionManager.PASS
@@ -73,6 +75,7 @@ class TableHostApp(App):
         self.now = clock
         self.session: Session | None = None
         self.errors: list[str] = []
+        self.storage_error = ""  # an uncaught error that was the data folder's (read-only, full, I/O)
         self._allow_exit = False
         self.toast_widget: Any = None
         self.keeper: Any = None
@@ -274,8 +277,26 @@ class TableHostApp(App):
             except Exception:
                 log.exception("narrator close failed")
 
+    def check_storage(self) -> bool:
+        """The data folder went read-only (or full) while the kiosk runs: go on from a folder in memory, the
+        game resuming from a copy of its journal (kiosk/storage.py). True when it switched."""
+        problem, self.storage_error = self.storage_error or storage.write_problem(self.data_dir), ""
+        if not problem:
+            return False
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        source = self.data_dir
+        folder, _ = storage.choose(source, problem)
+        # settings and content stay as loaded; only where the kiosk writes moves
+        self.data_dir, self.settings_path, self.journal_dir = folder, folder / "settings.json", folder / "journal"
+        add(self.notices, "storage_readonly", folder=str(source), problem=problem)
+        ops.setup_logging(folder)
+        return True
+
     def resume_game(self, announce: bool = True) -> bool:
         """After a restart (or a power cut) go straight back into the unfinished game."""
+        self.check_storage()
         try:
             resumed = Session.resume(self.library, self.journal_dir, clock=self.now, notices=self.notices)
         except Exception:

@@ -109,15 +109,19 @@ class Journal:
             if "mark" in tables:
                 mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
                 was_open = bool(mark and mark[0])
-            conn.execute("CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), "
-                         "open INTEGER NOT NULL)")
-            conn.execute("INSERT OR REPLACE INTO mark (id, open) VALUES (1, 1)")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, JournalDamaged) as exc:
             conn.close()
             if isinstance(exc, JournalDamaged):
                 raise
             raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
+        try:  # a failure here is the storage's (read-only, full), not the journal's: raised as it is
+            conn.execute("CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                         "open INTEGER NOT NULL)")
+            conn.execute("INSERT OR REPLACE INTO mark (id, open) VALUES (1, 1)")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
         return cls(path, conn, header, wal_lost=was_open and wal_missing)
 
     @property

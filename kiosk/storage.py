@@ -8,9 +8,11 @@ there survives a power cut: staff are told to check the card."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
+import sqlite3
 import tempfile
 import zlib
 from pathlib import Path
@@ -37,6 +39,14 @@ def write_problem(folder: Path) -> str:
     return ""
 
 
+def is_storage_error(exc: BaseException) -> bool:
+    """An error that says the data folder cannot be written: read-only, full, or failing."""
+    if isinstance(exc, sqlite3.OperationalError):
+        text = str(exc).lower()
+        return any(w in text for w in ("readonly", "read-only", "disk is full", "disk i/o", "unable to open"))
+    return isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.ENOSPC, errno.EIO, errno.EDQUOT)
+
+
 def memory_folder(source: Path) -> tuple[Path, bool]:
     """The folder in RAM for `source` (/dev/shm, else $XDG_RUNTIME_DIR, else the temp folder;
     TABLEHOST_MEMORY_DIR first), and whether it is new. A restart while the card is still read-only finds the
@@ -54,9 +64,10 @@ def memory_folder(source: Path) -> tuple[Path, bool]:
     raise OSError("no writable folder for the kiosk at all")
 
 
-def choose(source: Path) -> tuple[Path, str]:
-    """The folder the kiosk should use for `source`, and why it is not `source` itself ("" when it is)."""
-    problem = write_problem(source)
+def choose(source: Path, problem: str | None = None) -> tuple[Path, str]:
+    """The folder the kiosk should use for `source`, and why it is not `source` itself ("" when it is);
+    `problem`: already known (a write that failed), else probed."""
+    problem = write_problem(source) if problem is None else problem
     if not problem:
         return source, ""
     folder, new = memory_folder(source)

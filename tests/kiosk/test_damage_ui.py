@@ -131,3 +131,51 @@ def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(dr
         driver.tap(f"pin_{k}")
     driver.tap("pin_ok")
     driver.wait_screen("staff")
+
+
+def test_data_folder_going_read_only_mid_game_moves_the_game_to_memory(driver: Any, monkeypatch: Any) -> None:
+    """The card is remounted read-only during a game: the next action cannot be journaled (an uncaught
+    error). The recovery finds the folder unwritable, goes on from memory with a copy of the journal, and the
+    game resumes where it was; staff are told. (Simulated here; the real remount: see the issue's report.)"""
+    import sqlite3
+
+    import engines
+    from kiosk import storage
+    from kiosk.journal import Journal
+    from kiosk.session import Session
+    from tests.engines import reference
+    from tests.kiosk.nim_library import nim_library
+
+    engines.register(reference.ENGINE)
+    app = driver.app
+    app.library.games["secret_nim"] = nim_library().games["secret_nim"]
+    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
+                          seed=3)
+    app.session = session
+    session.dispatch(reference.Take(session.state.turn, 2))
+    before = session.count
+    source = app.data_dir
+    real_problem = storage.write_problem
+    monkeypatch.setattr(storage, "write_problem",
+                        lambda folder: "OSError: Read-only file system" if folder == source else real_problem(folder))
+    monkeypatch.setenv("TABLEHOST_MEMORY_DIR", str(source.parent))
+
+    def read_only(self: Any, *args: Any, **kw: Any) -> int:
+        if self.path.is_relative_to(source):
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        return real_append(self, *args, **kw)
+
+    real_append = Journal.append
+    monkeypatch.setattr(Journal, "append", read_only)
+    from kivy.clock import Clock
+
+    def act(_dt: float) -> None:
+        session.dispatch(reference.Take(session.state.turn, 1))
+
+    Clock.schedule_once(act)  # an action from the UI loop, as a tap would send it
+    driver.wait_for(lambda: app.session is not None and app.session is not session, timeout=10)
+    assert app.data_dir != source and app.data_dir.parent == source.parent
+    assert app.session.count == before and app.session.game.id == "secret_nim"
+    app.session.dispatch(reference.Take(app.session.state.turn, 1))  # journaled in memory
+    assert app.session.count == before + 2
+    assert [n.key for n in app.notices] == ["storage_readonly"]
