@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ObjectProperty, StringProperty
@@ -102,7 +103,9 @@ class LocationList(BoxLayout):
         return any(matches_search(self.query, h) for h in hay)  # 초성 (ㅂㅌㅋ) and half-typed syllables too
 
     def on_query(self, *_: Any) -> None:
-        self.fill()
+        if not hasattr(self, "_refill"):  # rows rebuilt in the frame after a change: a typed letter shows first
+            self._refill = Clock.create_trigger(lambda _dt: self.fill(), 0)
+        self._refill()
 
     def fill(self) -> None:
         rows = self.ids.rows

@@ -295,6 +295,7 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     driver.tap("spy_loc_search")
     driver.type(initials(loc.ko)[:3])  # initial consonants, tapped on the on-screen keyboard
     assert driver.find("spy_loc_search").text == initials(loc.ko)[:3]
+    driver.pump(2)
     assert driver.find_all(f"spy_loc_{loc.id}")
     driver.tap("kb_done")
     driver.wait_for(lambda: not driver.app.keyboard.visible)
