@@ -172,9 +172,14 @@ def test_rule_lookup_from_the_help_button(driver: Any) -> None:
     open_teach(driver, "watson_holmes")
     driver.tap("help")
     box = driver.find("lookup_input")
-    box.text = "경ㅊ"  # a partial syllable while typing 경찰
-    driver.pump(3)
+    driver.tap(box)
+    driver.type("경")
+    driver.tap("kb_ㅊ")  # a partial syllable while typing 경찰, on the on-screen keyboard
+    assert box.text == "경ㅊ" and driver.field_clear_of_keyboard(box)
+    driver.pump(2)
     assert driver.find("lookup_hit_0").text == "경찰 토큰"
+    driver.tap("kb_done")
+    driver.wait_for(lambda: not driver.app.keyboard.visible)
     assert any("철수 토큰으로 경찰을 치우거나" in t for t in driver.texts())
     fits(driver, "lookup")
     driver.screenshot("teach_lookup_police")
