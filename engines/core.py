@@ -1,4 +1,4 @@
-"""The engine interface shared by every game: value objects, errors, and the apply contract.
+"""The engine contract shared by every game: errors, value objects, action declarations, views, the engine.
 
 An engine is pure: no I/O, no clock, no global random. The session stamps time into actions that
 carry an `at` field and supplies chance results through `sample_chance(state, rng)` (logged like any
@@ -7,6 +7,18 @@ action), so a journal replays to the same state without a clock or an RNG.
 Seats are 0..n-1. Two pseudo-seats act for no single player:
 - `TABLE` (-1): the table as a whole (start the clock, enter a count of raised hands, time up);
 - `CHANCE` (-2): a chance step (shuffle, deck pick); the session asks `sample_chance` for the action.
+
+What an engine declares, so that no frontend guesses (kiosk/HOSTING.md explains each for game authors):
+- per action class: `BY` (who takes it: a player, the table, or chance), `FINAL` (frontends ask for a
+  confirmation first), `PRIVATE` (offered only on the actor's private channel: its legality or its
+  value is the actor's secret), and every field's meaning (`Seat`, `ref(...)`, `TEXT`, `number(...)`,
+  `choice(...)`, `FLAG`, `At`, `DRAWN`) as `typing.Annotated` metadata;
+- `observe(state, seat)` → a typed `View` (players, phase, prompts, scores, catalogs, the table's
+  offers, the game's own part); `view()` is its JSON;
+- `table_offers(state)`: what the shared screen may offer now, never computed from a secret;
+- `deadlines(state)`: timeouts the session fires when their moment has passed;
+- `hidden_variants(state)`: the same game with a hidden fact changed (for the non-interference check);
+- set-up problems raise `ConfigError`; `apply` refuses any action its seat could not take now.
 """
 
 from __future__ import annotations
@@ -17,7 +29,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
 from engines.korean import fmt
 from engines.serial import SchemaError, from_jsonable, to_jsonable
@@ -66,6 +78,20 @@ class IllegalActionError(RuleError):
     """The action is known and the seat may act, but the rules forbid this action now."""
 
 
+class ConfigError(RuleError, ValueError):
+    """A set-up the game cannot start with (player count, modules, a missing case…)."""
+
+    def __init__(self, ko: str, en: str, code: str = "bad_config", **params: Any) -> None:
+        super().__init__(code, ko, en, **params)
+
+
+def not_allowed(action: Action) -> IllegalActionError:
+    """An action its seat could not take now (it is not among that seat's legal actions)."""
+    return IllegalActionError(
+        "not_allowed", "지금 이 자리에서 할 수 없는 행동이에요: {name}", "This seat cannot do {name} now.",
+        name=action.NAME)
+
+
 def game_over() -> GameOverError:
     return GameOverError("game_over", "게임이 이미 끝났어요.", "The game is already over.")
 
@@ -82,17 +108,177 @@ def not_your_turn(seat: int) -> NotYourTurnError:
 # ---------------------------------------------------------------- value objects
 
 
+Who = Literal["player", "table", "chance"]
+
+
 @dataclass(frozen=True)
 class Action:
-    """Base of every action. Subclasses set `NAME` and add fields; `seat` is who acts."""
+    """Base of every action. Subclasses set `NAME` and add annotated fields; `seat` is who acts.
+
+    `BY`: who takes it ("player": a seat 0..n-1, "table": TABLE, "chance": CHANCE); `FINAL`: frontends
+    ask for a confirmation before sending it; `PRIVATE`: only the actor's private channel offers it."""
 
     NAME: ClassVar[str] = ""
+    BY: ClassVar[Who] = "player"
+    FINAL: ClassVar[bool] = False
+    PRIVATE: ClassVar[bool] = False
     seat: int
 
     def to_dict(self) -> dict[str, Any]:
         data = to_jsonable(self)
         assert isinstance(data, dict)
         return {"name": self.NAME, **data}
+
+
+# ---------------------------------------------------------------- action fields
+
+
+FieldKind = Literal["seat", "ref", "text", "number", "choice", "flag", "moment", "drawn"]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What an action field means, for every frontend (labels, voice slots, phone forms, docs).
+
+    seat: a player's seat (`optional`: -1 means nobody); ref: an id from the view's catalog `of`;
+    text: typed by the guest (the engine's legal actions hold placeholders, never a real answer);
+    number: an integer in lo..hi; choice: one of `values`; flag: yes/no; moment: stamped by the
+    session; drawn: produced by chance, never chosen by a person. A tuple field holds several."""
+
+    kind: FieldKind
+    of: str = ""
+    lo: int | None = None
+    hi: int | None = None
+    values: tuple[str, ...] = ()
+    optional: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for key in ("of", "lo", "hi", "values", "optional"):
+            value = getattr(self, key)
+            if value not in ("", None, (), False):
+                out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+SEAT = FieldSpec("seat")
+TEXT = FieldSpec("text")
+FLAG = FieldSpec("flag")
+MOMENT = FieldSpec("moment")
+DRAWN = FieldSpec("drawn")
+
+
+def ref(catalog: str) -> FieldSpec:
+    return FieldSpec("ref", of=catalog)
+
+
+def number(lo: int, hi: int) -> FieldSpec:
+    return FieldSpec("number", lo=lo, hi=hi)
+
+
+def choice(*values: str) -> FieldSpec:
+    return FieldSpec("choice", values=values)
+
+
+Seat = Annotated[int, SEAT]
+OptSeat = Annotated[int, FieldSpec("seat", optional=True)]
+Seats = Annotated[tuple[int, ...], SEAT]
+Flag = Annotated[bool, FLAG]
+At = Annotated[float, MOMENT]
+Text = Annotated[str, TEXT]
+
+
+def field_specs(cls: type[Action]) -> dict[str, FieldSpec]:
+    """Each field of an action class (but `seat`) → its FieldSpec; a field without one raises TypeError."""
+    found = _SPECS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        found = {}
+        for f in dataclasses.fields(cls):
+            if f.name == "seat":
+                continue
+            metas = [m for m in getattr(hints[f.name], "__metadata__", ()) if isinstance(m, FieldSpec)]
+            if not metas:
+                raise TypeError(f"{cls.__name__}.{f.name} has no FieldSpec annotation")
+            found[f.name] = metas[0]
+        _SPECS[cls] = found
+    return found
+
+
+_SPECS: dict[type, dict[str, FieldSpec]] = {}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A timeout: when `at` has passed, the session applies `action` (stamped with the current time)."""
+
+    at: float
+    action: Action
+
+
+# ---------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who the game waits for now (`seat`: a player or TABLE) and for what (`what`: a stable code)."""
+
+    seat: int
+    what: str
+
+
+@dataclass(frozen=True)
+class Named:
+    """An entry of a catalog (locations, characters, cards…): what `ref` fields and voice slots name."""
+
+    id: str
+    ko: str
+    en: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An action the shared screen may offer now: `action` (a name) for `seat` (TABLE or a player)."""
+
+    seat: int
+    action: str
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see (`seat` None: the shared table screen). The shared part is typed; `detail`
+    is the game's own part. `table` (the shared screen's offers) is public: the same in every view."""
+
+    seat: int | None
+    players: tuple[Player, ...]
+    phase: str
+    prompts: tuple[Prompt, ...] = ()
+    scores: tuple[int, ...] = ()
+    catalogs: Mapping[str, tuple[Named, ...]] = field(default_factory=dict)
+    table: tuple[Offer, ...] = ()
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else ""
+
+    def common(self) -> dict[str, Any]:
+        data = to_jsonable({f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "detail"})
+        assert isinstance(data, dict)
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON: the game's own keys as before, and the shared part under "common"."""
+        out = dict(to_jsonable(self.detail))
+        out["common"] = self.common()
+        return out
 
 
 @dataclass(frozen=True)
@@ -171,8 +357,8 @@ class Engine(ABC, Generic[S]):
         """Apply an action already checked for game over, name and seat. Raise RuleError if illegal."""
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """JSON-safe view for one seat (None: the shared table screen)."""
+    def observe(self, state: S, seat: int | None) -> View:
+        """What one seat may see (None: the shared table screen); build it with `make_view`."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -192,13 +378,65 @@ class Engine(ABC, Generic[S]):
 
     def seats(self, state: S) -> tuple[int, ...]:
         """All player seats of the game."""
-        n = getattr(state, "players", None)
-        if isinstance(n, tuple):
-            return tuple(range(len(n)))
-        raise NotImplementedError
+        return tuple(range(len(self.player_names(state))))
+
+    def player_names(self, state: S) -> tuple[str, ...]:
+        """The players' names by seat (default: `state.players`, a tuple of names)."""
+        names = getattr(state, "players", None)
+        if isinstance(names, tuple) and all(isinstance(n, str) for n in names):
+            return names
+        raise NotImplementedError(f"{self.name} must say its players' names (player_names)")
+
+    def deadlines(self, state: S) -> Sequence[Deadline]:
+        """Timeouts pending now; the session applies each action once its moment has passed."""
+        return ()
+
+    def hidden_variants(self, state: S) -> Iterable[tuple[S, frozenset[int]]]:
+        """The same game with one hidden fact changed, and the seats that may see that fact. Every other
+        seat's view and legal actions, the table view and the table's offers must stay identical."""
+        return ()
+
+    def table_offers(self, state: S) -> tuple[Offer, ...]:
+        """What the shared screen may offer now: each acting seat's legal action names, except PRIVATE
+        ones. Override where that would depend on a secret (the conformance swap check tells)."""
+        out: list[Offer] = []
+        for seat in sorted(self.to_move(state)):
+            if seat == CHANCE:
+                continue
+            names = sorted({a.NAME for a in self.legal_actions(state, seat) if not type(a).PRIVATE})
+            out += [Offer(seat, n, self.actions[n].FINAL) for n in names]
+        return tuple(out)
+
+    def prompts(self, state: S) -> tuple[Prompt, ...]:
+        """Who the game waits for (default: the seats to move, asked for `what`=the phase)."""
+        return ()
+
+    def make_view(self, state: S, seat: int | None, phase: str, detail: Mapping[str, Any],
+                  scores: Sequence[int] = (), catalogs: Mapping[str, Sequence[Named]] | None = None,
+                  prompts: Sequence[Prompt] | None = None) -> View:
+        names = self.player_names(state)
+        if prompts is None:
+            prompts = self.prompts(state) or tuple(
+                Prompt(s, phase) for s in sorted(self.to_move(state)) if s != CHANCE)
+        return View(seat=seat, players=tuple(Player(i, n) for i, n in enumerate(names)), phase=phase,
+                    prompts=tuple(prompts), scores=tuple(scores),
+                    catalogs={k: tuple(v) for k, v in (catalogs or {}).items()},
+                    table=self.table_offers(state) if self.outcome(state) is None else (), detail=detail)
 
     # -- provided
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """JSON-safe view for one seat (None: the shared table screen)."""
+        return self.observe(state, seat).to_dict()
+
+    def legal_names(self, state: S, seat: int) -> frozenset[str]:
+        """Names of the actions `seat` may take now (its legal actions and its pending deadlines)."""
+        names = {a.NAME for a in self.legal_actions(state, seat)}
+        names |= {d.action.NAME for d in self.deadlines(state) if d.action.seat == seat}
+        return frozenset(names)
+
     def apply(self, state: S, action: Action) -> Step[S]:
+        """Check (game not over → known action → seat may act → the seat could take such an action now:
+        the kind of seat the action declares, and a name among its legal actions) then `_apply`."""
         if self.outcome(state) is not None:
             raise game_over()
         cls = self.actions.get(action.NAME)
@@ -209,7 +447,12 @@ class Engine(ABC, Generic[S]):
             )
         if action.seat not in self.to_move(state):
             raise not_your_turn(action.seat)
-        return self._apply(state, action)
+        if _seat_kind(action.seat) != cls.BY:
+            raise not_allowed(action)
+        if action.seat == CHANCE or action.NAME in self.legal_names(state, action.seat):
+            return self._apply(state, action)
+        self._apply(state, action)  # its own RuleError names the problem best
+        raise not_allowed(action)  # the rules module would accept what the seat may not do
 
     def state_to_dict(self, state: S) -> dict[str, Any]:
         data = to_jsonable(state)
@@ -241,14 +484,22 @@ class Engine(ABC, Generic[S]):
         return typing.cast(Action, action)
 
     def describe_actions(self) -> list[dict[str, Any]]:
-        """The action vocabulary, machine-readable (for the CLI, voice and docs)."""
+        """The action vocabulary, machine-readable (for the CLI, voice and docs): name, who takes it,
+        final/private marks, the whole doc, and each field's type and meaning."""
         out = []
         for name, cls in sorted(self.actions.items()):
             hints = typing.get_type_hints(cls)
-            fields = {f.name: _type_name(hints[f.name]) for f in dataclasses.fields(cls)}
-            doc = (cls.__doc__ or "").strip().splitlines()
-            out.append({"name": name, "fields": fields, "doc": doc[0] if doc else ""})
+            specs = field_specs(cls)
+            fields = {f.name: {"type": _type_name(hints[f.name]), **specs[f.name].to_dict()}
+                      for f in dataclasses.fields(cls) if f.name != "seat"}
+            doc = " ".join((cls.__doc__ or "").split())
+            out.append({"name": name, "by": cls.BY, "final": cls.FINAL, "private": cls.PRIVATE,
+                        "fields": fields, "doc": doc})
         return out
+
+
+def _seat_kind(seat: int) -> Who:
+    return "table" if seat == TABLE else ("chance" if seat == CHANCE else "player")
 
 
 def _type_name(hint: Any) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from content.loader import Game, Library
 from engines import find_engine
-from engines.core import CHANCE, TABLE, Action, Engine, Outcome, Step, stamp
+from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
 from kiosk.journal import DAMAGED, Journal, archive, move_aside, open_journal
 from kiosk.notices import Notice, add
 
@@ -159,15 +159,14 @@ class Session:
         self._publish(step)
 
     def tick(self) -> Step[Any] | None:
-        """Submit a due timeout: a TABLE action that carries its own moment (a deadline) now past."""
-        if self.outcome is not None or TABLE not in self.engine.to_move(self.state):
+        """Fire the earliest of the engine's deadlines once its moment has passed (stamped with now)."""
+        if self.outcome is not None:
             return None
         now = self.clock()
-        for action in self.engine.legal_actions(self.state, TABLE):
-            at = getattr(action, "at", 0.0)
-            if at and at <= now:
-                return self.dispatch(action)
-        return None
+        due = [d for d in self.engine.deadlines(self.state) if d.at <= now]
+        if not due:
+            return None
+        return self.dispatch(min(due, key=lambda d: d.at).action)
 
     def undo(self, count: int = 1) -> bool:
         """Take back the last `count` player actions (and the chance steps that followed them)."""

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
-from engines.core import Action, actions_map
+from engines.core import DRAWN, Action, Flag, actions_map, ref
 
 
 @dataclass(frozen=True)
 class RecordHand(Action):
     """Physical mode: a player privately records their real cards (empty: skip)."""
     NAME = "record_hand"
-    cards: tuple[str, ...] = ()
+    PRIVATE = True
+    cards: Annotated[tuple[str, ...], ref("cards")] = ()
 
 
 @dataclass(frozen=True)
@@ -24,14 +26,15 @@ class RollDie(Action):
 class DieRoll(Action):
     """Chance: the die shows `value`."""
     NAME = "die_roll"
-    value: int = 1
+    BY = "chance"
+    value: Annotated[int, DRAWN] = 1
 
 
 @dataclass(frozen=True)
 class EnterRoom(Action):
     """The player says which room their token entered."""
     NAME = "enter_room"
-    room: str = ""
+    room: Annotated[str, ref("rooms")] = ""
 
 
 @dataclass(frozen=True)
@@ -56,44 +59,50 @@ class Trapped(Action):
 class Suggest(Action):
     """Suggest a suspect and a weapon in the room the token is in."""
     NAME = "suggest"
-    suspect: str = ""
-    weapon: str = ""
+    suspect: Annotated[str, ref("suspects")] = ""
+    weapon: Annotated[str, ref("weapons")] = ""
 
 
 @dataclass(frozen=True)
 class Show(Action):
     """Disprove: show one named card to the suggester (physical mode: `card` stays empty)."""
     NAME = "show"
-    card: str = ""
+    PRIVATE = True
+    card: Annotated[str, ref("cards")] = ""
 
 
 @dataclass(frozen=True)
 class Pass(Action):
     """Physical mode: the player holds none of the named cards."""
     NAME = "pass"
+    PRIVATE = True
 
 
 @dataclass(frozen=True)
 class NoteShown(Action):
     """Physical mode: the suggester privately notes which card was shown (empty: do not note)."""
     NAME = "note_shown"
-    card: str = ""
+    PRIVATE = True
+    card: Annotated[str, ref("cards")] = ""
 
 
 @dataclass(frozen=True)
 class Accuse(Action):
     """Name the suspect, weapon and room in the envelope (once per game)."""
     NAME = "accuse"
-    suspect: str = ""
-    weapon: str = ""
-    room: str = ""
+    FINAL = True
+    suspect: Annotated[str, ref("suspects")] = ""
+    weapon: Annotated[str, ref("weapons")] = ""
+    room: Annotated[str, ref("rooms")] = ""
 
 
 @dataclass(frozen=True)
 class ReportAccusation(Action):
     """Physical mode: the accuser looked in the envelope; was it right?"""
     NAME = "report_accusation"
-    correct: bool = False
+    FINAL = True
+    PRIVATE = True
+    correct: Flag = False
 
 
 @dataclass(frozen=True)

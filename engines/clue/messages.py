@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.clue.notation import Deduction, O
-from engines.core import IllegalActionError, UnknownActionError
+from engines.core import ConfigError, IllegalActionError
 
 ERRORS: dict[str, tuple[str, str]] = {
     "bad_config": ("게임 설정이 잘못됐어요: {problem}", "The game settings are wrong: {problem}"),
@@ -43,9 +43,9 @@ def error(code: str, **params: Any) -> IllegalActionError:
     return IllegalActionError(code, ko, en, **params)
 
 
-def bad_config(problem: str) -> UnknownActionError:
+def bad_config(problem: str) -> ConfigError:
     ko, en = ERRORS["bad_config"]
-    return UnknownActionError("bad_config", ko, en, problem=problem)
+    return ConfigError(ko, en, problem=problem)
 
 
 REASONS: dict[str, tuple[str, str]] = {

@@ -45,8 +45,8 @@ from engines.clue.state import (
     ShownCard,
     SuggestionRecord,
 )
-from engines.clue.views import secrets, view
-from engines.core import CHANCE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
+from engines.clue.views import hidden_variants, secrets, view
+from engines.core import CHANCE, Action, Engine, Event, Named, Outcome, Secret, Step, View, seeded_rng
 
 ACCUSE_PHASES = (START, MOVE, IN_ROOM, AFTER)
 
@@ -402,11 +402,18 @@ class ClueEngine(Engine[ClueState]):
         return Step(st, events + (Event("turn", {"seat": nxt}),))
 
     # ------------------------------------------------------------ views
-    def view(self, state: ClueState, seat: int | None) -> dict[str, Any]:
-        return view(state, seat)
+    def observe(self, state: ClueState, seat: int | None) -> View:
+        c = state.cards
+        named = {k: tuple(Named(x.id, x.ko, x.en) for x in cards)
+                 for k, cards in (("suspects", c.suspects), ("weapons", c.weapons), ("rooms", c.rooms))}
+        named["cards"] = named["suspects"] + named["weapons"] + named["rooms"]
+        return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named)
 
     def secrets(self, state: ClueState) -> list[Secret]:
         return secrets(state)
+
+    def hidden_variants(self, state: ClueState) -> list[tuple[ClueState, frozenset[int]]]:
+        return hidden_variants(state)
 
     def outcome(self, state: ClueState) -> Outcome | None:
         if not state.over:

@@ -7,6 +7,7 @@ a shown card only in the suggester's and the shower's views.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engines.clue.content import SUSPECT, WEAPON
@@ -125,3 +126,34 @@ def knowledge_for(state: ClueState, seat: int) -> Knowledge:
     if seat in state.eliminated and state.envelope:
         facts += [Fact("envelope", -1, (x,)) for x in state.envelope]
     return Knowledge(cats, state.hand_sizes, tuple(facts), seat)
+
+
+def hidden_variants(state: ClueState) -> list[tuple[ClueState, frozenset[int]]]:
+    """The game with one hidden fact changed, and who may see it: a card (never shown) moved between two
+    hands (the two holders), or between the envelope and a hand (the holder and whoever saw the envelope)."""
+    if state.over or state.mode != DIGITAL:
+        return []
+    shown = {s.card for s in state.shown}
+    out: list[tuple[ClueState, frozenset[int]]] = []
+    hands = state.hands
+    free = [(seat, card) for seat, hand in enumerate(hands) for card in hand if card not in shown]
+    c = state.cards
+    for seat, card in free:
+        other = next(((s2, x) for s2, x in free if s2 != seat and c.category_of(x) == c.category_of(card)), None)
+        if other is not None:
+            s2, x = other
+            new = [list(h) for h in hands]
+            new[seat][new[seat].index(card)] = x
+            new[s2][new[s2].index(x)] = card
+            out.append((replace(state, hands=tuple(tuple(h) for h in new)), frozenset({seat, s2})))
+            break
+    for seat, card in free:
+        k = c.category_of(card)
+        secret = state.envelope[k]
+        new = [list(h) for h in hands]
+        new[seat][new[seat].index(card)] = secret
+        envelope = tuple(card if i == k else e for i, e in enumerate(state.envelope))
+        out.append((replace(state, hands=tuple(tuple(h) for h in new), envelope=envelope),
+                    frozenset({seat}) | state.eliminated))
+        break
+    return out

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
 
-from engines.core import Action, actions_map
+from engines.core import DRAWN, Action, actions_map, ref
 
 
 @dataclass(frozen=True)
@@ -12,7 +13,8 @@ class Shuffle(Action):
     """Chance (odd rounds): the order of all 8 character cards; the first 4 are revealed now."""
 
     NAME = "shuffle"
-    order: tuple[str, ...] = ()
+    BY = "chance"
+    order: Annotated[tuple[str, ...], DRAWN] = ()
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,7 @@ class Pick(Action):
     """Take one of the revealed character cards and play that character this turn."""
 
     NAME = "pick"
-    character: str = ""
+    character: Annotated[str, ref("characters")] = ""
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,9 @@ class UseAbility(Action):
     Grant): `tile` is the kind flipped ("lamp", "subway" or "building")."""
 
     NAME = "use_ability"
-    target: str = ""
-    other: str = ""
-    tile: str = ""
+    target: Annotated[str, ref("pieces")] = ""
+    other: Annotated[str, ref("pieces")] = ""
+    tile: Annotated[str, ref("tiles")] = ""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,8 @@ class Arrest(Action):
     """Detective: the played character entered `suspect`'s space; arrest that character."""
 
     NAME = "arrest"
-    suspect: str = ""
+    FINAL = True
+    suspect: Annotated[str, ref("characters")] = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class Escape(Action):
     """Jack: the played character left by an unblocked harbour with a ferry, or an exit."""
 
     NAME = "escape"
+    FINAL = True
+    PRIVATE = True
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,9 @@ class CallWitness(Action):
     a garden). The kiosk, knowing Jack, sets the witness card and clears suspects."""
 
     NAME = "call_witness"
-    visible: frozenset[str] = field(default_factory=frozenset)
+    BY = "table"
+    FINAL = True
+    visible: Annotated[frozenset[str], ref("characters")] = field(default_factory=frozenset)
 
 
 ACTIONS = actions_map(Shuffle, Pick, UseAbility, VisitSpy, EndTurn, Arrest, Escape, CallWitness)

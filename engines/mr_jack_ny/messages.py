@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import IllegalActionError
+from engines.core import ConfigError, IllegalActionError
 
 # code → (Korean, English); `{placeholders}` are filled from params.
 CATALOG: dict[str, tuple[str, str]] = {
@@ -58,6 +58,11 @@ TILE_NAMES: dict[str, tuple[str, str]] = {
 def error(code: str, **params: Any) -> IllegalActionError:
     ko, en = CATALOG[code]
     return IllegalActionError(code, ko, en, **params)
+
+
+def config_error(code: str) -> ConfigError:
+    ko, en = CATALOG[code]
+    return ConfigError(ko, en, code=code)
 
 
 def tile_error(code: str, kind: str) -> IllegalActionError:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.core import CHANCE, TABLE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
+from engines.core import CHANCE, TABLE, Action, Engine, Event, Named, Outcome, Secret, Step, View, seeded_rng
 from engines.mr_jack_ny import views
 from engines.mr_jack_ny.actions import (
     ACTIONS,
@@ -21,7 +21,7 @@ from engines.mr_jack_ny.actions import (
     VisitSpy,
 )
 from engines.mr_jack_ny.cards import DEFAULT_CHARACTERS, PLACES, TILE_KINDS, CharacterSet, TableGuide
-from engines.mr_jack_ny.messages import error, tile_error
+from engines.mr_jack_ny.messages import TILE_NAMES, config_error, error, tile_error
 from engines.mr_jack_ny.state import (
     ACT,
     DETECTIVE,
@@ -60,10 +60,10 @@ class MrJackNY(Engine[JackState]):
     def setup(self, config: Mapping[str, Any], pack: Mapping[str, Any], seed: int) -> JackState:
         players = tuple(str(p) for p in config.get("players", DEFAULT_PLAYERS))
         if len(players) != 2:  # JACK-01
-            raise error("players")
+            raise config_error("players")
         blitz = config.get("blitz", 0)
         if not isinstance(blitz, int) or isinstance(blitz, bool) or not 0 <= blitz <= 600:
-            raise error("bad_blitz")
+            raise config_error("bad_blitz")
         cards = characters_of(pack).characters
         roster = tuple(c.id for c in cards)
         alibis = list(roster)  # JACK-07: the alibi deck, shuffled apart from the character cards
@@ -253,13 +253,20 @@ class MrJackNY(Engine[JackState]):
         return Step(nxt, tuple(events))
 
     # ------------------------------------------------------------ views, outcome, secrets
-    def view(self, state: JackState, seat: int | None) -> dict[str, Any]:
-        return views.view(state, seat)
+    def observe(self, state: JackState, seat: int | None) -> View:
+        chars = tuple(Named(c, state.names_ko[i], state.names_en[i]) for i, c in enumerate(state.roster))
+        tiles = tuple(Named(k, *TILE_NAMES[k]) for k in TILE_KINDS)
+        spy = Named(SPY, "스파이", "the spy")
+        return self.make_view(state, seat, state.phase, views.view(state, seat),
+                              catalogs={"characters": chars, "pieces": (*chars, spy), "tiles": tiles})
 
     def outcome(self, state: JackState) -> Outcome | None:
         if state.winner is None:
             return None
         return Outcome(winners=(state.winner,), reason=state.reason, detail={"jack": state.jack})
+
+    def hidden_variants(self, state: JackState) -> list[tuple[JackState, frozenset[int]]]:
+        return views.hidden_variants(state)
 
     def secrets(self, state: JackState) -> Iterable[Secret]:
         if state.winner is not None:

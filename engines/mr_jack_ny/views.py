@@ -3,6 +3,7 @@ alibi card drawn at the spy is in its drawer's view only (key "alibi"); the tabl
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engines.mr_jack_ny.cards import TILE_KINDS
@@ -69,4 +70,20 @@ def view(state: JackState, seat: int | None) -> dict[str, Any]:
         out["winner"] = ROLE.get(state.winner) if state.winner is not None else None
         out["reason"] = state.reason
         out["all_alibis"] = [{"seat": a.seat, "round": a.round, "alibi": a.card} for a in state.alibis]
+    return out
+
+
+def hidden_variants(state: JackState) -> list[tuple[JackState, frozenset[int]]]:
+    """The game with one hidden fact changed, and who may see it: Jack is another suspect still in the
+    alibi deck (Jack's player), or the deck's next two cards trade places (nobody)."""
+    if state.phase == OVER:
+        return []
+    out: list[tuple[JackState, frozenset[int]]] = []
+    other = next((c for c in state.deck if c not in state.innocent), None)
+    if other is not None:
+        deck = tuple(state.jack if c == other else c for c in state.deck)
+        out.append((dataclasses.replace(state, jack=other, deck=deck), frozenset({JACK})))
+    if len(state.deck) >= 2 and state.deck[0] != state.deck[1]:
+        deck = (state.deck[1], state.deck[0], *state.deck[2:])
+        out.append((dataclasses.replace(state, deck=deck), frozenset()))
     return out

@@ -7,8 +7,9 @@ revealed cards in physical mode); CHANCE (-2) for the deal. `at` is stamped by t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
-from engines.core import Action, actions_map
+from engines.core import DRAWN, Action, At, Flag, OptSeat, Seat, Seats, actions_map, choice, number, ref
 
 
 @dataclass(frozen=True)
@@ -16,7 +17,8 @@ class ChooseDealer(Action):
     """Round 1: the table names the first dealer ("the most suspicious player")."""
 
     NAME = "choose_dealer"
-    dealer: int = 0
+    BY = "table"
+    dealer: Seat = 0
 
 
 @dataclass(frozen=True)
@@ -25,9 +27,10 @@ class Deal(Action):
     the bottom of the deck, shuffled) and, with Power-up, the ability card index each seat receives."""
 
     NAME = "deal"
-    deck: str = ""
-    cards: tuple[int, ...] = ()
-    abilities: tuple[int, ...] = ()
+    BY = "chance"
+    deck: Annotated[str, DRAWN] = ""
+    cards: Annotated[tuple[int, ...], DRAWN] = ()
+    abilities: Annotated[tuple[int, ...], DRAWN] = ()
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,8 @@ class PickBag(Action):
     """Chance (physical): the bag the dealer takes; the real cards decide the roles."""
 
     NAME = "pick_bag"
-    deck: str = ""
+    BY = "chance"
+    deck: Annotated[str, DRAWN] = ""
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,8 @@ class StartClock(Action):
     """The dealer starts the round clock (8:00)."""
 
     NAME = "start_clock"
-    at: float = 0.0
+    BY = "table"
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ class PauseClock(Action):
     """The table pauses the round clock (an interruption; not an accusation)."""
 
     NAME = "pause_clock"
-    at: float = 0.0
+    BY = "table"
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,8 @@ class ResumeClock(Action):
     """The table resumes the clock (after a pause, or declining God's Pride after a failed vote)."""
 
     NAME = "resume_clock"
-    at: float = 0.0
+    BY = "table"
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,8 @@ class TimeUp(Action):
     """The session reports a deadline passed: round clock → discussion; discussion → pointing."""
 
     NAME = "time_up"
-    at: float = 0.0
+    BY = "table"
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,9 @@ class StartPointing(Action):
     """The table ends the discussion early and points now ("1-2-3!")."""
 
     NAME = "start_pointing"
-    at: float = 0.0
+    BY = "table"
+    FINAL = True
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -83,8 +93,9 @@ class Accuse(Action):
     """Stop the clock and accuse a player (once per player per round)."""
 
     NAME = "accuse"
-    accused: int = 0
-    at: float = 0.0
+    FINAL = True
+    accused: Seat = 0
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -92,7 +103,9 @@ class RevealJoker(Action):
     """The Joker shows the Joker card, stopping the clock, to guess the location."""
 
     NAME = "reveal_joker"
-    at: float = 0.0
+    FINAL = True
+    PRIVATE = True
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -100,8 +113,9 @@ class GuessLocation(Action):
     """The revealed Joker names a location from the list."""
 
     NAME = "guess_location"
-    location: str = ""
-    at: float = 0.0
+    FINAL = True
+    location: Annotated[str, ref("locations")] = ""
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,8 @@ class DeclarePrank(Action):
     """Joker's prank: the revealed Joker declares that every card is a Joker this round."""
 
     NAME = "declare_prank"
-    at: float = 0.0
+    FINAL = True
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -117,8 +132,10 @@ class ConfirmGuess(Action):
     """Physical mode: the heroes' cards show whether the named location was right."""
 
     NAME = "confirm_guess"
-    correct: bool = False
-    at: float = 0.0
+    BY = "table"
+    FINAL = True
+    correct: Flag = False
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -126,7 +143,8 @@ class CallMultiverse(Action):
     """Multiverse madness: announce this is a multiverse round and call a show of hands."""
 
     NAME = "call_multiverse"
-    at: float = 0.0
+    FINAL = True
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -134,8 +152,9 @@ class VoteYesNo(Action):
     """Sealed vote: a thumb up (yes) or down in an accusation; a raised hand in a multiverse vote."""
 
     NAME = "vote"
-    yes: bool = False
-    at: float = 0.0
+    PRIVATE = True
+    yes: Flag = False
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -143,8 +162,9 @@ class PointAt(Action):
     """Sealed vote: point at a suspect (final vote, Harley hunt)."""
 
     NAME = "point"
-    target: int = 0
-    at: float = 0.0
+    PRIVATE = True
+    target: Seat = 0
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -152,8 +172,10 @@ class Hands(Action):
     """Open vote: the table enters which players voted yes / raised a hand; every other voter said no."""
 
     NAME = "hands"
-    yes: tuple[int, ...] = ()
-    at: float = 0.0
+    BY = "table"
+    FINAL = True
+    yes: Seats = ()
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -161,8 +183,10 @@ class Points(Action):
     """Open vote: the table enters the number of fingers pointing at each seat."""
 
     NAME = "points"
-    counts: tuple[int, ...] = ()
-    at: float = 0.0
+    BY = "table"
+    FINAL = True
+    counts: Annotated[tuple[int, ...], number(0, 7)] = ()
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -170,7 +194,9 @@ class UseAbility(Action):
     """Flip one's one-shot ability card (God's Pride: turns a majority into a unanimous vote)."""
 
     NAME = "use_ability"
-    at: float = 0.0
+    FINAL = True
+    PRIVATE = True
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -180,9 +206,11 @@ class EnterCards(Action):
     the Harley icon (-1 none)."""
 
     NAME = "enter_cards"
-    kind: str = "standard"
-    joker: int = -1
-    harley: int = -1
+    BY = "table"
+    FINAL = True
+    kind: Annotated[str, choice("standard", "joker", "multiverse")] = "standard"
+    joker: OptSeat = -1
+    harley: OptSeat = -1
 
 
 @dataclass(frozen=True)
@@ -190,6 +218,7 @@ class NextRound(Action):
     """Go on to the next round (the previous Joker deals)."""
 
     NAME = "next_round"
+    BY = "table"
 
 
 @dataclass(frozen=True)
@@ -197,6 +226,8 @@ class EndSession(Action):
     """End the session after this round (fewer rounds than agreed)."""
 
     NAME = "end_session"
+    BY = "table"
+    FINAL = True
 
 
 ACTIONS = actions_map(ChooseDealer, Deal, PickBag, StartClock, PauseClock, ResumeClock, TimeUp, StartPointing,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import IllegalActionError
+from engines.core import ConfigError, IllegalActionError
 
 CATALOG: dict[str, tuple[str, str]] = {
     "bad_config": ("설정이 잘못됐어요: {what}", "Bad setup: {what}"),
@@ -65,6 +65,11 @@ def err(code: str, **params: Any) -> IllegalActionError:
     """The RuleError for `code`, with its Korean and English message from the catalog."""
     ko, en = CATALOG[code]
     return IllegalActionError(code, ko, en, **params)
+
+
+def bad_config(what: str) -> ConfigError:
+    ko, en = CATALOG["bad_config"]
+    return ConfigError(ko, en, what=what)
 
 
 MODULE_NAMES: dict[str, tuple[str, str]] = {

@@ -7,15 +7,29 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.core import CHANCE, TABLE, Action, Engine, Event, Outcome, Secret, Step, seeded_rng
+from engines.core import (
+    CHANCE,
+    TABLE,
+    Action,
+    Deadline,
+    Engine,
+    Event,
+    Named,
+    Offer,
+    Outcome,
+    Secret,
+    Step,
+    View,
+    seeded_rng,
+)
 from engines.spyfall import actions as A
 from engines.spyfall.content import AbilityDeck, DeckBox
 from engines.spyfall.deal import deal_facts, remix
-from engines.spyfall.messages import err, module_off
+from engines.spyfall.messages import bad_config, err, module_off
 from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
 from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
-from engines.spyfall.views import card_view, secrets_of, view_of
+from engines.spyfall.views import card_view, hidden_variants, secrets_of, view_of
 from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
 
@@ -54,18 +68,18 @@ class Spyfall(Engine[SpyState]):
     def setup(self, config: Mapping[str, Any], pack: Mapping[str, Any], seed: int) -> SpyState:
         players = tuple(str(p) for p in config.get("players", ()))
         if not 3 <= len(players) <= 8:
-            raise err("bad_config", what="3~8명 / 3-8 players")
+            raise bad_config("3~8명 / 3-8 players")
         if len(set(players)) != len(players) or not all(p.strip() for p in players):
-            raise err("bad_config", what="이름이 비었거나 겹쳐요 / names must be distinct")
+            raise bad_config("이름이 비었거나 겹쳐요 / names must be distinct")
         modules = set(config.get("modules", ()))
         if not modules <= set(MODULES):
-            raise err("bad_config", what=f"modules {sorted(modules - set(MODULES))}")
+            raise bad_config(f"modules {sorted(modules - set(MODULES))}")
         if "harley" in modules and len(players) < 5:
-            raise err("bad_config", what="할리 퀸 도우미는 5명 이상 / Harley Quinn helper needs 5+ players")
+            raise bad_config("할리 퀸 도우미는 5명 이상 / Harley Quinn helper needs 5+ players")
         deal = config.get("deal", "digital")
         votes = config.get("votes", "open")
         if deal not in ("digital", "physical") or votes not in ("open", "sealed"):
-            raise err("bad_config", what="deal: digital|physical, votes: open|sealed")
+            raise bad_config("deal: digital|physical, votes: open|sealed")
         settings = Settings(
             rounds=int(config.get("rounds", 5)), power_up="power_up" in modules, harley="harley" in modules,
             prank="prank" in modules, multiverse="multiverse" in modules, physical=deal == "physical",
@@ -75,7 +89,7 @@ class Spyfall(Engine[SpyState]):
         box = pack.get("decks")
         abilities = pack.get("abilities")
         if not isinstance(box, DeckBox) or not isinstance(abilities, AbilityDeck):
-            raise err("bad_config", what="content pack (decks, abilities)")
+            raise bad_config("content pack (decks, abilities)")
         kinds = {"standard"} | ({"joker"} if settings.prank else set()) | (
             {"multiverse"} if settings.multiverse else set())
         decks = tuple(SessionDeck.of(d) for d in box.decks if d.kind in kinds)
@@ -83,9 +97,9 @@ class Spyfall(Engine[SpyState]):
             decks = remix(decks, seeded_rng(seed, "multiverse"))
         pool = tuple(d.id for d in decks)
         if not 1 <= settings.rounds <= len(pool):
-            raise err("bad_config", what=f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
+            raise bad_config(f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
         if settings.power_up and len(abilities.cards) < len(players):
-            raise err("bad_config", what="ability cards")
+            raise bad_config("ability cards")
         return SpyState(players=players, settings=settings, locations=box.locations, decks=decks,
                         ability_cards=abilities.cards if settings.power_up else (), pool=pool,
                         round=self._new_round(settings, 1, -1), totals=(0,) * len(players))
@@ -129,13 +143,10 @@ class Spyfall(Engine[SpyState]):
         if r.phase == "ready":
             return [A.StartClock(TABLE)]
         if r.phase == "play":
-            if seat == TABLE:  # only timeouts carry a moment (the session's tick submits them when due)
+            if seat == TABLE:  # time up is a deadline (see `deadlines`)
                 if r.clock.running:
-                    assert r.clock.deadline is not None
-                    return [A.PauseClock(TABLE), A.TimeUp(TABLE, r.clock.deadline)]
-                if r.clock.remaining(at) <= 0:  # paused just as time ran out
-                    return [A.TimeUp(TABLE, max(at, 1.0))]
-                return [A.ResumeClock(TABLE)]
+                    return [A.PauseClock(TABLE)]
+                return [] if r.clock.remaining(at) <= 0 else [A.ResumeClock(TABLE)]
             if not r.clock.running:
                 return []
             if seat not in r.accusers:
@@ -172,13 +183,33 @@ class Spyfall(Engine[SpyState]):
         if r.phase == "confirm_guess":
             return [A.ConfirmGuess(TABLE, True), A.ConfirmGuess(TABLE, False)]
         if r.phase in ("discussion", "harley_talk"):
-            assert r.talk is not None and r.talk.deadline is not None
-            return [A.StartPointing(TABLE), A.TimeUp(TABLE, r.talk.deadline)]
+            return [A.StartPointing(TABLE)]
         if r.phase == "reveal":
             return [a for a in sample_entries(state) if cards_problem(state, a) is None]
         if r.phase == "round_over":
             return [A.NextRound(TABLE), A.EndSession(TABLE)]
         return []
+
+    def deadlines(self, state: SpyState) -> list[Deadline]:
+        r = state.round
+        if state.over or r is None:
+            return []
+        if r.phase == "play" and r.clock.running:
+            assert r.clock.deadline is not None
+            return [Deadline(r.clock.deadline, A.TimeUp(TABLE))]
+        if r.phase == "play" and r.clock.remaining(state.now) <= 0:  # paused just as time ran out
+            return [Deadline(state.now, A.TimeUp(TABLE))]
+        if r.phase in ("discussion", "harley_talk") and r.talk is not None and r.talk.deadline is not None:
+            return [Deadline(r.talk.deadline, A.TimeUp(TABLE))]
+        return []
+
+    def table_offers(self, state: SpyState) -> tuple[Offer, ...]:
+        offers = super().table_offers(state)
+        r = state.round
+        if state.settings.physical and r is not None and r.phase == "play" and r.clock.running:
+            # the real cards decide: anyone may claim the Joker card on the shared screen
+            offers += tuple(Offer(s, A.RevealJoker.NAME, True) for s in range(len(state.players)))
+        return offers
 
     def sample_chance(self, state: SpyState, rng: random.Random) -> Action:
         unused = [d for d in state.pool if d not in state.used]
@@ -603,8 +634,15 @@ class Spyfall(Engine[SpyState]):
 
     # ------------------------------------------------------------ views, outcome, secrets
 
-    def view(self, state: SpyState, seat: int | None) -> dict[str, Any]:
-        return view_of(state, seat)
+    def observe(self, state: SpyState, seat: int | None) -> View:
+        r = state.round
+        phase = "over" if state.over or r is None else r.phase
+        places = tuple(Named(loc.id, loc.ko, loc.en, tuple(loc.aliases)) for loc in state.locations)
+        return self.make_view(state, seat, phase, view_of(state, seat), scores=state.totals,
+                              catalogs={"locations": places})
+
+    def hidden_variants(self, state: SpyState) -> Iterable[tuple[SpyState, frozenset[int]]]:
+        return hidden_variants(state)
 
     def secrets(self, state: SpyState) -> Iterable[Secret]:
         return secrets_of(state)

@@ -8,6 +8,7 @@ sealed ballots (`my_ballot`). Physical mode holds no card secrets: the real card
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -129,3 +130,54 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
                 me["ability_flipped"] = seat in r.flipped
             out["me"] = me
     return out
+
+
+def hidden_variants(state: SpyState) -> list[tuple[SpyState, frozenset[int]]]:
+    """The round with one hidden fact changed, and who may see it: two seats' cards swapped, two seats'
+    ability cards swapped, another location (seen by every location holder), a sealed ballot changed."""
+    out: list[tuple[SpyState, frozenset[int]]] = []
+    r = state.round
+    if r is not None and r.vote is not None and r.vote.sealed and r.vote.ballots:
+        voter, ballot = r.vote.ballots[0]
+        other = next((o for o in r.vote.options if o != ballot and o != voter), None)
+        if other is not None:
+            vote = dataclasses.replace(r.vote, ballots=((voter, other), *r.vote.ballots[1:]))
+            out.append((dataclasses.replace(state, round=dataclasses.replace(r, vote=vote)), frozenset({voter})))
+    r = _in_round(state)
+    if r is None:
+        return out
+    facts = r.facts
+    assert facts is not None
+    cards = facts.cards
+    pair = next(((a, b) for a in range(len(cards)) for b in range(a + 1, len(cards))
+                 if cards[a] != cards[b] or (facts.harley in (a, b))), None)
+    if pair is not None and not (r.abilities and set(pair) & r.flipped):
+        a, b = pair
+        swapped = list(cards)
+        swapped[a], swapped[b] = cards[b], cards[a]
+        dealt = list(r.dealt)
+        dealt[a], dealt[b] = r.dealt[b], r.dealt[a]
+        harley = {a: b, b: a}.get(facts.harley, facts.harley)
+        joker = {a: b, b: a}.get(facts.joker, facts.joker)
+        nf = dataclasses.replace(facts, cards=tuple(swapped), harley=harley, joker=joker)
+        out.append((_with_round(state, dataclasses.replace(r, facts=nf, dealt=tuple(dealt))), frozenset(pair)))
+    unflipped = [s for s in range(len(r.abilities)) if s not in r.flipped]
+    if len(unflipped) >= 2:
+        a, b = unflipped[:2]
+        ab = list(r.abilities)
+        ab[a], ab[b] = ab[b], ab[a]
+        out.append((_with_round(state, dataclasses.replace(r, abilities=tuple(ab))), frozenset({a, b})))
+    spare = [d for d in state.pool if d not in state.used and state.deck(d).kind == "standard"]
+    if facts.kind == "standard" and spare:
+        new = state.deck(spare[0])
+        holders = frozenset(s for s, c in enumerate(cards) if c != JOKER)
+        nf = dataclasses.replace(facts, location=new.location,
+                                 cards=tuple(JOKER if c == JOKER else new.location for c in cards))
+        used = tuple(new.id if d == r.deck else d for d in state.used)
+        variant = dataclasses.replace(_with_round(state, dataclasses.replace(r, facts=nf, deck=new.id)), used=used)
+        out.append((variant, holders))
+    return out
+
+
+def _with_round(state: SpyState, r: RoundState) -> SpyState:
+    return dataclasses.replace(state, round=r)

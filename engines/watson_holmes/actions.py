@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
-from engines.core import Action, actions_map
+from engines.core import TEXT, Action, Flag, Seat, Text, actions_map, number, ref
 
 
 @dataclass(frozen=True)
@@ -14,10 +15,10 @@ class Visit(Action):
     Watson card (4 carriages) after placing."""
 
     NAME = "visit"
-    location: str = "cab"
-    carriages: int = 0
-    withdraw: bool = False
-    watson: bool = False
+    location: Annotated[str, ref("places")] = "cab"
+    carriages: Annotated[int, number(0, 99)] = 0
+    withdraw: Flag = False
+    watson: Flag = False
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class WatsonRead(Action):
     """Watson's owner has another player's card read aloud to the table (target = that player's seat)."""
 
     NAME = "watson_read"
-    target: int = 0
+    target: Seat = 0
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,12 @@ class DoneReading(Action):
     In a physical box, report the token symbols printed on your card (`gain_*`)."""
 
     NAME = "done_reading"
-    police: bool = False
-    gain_carriages: int = 0
-    gain_police: bool = False
-    gain_withdraw: bool = False
-    gain_lockpick: bool = False
+    PRIVATE = True
+    police: Flag = False
+    gain_carriages: Annotated[int, number(0, 9)] = 0
+    gain_police: Flag = False
+    gain_withdraw: Flag = False
+    gain_lockpick: Flag = False
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ class SubmitAnswers(Action):
     """At 221B: your sealed answers to every question, in order (a physical box may submit none)."""
 
     NAME = "submit_answers"
-    answers: tuple[str, ...] = ()
+    FINAL = True
+    PRIVATE = True
+    answers: Annotated[tuple[str, ...], TEXT] = ()
 
 
 @dataclass(frozen=True)
@@ -68,8 +72,10 @@ class Verdict(Action):
     """Physical box: the table says how many questions `player` got right against the booklet."""
 
     NAME = "verdict"
-    player: int = 0
-    right: int = 0
+    BY = "table"
+    FINAL = True
+    player: Seat = 0
+    right: Annotated[int, number(0, 20)] = 0
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,9 @@ class ConsultAnswers(Action):
     """Holmes: pay 3 carriages to read the answers of a player who failed (`failed` = their seat)."""
 
     NAME = "consult_answers"
-    failed: int = 0
+    FINAL = True
+    PRIVATE = True
+    failed: Seat = 0
 
 
 @dataclass(frozen=True)
@@ -85,8 +93,10 @@ class CheckAnswer(Action):
     """Holmes: pay 3 carriages to have one answer checked (once per game)."""
 
     NAME = "check_answer"
-    question: int = 1
-    answer: str = ""
+    FINAL = True
+    PRIVATE = True
+    question: Annotated[int, number(1, 20)] = 1
+    answer: Text = ""
 
 
 @dataclass(frozen=True)
@@ -94,7 +104,9 @@ class CheckReply(Action):
     """Physical box: the table (a failed player) says aloud whether the checked answer is right."""
 
     NAME = "check_reply"
-    right: bool = False
+    BY = "table"
+    FINAL = True
+    right: Flag = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,8 @@ class RevealCharacter(Action):
     """Reveal your character card and use its ability (once per game)."""
 
     NAME = "reveal_character"
+    FINAL = True
+    PRIVATE = True
 
 
 @dataclass(frozen=True)
@@ -109,6 +123,7 @@ class RotateCharacter(Action):
     """Turn your character card sideways and take 3 carriages instead (once per game)."""
 
     NAME = "rotate_character"
+    FINAL = True
 
 
 @dataclass(frozen=True)
@@ -116,6 +131,8 @@ class EndGame(Action):
     """Play-on after a win: the table decides the game ends now and the solution is read."""
 
     NAME = "end_game"
+    BY = "table"
+    FINAL = True
 
 
 ACTIONS = actions_map(Visit, TakeWatson, WatsonRead, WatsonPass, DoneReading, SubmitAnswers, Verdict,

@@ -8,7 +8,7 @@ import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.core import TABLE, Action, Engine, Outcome, RuleError, Secret, Step
+from engines.core import TABLE, Action, ConfigError, Engine, Named, Outcome, RuleError, Secret, Step, View
 from engines.serial import from_jsonable, to_jsonable
 from engines.watson_holmes import rules, solve, views
 from engines.watson_holmes.actions import (
@@ -27,7 +27,7 @@ from engines.watson_holmes.actions import (
     WatsonPass,
     WatsonRead,
 )
-from engines.watson_holmes.content import BAKER, CAB, Case, Components, Question
+from engines.watson_holmes.content import BAKER, CAB, Case, Components
 from engines.watson_holmes.messages import err
 from engines.watson_holmes.state import WhState
 
@@ -43,15 +43,8 @@ def pick_case(config: Mapping[str, Any], pack: Mapping[str, Any]) -> Case:
     for value in pack.values():
         if isinstance(value, Case) and value.id == name:
             return value
-    raise ValueError(f"no case {name!r} in the Watson & Holmes content")
-
-
-def right_answer(q: Question) -> str:
-    if q.accepted:
-        return q.accepted[0]
-    if q.keywords:
-        return " ".join(group[0] for group in q.keywords)
-    return "답"
+    raise ConfigError("이 사건은 없어요: {name}", "No case {name} in the Watson & Holmes content.",
+                      code="no_case", name=name)
 
 
 class WatsonHolmes(Engine[WhState]):
@@ -114,8 +107,7 @@ class WatsonHolmes(Engine[WhState]):
         if state.holmes_up and p.carriages >= solve.HOLMES_COST:
             out += [ConsultAnswers(seat, f) for f in state.failed_order if f not in p.consulted]
             if not p.checked and state.failed_order:
-                q = state.case.questions[0]
-                out += [CheckAnswer(seat, 1, right_answer(q)), CheckAnswer(seat, 1, WRONG)]
+                out.append(CheckAnswer(seat, 1, WRONG))  # the text is typed by the guest
         return out
 
     def legal_actions(self, state: WhState, seat: int) -> Sequence[Action]:
@@ -170,11 +162,9 @@ class WatsonHolmes(Engine[WhState]):
         return out
 
     def _answer_sets(self, state: WhState, seat: int) -> list[Action]:
-        qs = state.case.questions
-        right = tuple(right_answer(q) for q in qs)
-        wrong = tuple(WRONG for _ in qs)
-        sets = [right, wrong, (right[0], *wrong[1:])] if len(qs) > 1 else [right, wrong]
-        out: list[Action] = [SubmitAnswers(seat, s) for s in sets]
+        """Placeholders only: the answers are typed by the guest (a legal action never holds the case's
+        accepted answers)."""
+        out: list[Action] = [SubmitAnswers(seat, tuple(WRONG for _ in state.case.questions))]
         if not state.case.digital:
             out.append(SubmitAnswers(seat, ()))
         return out
@@ -229,13 +219,20 @@ class WatsonHolmes(Engine[WhState]):
         return WhState(**kwargs)
 
     # ------------------------------------------------------------ views
-    def view(self, state: WhState, seat: int | None) -> dict[str, Any]:
-        if seat is None or seat < 0:
-            return views.table_view(state)
-        return views.seat_view(state, seat)
+    def player_names(self, state: WhState) -> tuple[str, ...]:
+        return tuple(p.name for p in state.players)
+
+    def observe(self, state: WhState, seat: int | None) -> View:
+        detail = views.table_view(state) if seat is None or seat < 0 else views.seat_view(state, seat)
+        places = (Named(CAB, "마차 정류장", "Carriage stop"), Named(BAKER, "베이커가 221B", "221B Baker Street"),
+                  *(Named(str(loc.number), loc.name.ko, loc.name.en or loc.name.ko) for loc in state.case.locations))
+        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places})
 
     def secrets(self, state: WhState) -> Iterable[Secret]:
         return views.secrets(state)
+
+    def hidden_variants(self, state: WhState) -> Iterable[tuple[WhState, frozenset[int]]]:
+        return views.hidden_variants(state)
 
     def outcome(self, state: WhState) -> Outcome | None:
         if state.phase != "over":

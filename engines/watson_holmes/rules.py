@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from engines.core import Event, seeded_rng
+from engines.core import ConfigError, Event, seeded_rng
 from engines.watson_holmes.actions import DoneReading, TakeWatson, Visit, WatsonPass, WatsonRead
 from engines.watson_holmes.content import BAKER, CAB, Case, Components, TokenCounts
 from engines.watson_holmes.messages import PLACES, err
@@ -66,17 +66,17 @@ def location_number(state: WhState, location: str) -> int:
 
 
 def new_game(config: Mapping[str, Any], case: Case, components: Components | None, seed: int) -> WhState:
-    names = tuple(str(p) for p in config["players"])
+    names = tuple(str(p) for p in config.get("players", ()))
     n = len(names)
     if not 2 <= n <= 7:
-        raise ValueError("Watson & Holmes is for 2 to 7 players")
+        raise ConfigError("왓슨&홈즈는 2~7명이 해요.", "Watson & Holmes is for 2 to 7 players.", code="players")
     tokens = components.tokens if components is not None else TokenCounts()
     start = config.get("start_player")
     if start is None:
         start = seeded_rng(seed, "start").randrange(n)  # WH-34/35: narrated opening → random start
     start = int(start)
     if not 0 <= start < n:
-        raise ValueError("start_player out of range")
+        raise ConfigError("시작 플레이어 자리가 없어요.", "The start player is not a seat.", code="start_player")
     state = WhState(
         players=tuple(Player(name=name, carriages=0) for name in names), case=case, characters=(),
         supply=Supply(tokens.carriages, tokens.police, tokens.withdraw, tokens.lockpick),

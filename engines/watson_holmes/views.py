@@ -3,11 +3,12 @@ answers, accepted answers and the solution only at the end (WH-06, WH-36, WH-69)
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engines.core import Secret
 from engines.serial import to_jsonable
-from engines.watson_holmes.content import BAKER, CAB
+from engines.watson_holmes.content import BAKER, CAB, Text
 from engines.watson_holmes.state import WhState
 
 
@@ -119,4 +120,38 @@ def secrets(state: WhState) -> list[Secret]:
             out.append(Secret("answers", _answers(state, seat), seen))
         if p.character_state == "hidden":
             out.append(Secret("character", p.character, frozenset({seat})))
+    return out
+
+
+def hidden_variants(state: WhState) -> list[tuple[WhState, frozenset[int]]]:
+    """The game with one hidden fact changed, and who may see it: the case's accepted answers and
+    solution (nobody before the end), two unread cards' texts (nobody), two hidden characters (their
+    holders)."""
+    if state.phase == "over":
+        return []
+    case = state.case
+    out: list[tuple[WhState, frozenset[int]]] = []
+    if case.questions and (case.questions[0].accepted or case.questions[0].keywords):
+        q = dataclasses.replace(case.questions[0], accepted=("다른 답",), keywords=(("다른",),))
+        other = dataclasses.replace(case, questions=(q, *case.questions[1:]),
+                                    solution=Text("다른 해답", "Another solution"))
+        out.append((dataclasses.replace(state, case=other), frozenset()))
+    seen = set(state.public_cards) | {n for p in state.players for n in p.notes} | {
+        int(p.location) for p in state.placements if p.location.isdigit()}
+    unread = [loc for loc in case.locations if loc.clue is not None and loc.number not in seen]
+    pair = next(((x, y) for x in unread for y in unread if x.number < y.number and x.clue != y.clue), None)
+    if pair is not None:
+        x, y = pair
+        swapped = {x.number: dataclasses.replace(x, clue=y.clue), y.number: dataclasses.replace(y, clue=x.clue)}
+        locs = tuple(swapped.get(loc.number, loc) for loc in case.locations)
+        out.append((dataclasses.replace(state, case=dataclasses.replace(case, locations=locs)), frozenset()))
+    hidden = [s for s, p in enumerate(state.players) if p.character_state == "hidden"]
+    pairs = [(a, b) for a in hidden for b in hidden if a < b
+             and state.players[a].character != state.players[b].character]
+    if pairs:
+        a, b = pairs[0]
+        players = list(state.players)
+        players[a] = dataclasses.replace(players[a], character=state.players[b].character)
+        players[b] = dataclasses.replace(players[b], character=state.players[a].character)
+        out.append((dataclasses.replace(state, players=tuple(players)), frozenset({a, b})))
     return out

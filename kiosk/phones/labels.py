@@ -1,32 +1,28 @@
-"""Readable buttons for a seat's legal actions, built from that seat's own view only.
+"""Readable buttons for a seat's legal actions, built from the engine's declarations and that seat's view.
 
 Each legal action becomes an entry the page can show without ever seeing the action's raw values:
-`{"id": i, "group": "vote", "glabel": {ko, en}, "parts": [{"field", "flabel", "k", "label"}], "free": [...]}`.
-`k` is a small number per distinct value of a field (the page picks field by field when a group has many
-actions, e.g. Clue's accusation), `label` is the value in words (a player's name for a seat number, the
-localized name of an id found in the view, 예/아니요 for a flag).
+`{"id": i, "group": "vote", "glabel": {ko, en}, "final": bool, "parts": [{"field", "flabel", "k", "label"}],
+"free": [...]}`. `k` is a small number per distinct value of a field (the page picks field by field when a
+group has many actions, e.g. Clue's accusation), `label` is the value in words, chosen by the field's
+FieldSpec (engines/core.py): a seat → the player's name, a ref → the name in the view's catalog, a flag →
+예/아니요, a choice → its catalog word. `final` (the action's FINAL mark): the page asks before sending.
 
-A string value the seat's own view does not contain is free text (an answer at 221B): the engine only
-offers representative values for those, and a representative may be the right answer, so it is never
+A text field is typed by the guest: the engine offers only placeholders for it, so its value is never
 sent; the page asks for the text instead (`free`: the field and how many strings) and the server puts the
 typed text into the action.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engines.core import Action
+from engines.core import Action, FieldSpec, field_specs
 from engines.serial import to_jsonable
 
 Text = dict[str, str]
-SKIP_FIELDS = frozenset({"seat", "at"})
-# Fields that are always typed by the guest (the engine's legal values are only representative samples).
-FREE_TEXT = frozenset({("watson_holmes", "submit_answers", "answers"), ("watson_holmes", "check_answer", "answer")})
-SEAT_FIELDS = frozenset({"target", "accused", "player", "failed", "to", "whom", "voter", "dealer", "next_seat"})
+SKIP_KINDS = frozenset({"moment", "drawn"})
 
 
 def _humanize(name: str) -> str:
@@ -80,52 +76,40 @@ def _fmt(text: str, params: Mapping[str, Any]) -> str:
 
 
 class ViewIndex:
-    """What one seat's view says about names: players by seat, and {ko, en} names by id."""
+    """What one seat's view names: players by seat and each catalog's {ko, en} names by id (the shared
+    part of a view, `common`), plus names from the game's content for ids the catalogs lack."""
 
     def __init__(self, view: Mapping[str, Any], names: Mapping[str, Text] | None = None) -> None:
-        self.names: dict[str, Text] = {}
-        self.strings: set[str] = set()
-        self.players: list[str] = []
-        players = view.get("players")
-        if isinstance(players, list):
-            for p in players:
-                if isinstance(p, str):
-                    self.players.append(p)
-                elif isinstance(p, Mapping):
-                    self.players.append(str(p.get("name", p.get("id", ""))))
-        self._walk(view)
-        for key, value in (names or {}).items():
-            self.names.setdefault(key, value)
-
-    def _walk(self, node: Any) -> None:
-        if isinstance(node, Mapping):
-            ident = node.get("id", node.get("number"))
-            name = _localized(node) or _localized(node.get("name"))
-            if isinstance(ident, (str, int)) and not isinstance(ident, bool) and name is not None:
-                self.names.setdefault(str(ident), name)
-            for key, value in node.items():
-                self.strings.add(str(key))
-                self._walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                self._walk(value)
-        elif isinstance(node, str):
-            self.strings.add(node)
-
-    def known(self, value: str) -> bool:
-        """A string the view holds, or an id the game's content names: a choice, not free text."""
-        return value in self.strings or value in self.names
+        common = view.get("common") or {}
+        self.players = [str(p.get("name", "")) for p in common.get("players", ())]
+        self.catalogs: dict[str, dict[str, Text]] = {
+            key: {str(n["id"]): {"ko": n["ko"], "en": n.get("en") or n["ko"]} for n in entries}
+            for key, entries in (common.get("catalogs") or {}).items()}
+        self.names = dict(names or {})
 
 
 def content_names(pack: Mapping[str, Any]) -> dict[str, Text]:
     """{id: {ko, en}} for every named thing in a game's content (characters, cards, places)."""
-    index = ViewIndex({})
+    out: dict[str, Text] = {}
     for value in pack.values():
         try:
-            index._walk(to_jsonable(value))
+            _walk_names(to_jsonable(value), out)
         except (TypeError, ValueError):
             continue
-    return index.names
+    return out
+
+
+def _walk_names(node: Any, out: dict[str, Text]) -> None:
+    if isinstance(node, Mapping):
+        ident = node.get("id", node.get("number"))
+        name = _localized(node) or _localized(node.get("name"))
+        if isinstance(ident, (str, int)) and not isinstance(ident, bool) and name is not None:
+            out.setdefault(str(ident), name)
+        for value in node.values():
+            _walk_names(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _walk_names(value, out)
 
 
 def _localized(node: Any) -> Text | None:
@@ -134,16 +118,6 @@ def _localized(node: Any) -> Text | None:
         en = node.get("en")
         return {"ko": ko, "en": en if isinstance(en, str) else ko}
     return None
-
-
-def _is_free(value: Any, index: ViewIndex, forced: bool) -> bool:
-    if forced:
-        return True
-    if isinstance(value, str):
-        return not index.known(value)
-    if isinstance(value, (list, tuple)):
-        return any(isinstance(v, str) and not index.known(v) for v in value)
-    return False
 
 
 class Labeller:
@@ -158,28 +132,28 @@ class Labeller:
         return self.cat.text(f"phones.field.{self.game}.{name}.{field}", f"phones.field.{field}",
                              default=_humanize(field))
 
-    def value_label(self, name: str, field: str, value: Any, index: ViewIndex) -> Text:
-        if isinstance(value, bool):
-            word = "yes" if value else "no"
-            return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{word}", f"phones.value.{word}",
-                                 default=word)
-        if isinstance(value, int) and field in SEAT_FIELDS and 0 <= value < len(index.players):
-            return {"ko": index.players[value], "en": index.players[value]}
-        if isinstance(value, (int, float)):
-            return {"ko": str(value), "en": str(value)}
-        if isinstance(value, str):
-            if not value:
-                return self.cat.text("phones.value.none", default="-")
-            found = index.names.get(value)
-            if found is not None:
-                return found
-            return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=value)
+    def value_label(self, name: str, field: str, value: Any, spec: FieldSpec, index: ViewIndex) -> Text:
         if isinstance(value, (list, tuple, frozenset)):
             items = sorted(value, key=str) if isinstance(value, frozenset) else value
-            parts = [self.value_label(name, field, v, index) for v in items]
+            parts = [self.value_label(name, field, v, spec, index) for v in items]
             if not parts:
                 return self.cat.text("phones.value.none", default="-")
             return {"ko": ", ".join(p["ko"] for p in parts), "en": ", ".join(p["en"] for p in parts)}
+        if spec.kind == "flag":
+            word = "yes" if value else "no"
+            return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{word}", f"phones.value.{word}",
+                                 default=word)
+        if spec.kind == "seat":
+            if 0 <= value < len(index.players):
+                return {"ko": index.players[value], "en": index.players[value]}
+            return self.cat.text("phones.value.none", default="-")
+        if spec.kind == "ref":
+            if not value:
+                return self.cat.text("phones.value.none", default="-")
+            found = index.catalogs.get(spec.of, {}).get(str(value)) or index.names.get(str(value))
+            return found or {"ko": str(value), "en": str(value)}
+        if spec.kind == "choice":
+            return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=str(value))
         return {"ko": str(value), "en": str(value)}
 
     def entries(self, actions: Sequence[Action], view: Mapping[str, Any],
@@ -197,9 +171,11 @@ class Labeller:
             name = action.NAME
             parts: list[dict[str, Any]] = []
             free: list[dict[str, Any]] = []
-            for field in _fields(type(action)):
+            for field, spec in field_specs(type(action)).items():
+                if spec.kind in SKIP_KINDS:
+                    continue
                 value = getattr(action, field)
-                if _is_free(value, index, (self.game, name, field) in FREE_TEXT):
+                if spec.kind == "text":
                     count = len(value) if isinstance(value, (list, tuple)) else None
                     free.append({"field": field, "flabel": self.field_label(name, field), "count": count})
                     continue
@@ -212,7 +188,7 @@ class Labeller:
                 k = known.setdefault(raw, len(known))
                 label = labels.get((name, field, raw))
                 if label is None:
-                    label = labels[(name, field, raw)] = self.value_label(name, field, value, index)
+                    label = labels[(name, field, raw)] = self.value_label(name, field, value, spec, index)
                 flabel = flabels.get((name, field))
                 if flabel is None:
                     flabel = flabels[(name, field)] = self.field_label(name, field)
@@ -225,19 +201,9 @@ class Labeller:
             glabel = glabels.get(name)
             if glabel is None:
                 glabel = glabels[name] = self.group_label(name)
-            out.append({"id": i, "group": name, "glabel": glabel, "parts": parts, "free": free})
+            out.append({"id": i, "group": name, "glabel": glabel, "final": type(action).FINAL, "parts": parts,
+                        "free": free})
         return out
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _fields(cls: type) -> tuple[str, ...]:
-    """An action class's fields a guest chooses (not who acts, not the moment)."""
-    found = _FIELDS.get(cls)
-    if found is None:
-        found = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in SKIP_FIELDS)
-    return found
 
 
 def fill_free(action: Action, typed: Mapping[str, Any], entry: Mapping[str, Any],

@@ -1,13 +1,19 @@
-"""The generic conformance harness every registered engine passes (DESIGN.md, Conventions).
+"""The generic conformance harness every registered engine passes (engines/core.py: the contract).
 
-`random_playthrough` plays one seeded random game and checks, at every step: the input state is not
-mutated, every legal action of every seat to move applies, illegal actions raise a RuleError with a
-Korean message and leave the state unchanged, the state survives JSON, views are JSON-safe and hold no
-other seat's secrets, and the game ends. Game test modules call it with their own configs too.
+`check_declarations` checks what an engine declares about its actions (every field annotated, who
+takes each). `random_playthrough` plays one seeded random game, firing the engine's deadlines at random
+moments after they pass, and checks at every thorough step: the input state is not mutated, every legal
+action of every seat to move applies, illegal actions (other seats' actions, a player's action sent by
+the table and the reverse) raise a RuleError with a Korean message and leave the state unchanged, the
+state survives JSON, views are typed and JSON-safe and hold no other seat's secrets, the table's offers
+are public and the same in every view, and every hidden variant (a secret swapped) leaves every other
+seat's view and legal actions, the table view and the table's offers identical. The game ends, and its
+log replays. Game test modules call it with their own configs too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -15,7 +21,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.core import CHANCE, TABLE, Action, Engine, Event, RuleError, Secret, stamp
+from engines.core import (
+    CHANCE,
+    TABLE,
+    Action,
+    Engine,
+    Event,
+    RuleError,
+    Secret,
+    View,
+    field_specs,
+    stamp,
+)
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 START = 1_800_000_000.0
@@ -26,6 +43,7 @@ class Playthrough:
     actions: list[Action] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
     outcome: Any = None
+    variants: int = 0  # hidden variants checked
 
 
 def contains_pair(tree: Any, key: str, value: Any) -> bool:
@@ -71,12 +89,95 @@ def check_json_roundtrip(engine: Engine[Any], state: Any) -> None:
     assert engine.state_from_dict(data) == state, "state does not survive JSON"
 
 
+def check_declarations(engine: Engine[Any]) -> None:
+    """Every action class: a name, who takes it, and a FieldSpec on every field but `seat`."""
+    assert engine.actions, f"{engine.name} declares no actions"
+    for name, cls in engine.actions.items():
+        assert cls.NAME == name
+        assert cls.BY in ("player", "table", "chance"), f"{name}.BY = {cls.BY!r}"
+        specs = field_specs(cls)  # raises TypeError for a field without a FieldSpec
+        for fname, spec in specs.items():
+            assert (fname == "at") == (spec.kind == "moment"), f"{name}.{fname}: only `at` is a moment"
+            if spec.kind == "ref":
+                assert spec.of, f"{name}.{fname}: a ref names its catalog"
+            if spec.kind == "drawn":
+                assert cls.BY == "chance", f"{name}.{fname}: only chance draws"
+        assert cls.__doc__ and cls.__doc__.strip(), f"{name} has no doc"
+    described = engine.describe_actions()
+    assert {d["name"] for d in described} == set(engine.actions)
+
+
+def _json(data: Any) -> Any:
+    return json.loads(json.dumps(data, ensure_ascii=False, sort_keys=True))
+
+
+def check_views(engine: Engine[Any], state: Any) -> None:
+    """Typed views: the shared part is consistent, JSON-safe and the table's offers are public."""
+    seats = engine.seats(state)
+    table = engine.table_offers(state) if engine.outcome(state) is None else ()
+    movers = engine.to_move(state)
+    for offer in table:
+        cls = engine.actions[offer.action]
+        assert offer.seat in movers and offer.action in engine.legal_names(state, offer.seat), f"offer {offer}"
+        assert offer.final == cls.FINAL
+    for seat in (*seats, None):
+        view = engine.observe(state, seat)
+        assert isinstance(view, View) and view.seat == seat
+        assert [p.seat for p in view.players] == list(seats)
+        assert view.table == table, "the table's offers differ between views"
+        assert all(p.seat in movers for p in view.prompts), "a prompt names a seat that may not act"
+        assert _json(view.to_dict()) == _json(engine.view(state, seat))
+
+
+def check_hidden_variants(engine: Engine[Any], state: Any) -> int:
+    """A secret swapped changes nothing for the seats that may not see it (nor the table)."""
+    n = 0
+    seats = engine.seats(state)
+    for variant, knowers in engine.hidden_variants(state):
+        n += 1
+        assert variant != state, "a hidden variant must differ"
+        assert engine.table_offers(variant) == engine.table_offers(state), "table offers depend on a secret"
+        assert engine.to_move(variant) == engine.to_move(state), "who moves depends on a secret"
+        for seat in (*seats, None, TABLE):
+            if seat is not None and seat in knowers:
+                continue
+            if seat != TABLE:
+                assert _json(engine.view(variant, seat)) == _json(engine.view(state, seat)), (
+                    f"seat {seat}'s view depends on a secret of {sorted(knowers)}")
+            if seat is not None:
+                mine = [a.to_dict() for a in engine.legal_actions(state, seat)]
+                theirs = [a.to_dict() for a in engine.legal_actions(variant, seat)]
+                assert mine == theirs, f"seat {seat}'s legal actions depend on a secret of {sorted(knowers)}"
+    return n
+
+
+def _check_seat_kinds(engine: Engine[Any], state: Any, seat: int, legal: list[Action]) -> None:
+    """Legal actions are the seat's own and of its kind; sent by another kind of seat, each is refused."""
+    before = engine.state_to_dict(state)
+    movers = engine.to_move(state)
+    for action in legal:
+        assert action.seat == seat, f"{action.NAME} of seat {seat} says seat {action.seat}"
+        kind = "table" if seat == TABLE else "player"
+        assert type(action).BY == kind, f"{action.NAME} is BY {type(action).BY} but offered to {kind}"
+    others = [s for s in movers if s != CHANCE and (s == TABLE) != (seat == TABLE)]
+    for action in legal[:8]:
+        for other in others[:2]:
+            try:
+                engine.apply(state, stamp(dataclasses.replace(action, seat=other), START))
+            except RuleError as exc:
+                check_rule_error(exc)
+            else:
+                raise AssertionError(f"{action.NAME} of seat {seat} accepted from seat {other}")
+    assert engine.state_to_dict(state) == before
+
+
 def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Mapping[str, Any], seed: int,
                        max_steps: int = 5000, check_every: int = 5, check_first: int = 40,
                        max_legal_checked: int = 24) -> Playthrough:
     """Thorough checks run on the first `check_first` steps and every `check_every`-th step after; each
     applies up to `max_legal_checked` of the legal actions (a random sample) besides the one played."""
     rng = random.Random(seed)
+    check_declarations(engine)
     state = engine.setup(config, pack, seed)
     now = START
     play = Playthrough(states=[state])
@@ -91,23 +192,40 @@ def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Map
         if thorough:
             check_json_roundtrip(engine, state)
             check_secrets(engine, state)
+            check_views(engine, state)
+            play.variants += check_hidden_variants(engine, state)
             _check_illegal(engine, state, tried, rng)
-        seat = rng.choice(movers)
-        if seat == CHANCE:
-            action = engine.sample_chance(state, rng)
+        deadlines = sorted(engine.deadlines(state), key=lambda d: d.at)
+        for d in deadlines:
+            assert d.action.seat in movers, f"deadline {d.action.NAME} for a seat that may not act"
+            if thorough and d.at > now:  # not due yet: refused
+                try:
+                    engine.apply(state, _stamp(d.action, now))
+                except RuleError as exc:
+                    check_rule_error(exc)
+                else:
+                    raise AssertionError(f"deadline {d.action.NAME} accepted before its moment")
+        legal_by = {s: list(engine.legal_actions(state, s)) for s in movers if s != CHANCE}
+        if thorough and not (deadlines and deadlines[0].at <= now):
+            for s, legal in legal_by.items():
+                _check_seat_kinds(engine, state, s, legal)
+        seats_with = [s for s in movers if s == CHANCE or legal_by.get(s)]
+        due = bool(deadlines) and deadlines[0].at <= now  # the session fires a due deadline first
+        if due or (deadlines and (not seats_with or rng.random() < 0.15)):
+            now = max(now, deadlines[0].at) + rng.choice((0.0, 0.5, 5.0))
+            action = deadlines[0].action
         else:
-            legal = list(engine.legal_actions(state, seat))
-            if not legal:
-                seats_with = [s for s in movers if s != CHANCE and engine.legal_actions(state, s)]
-                assert seats_with or CHANCE in movers, f"seats {movers} to move but none has a legal action"
-                seat = rng.choice(seats_with) if seats_with else CHANCE
-                legal = list(engine.legal_actions(state, seat)) if seat != CHANCE else [
-                    engine.sample_chance(state, rng)]
-            if thorough:
-                for other in rng.sample(legal, min(max_legal_checked, len(legal))):
-                    engine.apply(state, _stamp(other, now))
-            action = rng.choice(legal)
-            tried.extend(rng.sample(legal, min(3, len(legal))))
+            assert seats_with, f"seats {movers} to move but none has a legal action or a deadline"
+            seat = rng.choice(seats_with)
+            if seat == CHANCE:
+                action = engine.sample_chance(state, rng)
+            else:
+                legal = legal_by[seat]
+                if thorough and not due:
+                    for other in rng.sample(legal, min(max_legal_checked, len(legal))):
+                        engine.apply(state, _stamp(other, now))
+                action = rng.choice(legal)
+                tried.extend(rng.sample(legal, min(3, len(legal))))
         action = _stamp(action, now)
         step = engine.apply(state, action)
         assert engine.state_to_dict(state) == before, f"{action.NAME} mutated its input state"
@@ -157,7 +275,6 @@ def _check_illegal(engine: Engine[Any], state: Any, tried: list[Action], rng: ra
     if idle and tried:
         probe = tried[-1]
         try:
-            import dataclasses
             engine.apply(state, dataclasses.replace(probe, seat=rng.choice(idle)))
         except RuleError as exc:
             check_rule_error(exc)

@@ -11,19 +11,24 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from engines.core import (
     CHANCE,
+    DRAWN,
     TABLE,
     Action,
+    At,
+    Deadline,
     Engine,
     Event,
     IllegalActionError,
     Outcome,
     Secret,
     Step,
+    View,
     actions_map,
+    number,
     seeded_rng,
 )
 from engines.timers import Clock
@@ -33,22 +38,24 @@ from engines.timers import Clock
 class Roll(Action):
     """Chance: the bonus rolled before a turn."""
     NAME = "roll"
-    value: int = 1
+    BY = "chance"
+    value: Annotated[int, DRAWN] = 1
 
 
 @dataclass(frozen=True)
 class Take(Action):
     """Take 1 to 3 items from the pile."""
     NAME = "take"
-    n: int = 1
-    at: float = 0.0
+    n: Annotated[int, number(1, 3)] = 1
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
 class TimeUp(Action):
     """The table reports the clock ran out."""
     NAME = "time_up"
-    at: float = 0.0
+    BY = "table"
+    at: At = 0.0
 
 
 @dataclass(frozen=True)
@@ -88,8 +95,7 @@ class SecretNim(Engine[NimState]):
         if seat == CHANCE:
             return [Roll(CHANCE, v) for v in (1, 2, 3)]
         if seat == TABLE:
-            assert state.clock.deadline is not None
-            return [TimeUp(TABLE, at=state.clock.deadline)]
+            return []  # the clock's end is a deadline the session fires
         return [Take(seat, n) for n in (1, 2, 3) if n <= state.pile]
 
     def sample_chance(self, state: NimState, rng: random.Random) -> Action:
@@ -121,14 +127,25 @@ class SecretNim(Engine[NimState]):
             nxt = dataclasses.replace(nxt, winner=action.seat, reason="last_take", roll_pending=False)
         return Step(nxt, (Event("took", {"seat": action.seat, "n": action.n}),))
 
-    def view(self, state: NimState, seat: int | None) -> dict[str, Any]:
+    def deadlines(self, state: NimState) -> list[Deadline]:
+        if self.outcome(state) is None and not state.roll_pending and state.clock.deadline is not None:
+            return [Deadline(state.clock.deadline, TimeUp(TABLE))]
+        return []
+
+    def hidden_variants(self, state: NimState) -> list[tuple[NimState, frozenset[int]]]:
+        if state.winner is not None or len(state.hands) < 2 or state.hands[0] == state.hands[1]:
+            return []
+        hands = (state.hands[1], state.hands[0], *state.hands[2:])
+        return [(dataclasses.replace(state, hands=hands), frozenset({0, 1}))]
+
+    def observe(self, state: NimState, seat: int | None) -> View:
         out: dict[str, Any] = {"players": list(state.players), "pile": state.pile, "turn": state.turn,
                                "clock": state.clock.to_view()}
         if seat is not None and seat >= 0:
             out["hand"] = state.hands[seat]
         if state.winner is not None:
             out["hands"] = list(state.hands)
-        return out
+        return self.make_view(state, seat, "over" if state.winner is not None else "play", out)
 
     def outcome(self, state: NimState) -> Outcome | None:
         if state.winner is None:

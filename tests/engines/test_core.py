@@ -179,8 +179,10 @@ def test_stamp_fills_only_missing_moments() -> None:
 def test_describe_actions_lists_names_fields_and_docs() -> None:
     names = {a["name"]: a for a in ENGINE.describe_actions()}
     assert set(names) == {"roll", "take", "time_up"}
-    assert names["take"]["fields"] == {"seat": "int", "n": "int", "at": "float"}
+    assert names["take"]["fields"] == {"n": {"type": "int", "kind": "number", "lo": 1, "hi": 3},
+                                       "at": {"type": "float", "kind": "moment"}}
     assert names["take"]["doc"].startswith("Take 1 to 3")
+    assert (names["take"]["by"], names["time_up"]["by"], names["roll"]["by"]) == ("player", "table", "chance")
 
 
 def test_apply_order_game_over_then_seat_then_legality() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from audio.intents import load_catalog
-from engines.core import CHANCE, TABLE
+from engines.core import CHANCE, TABLE, stamp
 from kiosk.voice_intents import game_intents
 from tests.engines.conformance import random_playthrough
 from tests.packs import pack_for
@@ -36,8 +36,12 @@ def wide_play(engine, config, pack, seed: int, steps: int = 400) -> list:  # typ
         if engine.outcome(state) is not None:
             break
         movers = list(engine.to_move(state))
+        deadlines = engine.deadlines(state)
+        legal = [a for s in movers if s != CHANCE for a in engine.legal_actions(state, s)]
         if CHANCE in movers:
             action = engine.sample_chance(state, rng)
+        elif deadlines and (not legal or rng.random() < 0.1):  # time passes: a timeout fires
+            action = stamp(deadlines[0].action, deadlines[0].at)
         else:
             legal = [a for s in movers for a in engine.legal_actions(state, s)]
             by_type: dict[str, list] = {}

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import engines
-from engines.core import CHANCE, Action, Engine, Secret, Step, stamp
+from engines.core import CHANCE, Action, Engine, Secret, Step, Text, stamp
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.labels import Catalogs
 from tests.engines import reference
@@ -92,7 +92,7 @@ def _strings(tree: Any) -> set[str]:
     return _walk(tree, set(), keys=True)
 
 
-ENTRY_KEYS = {"id", "group", "glabel", "parts", "free", "field", "flabel", "k", "label", "count", "ko", "en"}
+ENTRY_KEYS = {"id", "group", "glabel", "final", "parts", "free", "field", "flabel", "k", "label", "count", "ko", "en"}
 
 
 def _keys(tree: Any, out: set[str]) -> set[str]:
@@ -178,7 +178,10 @@ def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
             break
         movers = sorted(engine.to_move(session.state))
         mover = rng.choice(movers)
-        if mover == CHANCE:
+        due = [d for d in engine.deadlines(session.state) if d.at <= session.now]
+        if due:  # the session fires a due timeout first
+            action = due[0].action
+        elif mover == CHANCE:
             action = engine.sample_chance(session.state, rng)
         else:
             legal = list(engine.legal_actions(session.state, mover))
@@ -219,7 +222,7 @@ class _LeakyViewNim(reference.SecretNim):
 @dataclass(frozen=True)
 class Whisper(Action):
     NAME = "whisper"
-    words: str = ""
+    words: Text = ""
 
 
 class _LeakyButtonsNim(reference.SecretNim):

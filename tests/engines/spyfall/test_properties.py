@@ -105,6 +105,9 @@ def test_any_action_applies_or_is_refused_cleanly(seed: int, modules: set[str], 
         else:
             legal = list(E.legal_actions(state, seat)) or [
                 a for s in movers if s != CHANCE for a in E.legal_actions(state, s)]
+            if not legal:  # only a timeout is pending: it fires once its moment has passed
+                deadline = min(E.deadlines(state), key=lambda d: d.at)
+                legal, now = [deadline.action], max(now, deadline.at)
             action = rng.choice(legal)
         state = E.apply(state, stamp(action, now)).state
         now += rng.choice((1.0, 30.0, 200.0))
