@@ -10,7 +10,7 @@ phrase, or a game intent naming an engine action (`action`) whose fields its slo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,16 @@ def _spec(name: str, raw: Any, where: str, kind: str) -> IntentSpec:
     )
 
 
+def _engine_final(game: str, action: str, where: str) -> bool:
+    """A game action needs a confirmation when its engine marks it FINAL (engines/core.py)."""
+    from engines import find_engine
+
+    try:
+        return bool(find_engine(game).actions[action].FINAL)
+    except KeyError:
+        raise VoiceContentError(f"{where}: game {game!r} has no engine action {action!r}") from None
+
+
 def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
     """Read the template file; errors name the file and the intent."""
     where = str(path)
@@ -128,7 +138,9 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
             spec = _spec(full, raw, where, "game")
             if spec.action is None:
                 raise VoiceContentError(f"{where}: game intent {full!r} needs `action` (an engine action NAME)")
-            specs[full] = spec
+            if isinstance(raw, dict) and "final" in raw:
+                raise VoiceContentError(f"{where}: game intent {full!r}: `final` comes from the engine's FINAL mark")
+            specs[full] = replace(spec, final=_engine_final(str(game), spec.action, where))
     decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
     return VoiceCatalog(specs, decoys)
 

@@ -8,7 +8,6 @@ mic button hides and the staff screen says why (audio.status.BOARD)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
@@ -16,8 +15,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from engines.core import TABLE
-from kiosk.voice_intents import game_intents
+from kiosk.voice_intents import acting_seat, game_intents, slot_values
 from kiosk.widgets.handover import HoldButton
 from kiosk.widgets.theme import MUTED, TEXT
 
@@ -26,41 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NAVIGATION = ("next", "previous", "repeat", "stop", "help", "score", "time_left", "new_game")
-SLOT_KEYS = {"location": "locations", "character": "characters", "room": "rooms", "suspect": "suspects",
-             "weapon": "weapons"}
-
-
-def slots_from_view(view: Mapping[str, Any]) -> dict[str, dict[str, object]]:
-    """Spoken names → values from a table view: players → seat, and lists named after the slot
-    ("locations", "rooms" …) whose items are names or {id, name|ko|en} mappings."""
-    out: dict[str, dict[str, object]] = {}
-    players = view.get("players")
-    if isinstance(players, list):
-        names: dict[str, object] = {}
-        for seat, p in enumerate(players):
-            name = p if isinstance(p, str) else (p.get("name") if isinstance(p, Mapping) else None)
-            if isinstance(name, str) and name:
-                names[name] = seat
-        out["player"] = names
-    for slot, key in SLOT_KEYS.items():
-        items = view.get(key)
-        if not isinstance(items, list):
-            continue
-        values: dict[str, object] = {}
-        for item in items:
-            if isinstance(item, str):
-                values[item] = item
-            elif isinstance(item, Mapping):
-                ident = item.get("id", item.get("name"))
-                for field in ("ko", "name", "name_ko"):
-                    spoken = item.get(field)
-                    if isinstance(spoken, Mapping):
-                        spoken = spoken.get("ko")
-                    if isinstance(spoken, str) and spoken and ident is not None:
-                        values[spoken] = ident
-        if values:
-            out[slot] = values
-    return out
 
 
 class VoiceBar(BoxLayout):
@@ -115,7 +78,7 @@ class VoiceBridge:
             except Exception:  # a voice problem must never stop the game: listen for everything instead
                 log.exception("legal voice intents not computed")
                 intents += [spec.name for spec in self.controller.catalog.game_intents(game)]
-            slots = slots_from_view(session.view(None))
+            slots = slot_values(session.engine.observe(session.state, None))
         try:
             self.controller.set_context(screen, intents, slots)
         except Exception:
@@ -199,17 +162,16 @@ class VoiceBridge:
 
         fields = intent.action_fields()
         extra: dict[str, object] = {}
-        if "seat" not in fields:
-            movers = [s for s in session.engine.to_move(session.state) if s >= TABLE]
-            cls = session.engine.actions.get(intent.spec.action or "")
-            if TABLE in movers and cls is not None and any(
-                    type(a) is cls for a in session.engine.legal_actions(session.state, TABLE)):
-                extra["seat"] = TABLE
-            elif len([s for s in movers if s >= 0]) == 1:
-                extra["seat"] = next(s for s in movers if s >= 0)
-            else:
+        cls = session.engine.actions.get(intent.spec.action or "")
+        if cls is not None and cls.PRIVATE:  # only its owner's private channel may offer it
+            app.toast(app.tr("voice.private"))
+            return
+        if "seat" not in fields and cls is not None:
+            seat = acting_seat(session.engine.observe(session.state, None), cls.NAME, cls.BY)
+            if seat is None:
                 app.toast(app.tr("voice.who"))
                 return
+            extra["seat"] = seat
         try:
             action = to_action(intent, session.engine.actions, **extra)
         except (KeyError, TypeError) as exc:

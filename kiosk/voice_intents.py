@@ -1,20 +1,51 @@
-"""Which game intents the recogniser listens for on the host screen (no Kivy here: tests and tools import
-it without creating a window)."""
+"""What the recogniser listens for on the host screen, from the engine's declarations (no Kivy here: tests
+and tools import it without creating a window).
+
+Voice is a shared-screen input: a microphone cannot tell who spoke, and a refusal heard by the whole
+table must tell nothing. So it listens for the game intents whose action the table may be offered now
+(`View.table`, public by construction) plus `always` intents, and fills slots from the table view's
+shared part: `$player` → the players' names, `$<kind>` → the view's catalog `<kind>s` (the field's
+FieldSpec must say so: a seat for `$player`, `ref("<kind>s")` otherwise; tests check every template)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.core import TABLE
+from engines.core import TABLE, View
+
+
+def offered(session: Any) -> set[str]:
+    """Action names the shared screen may offer now."""
+    view: View = session.engine.observe(session.state, None)
+    return {o.action for o in view.table}
 
 
 def game_intents(catalog: Any, session: Any) -> list[str]:
-    """The game intents the recogniser listens for now: those whose action is legal for a seat that may
-    act (or the table), plus `always` intents. A smaller grammar is a more accurate one (bench/voice.py
-    measures per step), and a phrase that is not legal now is not forced onto anything."""
-    engine, state = session.engine, session.state
-    legal: set[str] = set()
-    for seat in engine.to_move(state):
-        if seat >= TABLE:
-            legal.update(type(a).NAME for a in engine.legal_actions(state, seat))
-    return [spec.name for spec in catalog.game_intents(session.game.id) if spec.always or spec.action in legal]
+    """The game intents the recogniser listens for now: those whose action the table is offered, plus
+    `always` intents. A smaller grammar is a more accurate one (bench/voice.py measures per step), and a
+    phrase that is not legal now is not forced onto anything."""
+    names = offered(session)
+    return [spec.name for spec in catalog.game_intents(session.game.id) if spec.always or spec.action in names]
+
+
+def slot_values(view: View) -> dict[str, dict[str, object]]:
+    """Spoken names → values: players → seat, and each catalog's Korean names and aliases → id."""
+    out: dict[str, dict[str, object]] = {"player": {p.name: p.seat for p in view.players if p.name}}
+    for key, entries in view.catalogs.items():
+        kind = key[:-1] if key.endswith("s") else key
+        values: dict[str, object] = {}
+        for n in entries:
+            for spoken in (n.ko, *n.aliases):
+                if spoken:
+                    values[spoken] = n.id
+        out[kind] = values
+    return out
+
+
+def acting_seat(view: View, action: str, by: str) -> int | None:
+    """Who a spoken action stands for when the template names no seat: the table for a table action, else
+    the one player the table is offered it for (None: ambiguous, ask who)."""
+    if by == "table":
+        return TABLE
+    seats = {o.seat for o in view.table if o.action == action and o.seat >= 0}
+    return next(iter(seats)) if len(seats) == 1 else None

@@ -1,6 +1,7 @@
-"""The kiosk listens only for game intents that are legal now (a smaller grammar is a more accurate one),
-every game intent is reachable in real play, and an intent whose legality hides a secret (Mr. Jack's
-escape) is listened for whether or not it is legal."""
+"""The kiosk listens only for game intents the table is offered now (a smaller grammar is a more accurate
+one, and voice is a shared-screen input), every game intent is reachable in real play, an intent whose
+legality hides a secret (Mr. Jack's escape) is listened for whether or not it is legal, and every template
+agrees with the engine's declarations (slots with the fields' FieldSpecs, confirmation with FINAL)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from types import SimpleNamespace
 import pytest
 
 import engines
-from audio.intents import load_catalog
-from engines.core import CHANCE, TABLE, stamp
+from audio.grammar import Slot, parse
+from audio.intents import VoiceContentError, load_catalog
+from engines.core import CHANCE, TABLE, field_specs, stamp
 from kiosk.voice_intents import game_intents
 from tests.engines.conformance import random_playthrough
 from tests.packs import pack_for
@@ -22,6 +24,10 @@ GAMES = ["spyfall", "watson_holmes", "clue", "mr_jack_ny"]
 
 def legal_names(engine, state) -> set[str]:  # type: ignore[no-untyped-def]
     return {type(a).NAME for s in engine.to_move(state) if s >= TABLE for a in engine.legal_actions(state, s)}
+
+
+def offered_names(engine, state) -> set[str]:  # type: ignore[no-untyped-def]
+    return {o.action for o in engine.table_offers(state)} if engine.outcome(state) is None else set()
 
 
 ENDING = {"accuse", "end_session", "end_game", "reveal_joker", "time_up", "escape", "arrest"}
@@ -66,13 +72,13 @@ def test_grammar_holds_exactly_the_legal_game_intents(name: str) -> None:
             for state in wide_play(engine, config, pack, seed * 7 + i):
                 session = SimpleNamespace(engine=engine, state=state, game=SimpleNamespace(id=name))
                 listened = game_intents(CATALOG, session)
-                legal = legal_names(engine, state)
+                legal = offered_names(engine, state)
                 for intent in listened:
                     spec = CATALOG.intents[intent]
-                    assert spec.always or spec.action in legal, f"{intent} listened for but not legal"
+                    assert spec.always or spec.action in legal, f"{intent} listened for but not offered"
                 for spec in CATALOG.game_intents(name):
                     if spec.action in legal:
-                        assert spec.name in listened, f"{spec.name} legal but not listened for"
+                        assert spec.name in listened, f"{spec.name} offered but not listened for"
                 seen.update(listened)
     never = {s.name for s in CATALOG.game_intents(name)} - seen
     assert not never, f"voice intents never reachable in play: {sorted(never)}"
@@ -89,3 +95,35 @@ def test_escape_is_listened_for_even_when_it_is_not_possible() -> None:
         session = SimpleNamespace(engine=engine, state=state, game=SimpleNamespace(id="mr_jack_ny"))
         assert "mr_jack_ny.escape" in game_intents(CATALOG, session)
         assert CATALOG.intents["mr_jack_ny.escape"].always
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_templates_agree_with_the_engine_declarations(name: str) -> None:
+    """`$player:f` fills a seat field, `$kind:f` a ref to the catalog `<kind>s`; confirmation is FINAL."""
+    engine = engines.find_engine(name)
+    for spec in CATALOG.game_intents(name):
+        cls = engine.actions[spec.action]
+        assert spec.final == cls.FINAL, spec.name
+        specs = field_specs(cls)
+        for template in spec.templates:
+            for kind, field in _slots(parse(template)):
+                fs = specs[field]
+                if kind == "player":
+                    assert fs.kind == "seat", f"{spec.name}: ${kind}:{field} is not a seat field"
+                else:
+                    assert fs.kind == "ref" and fs.of == kind + "s", f"{spec.name}: ${kind}:{field} vs {fs}"
+
+
+def test_a_template_cannot_declare_final_for_an_engine_action(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "ko.yaml"
+    bad.write_text("wake: [테이블]\nconfirm: {accept: [네], reject: [아니요]}\ngames:\n  spyfall:\n"
+                   "    accuse: {action: accuse, final: false, templates: [고발]}\n", encoding="utf-8")
+    with pytest.raises(VoiceContentError, match="FINAL"):
+        load_catalog(bad)
+
+
+def _slots(node):  # type: ignore[no-untyped-def]
+    if isinstance(node, Slot):
+        yield node.name, node.field
+    for child in getattr(node, "items", ()) or getattr(node, "options", ()):
+        yield from _slots(child)
