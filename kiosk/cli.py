@@ -58,21 +58,64 @@ def _stop_on_sigterm(app: Any) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def _library() -> Any:
+    """The shipped content with the café's overlay (the data folder's content/), as the kiosk loads it."""
+    from content.loader import load_library
+    from kiosk.paths import data_dir
+
+    overlay = data_dir() / "content"
+    return load_library(overlay=overlay if overlay.is_dir() else None)
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
+    """The action vocabulary: who takes each action, whether it is final or private, its whole doc, each
+    field's type and meaning, and the ids a ref field accepts (from the game's content)."""
     from engines import find_engine
 
+    game = _library().games.get(args.game)
     try:
-        engine = find_engine(args.game)
+        engine = find_engine(game.engine_name if game else args.game)
     except KeyError as exc:
         print(exc.args[0], file=sys.stderr)
         return 2
-    _out({"game": engine.name, "version": engine.version, "actions": engine.describe_actions()})
+    pack = game.pack if game else {}
+    catalogs: dict[str, list[str]] = {}
+    try:
+        configs = engine.example_configs(pack)
+        view = engine.observe(engine.setup(configs[0], pack, 0), None)
+        catalogs = {k: [n.id for n in v] for k, v in view.catalogs.items()}
+    except Exception as exc:  # the vocabulary is still useful without the content's ids
+        print(f"(no content ids: {exc})", file=sys.stderr)
+    actions = engine.describe_actions()
+    for action in actions:
+        for spec in action["fields"].values():
+            if spec["kind"] == "ref" and spec.get("of") in catalogs:
+                spec["ids"] = catalogs[spec["of"]]
+    _out({"game": engine.name, "version": engine.version, "seats": SEATS_DOC, "actions": actions,
+          "catalogs": catalogs})
     return 0
 
 
+SEATS_DOC = "players are seats 0..n-1 in the config's order; -1 is the table, -2 is chance"
+SCENARIO_KEYS = {"config", "seed", "actions", "start", "auto_chance"}
+REPLAY_DOC = """A scenario is a JSON object:
+  config       the game's set-up, as the kiosk's form gives it (players, modules, case ...)
+  seed         the set-up's seed (the deal); the same seed gives the same game
+  actions      [{"name": ..., "seat": N, fields ...}], as `tablehost actions GAME` lists them;
+               seats as in the JSON everywhere: players 0..n-1, the table -1, chance -2
+  start        the moment of the first action in epoch seconds (default 1800000000)
+  auto_chance  true (default): chance steps (deals, shuffles, dice) are drawn for you, seeded by
+               `seed` and the action's index; false: list them yourself as seat -2 actions
+Time: an action without `at` happens at start + its index (seconds); give `at` to place it later.
+A timeout (e.g. Spyfall's time_up) is accepted only at or after its deadline: give it an `at`.
+Unknown keys are refused. Output: the table view (or --seat N's view), the events that seat saw,
+the outcome, who may act, and pending deadlines."""
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Apply a JSON scenario {config, seed, actions:[...]} and print the table view and the outcome."""
-    from content.loader import load_library
+    """Apply a JSON scenario (see REPLAY_DOC) and print a view, the events, the outcome."""
+    import random
+
     from engines import find_engine
     from engines.core import CHANCE, RuleError, stamp
 
@@ -81,8 +124,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"cannot read scenario {args.file}: {exc}", file=sys.stderr)
         return 2
-    library = load_library()
-    game = library.games.get(args.game)
+    if not isinstance(scenario, dict) or set(scenario) - SCENARIO_KEYS:
+        unknown = sorted(set(scenario) - SCENARIO_KEYS) if isinstance(scenario, dict) else "not an object"
+        print(f"scenario {args.file}: unknown keys {unknown} (allowed: {sorted(SCENARIO_KEYS)})", file=sys.stderr)
+        return 2
+    game = _library().games.get(args.game)
     try:
         engine = find_engine(game.engine_name if game else args.game)
     except KeyError as exc:
@@ -95,25 +141,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (RuleError, ValueError, KeyError) as exc:
         print(f"bad config: {exc}", file=sys.stderr)
         return 1
+    seat = args.seat
+    if seat is not None and seat not in engine.seats(state):
+        print(f"--seat {seat}: the players are seats 0..{len(engine.seats(state)) - 1}", file=sys.stderr)
+        return 2
     start = float(scenario.get("start", 1_800_000_000))
+    events: list[dict[str, Any]] = []
+
+    def seen(step_events: Any) -> None:
+        events.extend(e.to_dict() for e in step_events if e.to is None or (seat is not None and seat in e.to))
+
     for index, data in enumerate(scenario.get("actions", [])):
         try:
             action = stamp(engine.action_from_dict(data), start + index)
-            state = engine.apply(state, action).state
+            step = engine.apply(state, action)
         except RuleError as exc:
-            print(json.dumps({"error": exc.to_dict(), "index": index, "action": data}, ensure_ascii=False),
-                  file=sys.stderr)
-            print(f"action {index}: {exc.ko} ({exc.en})", file=sys.stderr)
+            who = data.get("seat") if isinstance(data, dict) else None
+            print(json.dumps({"error": exc.to_dict(), "index": index, "seat": who, "action": data},
+                             ensure_ascii=False), file=sys.stderr)
+            print(f"action {index} (seat {who}): {exc.ko} ({exc.en})", file=sys.stderr)
             return 1
-        if scenario.get("auto_chance", True):
-            import random
-            n = 0
-            while engine.outcome(state) is None and CHANCE in engine.to_move(state):
-                state = engine.apply(state, engine.sample_chance(state, random.Random(f"{seed}:{index}:{n}"))).state
-                n += 1
+        state = step.state
+        seen(step.events)
+        n = 0
+        while scenario.get("auto_chance", True) and engine.outcome(state) is None and CHANCE in engine.to_move(state):
+            step = engine.apply(state, engine.sample_chance(state, random.Random(f"{seed}:{index}:{n}")))
+            state = step.state
+            seen(step.events)
+            n += 1
     outcome = engine.outcome(state)
-    _out({"view": engine.view(state, None), "outcome": outcome.to_dict() if outcome else None,
-          "to_move": sorted(engine.to_move(state))})
+    _out({"seat": seat, "view": engine.view(state, seat), "events": events,
+          "outcome": outcome.to_dict() if outcome else None, "to_move": sorted(engine.to_move(state)),
+          "deadlines": [{"at": d.at, "action": d.action.to_dict()} for d in engine.deadlines(state)]})
     return 0
 
 
@@ -210,9 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     act = sub.add_parser("actions", help="a game's action vocabulary as JSON")
     act.add_argument("game")
     act.set_defaults(fn=cmd_actions)
-    rep = sub.add_parser("replay", help="apply a JSON scenario and print the view and outcome")
+    rep = sub.add_parser("replay", help="apply a JSON scenario and print a view, events and the outcome",
+                         description=REPLAY_DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
     rep.add_argument("game")
     rep.add_argument("file")
+    rep.add_argument("--seat", type=int, help="print this player's view and events (0..n-1, as in the JSON)")
     rep.set_defaults(fn=cmd_replay)
     content = sub.add_parser("content", help="content tools")
     csub = content.add_subparsers(dest="content_cmd", required=True)

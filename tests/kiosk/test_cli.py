@@ -111,3 +111,34 @@ def test_kiosk_runs_headless_and_stops_cleanly_on_sigterm(tmp_path: Path) -> Non
     assert rc == 0
     text = "\n".join(p.read_text(errors="replace") for p in logs.glob("*.txt"))
     assert "Traceback" not in text
+
+
+def test_replay_refuses_unknown_keys(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"config": {"players": ["가", "나"]}, "action": []}), encoding="utf-8")
+    assert main(["replay", "secret_nim", str(f)]) == 2
+    assert "action" in capsys.readouterr().err
+
+
+def test_replay_prints_a_seats_view_and_the_events_it_saw(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    scenario = {"config": {"players": ["가", "나"], "pile": 9}, "seed": 4,
+                "actions": [{"name": "roll", "seat": -2, "value": 2}, {"name": "take", "seat": 0, "n": 3}]}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario, ensure_ascii=False), encoding="utf-8")
+    assert main(["replay", "secret_nim", str(f), "--seat", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seat"] == 1 and "hand" in out["view"]
+    assert [e["kind"] for e in out["events"]] == ["rolled", "took", "rolled"]  # the next roll drawn for us
+    assert out["deadlines"] and out["deadlines"][0]["action"]["name"] == "time_up"
+    assert main(["replay", "secret_nim", str(f), "--seat", "2"]) == 2
+
+
+def test_actions_print_whole_docs_field_meanings_and_content_ids(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["actions", "spyfall"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    actions = {a["name"]: a for a in data["actions"]}
+    guess = actions["guess_location"]["fields"]["location"]
+    assert guess["kind"] == "ref" and "batcave" in guess["ids"]
+    assert actions["accuse"]["final"] and actions["accuse"]["fields"]["accused"]["kind"] == "seat"
+    assert actions["choose_dealer"]["by"] == "table" and actions["deal"]["by"] == "chance"
+    assert actions["enter_cards"]["doc"].endswith("Harley icon (-1 none).")  # the whole doc, not its first line
