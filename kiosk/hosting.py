@@ -110,6 +110,20 @@ class HostContext:
             self.toast(exc.message(self.lang))
             return None
 
+    def send(self, action: Action, question: str, danger: bool = False,
+             then: Callable[[Step[Any] | None], None] | None = None) -> None:
+        """Dispatch `action`; one its engine marks FINAL asks `question` first (yes → dispatch). `then`
+        gets the step (None after a refusal or a no)."""
+        def go() -> None:
+            step = self.dispatch(action)
+            if then is not None:
+                then(step)
+
+        if type(action).FINAL:
+            self.confirm(question, go, danger=danger)
+        else:
+            go()
+
     def undo(self) -> bool:
         return self.session.undo() if self.session is not None else False
 

@@ -64,6 +64,10 @@ class GameClock(Label):
                     if self.on_threshold is not None:
                         self.on_threshold(mark)
 
+    def new_clock(self) -> None:
+        """A different clock is shown from now on: its warnings may sound again."""
+        self._fired = set()
+
     def stop(self) -> None:
         if self._ev is not None:
             self._ev.cancel()

@@ -7,7 +7,8 @@ action of every seat to move applies, illegal actions (other seats' actions, a p
 the table and the reverse) raise a RuleError with a Korean message and leave the state unchanged, the
 state survives JSON, views are typed and JSON-safe and hold no other seat's secrets, the table's offers
 are public and the same in every view, and every hidden variant (a secret swapped) leaves every other
-seat's view and legal actions, the table view and the table's offers identical. The game ends, and its
+seat's view and legal actions, the table view and the table's offers identical (and even the seats that
+know the secret keep the same actions but for PRIVATE ones, which only their private channel offers). The game ends, and its
 log replays. Game test modules call it with their own configs too.
 """
 
@@ -140,6 +141,10 @@ def check_hidden_variants(engine: Engine[Any], state: Any) -> int:
         assert engine.to_move(variant) == engine.to_move(state), "who moves depends on a secret"
         for seat in (*seats, None, TABLE):
             if seat is not None and seat in knowers:
+                # even a knower's shareable (not PRIVATE) actions are the same: the shared screen may show them
+                mine = [a.to_dict() for a in engine.legal_actions(state, seat) if not type(a).PRIVATE]
+                theirs = [a.to_dict() for a in engine.legal_actions(variant, seat) if not type(a).PRIVATE]
+                assert mine == theirs, f"seat {seat}'s non-private actions depend on its secret"
                 continue
             if seat != TABLE:
                 assert _json(engine.view(variant, seat)) == _json(engine.view(state, seat)), (

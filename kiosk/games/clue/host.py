@@ -56,7 +56,8 @@ class ClueSetup(BoxLayout):
         self.add_widget(ClueTitle(text=tr("clue.setup.title"), font_size="30sp"))
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.players"), size_hint_x=None, width=dp(160), size_hint_y=1))
-        for n in range(3, 7):
+        lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
+        for n in range(lo, hi + 1):
             b = TButton(text=str(n), test_id=f"clue_count_{n}", selected=n == self.count)
             b.bind(on_release=lambda _w, k=n: self.set_count(k))
             row.add_widget(b)

@@ -70,7 +70,7 @@ class SpyfallHost(GameHost):
         return dict(self.session.view(None))
 
     def names(self) -> list[str]:
-        return list(self.session.state.players)
+        return [p["name"] for p in self.session.view(None)["common"]["players"]]
 
     def send(self, action: Action) -> Step[Any] | None:
         self.pick = {}
@@ -176,7 +176,7 @@ class SpyfallHost(GameHost):
         which = "talk" if phase in TALK_PHASES else "round"
         if (r["number"], which) != self.clock_key:  # a new clock: its 1:00 warning may sound again
             self.clock_key = (r["number"], which)
-            self.clock._fired = set()
+            self.clock.new_clock()
         if phase in TALK_PHASES and r["talk"]:
             self.clock.show(r["talk"])
         elif phase in CLOCK_PHASES:

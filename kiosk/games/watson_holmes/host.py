@@ -81,7 +81,8 @@ class WhSetup(BoxLayout):
         self.add_widget(scroll)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(label(tr("setup.players"), "22sp", height=64))
-        for n in range(2, 8):
+        lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
+        for n in range(lo, hi + 1):
             b = TButton(text=str(n), test_id=f"wh_count_{n}", selected=n == self.count)
             b.bind(on_release=lambda _w, k=n: self._set(count=k))
             row.add_widget(b)
@@ -328,7 +329,7 @@ class WatsonHolmesHost(GameHost):
     def _players(self, view: dict[str, Any]) -> None:
         box = self.table.ids.players  # type: ignore[union-attr]
         box.clear_widgets()
-        movers = self.session.engine.to_move(self.session.state)  # who may act now (the engine decides)
+        movers = {p["seat"] for p in view["common"]["prompts"]}  # whom the game waits for (the engine says)
         for p in view["players"]:
             seat = p["seat"]
             tall = len(view["players"]) <= 5

@@ -1,0 +1,56 @@
+"""The shared screens copy no rule (issue 20): no game screen reads the session's state, a widget's private
+fields or an engine's rules modules; they draw from views and send actions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import engines
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = sorted((ROOT / "kiosk" / "games").rglob("*.py")) + sorted((ROOT / "kiosk" / "games").rglob("*.kv"))
+FORBIDDEN = [
+    (re.compile(r"session\.state\b|\.state\.(players|round|settings)\b"), "reads the session's state"),
+    (re.compile(r"\.engine\.(to_move|legal_actions|_apply|outcome|secrets)\("), "asks the engine's rules directly"),
+    (re.compile(r"\b_fired\b|\.clock\._"), "touches a widget's private fields"),
+]
+RULES_MODULES = re.compile(r"from engines\.\w+\.(rules|scoring|deal|physical|solve|engine)\b|from engines\.(votes|timers)\b")
+
+
+def test_game_screens_read_no_state_and_no_rules() -> None:
+    problems = []
+    for path in SCREENS:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for pattern, why in FORBIDDEN:
+                if pattern.search(line):
+                    problems.append(f"{path.relative_to(ROOT)}:{n}: {why}: {line.strip()}")
+            if RULES_MODULES.search(line):
+                problems.append(f"{path.relative_to(ROOT)}:{n}: imports a rules module: {line.strip()}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_catches_a_state_read(tmp_path: Path) -> None:
+    line = "        return list(self.session.state.players)"
+    assert any(p.search(line) for p, _ in FORBIDDEN)
+    assert RULES_MODULES.search("from engines.spyfall.rules import MODULES")
+
+
+def test_game_yaml_player_range_is_the_engines() -> None:
+    """One player range per game: content's game.yaml; the engine refuses one fewer and one more."""
+    from content.loader import load_library
+
+    library = load_library()
+    for game in library.games.values():
+        engine = engines.find_engine(game.engine_name)
+        lo, hi = game.info.players
+        config = engine.example_configs(game.pack)[0]
+        for n, ok in ((lo - 1, False), (lo, True), (hi, True), (hi + 1, False)):
+            names = [f"P{i}" for i in range(n)]
+            extra = {"suspects": None} if "suspects" in config else {}
+            try:
+                engine.setup({**config, **extra, "players": names}, game.pack, 1)
+                accepted = True
+            except (engines.core.ConfigError, ValueError):
+                accepted = False
+            assert accepted == ok, f"{game.id}: {n} players {'refused' if ok else 'accepted'} (game.yaml {lo}-{hi})"
