@@ -199,12 +199,15 @@ class GameHost(BoxLayout):
 
 
 def host_class(game_id: str) -> type[GameHost] | None:
-    """The game's host widget class, or None while the game has no kiosk module yet."""
+    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
+    its engine's declarations (kiosk/generic_host.py)."""
     try:
         module = importlib.import_module(f"kiosk.games.{game_id}")
     except ModuleNotFoundError as exc:
         if exc.name in (f"kiosk.games.{game_id}",):
-            return None
+            from kiosk.generic_host import GenericHost
+
+            return GenericHost
         raise
     cls = getattr(module, "HOST", None)
     return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None

@@ -1,0 +1,207 @@
+"""The shared screen of a game that has no screen of its own, drawn only from the engine's declarations.
+
+Set-up: the player count from content (game.yaml), each seat with a default name. Play: the phase, whom
+the game waits for, the scores, and one button per action the table is offered (`View.table`); an
+action with several values lists them, labelled from the FieldSpecs and the view's catalogs (the
+phones' labeller). A player's own moves — PRIVATE ones included — open only in that player's private
+channel (their phone, or the tablet handed to them), where a refusal tells nothing they do not know.
+FINAL actions ask first. Timeouts need nothing here: the session fires the engine's deadlines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from engines.core import TABLE, Action, Step
+from kiosk.hosting import GameHost, HostContext
+from kiosk.phones.labels import Catalogs, Labeller, fill_free
+from kiosk.widgets.theme import ACCENT, MUTED, TButton, TLabel
+
+
+def _label(text: str, size: str = "22sp", color: Any = None, height: float = 44) -> TLabel:
+    lab = TLabel(text=text, font_size=size, size_hint_y=None, height=dp(height))
+    if color is not None:
+        lab.color = color
+    return lab
+
+
+def _button(text: str, test_id: str, on_press: Callable[[], None], kind: str = "normal") -> TButton:
+    btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(72))
+    btn.bind(on_release=lambda *_: on_press())
+    return btn
+
+
+class GenericHost(GameHost):
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, padding=dp(24), spacing=dp(12), **kw)
+        self.labeller = Labeller(Catalogs.load(), ctx.game.id)
+        lo, _hi = ctx.game.info.players
+        self.count = lo
+        if ctx.session is None:
+            self.show_setup()
+
+    # ------------------------------------------------------------ helpers
+    def text(self, entry: Mapping[str, Any]) -> str:
+        lang = self.ctx.lang
+        words = [entry["glabel"].get(lang) or entry["glabel"]["ko"]]
+        words += [p["label"].get(lang) or p["label"]["ko"] for p in entry["parts"]]
+        return " · ".join(words)
+
+    def names(self) -> list[str]:
+        assert self.ctx.session is not None
+        return [p["name"] for p in self.ctx.session.view(None)["common"]["players"]]
+
+    # ------------------------------------------------------------ set-up
+    def show_setup(self) -> None:
+        self.clear_widgets()
+        lo, hi = self.ctx.game.info.players
+        self.add_widget(_label(self.ctx.game.info.name.get(self.ctx.lang), "30sp", ACCENT, 56))
+        self.add_widget(_label(self.ctx.tr("host.generic.players"), "22sp"))
+        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
+        for n in range(lo, hi + 1):
+            b = TButton(text=str(n), test_id=f"gen_count_{n}", selected=n == self.count)
+            b.bind(on_release=lambda _w, k=n: self._count(k))
+            row.add_widget(b)
+        self.add_widget(row)
+        self.add_widget(Widget())
+        self.add_widget(_button(self.ctx.tr("host.generic.start"), "gen_start", self.start, "primary"))
+
+    def _count(self, n: int) -> None:
+        self.count = n
+        self.show_setup()
+
+    def start(self) -> None:
+        names = [self.ctx.tr("host.generic.seat", n=i + 1) for i in range(self.count)]
+        self.ctx.start({"players": names})
+
+    # ------------------------------------------------------------ play
+    def refresh(self, step: Step[Any] | None) -> None:
+        session = self.ctx.session
+        if session is None:
+            self.show_setup()
+            return
+        self.clear_widgets()
+        view = session.view(None)
+        common = view["common"]
+        names = [p["name"] for p in common["players"]]
+        outcome = session.outcome
+        if outcome is not None:
+            winners = ", ".join(names[s] for s in outcome.winners) or "-"
+            self.add_widget(_label(self.ctx.tr("host.generic.over", names=winners), "30sp", ACCENT, 64))
+            self.add_widget(Widget())
+            self.add_widget(_button(self.ctx.tr("host.end"), "gen_end", self.ctx.end_game, "primary"))
+            return
+        game = self.ctx.game.id
+        phase = self.ctx.tr(f"{game}.phase.{common['phase']}")
+        self.add_widget(_label(phase if "." not in phase else common["phase"], "28sp", ACCENT, 52))
+        waiting = sorted({names[p["seat"]] for p in common["prompts"] if p["seat"] >= 0})
+        if waiting:
+            self.add_widget(_label(self.ctx.tr("host.generic.waiting", names=", ".join(waiting)), "22sp", MUTED))
+        if common["scores"]:
+            scores = "   ".join(f"{n} {s}" for n, s in zip(names, common["scores"], strict=False))
+            self.add_widget(_label(scores, "22sp"))
+        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        seen: set[tuple[int, str]] = set()
+        for offer in common["table"]:
+            key = (offer["seat"], offer["action"])
+            if key in seen:
+                continue
+            seen.add(key)
+            label = self.labeller.group_label(offer["action"]).get(self.ctx.lang, offer["action"])
+            who = "" if offer["seat"] == TABLE else names[offer["seat"]] + ": "
+            grid.add_widget(_button(who + label, f"gen_offer_{offer['action']}_{offer['seat']}",
+                                    lambda o=offer: self.choose(o["seat"], o["action"])))
+        for seat in sorted({p["seat"] for p in common["prompts"] if p["seat"] >= 0}):
+            grid.add_widget(_button(self.ctx.tr("host.generic.mine", name=names[seat]), f"gen_mine_{seat}",
+                                    lambda s=seat: self.mine(s), "ghost"))
+        scroll = ScrollView()
+        scroll.add_widget(grid)
+        self.add_widget(scroll)
+
+    def choose(self, seat: int, name: str) -> None:
+        """An offered action: one value → send it; several → list them (the values of an action that is
+        not PRIVATE never depend on a secret: the conformance tests check it)."""
+        assert self.ctx.session is not None
+        actions = [a for a in self.ctx.session.legal(seat) if a.NAME == name]
+        entries = self.labeller.entries(actions, self.ctx.session.view(None))
+        if len(entries) == 1 and not entries[0]["free"]:
+            self.go(actions[entries[0]["id"]], self.text(entries[0]))
+            return
+        self.clear_widgets()
+        self.add_widget(_label(self.labeller.group_label(name).get(self.ctx.lang, name), "28sp", ACCENT, 52))
+        self.add_widget(self._entries(actions, entries, self.go))
+        self.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_back", lambda: self.refresh(None), "ghost"))
+
+    def _entries(self, actions: Sequence[Action], entries: Sequence[Mapping[str, Any]],
+                 pick: Callable[[Action, str], None]) -> ScrollView:
+        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for entry in entries:
+            action = actions[entry["id"]]
+            if entry["free"]:
+                grid.add_widget(self._form(action, entry, pick))
+            else:
+                grid.add_widget(_button(self.text(entry), f"gen_pick_{entry['id']}",
+                                        lambda a=action, e=entry: pick(a, self.text(e))))
+        scroll = ScrollView()
+        scroll.add_widget(grid)
+        return scroll
+
+    def _form(self, action: Action, entry: Mapping[str, Any], pick: Callable[[Action, str], None]) -> BoxLayout:
+        """Text typed by the player (an answer): one field per string the action takes."""
+        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(6))
+        inputs: list[tuple[str, bool, TextInput]] = []
+        for spec in entry["free"]:
+            for _ in range(spec["count"] or 1):
+                field = TextInput(multiline=False, size_hint_y=None, height=dp(56), font_size="22sp")
+                box.add_widget(field)
+                inputs.append((spec["field"], spec["count"] is not None, field))
+
+        def submit() -> None:
+            typed: dict[str, Any] = {}
+            for name, many, field in inputs:
+                if many:
+                    typed.setdefault(name, []).append(field.text)
+                else:
+                    typed[name] = field.text
+            assert self.ctx.session is not None
+            try:
+                filled = fill_free(action, typed, entry, self.ctx.session.engine.action_from_dict)
+            except (ValueError, KeyError):
+                return
+            pick(filled, self.text(entry))
+
+        box.add_widget(_button(self.text(entry), f"gen_form_{entry['id']}", submit, "primary"))
+        box.height = dp(62) * len(inputs) + dp(80)
+        return box
+
+    def mine(self, seat: int) -> None:
+        """The player's own moves, in their private channel only."""
+        assert self.ctx.session is not None
+        name = self.names()[seat]
+
+        def content(done: Callable[[], None]) -> Widget:
+            assert self.ctx.session is not None
+            actions = self.ctx.session.legal(seat)
+            entries = self.labeller.entries(actions, self.ctx.session.view(seat))
+            box = BoxLayout(orientation="vertical", spacing=dp(8))
+            if not entries:
+                box.add_widget(_label(self.ctx.tr("host.generic.no_moves"), "24sp", MUTED))
+            else:
+                box.add_widget(self._entries(actions, entries, lambda a, text: (done(), self.go(a, text))))
+            box.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_private_back", done, "ghost"))
+            return box
+
+        self.ctx.private(name, content, None, "input", seat=seat)
+
+    def go(self, action: Action, text: str) -> None:
+        self.ctx.send(action, self.ctx.tr("host.generic.confirm", what=text))

@@ -1,0 +1,49 @@
+"""A game without a screen of its own is hosted from its engine's declarations alone (kiosk/generic_host.py):
+the tests' reference engine plays through set-up, offered moves, a private move and the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.kiosk.nim_library import nim_library
+
+
+@pytest.fixture
+def nim(driver: Any) -> Any:
+    games = driver.app.library.games
+    games["secret_nim"] = nim_library().games["secret_nim"]
+    yield driver
+    games.pop("secret_nim", None)
+
+
+def _check(driver: Any, name: str) -> None:
+    assert driver.screenshot(name).exists()
+    assert driver.small_targets() == []
+    assert driver.overflowing_labels() == []
+
+
+def test_a_game_without_its_own_screen_is_played_from_the_declarations(nim: Any) -> None:
+    driver = nim
+    driver.app.host("secret_nim")
+    driver.wait_screen("host")
+    assert [n for n in range(1, 6) if driver.find_all(f"gen_count_{n}")] == [2, 3]  # game.yaml's range
+    _check(driver, "generic_setup")
+    driver.tap("gen_count_3")
+    driver.tap("gen_start")
+    session = driver.app.session
+    assert session is not None and [p["name"] for p in session.view(None)["common"]["players"]] == [
+        "1번 플레이어", "2번 플레이어", "3번 플레이어"]
+    assert driver.find("gen_offer_take_0") and not driver.find_all("gen_offer_take_1")
+    _check(driver, "generic_play")
+    driver.tap("gen_offer_take_0")  # take 1, 2 or 3: the values, labelled
+    assert len(driver.find_all("gen_pick_2")) == 1
+    driver.tap("gen_pick_2")
+    assert session.view(None)["pile"] == 7
+    driver.tap("gen_mine_1")  # seat 1's own moves open only in its private channel
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+    driver.tap("handover_i_am")
+    driver.wait_for(lambda: bool(driver.find_all("gen_pick_0")))
+    driver.tap("gen_pick_0")
+    assert session.view(None)["pile"] == 6
