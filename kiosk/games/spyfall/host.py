@@ -69,6 +69,11 @@ class SpyfallHost(GameHost):
     def view(self) -> dict[str, Any]:
         return dict(self.session.view(None))
 
+    @staticmethod
+    def offered(view: dict[str, Any], action: str) -> set[int]:
+        """Seats the table may be offered `action` for now (the view's public offers)."""
+        return {o["seat"] for o in view["common"]["table"] if o["action"] == action}
+
     def names(self) -> list[str]:
         return [p["name"] for p in self.session.view(None)["common"]["players"]]
 
@@ -231,7 +236,6 @@ class SpyfallHost(GameHost):
     def _main_play(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         s = view["settings"]
-        names = self.names()
         purpose = self.pick.get("purpose")
         if purpose:
             self._picker(view, main, purpose)
@@ -248,7 +252,7 @@ class SpyfallHost(GameHost):
             row.add_widget(button(self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
                                   kind="primary", height=72))
         main.add_widget(row)
-        can_accuse = [x for x in range(len(names)) if x not in r["used_accusation"]]
+        can_accuse = self.offered(view, A.Accuse.NAME)  # the engine says who may still accuse
         main.add_widget(button(self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"),
                                kind="danger", height=80, disabled=not running or not can_accuse))
         main.add_widget(button(self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"),
@@ -274,10 +278,10 @@ class SpyfallHost(GameHost):
         seats: list[int] = list(range(len(names)))
         if purpose == "accuse" and "accuser" not in self.pick:
             prompt = "pick.accuser"
-            seats = [x for x in seats if x not in r["used_accusation"]]
+            seats = sorted(self.offered(view, A.Accuse.NAME))
         elif purpose == "accuse":
             prompt = "pick.accused"
-            seats = [x for x in seats if x != self.pick["accuser"]]
+            seats = [a.accused for a in self.session.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
         else:
             prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user",
                       "card": "pick.card_owner"}[purpose]
@@ -484,7 +488,7 @@ class SpyfallHost(GameHost):
         def content(done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             box.add_widget(title(self.tr("points.who"), "30sp"))
-            targets = [x for x in vote["options"] if x != seat]
+            targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
             box.add_widget(player_grid(names, lambda t: (self.send(A.PointAt(seat, t)), done()), "spy_ballot",
                                        targets))
             box.add_widget(Widget())
@@ -538,10 +542,9 @@ class SpyfallHost(GameHost):
 
     def _main_over(self, view: dict[str, Any], main: Any) -> None:
         names = self.names()
-        totals = view["totals"]
-        best = max(totals)
-        main.add_widget(title(self.tr("result.over", names=", ".join(n for n, t in zip(names, totals, strict=True)
-                                                                     if t == best)), "30sp"))
+        outcome = self.session.outcome  # who won is the engine's to say
+        winners = outcome.winners if outcome is not None else ()
+        main.add_widget(title(self.tr("result.over", names=", ".join(names[s] for s in winners)), "30sp"))
         self._result(view, main)
 
     def _result(self, view: dict[str, Any], main: Any) -> None:
