@@ -52,6 +52,7 @@ class GameInfo:
     engine: str = ""  # engine name when it differs from the folder name; "none" for teaching-only games
     teach_minutes: int = 0
     first_game_tip: Text | None = None
+    modules: tuple[str, ...] = ()  # optional modules the set-up offers, in order (the engine's ids)
 
     def __post_init__(self) -> None:
         lo, hi = self.players

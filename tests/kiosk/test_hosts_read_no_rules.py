@@ -54,3 +54,17 @@ def test_game_yaml_player_range_is_the_engines() -> None:
             except (engines.core.ConfigError, ValueError):
                 accepted = False
             assert accepted == ok, f"{game.id}: {n} players {'refused' if ok else 'accepted'} (game.yaml {lo}-{hi})"
+
+
+def test_one_module_list_per_game_in_game_yaml() -> None:
+    """The set-up form and the screens read game.yaml's modules; the engine accepts exactly those."""
+    from content.loader import load_library
+    from engines.spyfall.rules import MODULES
+
+    library = load_library()
+    assert library.games["spyfall"].info.modules == MODULES
+    for game in library.games.values():
+        if game.id != "spyfall":
+            assert game.info.modules == ()
+    for path in SCREENS:
+        assert '"power_up", "harley"' not in path.read_text(encoding="utf-8"), f"{path.name} lists the modules"

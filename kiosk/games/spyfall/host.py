@@ -55,7 +55,7 @@ class SpyfallHost(GameHost):
         self.cards: dict[str, Any] = {"kind": "standard", "joker": -1, "harley": -1}  # physical reveal
         self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
-        self.add_widget(SpySetup(host=self))
+        self.add_widget(SpySetup(host=self, modules={m: False for m in self.ctx.game.info.modules}))
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:
@@ -195,7 +195,7 @@ class SpyfallHost(GameHost):
         icon_row.add_widget(HarleyIcon(test_id="spy_harley_icon"))
         icon_row.add_widget(note(self.tr("dealer.icon"), "22sp"))
         main.add_widget(icon_row)
-        mods = [self.tr(f"module.{m}") for m in ("power_up", "harley", "prank", "multiverse") if view["settings"][m]]
+        mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if view["settings"][m]]
         main.add_widget(note(self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"),
                              "22sp"))
         main.add_widget(Widget())

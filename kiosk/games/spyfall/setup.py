@@ -10,8 +10,6 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-MODULES = ("power_up", "harley", "prank", "multiverse")
-
 
 class SpySetup(BoxLayout):
     host = ObjectProperty(None)
@@ -19,7 +17,7 @@ class SpySetup(BoxLayout):
     rounds = NumericProperty(5)
     deal = StringProperty("digital")
     votes = StringProperty("open")
-    modules = DictProperty({m: False for m in MODULES})
+    modules = DictProperty({})  # the game's modules (game.yaml) → on/off
     ready = BooleanProperty(True)
 
     def toggle(self, module: str) -> None:
@@ -35,7 +33,7 @@ class SpySetup(BoxLayout):
 
     def config(self) -> dict[str, Any]:
         return {"players": self.names(), "rounds": int(self.rounds),
-                "modules": [m for m in MODULES if self.modules[m]], "deal": self.deal, "votes": self.votes}
+                "modules": [m for m, on in self.modules.items() if on], "deal": self.deal, "votes": self.votes}
 
     def on_start_pressed(self) -> None:
         self.host.start_game(self.config())
