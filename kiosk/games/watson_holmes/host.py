@@ -419,8 +419,7 @@ class WatsonHolmesHost(GameHost):
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
         if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
             b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size="19sp")
-            b.bind(on_release=lambda *_: self.ctx.confirm(self.tr("end.confirm"), lambda: self.send(EndGame(TABLE)),
-                                                          danger=True))
+            b.bind(on_release=lambda *_: self.ctx.send(EndGame(TABLE), self.tr("end.confirm"), danger=True))
             bar.add_widget(b)
 
     def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
