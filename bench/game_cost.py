@@ -6,8 +6,8 @@ files a new game must add.
 
 Counted per game: kiosk/games/<game>/ (files, lines, non-blank lines; .py and .kv apart), and lines in
 the shared kiosk code that name the game or one of its engine's action classes (a game-specific branch in
-a shared file is a cost of that game too). "Needs" lists the files a fifth game adds (HOSTING.md's
-checklist) and whether each exists for the game.
+a shared file is a cost of that game too). "Needs" lists the files a fifth game must add to be playable
+(HOSTING.md's checklist; without a screen of its own it plays on the generic one) and whether each exists.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NEEDS = ("engines/{g}/__init__.py", "content/games/{g}/game.yaml", "content/i18n/ko/{g}.yaml",
-         "content/i18n/en/{g}.yaml", "kiosk/games/{g}/__init__.py")
+NEEDS = ("engines/{g}/__init__.py", "content/games/{g}/game.yaml")  # then it plays on kiosk/generic_host.py
+OPTIONAL = ("content/i18n/ko/{g}.yaml", "content/i18n/en/{g}.yaml", "kiosk/games/{g}/__init__.py")
 
 
 def _lines(path: Path) -> tuple[int, int]:
@@ -62,7 +62,8 @@ def main() -> None:
               f"{r['shared_lines']:>8}")
     total = sum(int(str(r["lines"])) for r in rows)
     print(f"{'all':<15}{sum(int(str(r['files'])) for r in rows):>6}{total:>7}")
-    print("a new game adds: " + ", ".join(NEEDS).replace("{g}", "<game>"))
+    print("a new game needs: " + ", ".join(NEEDS).replace("{g}", "<game>"))
+    print("and may add (its own screen and strings): " + ", ".join(OPTIONAL).replace("{g}", "<game>"))
 
 
 if __name__ == "__main__":
