@@ -225,6 +225,11 @@ class VoiceController:
         self.refresh_status()
 
     @property
+    def engine(self) -> SpeechEngine | None:
+        """The loaded recogniser (None until the model is ready)."""
+        return self._engine
+
+    @property
     def available(self) -> bool:
         return self.enabled and self._engine is not None and self._mic_ok
 
@@ -436,14 +441,20 @@ class VoiceController:
             self._resolve(intent.name == YES)
             return
         if intent.final:
-            pending = self.confirm.request(intent, self.clock())
-            self._reset_rec()
-            self._set_phase(Phase.CONFIRMING)
+            pending = self.ask_confirmation(intent)
             self._emit(VoiceEvent("confirm", text=text, intent=intent, pending=pending))
             return
         self._emit(VoiceEvent("intent", text=text, intent=intent))
         if self.mode is Mode.WAKE_PHRASE:
             self._set_phase(Phase.IDLE)
+
+    def ask_confirmation(self, intent: Intent) -> Pending:
+        """Wait for 네 / 아니요 about `intent` (a final intent heard does this; so does the staff voice check)."""
+        with self._lock:
+            pending = self.confirm.request(intent, self.clock())
+            self._reset_rec()
+            self._set_phase(Phase.CONFIRMING)
+            return pending
 
     def _resolve(self, yes: bool) -> None:
         result = self.confirm.answer(yes, self.clock())

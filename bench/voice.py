@@ -35,6 +35,7 @@ from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEv
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
 from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
+from audio.voicecheck import SCREENS, sample_slots  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
 VOICES = [
@@ -45,43 +46,6 @@ VOICES = [
     sg.Voice("", 190, 50),
     sg.Voice("m1", 120, 45),
 ]
-PLAYERS = {"민호": 0, "지수": 1, "서연": 2, "지훈": 3}
-# What the kiosk would pass from each game's view (spoken text → value); a sample of the real content.
-SAMPLE_SLOTS: dict[str, dict[str, dict[str, object]]] = {
-    "spyfall": {"location": {"아틀란티스": "atlantis", "배트케이브": "batcave", "데일리 플래닛": "daily_planet",
-                             "아캄": "arkham_asylum", "고독의 요새": "fortress_of_solitude"}},
-    "mr_jack_ny": {"character": {"클라우드 라이더": "cloud_rider", "비치": "beach", "래티머": "latimer",
-                                 "그랜트": "grant", "캘러핸": "callahan", "이스트먼": "eastman", "스미스": "smith"}},
-    "clue": {
-        "suspect": {"스칼렛": "scarlet", "머스타드": "mustard", "화이트": "white", "그린": "green", "피콕": "peacock",
-                    "플럼": "plum"},
-        "weapon": {"끈": "rope", "파이프": "lead_pipe", "칼": "knife", "렌치": "wrench", "촛대": "candlestick",
-                   "권총": "revolver"},
-        "room": {"부엌": "kitchen", "볼룸": "ballroom", "온실": "conservatory", "식당": "dining_room",
-                 "당구장": "billiard_room", "도서관": "library", "라운지": "lounge", "홀": "hall", "서재": "study"},
-    },
-}
-
-
-# Which game intents the kiosk listens for together: kiosk/voice.py `game_intents` keeps those whose action
-# is legal now (plus `always` ones); these are the sets seen in random play of each game (most common first).
-SCREENS: dict[str, dict[str, list[str]]] = {
-    "spyfall": {"dealer": ["choose_dealer"], "start": ["start_clock"], "running": ["pause_clock", "accuse"],
-                "paused": ["resume_clock"], "discussion": ["start_pointing"], "joker": ["guess_location"]},
-    "watson_holmes": {"watson": ["watson_read", "watson_pass", "end_game"]},
-    "mr_jack_ny": {"pick": ["pick", "escape"], "act": ["end_turn", "arrest", "escape"]},
-    "clue": {"start": ["roll_die", "use_passage"], "move": ["enter_room", "stay_out"], "suggest": ["suggest", "end_turn"]},
-}
-
-
-def sample_slots(game: str | None) -> dict[str, dict[str, object]]:
-    if game == "all":
-        merged: dict[str, dict[str, object]] = {"player": dict(PLAYERS)}
-        for slots in SAMPLE_SLOTS.values():
-            merged.update(slots)
-        return merged
-    return {"player": dict(PLAYERS), **SAMPLE_SLOTS.get(game or "", {})}
-
 # Not commands: table talk for babble, and narration-like text (our own words).
 TALK = [
     "이번에는 누가 먼저 할 차례인지 잘 모르겠어",

@@ -143,6 +143,18 @@ def build_sound(app: Any, panel: Any, screen: Any) -> None:
 
         b.bind(on_release=set_voice)
         row.add_widget(b)
+    row = _row(panel)
+    b = TButton(text=app.tr("voicecheck.open"), test_id="staff_voicecheck", size_hint_x=None, width=dp(260))
+
+    def open_check(*_: Any) -> None:
+        from kiosk.screens.staff_voicecheck import build_voicecheck
+
+        screen.voicecheck = None  # a fresh start: the data folder may have changed
+        build_voicecheck(app, panel, screen)
+
+    b.bind(on_release=open_check)
+    row.add_widget(b)
+    row.add_widget(Label())
     panel.add_widget(Label())
 
 
