@@ -32,6 +32,7 @@ class TableState:
     online: bool = False
     calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # open calls by id
     acked: list[str] = field(default_factory=list)
+    seen: dict[str, float] = field(default_factory=dict)  # when this box first heard of each open call
     content: dict[str, Any] = field(default_factory=dict)  # the table's content report
 
     def to_view(self, now: float) -> dict[str, Any]:
@@ -43,7 +44,9 @@ class TableState:
                 "players": s.get("players", 0),
                 "seated_s": None if seated is None else round(seated + late),
                 "game_s": None if played is None else round(played + late),
-                "calls": sorted(self.calls.values(), key=lambda c: c.get("at", 0)), "content": self.content,
+                "calls": [{**c, "waiting_s": round(now - self.seen.get(c["id"], now))}
+                          for c in sorted(self.calls.values(), key=lambda c: c.get("at", 0))],
+                "content": self.content,
                 "status_age_s": round(late) if self.received else None}
 
 
@@ -140,6 +143,8 @@ class FloorBoard:
                 state.status, state.received, state.online = data, self.clock(), True
                 calls = [c for c in data.get("calls", []) if isinstance(c, dict) and "id" in c]
                 state.calls = {c["id"]: c for c in calls if c["id"] not in state.acked}
+                for call_id in state.calls:
+                    state.seen.setdefault(call_id, self.clock())
             elif kind == "online":
                 state.online = bool(data.get("online"))
             elif kind == "content":
@@ -151,6 +156,7 @@ class FloorBoard:
                 call = data.get("call")
                 if data.get("kind") == "call" and isinstance(call, dict) and call.get("id") not in state.acked:
                     state.calls[str(call["id"])] = call
+                    state.seen.setdefault(str(call["id"]), self.clock())
             else:
                 return
         if kind == "event" and self.on_event is not None:

@@ -227,6 +227,9 @@ class FloorServer:
 
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         self.require(request)
+        origin = request.headers.get("Origin", "")
+        if origin and origin.split("://", 1)[-1] != request.host:
+            raise web.HTTPForbidden(text="origin")  # another site's page may not drive the floor
         ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=16 * 1024)
         await ws.prepare(request)
         self._sockets.add(ws)

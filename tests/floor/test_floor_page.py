@@ -65,6 +65,26 @@ def test_nothing_but_the_login_without_the_pin(floor: Floor) -> None:
         assert err.value.code == 403, path
 
 
+def test_another_sites_page_cannot_open_the_live_socket(floor: Floor) -> None:
+    import asyncio
+
+    import aiohttp
+
+    async def attempt(origin: str) -> int:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(floor.server.url + "/login", json={"pin": "2468"}) as r:
+                assert r.status == 200
+            try:
+                async with http.ws_connect(floor.server.url + "/ws", headers={"Origin": origin}):
+                    return 101
+            except aiohttp.WSServerHandshakeError as exc:
+                return exc.status
+
+    host = floor.server.url.split("://")[1]
+    assert asyncio.run(attempt("http://evil.example")) == 403
+    assert asyncio.run(attempt(f"http://{host}")) == 101
+
+
 def test_five_wrong_pins_lock_the_login(floor: Floor) -> None:
     import json
 

@@ -146,7 +146,7 @@ function render() {
     card.append(el("div", { cls: "facts", "data-testid": "facts-" + tb.table, text: facts.join(" · ") }));
     for (const c of calls) {
       const row = el("div", { cls: "call", "data-testid": "call-" + tb.table },
-        el("span", { text: t("reason." + c.reason) }),
+        el("span", { text: t("reason." + c.reason) }, el("em", { text: c.waiting_s + late < 60 ? t("just_now") : t("ago", { d: duration(c.waiting_s + late) }) })),
         el("button", { cls: "primary", "data-testid": "ack-" + tb.table + "-" + c.id, text: t("ack") }));
       row.querySelector("button").addEventListener("click", () => ack(tb.table, c.id));
       card.append(row);
