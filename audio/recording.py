@@ -79,6 +79,7 @@ class FakeInput:
         self.fail = fail
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.fed = 0  # frames handed over so far (tests wait for the whole clip)
 
     def open(self, rate: int, blocksize: int, on_block: Callable[[bytes], None]) -> None:
         if self.fail:
@@ -91,6 +92,7 @@ class FakeInput:
                 block = data[i : i + blocksize] if i < len(data) else array("h", bytes(2 * blocksize))
                 on_block(block.tobytes())
                 i += blocksize
+                self.fed = i
                 self._stop.wait(blocksize / rate / self.speed)
 
         self._stop.clear()

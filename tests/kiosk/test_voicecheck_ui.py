@@ -46,7 +46,8 @@ def record_shown(driver: Any) -> None:
     driver.tap("vc_record")
     recorder = driver.app.get_screen("staff").voicecheck.recorder
     driver.wait_for(lambda: recorder.state == "recording", 8)
-    driver.wait(1.0)  # the clip (~1.5 s) is fed at 2× speed; a take ends by itself after 8 s
+    fake = recorder.input
+    driver.wait_for(lambda: fake.fed >= fake.clip.frames, 8)  # the whole clip was "said"
     driver.tap("vc_stop")
     driver.wait_for(lambda: driver.find("vc_phrase").text != shown, 10)
 
@@ -64,7 +65,7 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
     # what the "speaker" says when the tablet shows each phrase: right, another command, a decoy (no command)
     says = {"계속": "계속", "넘겨줘": "점수", "다음": "커피"}
     wavs = {text: espeak_wav(tmp_path, text) for text in set(says.values())}
-    app.recording_input_factory = lambda: FakeInput(read_wav(wavs[says.get(driver.find("vc_phrase").text, "커피")]), speed=2.0)
+    app.recording_input_factory = lambda: FakeInput(read_wav(wavs[says.get(driver.find("vc_phrase").text, "커피")]))
     try:
         _staff(driver)
         driver.tap("staff_nav_sound")
