@@ -201,6 +201,14 @@ class VoiceController:
             self._rebuild()
         self.refresh_status()
 
+    def set_catalog(self, catalog: VoiceCatalog) -> None:
+        """New templates (the café's voice choices changed): every grammar is rebuilt for the same screen."""
+        with self._lock:
+            self.catalog = catalog
+            self._drop("음성 설정 바뀜 / voice choices changed")
+            self._books = {}
+            self._rebuild()
+
     def mic_available(self, ok: bool, reason: str = "") -> None:
         """Called by `audio.mic.Microphone`. Losing the mic drops any half-spoken command."""
         with self._lock:

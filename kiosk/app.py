@@ -193,8 +193,9 @@ class TableHostApp(App):
                 return
             try:
                 from audio.asr import start_voice
+                from audio.voice_choices import kiosk_catalog
 
-                system = start_voice()
+                system = start_voice(kiosk_catalog(self.data_dir / "content"))  # with the café's voice choices
                 controller = system.controller
             except Exception:
                 log.exception("voice commands unavailable")

@@ -188,6 +188,9 @@ def cmd_content_check(args: argparse.Namespace) -> int:
         validate_teaching = None  # type: ignore[assignment]
     if validate_teaching is not None:
         errors += validate_teaching(overlay=overlay)
+    from audio.voice_choices import check as check_voice_choices
+
+    errors += check_voice_choices(overlay)
     for err in errors:
         print(str(err))
     print(f"{len(library.games)} games loaded, {len(errors)} problems")

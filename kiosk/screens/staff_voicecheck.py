@@ -52,10 +52,9 @@ def _state(app: Any, screen: Any) -> CheckState:
     if state is None:
         from audio.intents import load_catalog
 
-        voice = getattr(app, "voice", None)
-        catalog = voice.controller.catalog if voice is not None else load_catalog()
         engine = _engine(app)
-        check = VoiceCheck(app.data_dir / "voicecheck", catalog, engine.vocabulary if engine is not None else None)
+        # every shipped phrasing, whatever the café chose (so alternatives can be compared)
+        check = VoiceCheck(app.data_dir / "voicecheck", load_catalog(), engine.vocabulary if engine is not None else None)
         speakers = check.speakers()
         state = CheckState(check, speaker=speakers[-1] if speakers else "1")
         screen.voicecheck = state
@@ -270,7 +269,9 @@ def _build_results(app: Any, panel: Any, screen: Any) -> None:
     total = _tagged(TLabel(text=app.tr("voicecheck.results_scoring", n="…"), font_size="22sp"), "vc_total")
     panel.add_widget(total)
     buttons = _buttons(panel, [("export", app.tr("voicecheck.export"), "primary"),
+                               ("choices", app.tr("voicecheck.choices"), "normal"),
                                ("home", app.tr("voicecheck.home"), "normal")], app)
+    buttons["choices"].bind(on_release=lambda *_: _build_choices(app, panel, screen))
     exported = _tagged(TLabel(text="", color=OK, font_size="17sp"), "vc_exported")
     panel.add_widget(exported)
     scroll = ScrollView(do_scroll_x=False)
@@ -316,3 +317,93 @@ def _build_results(app: Any, panel: Any, screen: Any) -> None:
     buttons["export"].bind(on_release=export)
     buttons["home"].bind(on_release=lambda *_: build_voicecheck(app, panel, screen))
     threading.Thread(target=work, name="voicecheck-results", daemon=True).start()
+
+
+def _best(scores: list[Score]) -> list[str]:
+    """The phrasings that scored best (right at least once), best first."""
+    per_phrase, _, _ = summarise(scores)
+    rates = {p: t.rate() for p, t in per_phrase.items() if t.counts["right"]}
+    top = max(rates.values(), default=0.0)
+    return sorted((p for p, r in rates.items() if r >= top), key=lambda p: -per_phrase[p].total)
+
+
+def _build_choices(app: Any, panel: Any, screen: Any) -> None:
+    """Per intent measured: its phrasings' scores, "voice off" and "only the best phrasings" (saved as the
+    overlay's voice/choices.yaml and applied to the running recogniser at once)."""
+    from audio import voice_choices as vc
+    from audio.intents import load_catalog
+
+    state = _state(app, screen)
+    overlay = app.data_dir / "content"
+    shipped = load_catalog()
+    choices, _errors = vc.read(overlay, shipped)
+    phrases = state.check.all_phrases()
+    by_intent: dict[str, list[Score]] = {}
+    for score in state.scores:
+        if score.phrase in phrases:
+            by_intent.setdefault(phrases[score.phrase].intent, []).append(score)
+    panel.clear_widgets()
+    panel.add_widget(TLabel(text=app.tr("voicecheck.choices_title"), color=MUTED, font_size="20sp"))
+    saved = _tagged(TLabel(text="", color=OK, font_size="17sp"), "vc_saved")
+    scroll = ScrollView(do_scroll_x=False)
+    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
+    box.bind(minimum_height=box.setter("height"))
+
+    def save() -> None:
+        path = vc.write(overlay, choices)
+        voice = getattr(app, "voice", None)
+        if voice is not None:
+            voice.controller.set_catalog(vc.apply(shipped, choices))
+            voice.update_context()
+        saved.text = app.tr("voicecheck.choices_saved", path=str(path))
+        _build_choices(app, panel, screen)
+        for w in panel.walk():
+            if getattr(w, "test_id", "") == "vc_saved":
+                w.text = saved.text
+
+    for name, scores in sorted(by_intent.items()):
+        spec = shipped.intents[name]
+        per_phrase, _, _ = summarise(scores)
+        measured = " · ".join(f"{p} {t.counts['right']}/{t.total}" for p, t in per_phrase.items())
+        if name in choices.off:
+            now = app.tr("voicecheck.now_off")
+        elif name in choices.prefer:
+            now = app.tr("voicecheck.now_only", phrases=", ".join(choices.prefer[name]))
+        else:
+            now = ""
+        row = BoxLayout(size_hint_y=None, height=dp(84), spacing=dp(10))
+        label = TLabel(text=f"{spec.label_ko or name}: {measured}{now}", font_size="18sp", size_hint_x=0.5,
+                       halign="left", valign="middle")
+        label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        row.add_widget(label)
+        off = TButton(text=app.tr("voicecheck.turn_on" if name in choices.off else "voicecheck.turn_off"),
+                      test_id=f"vc_off_{name}", font_size="18sp", size_hint_x=0.25, disabled=name in vc.REQUIRED)
+        best = [p for p in _best(scores) if p in vc.offered(shipped, name)]
+        only = TButton(text=app.tr("voicecheck.all_phrases" if name in choices.prefer else "voicecheck.only_best"),
+                       test_id=f"vc_best_{name}", font_size="18sp", size_hint_x=0.25,
+                       disabled=name not in choices.prefer and not best)
+
+        def toggle_off(_w: Any, name: str = name) -> None:
+            if name in choices.off:
+                choices.off.remove(name)
+            else:
+                choices.off.append(name)
+            save()
+
+        def toggle_best(_w: Any, name: str = name, best: list[str] = best) -> None:
+            if choices.prefer.pop(name, None) is None:
+                choices.prefer[name] = best
+            save()
+
+        off.bind(on_release=toggle_off)
+        only.bind(on_release=toggle_best)
+        row.add_widget(off)
+        row.add_widget(only)
+        box.add_widget(row)
+    scroll.add_widget(box)
+    panel.add_widget(scroll)
+    panel.add_widget(saved)
+    buttons = _buttons(panel, [("results", app.tr("voicecheck.results"), "normal"),
+                               ("home", app.tr("voicecheck.home"), "normal")], app)
+    buttons["results"].bind(on_release=lambda *_: _build_results(app, panel, screen))
+    buttons["home"].bind(on_release=lambda *_: build_voicecheck(app, panel, screen))

@@ -53,7 +53,9 @@ def record_shown(driver: Any) -> None:
 
 
 def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, tmp_path: Path) -> None:
+    from audio import voice_choices
     from audio.asr import VoiceController
+    from audio.intents import load_catalog
     from audio.pcm import read_wav
     from audio.recording import FakeInput
     from tests.kiosk.test_staff_ops import _staff
@@ -116,6 +118,20 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         stats = {(r[0], r[1]): r[2:7] for r in rows if r and r[0] in ("phrase", "speaker", "total")}
         assert stats[("total", "")] == ["4", "2", "1", "1", "0.500"]
         assert stats[("speaker", "1")] == ["3", "1", "1", "1", "0.333"]
+        # choices from the check: only the phrasing that worked, then voice off for that command
+        driver.tap("vc_choices")
+        driver.screenshot("voicecheck_choices")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+        driver.tap("vc_best_next")
+        overlay = app.data_dir / "content"
+        assert voice_choices.read(overlay, load_catalog()) == (voice_choices.VoiceChoices([], {"next": ["계속"]}), [])
+        grammar = app.voice.controller.book().grammar
+        assert "계속" in grammar and "넘겨줘" not in grammar and "이전" in grammar
+        assert "쓰는 말: 계속" in " ".join(driver.texts())
+        driver.tap("vc_off_next")
+        assert voice_choices.read(overlay, load_catalog())[0].off == ["next"]
+        assert "계속" not in app.voice.controller.book().grammar
+        assert voice_choices.check(overlay) == []  # what `tablehost content check --overlay` reports
     finally:
         app.recording_input_factory = None
         app.voice.stop()

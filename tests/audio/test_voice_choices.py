@@ -1,0 +1,43 @@
+"""The café's voice choices overlay (audio/voice_choices.py): validation with clear messages, what the kiosk
+listens for once applied, and `tablehost content check --overlay` reporting a bad file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from audio import voice_choices as vc
+from audio.intents import build_phrasebook, load_catalog
+
+CATALOG = load_catalog()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bad_entries_are_named_and_skipped() -> None:
+    data = {"disabled": ["stop", "confirm.yes", "nope"], "prefer": {"repeat": ["다시 읽어줘", "다시 해봐"], "score": ["점수"]}}
+    choices, errors = vc.parse(data, CATALOG, "choices.yaml")
+    assert choices == vc.VoiceChoices(["stop"], {"score": ["점수"]})
+    assert len(errors) == 3
+    assert any("'confirm.yes' cannot be turned off" in e for e in errors)
+    assert any("unknown voice intent 'nope'" in e for e in errors)
+    assert any("repeat: not among its templates: ['다시 해봐']" in e for e in errors)
+    assert vc.parse(["x"], CATALOG, "f")[1] == ["f: expected a mapping with `disabled` and/or `prefer`"]
+
+
+def test_applied_choices_change_what_is_listened_for(tmp_path: Path) -> None:
+    vc.write(tmp_path, vc.VoiceChoices(["stop"], {"repeat": ["다시 말해줘"], "previous": ["이전 화면"]}))
+    catalog = vc.kiosk_catalog(tmp_path)
+    book = build_phrasebook([catalog.intents[n] for n in ("next", "previous", "repeat", "stop")])
+    assert "계속" in book.phrases and "이전 화면" in book.phrases and "다시 말해줘" in book.phrases
+    assert not {"그만", "일시 정지", "뒤로", "전 화면", "다시", "다시 읽어줘"} & set(book.phrases)
+    assert vc.kiosk_catalog(None) == CATALOG
+
+
+def test_content_check_reports_a_bad_voice_choices_file(tmp_path: Path) -> None:
+    (tmp_path / "voice").mkdir()
+    (tmp_path / "voice" / "choices.yaml").write_text("disabled: [wake]\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "content", "check", "--overlay", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1
+    assert "choices.yaml: disabled: 'wake' cannot be turned off" in out.stdout
