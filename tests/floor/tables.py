@@ -55,6 +55,9 @@ class HeadlessTable:
                 self.games_played += 1
             self.new_game()
             return
+        if s.tick() is not None:  # a clock ran out (the kiosk's host frame ticks the same way)
+            self.floor.observe(s)
+            return
         movers = sorted(m for m in s.engine.to_move(s.state) if m != CHANCE)
         legal = [a for m in movers for a in s.legal(m)]
         if not legal:

@@ -43,6 +43,26 @@ class PlaySession:
         return self.engine.view(self.state, seat)
 
 
+def step(session: PlaySession, rng: random.Random) -> bool:
+    """One move at `session.now`: a due deadline, else a chance step or a random kind of legal action of a
+    random mover; False when the mover drawn had nothing to do."""
+    engine = session.engine
+    mover = rng.choice(sorted(engine.to_move(session.state)))
+    due = [d for d in engine.deadlines(session.state) if d.at <= session.now]
+    if due:  # the session fires a due timeout first
+        action = min(due, key=lambda d: d.at).action
+    elif mover == CHANCE:
+        action = engine.sample_chance(session.state, rng)
+    else:
+        legal = list(engine.legal_actions(session.state, mover))
+        if not legal:
+            return False
+        kind = rng.choice(sorted({a.NAME for a in legal}))  # each kind as likely: games go deeper
+        action = rng.choice([a for a in legal if a.NAME == kind])
+    session.state = engine.apply(session.state, stamp(action, session.now)).state
+    return True
+
+
 def _leaves(tree: Any, out: set[str]) -> set[str]:
     if isinstance(tree, Mapping):
         for v in tree.values():
@@ -90,17 +110,9 @@ def play(name: str, config: Mapping[str, Any], seed: int, tmp: Path, max_steps: 
         sent.clear()
         if session.outcome is not None:
             break
-        mover = rng.choice(sorted(engine.to_move(session.state)))
-        if mover == CHANCE:
-            action = engine.sample_chance(session.state, rng)
-        else:
-            legal = list(engine.legal_actions(session.state, mover))
-            if not legal:
-                continue
-            kind = rng.choice(sorted({a.NAME for a in legal}))  # each kind as likely: games go deeper
-            action = rng.choice([a for a in legal if a.NAME == kind])
-        clock[0] += 7.0
-        session.state = engine.apply(session.state, stamp(action, clock[0])).state
+        session.now = clock[0] + 7.0
+        if step(session, rng):
+            clock[0] = session.now
     reporter.observe(None)  # the table is turned over
     checked += check_payloads(engine, session, sent)
     return checked

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from engines.core import CHANCE, stamp
 from kiosk.floor.report import TableReporter
-from tests.floor.test_no_secrets import PlaySession
+from tests.floor.test_no_secrets import PlaySession, step
 
 
 def _reporter(tmp: Path, sent: list[tuple[str, Any]], clock: list[float]) -> TableReporter:
@@ -19,20 +18,12 @@ def _reporter(tmp: Path, sent: list[tuple[str, Any]], clock: list[float]) -> Tab
 
 
 def _play_to_the_end(session: PlaySession, seed: int) -> None:
-    engine, rng = session.engine, random.Random(seed)
+    rng = random.Random(seed)
     for _ in range(5000):
         if session.outcome is not None:
             return
-        mover = rng.choice(sorted(engine.to_move(session.state)))
-        if mover == CHANCE:
-            action = engine.sample_chance(session.state, rng)
-        else:
-            legal = list(engine.legal_actions(session.state, mover))
-            if not legal:
-                continue
-            action = rng.choice(legal)
-        session.state = engine.apply(session.state, stamp(action, session.now)).state
-        session.now += 5
+        if step(session, rng):
+            session.now += 5
 
 
 def test_seating_a_table_is_published_though_clocks_alone_are_not(tmp_path: Path) -> None:

@@ -33,6 +33,19 @@ def _configure(driver: Any, mqtt_broker: Broker, table: str, password: str) -> N
     driver.tap("floor_save")
 
 
+def _connect(driver: Any, mqtt_broker: Broker, table: str) -> Any:
+    """The floor set in the settings directly (the staff form has its own test)."""
+    from kiosk.floor.ui import restart
+
+    app = driver.app
+    s = app.settings
+    s.floor_host, s.floor_port, s.floor_table, s.floor_password = ("127.0.0.1", mqtt_broker.port, table,
+                                                                  mqtt_broker.passwords[table])
+    restart(app)
+    driver.wait_for(lambda: app.floor is not None and app.floor.table.client.connected, 10)
+    return app
+
+
 def test_without_a_floor_the_game_screen_has_no_call_button(driver: Any) -> None:
     _start_nim(driver)
     assert driver.app.floor is None
@@ -123,16 +136,10 @@ def test_without_a_floor_staff_add_a_case_on_the_tablet(driver: Any) -> None:
 def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Broker) -> None:  # noqa: F811
     from kiosk.floor import cases
     from kiosk.floor.content_floor import FloorContent
-    from kiosk.floor.ui import restart
 
     board = floor_board(broker)
     try:
-        app = driver.app
-        s = app.settings
-        s.floor_host, s.floor_port, s.floor_table, s.floor_password = ("127.0.0.1", broker.port, "t11",
-                                                                      broker.passwords["t11"])
-        restart(app)
-        driver.wait_for(lambda: app.floor is not None and app.floor.table.client.connected, 10)
+        app = _connect(driver, broker, "t11")
         form = {"number": "41", "title_ko": "플로어 상자", "difficulty": "1", "questions": "2",
                 "locations": [{"number": 1, "ko": "부두"}, {"number": 2, "ko": "박물관", "no_watson": True}]}
         FloorContent(driver.app.data_dir / "floorbox", board).add(
@@ -147,17 +154,10 @@ def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Bro
 
 
 def test_a_teaching_session_and_the_table_time_reach_the_floor(driver: Any, broker: Broker) -> None:  # noqa: F811
-    from kiosk.floor.ui import restart
-
     events: list[dict[str, Any]] = []
     board = floor_board(broker, on_event=events.append)
     try:
-        app = driver.app
-        s = app.settings
-        s.floor_host, s.floor_port, s.floor_table, s.floor_password = ("127.0.0.1", broker.port, "t12",
-                                                                      broker.passwords["t12"])
-        restart(app)
-        driver.wait_for(lambda: app.floor is not None and app.floor.table.client.connected, 10)
+        app = _connect(driver, broker, "t12")
         state = wait_for(lambda: "t12" in board.tables and board.tables["t12"].status and board.tables["t12"],
                          what="the table's status")
         assert state.status["seated_s"] is None  # nobody at the table yet
