@@ -9,7 +9,7 @@ import json
 import math
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from audio import heap
 from audio.status import BOARD, StatusBoard
 from audio.vocab import VocabularyError, default_model_path, read_vocabulary
 
@@ -48,7 +49,7 @@ class Recognizer(Protocol):
 
 
 class SpeechEngine(Protocol):
-    vocabulary: frozenset[str] | None
+    vocabulary: Container[str] | None
 
     def recognizer(self, grammar: list[str]) -> Recognizer: ...
 
@@ -89,7 +90,7 @@ class VoskRecognizer:
 class VoskEngine:
     """The loaded Korean model and its word list."""
 
-    def __init__(self, model: Any, vocabulary: frozenset[str] | None) -> None:
+    def __init__(self, model: Any, vocabulary: Container[str] | None) -> None:
         self.model = model
         self.vocabulary = vocabulary
 
@@ -161,12 +162,13 @@ class ModelLoader:
             return
         self._step(2)
         try:
-            vocabulary: frozenset[str] | None = read_vocabulary(Path(path))
+            vocabulary: Container[str] | None = read_vocabulary(Path(path))
         except VocabularyError:
             vocabulary = None  # phrases then go unchecked; recognition still works
         engine = VoskEngine(model, vocabulary)
         self._step(3)
         warm_up(engine)
+        heap.release(force=True)  # what loading left behind (see audio/heap.py)
         self.engine = engine
         self.progress = 1.0
         self.board.set(MODEL_STATUS, True, "")
@@ -311,7 +313,9 @@ def decode_perturbed(engine: SpeechEngine, grammar: list[str], pcm: bytes,
     def one(factor: float) -> tuple[str, ...]:
         return decode_all(engine, grammar, perturb(pcm, factor)).candidates
 
-    return list(_POOL.map(one, speeds))
+    out = list(_POOL.map(one, speeds))
+    heap.release()  # the decodes' buffers, freed in the workers' arenas
+    return out
 
 
 def warm_up(engine: SpeechEngine) -> None:

@@ -3,26 +3,58 @@
 Built from that seat's own view (engines.clue.views.knowledge_from_view), never from the state. Two
 levels: "notebook" — the rulebook's notation filled in (O / X / numbered marks) with the latest reasons;
 "tutor" — the player marks their own grid and each mark is graded right / wrong / not yet deducible.
-Probabilities and advice appear only when the table turned the teaching aids on (off by default)."""
+Probabilities and advice appear only when the table turned the teaching aids on (off by default).
+
+The tutor's work (exact counting, advice sampling) runs on a worker thread, never on the UI thread: the
+panel shows "working it out" and fills in when the result arrives. Results are kept per knowledge (a few),
+so reopening a notebook that learnt nothing new is instant."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from audio import heap
 from engines.clue.content import CardSet
-from engines.clue.solver import Analysis, advise, analyse, grade, reason
+from engines.clue.knowledge import Knowledge
+from engines.clue.solver import Advice, Analysis, advise, analyse, grade, reason
 from engines.clue.views import knowledge_from_view
 from kiosk.games.clue.parts import ClueCell, ClueText, ClueTitle, action_button, card_name
 from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, PANEL_HI, TButton
 
 Tr = Callable[..., str]
 CYCLE = {"": "O", "O": "X", "X": ""}
+
+Result = tuple[Analysis, list[Advice] | None]
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
+_DONE: OrderedDict[tuple[Knowledge, str | None, bool], Result] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def tutor(kn: Knowledge, room: str | None, aids: bool) -> Result:
+    """Analysis (+ advice when the aids are on) for one notebook; remembered for the last few knowledges."""
+    key = (kn, room, aids)
+    with _LOCK:
+        if key in _DONE:
+            _DONE.move_to_end(key)
+            return _DONE[key]
+    a = analyse(kn)
+    result = (a, advise(a, room=room, samples=60, top=1) if aids and not a.contradiction else None)
+    heap.release()  # the counting's layers, freed on this worker thread
+    with _LOCK:
+        _DONE[key] = result
+        while len(_DONE) > 8:
+            _DONE.popitem(last=False)
+    return result
 
 
 class NotebookPanel(BoxLayout):
@@ -34,8 +66,16 @@ class NotebookPanel(BoxLayout):
         self.marks, self.level = marks, level
         self.on_close, self.on_level = on_close, on_level
         self.seat = int(view["me"])
-        self.analysis: Analysis = analyse(knowledge_from_view(view))
+        self.analysis: Analysis | None = None
+        self.advice: list[Advice] | None = None
         self.feedback = ClueText(text="", color=MUTED)
+        room = view["tokens"].get(view["players"][self.seat]["suspect"]) or None
+        future = _POOL.submit(tutor, knowledge_from_view(view), room, aids)
+        self.build()
+        future.add_done_callback(lambda f: Clock.schedule_once(lambda _dt: self._ready(f.result())))
+
+    def _ready(self, result: Result) -> None:
+        self.analysis, self.advice = result
         self.build()
 
     def name(self, owner: int) -> str:
@@ -60,6 +100,11 @@ class NotebookPanel(BoxLayout):
         top.children[0].width = dp(130)
         self.add_widget(top)
         a = self.analysis
+        if a is None:
+            thinking = ClueText(text=self.tr("clue.notebook.thinking"), color=MUTED)
+            thinking.test_id = "clue_nb_thinking"
+            self.add_widget(thinking)
+            return
         if a.contradiction:
             self.add_widget(ClueText(text=self.tr("clue.notebook.contradiction"), color=DANGER))
         elif self.level == "tutor":
@@ -86,8 +131,8 @@ class NotebookPanel(BoxLayout):
         self.build()
 
     def _advice(self) -> ClueText:
-        room = self.v["tokens"].get(self.v["players"][self.seat]["suspect"]) or None
-        best = advise(self.analysis, room=room, samples=60, top=1)
+        assert self.analysis is not None
+        best = self.advice
         approx = "" if self.analysis.probs.exact else " " + self.tr("clue.notebook.approximate")
         if not best:
             return ClueText(text=approx)
@@ -110,6 +155,7 @@ class NotebookPanel(BoxLayout):
         if self.aids:
             grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size="16sp", bg=PANEL_HI))
         a = self.analysis
+        assert a is not None
         for cid in a.knowledge.cards:
             grid.add_widget(ClueCell(text=self.cname(cid), font_size="18sp", halign="left", bg=PANEL))
             for o in range(owners):
@@ -129,6 +175,7 @@ class NotebookPanel(BoxLayout):
             b.bind(on_release=lambda _w: self.tap(cid, owner))
             return b
         a = self.analysis
+        assert a is not None
         m = a.cell(cid, owner) if not a.contradiction else a.notebook.marks[cid][owner]
         nums = a.notebook.numbers.get(cid, [()] * (owner + 1))[owner]
         text = "O" if m == 1 else "X" if m == 0 else ",".join(str(n) for n in nums)
@@ -139,7 +186,7 @@ class NotebookPanel(BoxLayout):
         b = self.buttons[(cid, owner)]
         mark = self.marks.get((cid, owner), "")
         bg = PANEL_HI
-        if mark and not self.analysis.contradiction:
+        if mark and self.analysis and not self.analysis.contradiction:
             g = grade(self.analysis, cid, owner, mark)
             bg = OK if g == "right" else DANGER if g == "wrong" else PANEL_HI
         b.text = mark
@@ -149,7 +196,7 @@ class NotebookPanel(BoxLayout):
     def tap(self, cid: str, owner: int) -> None:
         """Cycle the player's own mark (blank → O → X) and grade it in place (no rebuild: keeps scroll)."""
         mark = CYCLE[self.marks.get((cid, owner), "")]
-        if mark:
+        if mark and self.analysis:
             self.marks[(cid, owner)] = mark
             verdict = grade(self.analysis, cid, owner, mark)
             self.feedback.text = f"{self.cname(cid)} · {self.name(owner)}: {mark} — " + self.tr(

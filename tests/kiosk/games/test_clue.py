@@ -36,6 +36,12 @@ def _secret(driver: Any) -> list[str]:
     return [w.text for w in ho.secret.walk() if getattr(w, "text", "")]
 
 
+def _notebook_ready(driver: Any) -> None:
+    """The tutor works on a worker thread; wait until the notebook has its result."""
+    driver.wait_for(lambda: not driver.find_all("clue_nb_thinking"), timeout=60)
+    driver.pump(3)
+
+
 def _tap_cell(driver: Any, test_id: str) -> None:
     """Scroll the notebook grid to a cell, then tap it."""
     from kivy.uix.scrollview import ScrollView
@@ -135,6 +141,7 @@ def test_private_notebook_and_tutor_grading(driver: Any) -> None:
     mine = session.state.hands[0][0]
     driver.tap("clue_notebook_0")
     driver.tap("handover_i_am")
+    _notebook_ready(driver)
     texts = driver.texts()
     assert any("지수" in t for t in texts) and "O" in texts and "X" in texts
     assert not any("추천" in t or "%" in t for t in texts), "aids are off by default"
@@ -210,10 +217,43 @@ def test_probabilities_and_advice_only_when_aids_are_on(driver: Any) -> None:
     session = _start(driver, ["지수", "민호", "서연"], aids=True)
     driver.tap("clue_notebook_0")
     driver.tap("handover_i_am")
+    _notebook_ready(driver)
     texts = driver.texts()
     assert any("추천 추리" in t for t in texts)
     assert "0%" in texts and any(t.endswith("%") and t != "0%" for t in texts)
     assert session.state.phase == "start"
     _check(driver, "clue_notebook_aids")
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+
+
+def test_tutor_works_off_the_ui_thread(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Covers CLUE-58, CLUE-63: exact counting and advice run on the tutor's worker thread; meanwhile the
+    notebook says it is working it out and the screen keeps answering taps; then the grid fills in."""
+    import threading
+    import time
+
+    from kiosk.games.clue import notebook
+
+    real = notebook.analyse
+    threads: list[str] = []
+
+    def slow(kn: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        time.sleep(0.8)
+        return real(kn)
+
+    monkeypatch.setattr(notebook, "analyse", slow)
+    monkeypatch.setattr(notebook, "_DONE", type(notebook._DONE)())
+    _start(driver, ["지수", "민호", "서연"], aids=True)
+    driver.tap("clue_notebook_0")
+    t = time.monotonic()
+    driver.tap("handover_i_am")
+    assert time.monotonic() - t < 0.6, "the tap returned before the counting finished"
+    assert driver.find_all("clue_nb_thinking") and any("추리하는 중" in x for x in driver.texts())
+    driver.tap("clue_nb_level_tutor")  # still answering taps
+    _notebook_ready(driver)
+    assert threads and all(name.startswith("clue-tutor") for name in threads)
+    assert any("추천 추리" in x for x in driver.texts()) and driver.find_all("clue_cell_scarlet_0")
     driver.tap("clue_nb_close")
     _modal_gone(driver)

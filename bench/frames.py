@@ -1,0 +1,308 @@
+"""Frame times and memory of the kiosk at play, against bare Kivy measured the same way in the same run.
+
+    python -m bench.frames                      # each game, ~40 s of frames, voice + Clue advice active
+    python -m bench.frames --rounds 6           # longer: the memory soak (see below)
+    python -m bench.frames --no-voice           # without the Korean model
+
+What runs (one offscreen process, no frame cap, every loop iteration a real frame):
+- scripted play of each game: a session started from the engine's example config, then each frame either
+  a legal action of a random seat is dispatched through the host (the screen redraws as after a tap) or a
+  random button on screen is tapped (hand-overs, dialogs, notebooks, tabs); back to the game if a tap
+  left it; a new session when the game ends;
+- voice: the kiosk's own VoiceController (with the model it loaded itself) gets push-to-talk utterances of
+  espeak-ng Korean commands fed in 0.1 s chunks, back to back: normal + perturbed decodes on the worker
+  threads, events to the UI;
+- Clue advice: the notebook's tutor (exact counting + advice, on its worker thread) on 6-player mid-game
+  notebooks, one after another.
+
+Per frame: wall time of one pass of Kivy's loop (input, clock, layout, draw, flip) and the UI thread's
+CPU time in it (time.thread_time). The "4× slower CPU" column multiplies that CPU time by 4 and adds the
+rest of the frame's wall time (waiting for the GIL or the GPU driver, taken as unchanged): an estimate.
+Bare Kivy: a child process showing one Label whose text changes every frame (so every frame is drawn),
+pumped the same way (same frame count, after 10 warm-up frames).
+
+Memory: RSS sampled as it runs (VmRSS). An hour of café play is about 300 voice commands, 30 notebook
+views and a few hundred taps per table; `--rounds` repeats the whole play loop (one round ≈ 240 voice
+decodes, 30 tutor runs, 1,200 frames), so 2 rounds exceed an hour's activity, compressed into minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
+PHRASES = ("다음", "이전", "다시", "멈춰", "네", "아니요", "도움말", "처음으로")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def frame() -> tuple[float, float]:
+    """One pass of Kivy's loop: (wall s, UI-thread CPU s)."""
+    from kivy.base import EventLoop
+
+    w, c = time.perf_counter(), time.thread_time()
+    EventLoop.idle()
+    return time.perf_counter() - w, time.thread_time() - c
+
+
+# ---------------------------------------------------------------- background activity
+class Voice(threading.Thread):
+    """Push-to-talk utterances into the kiosk's VoiceController, back to back."""
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(name="bench-voice", daemon=True)
+        self.controller = controller
+        self.stop = threading.Event()
+        self.count = 0
+        from audio import speechgen as sg
+
+        self.clips: list[bytes] = []
+        if not sg.tools_available():
+            for i, p in enumerate(PHRASES):
+                self.clips.append(sg.silence(0.3) + sg.speak(p, sg.Voice("", 140 + 10 * (i % 4), 50))
+                                  + sg.silence(0.5))
+
+    def run(self) -> None:
+        from kivy.clock import Clock
+
+        rng = random.Random(5)
+        while not self.stop.is_set() and self.clips:
+            pcm = rng.choice(self.clips)
+            Clock.schedule_once(lambda _dt: self.controller.press())
+            time.sleep(0.05)
+            for i in range(0, len(pcm), 3200):
+                self.controller.feed(pcm[i : i + 3200])
+                time.sleep(0.02)  # 0.1 s of audio every 20 ms: five times real time
+            Clock.schedule_once(lambda _dt: self.controller.release())
+            self.count += 1
+            time.sleep(0.3)
+
+
+class Tutor(threading.Thread):
+    """The Clue notebook's tutor (its own worker pool) on fresh 6-player notebooks, one after another."""
+
+    def __init__(self) -> None:
+        super().__init__(name="bench-tutor", daemon=True)
+        self.stop = threading.Event()
+        self.count = 0
+
+    def run(self) -> None:
+        from engines.clue.content import CLASSIC
+        from engines.clue.simulate import deal, play
+        from kiosk.games.clue import notebook
+
+        cats = tuple(CLASSIC.ids(k) for k in range(3))
+        g = 0
+        while not self.stop.is_set():
+            rng = random.Random(f"frames:{g}")
+            d = deal(cats, 6, rng)
+            for turn, kn in play(d, rng, 30):
+                if self.stop.is_set():
+                    return
+                if turn % 6 == 5:
+                    notebook._POOL.submit(notebook.tutor, kn, None, True).result()
+                    self.count += 1
+                    time.sleep(0.5)
+            g += 1
+
+
+# ---------------------------------------------------------------- scripted play
+def play_game(driver: Any, game: str, frames: int, rng: random.Random,
+              times: list[tuple[float, float]]) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    from engines import find_engine
+    from kiosk.soak import _touchables
+
+    app = driver.app
+
+    def open_game() -> Any:
+        app.host(game)
+        for _ in range(30):
+            times.append(frame())
+        ctx = app.get_screen("host").ctx
+        g = app.library.games[game]
+        config = find_engine(g.engine_name).example_configs(g.pack)[0]
+        ctx.start(config, seed=rng.randrange(1 << 30))
+        return ctx
+
+    ctx = open_game()
+    for n in range(frames):
+        s = ctx.session if ctx is not None else None
+        if app.sm.current != "host" or s is None or ctx.host is None:
+            ctx = open_game()
+            continue
+        if s.engine.outcome(s.state) is not None:
+            ctx = open_game()
+            continue
+        if n % 3 == 0:
+            seats = list(range(len(s.view(None).get("players", [])) or 1))
+            rng.shuffle(seats)
+            for seat in seats:
+                acts = s.legal(seat)
+                if acts:
+                    ctx.dispatch(rng.choice(acts))
+                    break
+        else:
+            targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") not in
+                       ("frame_back", "frame_end", "staff", "exit")]
+            if targets:
+                w = rng.choice(targets)
+                touch = UnitTestTouch(*w.to_window(*w.center))
+                touch.touch_down()
+                touch.touch_up()
+        times.append(frame())
+
+
+def summary(times: list[tuple[float, float]]) -> dict[str, float]:
+    wall = [w for w, _ in times]
+    slow = [w + 3 * c for w, c in times]  # CPU ×4, the rest unchanged
+    return {"frames": len(times), "median": pct(wall, .5), "p99": pct(wall, .99), "worst": max(wall),
+            "over50": sum(1 for w in wall if w > 0.05), "cpu_median": pct([c for _, c in times], .5),
+            "slow_median": pct(slow, .5), "slow_p99": pct(slow, .99), "slow_worst": max(slow),
+            "slow_over50": sum(1 for w in slow if w > 0.05)}
+
+
+# ---------------------------------------------------------------- bare Kivy (child process)
+BARE = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[2])
+from kiosk import env
+env.configure(headless=True)
+env.apply_config()
+import kivy.core.window
+from kivy.app import App
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.uix.label import Label
+from bench.frames import frame, rss_mb
+class Bare(App):
+    def build(self):
+        return Label(text="Hello")
+app = Bare()
+app._run_prepare()
+Clock._max_fps = 0
+for i in range(10):
+    frame()
+times = []
+for i in range(int(sys.argv[1])):
+    app.root.text = f"Hello {i}"  # something to draw every frame
+    times.append(frame())
+print(json.dumps({"times": times, "rss": rss_mb()}))
+"""
+
+
+def bare(frames: int) -> tuple[list[tuple[float, float]], float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEHOST_DATA": tempfile.mkdtemp(prefix="bench-bare-")}
+    env.pop("DISPLAY", None)
+    script = Path(env["TABLEHOST_DATA"]) / "bare.py"  # a file: Kivy's App looks up its class's source
+    script.write_text(BARE, encoding="utf-8")
+    out = subprocess.run([sys.executable, str(script), str(frames), str(ROOT)], env=env, capture_output=True,
+                         text=True, timeout=600)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return [tuple(t) for t in data["times"]], float(data["rss"])  # type: ignore[misc]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=300, help="frames per game per round")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--no-voice", action="store_true")
+    args = ap.parse_args(argv)
+    if args.no_voice:
+        os.environ["TABLEHOST_NO_VOICE"] = "1"
+    else:
+        os.environ.pop("TABLEHOST_NO_VOICE", None)
+    os.environ.pop("DISPLAY", None)
+    os.environ["KIVY_NO_ARGS"] = "1"
+    from kiosk.testing import Driver, start_app
+
+    driver = Driver(start_app(Path(tempfile.mkdtemp(prefix="bench-frames-"))))
+    from kivy.clock import Clock
+
+    app = driver.app
+    app.exit_kiosk = lambda: None
+    rss = {"app": rss_mb()}
+    voice: Voice | None = None
+    if not args.no_voice:
+        deadline = time.monotonic() + 120
+        while app.voice is None and time.monotonic() < deadline:
+            driver.pump(1)
+        system = getattr(app.voice, "system", None)
+        engine = system.loader.wait(120) if system is not None else None
+        driver.pump(5)
+        rss["model"] = rss_mb()
+        if engine is not None:
+            voice = Voice(system.controller)
+    tutor = Tutor()
+    Clock._max_fps = 0
+    rng = random.Random(2026)
+    per_game: dict[str, list[tuple[float, float]]] = {g: [] for g in GAMES}
+    samples: list[float] = []
+    t0, cpu0 = time.monotonic(), time.process_time()
+    if voice is not None:
+        voice.start()
+    tutor.start()
+    for _ in range(args.rounds):
+        for g in GAMES:
+            play_game(driver, g, args.frames, rng, per_game[g])
+            samples.append(rss_mb())
+    for th in (voice, tutor):
+        if th is not None:
+            th.stop.set()
+    wall, cpu = time.monotonic() - t0, time.process_time() - cpu0
+    rss["end"] = rss_mb()
+    everything = [t for g in GAMES for t in per_game[g]]
+    base_times, base_rss = bare(len(everything))
+    b = summary(base_times)
+    load = os.getloadavg()
+    print(f"Frame times, kiosk at play vs bare Kivy (same frame count, same run); load average "
+          f"{load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores")
+    print(f"  {wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
+          f"Clue tutor runs {tutor.count}, errors {len(app.errors)}")
+    print(f"  {'':<16} {'frames':>6} {'median':>9} {'p99':>9} {'worst':>9} {'>50ms':>6}   "
+          f"{'4× CPU: median':>14} {'p99':>9} {'worst':>9} {'>50ms':>6}")
+
+    def line(name: str, s: dict[str, float]) -> None:
+        print(f"  {name:<16} {s['frames']:>6.0f} {s['median'] * 1e3:>7.1f}ms {s['p99'] * 1e3:>7.1f}ms "
+              f"{s['worst'] * 1e3:>7.1f}ms {s['over50']:>6.0f}   {s['slow_median'] * 1e3:>12.1f}ms "
+              f"{s['slow_p99'] * 1e3:>7.1f}ms {s['slow_worst'] * 1e3:>7.1f}ms {s['slow_over50']:>6.0f}")
+
+    line("bare Kivy", b)
+    for g in GAMES:
+        line(g, summary(per_game[g]))
+    k = summary(everything)
+    line("kiosk, all", k)
+    print(f"  ratio kiosk/bare: median {k['median'] / b['median']:.2f}×, p99 {k['p99'] / b['p99']:.2f}×, "
+          f"worst {k['worst'] / b['worst']:.2f}×")
+    print(f"RSS MB: bare Kivy {base_rss:.0f}; kiosk {rss['app']:.0f} at start"
+          + (f", {rss['model']:.0f} with the voice model" if "model" in rss else "")
+          + f", {max(samples + [rss['end']]):.0f} peak, {rss['end']:.0f} at the end "
+          f"(ratio end/bare {rss['end'] / base_rss:.2f}×); per game round: "
+          + ", ".join(f"{v:.0f}" for v in samples))
+
+
+if __name__ == "__main__":
+    main()
