@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -93,7 +94,7 @@ class Score:
     outcome: str  # right | wrong | nothing
     heard: str = ""  # the recogniser's text ("" = nothing usable)
     heard_intent: str = ""  # the intent it was taken for (wrong), or ""
-    seconds: float = 0.0  # scoring time (decodes and vote)
+    seconds: float = 0.0  # latency: push-to-talk release (wake phrase: end of speech) → decision
 
 
 def _one_per_shape(template: str, slots: Mapping[str, dict[str, object]]) -> list[tuple[str, dict[str, object]]]:
@@ -136,10 +137,11 @@ def check_phrases(catalog: VoiceCatalog, which: str = BASIC, vocabulary: frozens
 
 
 def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, pcm: bytes,
-              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES) -> tuple[str, str, str]:
-    """(outcome, heard text, heard intent) of one utterance (16 kHz mono s16le), decided by a
-    `VoiceController` as in the kiosk: push-to-talk for commands and confirmations, hands-free for the
-    wake phrase."""
+              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES) -> tuple[str, str, str, float]:
+    """(outcome, heard text, heard intent, latency s) of one utterance (16 kHz mono s16le), decided by a
+    `VoiceController` as in the kiosk: push-to-talk for commands and confirmations (latency: the button's
+    release → the decision), hands-free for the wake phrase (latency: end of the take → awake, audio time
+    plus the time spent on the chunk that woke it)."""
     now = [0.0]
     mode = Mode.WAKE_PHRASE if phrase.kind == "wake" else Mode.PUSH_TO_TALK
     ctl = VoiceController(catalog, engine, mode, clock=lambda: now[0], gate=MicGate(), board=StatusBoard(),
@@ -167,20 +169,24 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
         audio = quiet * 3 + pcm + quiet * 10
         for i in range(0, len(audio), CHUNK):
             now[0] += 0.1
+            t0 = time.perf_counter()
             ctl.feed(audio[i : i + CHUNK])
             if woke[0]:
-                return "right", phrase.text, WAKE
-        return "nothing", "", ""
+                latency = (i + CHUNK - 3 * CHUNK - len(pcm)) / 2 / RATE + time.perf_counter() - t0
+                return "right", phrase.text, WAKE, max(0.0, latency)
+        return "nothing", "", "", 0.0
     ctl.press()
     for i in range(0, len(pcm), CHUNK):
         now[0] += 0.1
         ctl.feed(pcm[i : i + CHUNK])
+    t0 = time.perf_counter()
     ctl.release()
+    latency = time.perf_counter() - t0
     got = next((e for e in reversed(heard) if e.text), None)
     if got is None or got.intent is None:
-        return "nothing", got.text if got is not None else "", ""
+        return "nothing", got.text if got is not None else "", "", latency
     ok = got.intent.name == phrase.intent and dict(got.intent.slots) == dict(phrase.slots)
-    return ("right" if ok else "wrong"), got.text, got.intent.name
+    return ("right" if ok else "wrong"), got.text, got.intent.name, latency
 
 
 def to_pcm(clip: Clip) -> bytes:
@@ -237,20 +243,16 @@ class VoiceCheck:
 
     def score(self, engine: SpeechEngine, speaker: str, phrase: str) -> Score:
         """Score one take (and remember the score)."""
-        import time
-
         spec = self.all_phrases().get(phrase)
         path = self.path(speaker, phrase)
         if spec is None:
             return Score(speaker, phrase, "", "nothing")
-        t0 = time.perf_counter()
         try:
             pcm = to_pcm(read_wav(path))
         except CorruptAudio:
             return Score(speaker, phrase, spec.intent, "nothing")
-        outcome, heard, heard_intent = score_pcm(engine, self.catalog, spec, pcm)
-        score = Score(speaker, phrase, spec.intent, outcome, heard, heard_intent,
-                      round(time.perf_counter() - t0, 3))
+        outcome, heard, heard_intent, latency = score_pcm(engine, self.catalog, spec, pcm)
+        score = Score(speaker, phrase, spec.intent, outcome, heard, heard_intent, round(latency, 3))
         with self._lock:
             cache = self._cache()
             cache[f"{speaker}/{phrase}"] = {"mtime": path.stat().st_mtime, **asdict(score)}
@@ -330,7 +332,7 @@ def write_csv(scores: list[Score], path: Path) -> int:
     tmp = path.with_suffix(".tmp")
     with tmp.open("w", encoding="utf-8-sig", newline="") as fh:  # BOM: Excel opens Korean text right
         w = csv.writer(fh)
-        w.writerow(["row", "speaker", "phrase", "intent", "outcome", "heard", "heard_intent", "seconds"])
+        w.writerow(["row", "speaker", "phrase", "intent", "outcome", "heard", "heard_intent", "latency_s"])
         for s in scores:
             w.writerow(["take", s.speaker, s.phrase, s.intent, s.outcome, s.heard, s.heard_intent, s.seconds])
         w.writerow([])

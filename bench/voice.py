@@ -4,7 +4,7 @@
     python bench/voice.py --quick         # fewer voices, 2 min of no-command audio
     python bench/voice.py --select        # per-phrasing accuracy on clean speech, to choose templates
     python bench/voice.py --game spyfall  # add that game's intents to the screen grammar
-    python bench/voice.py --game all --recordings DIR   # real people instead of espeak-ng (see below)
+    python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
 
 Reports per-phrase accuracy, wrong-accept rate (an intent other than the one spoken), false accepts per
 hour on audio with no command in it (pink noise + clatter, babble of overlapping voices, our own narration,
@@ -12,9 +12,11 @@ a busy mix), latency from the end of speech to the intent, the real-time factor 
 Espeak speech is robotic: a floor, not a field test. Figures are printed; nothing is asserted.
 
 `--recordings DIR` measures real speakers: every `DIR/<speaker>/<phrase>[.N].wav` (16 kHz mono 16-bit, or
-anything sox converts) is one utterance of the phrase named by the file, e.g. `지수/서연 범인.2.wav`, decoded
-push-to-talk style with the grammar of the first screen whose phrases include it (the sample players are
-민호, 지수, 서연, 지훈). Reports accuracy per phrase and per speaker.
+anything sox converts; the staff voice check writes `<data>/voicecheck` in this layout) is one utterance of
+the phrase named by the file, e.g. `지수/민호 범인.2.wav`, scored as the kiosk decides it (audio/voicecheck.py:
+the screen's grammar, push-to-talk; hands-free for the wake phrase; 네/아니요 in the confirmation grammar;
+sample players 민호, 지수, 서연, 지훈). Per phrase, speaker, kind and condition (`--noise pink@10 …` adds
+noisy copies), and latency.
 """
 
 from __future__ import annotations
@@ -311,42 +313,57 @@ def load_recording(path: Path) -> bytes:
                            "-t", "raw", "-"], check=True, capture_output=True, timeout=60).stdout
 
 
-def run_recordings(engine, catalog, game: str | None, folder: Path) -> None:
-    books: list[PhraseBook] = []
-    for g in (list(SCREENS) if game == "all" else [game]):
-        for screen in screens(g):
-            books.append(build_phrasebook(screen_specs(catalog, g, screen), sample_slots(g), engine.vocabulary,
-                                          catalog.decoys))
-    per_phrase: dict[str, Counter] = defaultdict(Counter)
-    per_speaker: dict[str, Counter] = defaultdict(Counter)
+def run_recordings(engine, catalog, folder: Path, conditions: list[tuple[str, float | None]]) -> None:
+    """Every take in `folder` (the staff voice check's layout) scored as the kiosk decides it
+    (audio/voicecheck.py: push-to-talk for commands and 네/아니요, hands-free for the wake phrase), clean and
+    mixed with our noises; per phrase, speaker, kind and condition, with latency."""
+    from audio.voicecheck import VoiceCheck, score_pcm
+
+    phrases = VoiceCheck(folder, catalog, engine.vocabulary).all_phrases()
+    noises = make_noises(12.0) if any(snr is not None for _, snr in conditions) else {}
+    tables: dict[str, dict[str, Counter]] = {k: defaultdict(Counter) for k in ("phrase", "speaker", "kind", "condition")}
+    heard_as: dict[str, Counter] = defaultdict(Counter)
+    latency: dict[str, list[float]] = defaultdict(list)
     unknown: list[str] = []
     for path in sorted(folder.rglob("*.wav")):
         text = " ".join(path.stem.split(".")[0].replace("_", " ").split())
-        book = next((b for b in books if text in b.phrases), None)
-        if book is None:
+        phrase = phrases.get(text)
+        if phrase is None:
             unknown.append(path.name)
             continue
-        pcm = load_recording(path)
-        got, *_ = recognise(engine, book, pcm + sg.silence(0.8), len(pcm) / 2 / sg.RATE)
-        spec, sl = book.phrases[text]
-        intent = book.match(got)
-        ok = intent is not None and intent.name == spec.name and dict(intent.slots) == dict(sl)
-        outcome = "correct" if ok else ("wrong" if intent is not None else "rejected")
-        per_phrase[text][outcome] += 1
-        per_speaker[path.parent.name][outcome] += 1
-    print(f"\n## Recordings in {folder}")
+        clean = load_recording(path)
+        for noise, snr in conditions:
+            pcm = clean if snr is None else sg.mix(sg.silence(0.5) + clean, noises[noise], snr)
+            outcome, heard, _, lat = score_pcm(engine, catalog, phrase, pcm)
+            cond = "clean" if snr is None else f"{noise}@{snr:g}dB"
+            for key, value in (("phrase", text), ("speaker", path.parent.name), ("kind", phrase.kind),
+                               ("condition", cond)):
+                tables[key][value][outcome] += 1
+            if outcome == "wrong":
+                heard_as[text][heard] += 1
+            if outcome == "right":
+                latency["wake phrase (end of speech → awake)" if phrase.kind == "wake"
+                        else "push-to-talk (release → intent)"].append(lat)
+    print(f"\n## Recordings in {folder} (conditions: {', '.join(c for c in tables['condition'])})")
     if unknown:
         print(f"not a phrase of any screen (skipped): {unknown}")
-    for label, table in (("phrase", per_phrase), ("speaker", per_speaker)):
-        for key, c in sorted(table.items(), key=lambda kv: kv[1]["correct"] / sum(kv[1].values())):
+    for label, table in tables.items():
+        print()
+        for key, c in sorted(table.items(), key=lambda kv: kv[1]["right"] / sum(kv[1].values())):
             n = sum(c.values())
-            print(f"{label} {key!r}: {c['correct']}/{n} correct, {c['wrong']} wrong")
+            wrong = f" (heard {dict(heard_as[key])})" if label == "phrase" and heard_as[key] else ""
+            print(f"{label} {key!r}: {c['right']}/{n} right, {c['wrong']} wrong{wrong}, {c['nothing']} nothing")
     tot: Counter = Counter()
-    for c in per_speaker.values():
+    for c in tables["condition"].values():
         tot.update(c)
     n = sum(tot.values())
     if n:
-        print(f"recordings: {tot['correct'] / n:.1%} correct, {tot['wrong'] / n:.1%} wrong accept (n={n})")
+        print(f"\nrecordings: {tot['right'] / n:.1%} right, {tot['wrong'] / n:.1%} wrong accept, "
+              f"{tot['nothing'] / n:.1%} nothing (n={n})")
+    for what, values in latency.items():
+        values.sort()
+        print(f"latency {what}: median {values[len(values) // 2]:.2f} s, p90 {values[int(len(values) * 0.9)]:.2f} s, "
+              f"max {values[-1]:.2f} s (n={len(values)})")
 
 
 def main() -> None:
@@ -357,6 +374,8 @@ def main() -> None:
     ap.add_argument("--no-command-seconds", type=float, default=600.0)
     ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
     ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
+    ap.add_argument("--noise", nargs="*", default=[], metavar="NOISE@DB",
+                    help="with --recordings: also mixed with our noise, e.g. pink@10 babble@10 clatter@20")
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
@@ -370,7 +389,8 @@ def main() -> None:
     print(f"# Voice benchmark (game={args.game or 'navigation only'})")
     print(f"model load + vocabulary + warm-up: {time.perf_counter() - t0:.2f} s; RSS {rss_mb():.0f} MB")
     if args.recordings is not None:
-        run_recordings(engine, catalog, args.game, args.recordings)
+        conds = [("none", None)] + [(c.split("@")[0], float(c.split("@")[1])) for c in args.noise]
+        run_recordings(engine, catalog, args.recordings, conds)
         print(f"\npeak RSS {rss_mb():.0f} MB")
         return
     voices = VOICES[:3] if args.quick else VOICES
