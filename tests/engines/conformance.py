@@ -178,9 +178,11 @@ def _check_seat_kinds(engine: Engine[Any], state: Any, seat: int, legal: list[Ac
 
 def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Mapping[str, Any], seed: int,
                        max_steps: int = 5000, check_every: int = 5, check_first: int = 40,
-                       max_legal_checked: int = 24) -> Playthrough:
+                       max_legal_checked: int = 24, by_kind: bool = False) -> Playthrough:
     """Thorough checks run on the first `check_first` steps and every `check_every`-th step after; each
-    applies up to `max_legal_checked` of the legal actions (a random sample) besides the one played."""
+    applies up to `max_legal_checked` of the legal actions (a random sample) besides the one played.
+    `by_kind`: pick an action name first, a FINAL one only now and then, so games go deeper (a Clue turn
+    offers 324 accusations and one die roll)."""
     rng = random.Random(seed)
     check_declarations(engine)
     state = engine.setup(config, pack, seed)
@@ -229,7 +231,7 @@ def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Map
                 if thorough and not due:
                     for other in rng.sample(legal, min(max_legal_checked, len(legal))):
                         engine.apply(state, _stamp(other, now))
-                action = rng.choice(legal)
+                action = _pick(legal, rng) if by_kind else rng.choice(legal)
                 tried.extend(rng.sample(legal, min(3, len(legal))))
         action = _stamp(action, now)
         step = engine.apply(state, action)
@@ -258,6 +260,13 @@ def random_playthrough(engine: Engine[Any], config: Mapping[str, Any], pack: Map
         else:
             raise AssertionError("an action was accepted after the game ended")
     return play
+
+
+def _pick(legal: list[Action], rng: random.Random) -> Action:
+    names = sorted({a.NAME for a in legal})
+    calm = [n for n in names if not type(next(a for a in legal if a.NAME == n)).FINAL]
+    name = rng.choice(calm if calm and rng.random() < 0.9 else names)
+    return rng.choice([a for a in legal if a.NAME == name])
 
 
 def _stamp(action: Action, now: float) -> Action:

@@ -81,3 +81,18 @@ def test_views_are_typed_and_keep_each_games_keys(name: str) -> None:
     assert data["common"]["players"] == [{"seat": p.seat, "name": p.name} for p in view.players]
     assert set(data) - {"common"} == set(view.detail)
     assert view.catalogs and all(n.id and n.ko and n.en for c in view.catalogs.values() for n in c)
+
+
+def test_phone_buttons_carry_the_final_mark_and_label_from_fieldspecs() -> None:
+    """Every frontend takes confirmation and labels from the declarations: the phones' entries say which
+    action is FINAL, a seat field is labelled with the player's name and a ref with the catalog's name."""
+    from kiosk.phones.labels import Catalogs, Labeller
+
+    t = Table(["지수", "민호", "서연", "도윤"])
+    t.start()
+    view = engines.find_engine("spyfall").view(t.state, 0)
+    entries = Labeller(Catalogs.load(), "spyfall").entries(
+        [A.Accuse(0, 1), A.PauseClock(TABLE), A.GuessLocation(0, "batcave")], view)
+    assert [e["final"] for e in entries] == [True, False, True]
+    assert entries[0]["parts"][0]["label"]["ko"] == "민호"
+    assert entries[2]["parts"][0]["label"]["ko"] == "배트케이브"

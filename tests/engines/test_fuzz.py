@@ -1,5 +1,6 @@
-"""The engine fuzz (CI-sized, about a minute on a quiet machine): many seeded random games of every
-engine, each step probing illegal actions (other seats', the table's in a player's place and the reverse,
+"""The engine fuzz (CI-sized: about a minute of CPU; TABLEHOST_FUZZ_GAMES=N seeds, default 4, × every
+example config): many seeded random games of every engine, picking an action kind first so games go deep,
+each step probing illegal actions (other seats', the table's in a player's place and the reverse,
 deadlines before their moment) and swapping hidden facts (every other seat's view and legal actions, the
 table view and the table's offers must stay identical). A failure names the engine, config and seed:
 rerun it with `random_playthrough` directly."""
@@ -27,7 +28,7 @@ def test_fuzz_random_play_illegal_probes_and_secret_swaps(name: str) -> None:
     for seed in SEEDS:
         for config in engine.example_configs(pack):
             play = random_playthrough(engine, config, pack, seed, check_first=10, check_every=4,
-                                      max_legal_checked=4)
+                                      max_legal_checked=4, by_kind=True)
             assert play.outcome is not None
             games += 1
             variants += play.variants
