@@ -328,25 +328,33 @@ class VoiceController:
             heard = rec.final() if rec is not None and self._in_utterance else Heard("")
             self._in_utterance = False
             heard = self._noise_check(heard)
-            key = self._active_key()
-            book = self._books.get(key)
-            if self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None:
-                # the extra decodes take ~0.1 s: not on the UI thread that calls release()
-                audio, self._utterance, gen = self._utterance, b"", self._gen
-                threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen),
-                                 name="voice-vote", daemon=True).start()
+            if self._vote_later(heard, settle=True):
                 return
             self._handle(heard)
             if self.phase is Phase.LISTENING:
                 self._set_phase(Phase.IDLE)
 
-    def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int) -> None:
+    def _vote_later(self, heard: Heard, settle: bool) -> bool:
+        """With `background_vote`, the extra decodes (~0.1 s here, several times that on a tablet) run on a
+        thread without the lock: release() runs on the UI thread, and the UI thread's tick() would wait for
+        a vote started by feed(). False when there is nothing to vote on in the background."""
+        key = self._active_key()
+        book = self._books.get(key)
+        if not (self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None):
+            return False
+        audio, self._utterance, gen = self._utterance, b"", self._gen
+        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
+                         name="voice-vote", daemon=True).start()
+        return True
+
+    def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
+                          settle: bool = True) -> None:
         decided = self._vote(key, book, heard, audio)
         with self._lock:
             if gen != self._gen or self._books.get(key) is not book:
                 return  # pressed again, screen changed or reset meanwhile: this result is stale
             self._handle(heard, key, decided)
-            if self.phase is Phase.LISTENING and not self._pressed:
+            if settle and self.phase is Phase.LISTENING and not self._pressed:
                 self._set_phase(Phase.IDLE)
 
     def _listening(self) -> bool:
@@ -382,7 +390,9 @@ class VoiceController:
             if heard is not None:
                 self._in_utterance = False
                 self._endpoint.reset()
-                self._handle(self._noise_check(heard))
+                heard = self._noise_check(heard)
+                if not self._vote_later(heard, settle=False):
+                    self._handle(heard)
 
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""

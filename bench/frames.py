@@ -29,6 +29,7 @@ decodes, 30 tutor runs, 1,200 frames), so 2 rounds exceed an hour's activity, co
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import os
 import random
@@ -58,13 +59,21 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
 
 
+STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
+
+
 def frame() -> tuple[float, float]:
     """One pass of Kivy's loop: (wall s, UI-thread CPU s)."""
     from kivy.base import EventLoop
 
+    if STALL:
+        faulthandler.dump_traceback_later(STALL)
     w, c = time.perf_counter(), time.thread_time()
     EventLoop.idle()
-    return time.perf_counter() - w, time.thread_time() - c
+    out = time.perf_counter() - w, time.thread_time() - c
+    if STALL:
+        faulthandler.cancel_dump_traceback_later()
+    return out
 
 
 # ---------------------------------------------------------------- background activity
@@ -230,7 +239,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--frames", type=int, default=150, help="frames per game per round")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--no-voice", action="store_true")
+    ap.add_argument("--games", nargs="+", default=list(GAMES))
+    ap.add_argument("--stall", type=float, default=0.0, help="print all stacks when a frame exceeds this (s)")
     args = ap.parse_args(argv)
+    global STALL
+    STALL = args.stall
     if args.no_voice:
         os.environ["TABLEHOST_NO_VOICE"] = "1"
     else:
@@ -259,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
     tutor = Tutor()
     Clock._max_fps = 0
     rng = random.Random(2026)
-    n_frames = args.frames * len(GAMES) * args.rounds
+    n_frames = args.frames * len(args.games) * args.rounds
     base_times, base_rss = bare(n_frames)
     b = summary(base_times)
     load = os.getloadavg()
@@ -281,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         voice.start()
     tutor.start()
     for r in range(args.rounds):
-        for g in GAMES:
+        for g in args.games:
             times: list[tuple[float, float]] = []
             play_game(driver, g, args.frames, rng, times)
             per_game[g] += times
@@ -292,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
             th.stop.set()
     wall, cpu = time.monotonic() - t0, time.process_time() - cpu0
     rss["end"] = rss_mb()
-    everything = [t for g in GAMES for t in per_game[g]]
+    everything = [t for g in args.games for t in per_game[g]]
     k = summary(everything)
     line("kiosk, all", k)
     print(f"  ratio kiosk/bare: median {k['median'] / b['median']:.2f}×, p99 {k['p99'] / b['p99']:.2f}×, "

@@ -508,6 +508,51 @@ def test_release_hands_the_vote_to_a_thread_and_a_new_press_drops_a_late_result(
     assert intents(events) == []
 
 
+def test_a_vote_started_by_the_endpoint_in_feed_does_not_hold_the_lock() -> None:
+    """The kiosk's UI thread calls tick() five times a second; an utterance ended by the recogniser's own
+    endpoint (inside feed, on the audio thread) used to run its extra decodes with the controller's lock
+    held, so the UI thread waited for them (a frame of seconds under load in bench/frames.py)."""
+    import threading
+    import time
+
+    gate_open = threading.Event()
+
+    class Slow(Scripted):
+        def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+            rec = super().recognizer(grammar)
+            if len(self.recognizers) > 4:
+                final = rec.final
+                rec.final = lambda: (gate_open.wait(5), final())[1]  # type: ignore[method-assign]
+            return rec
+
+    ctl = VoiceController(CATALOG, Slow("점수"), Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(),
+                          board=StatusBoard(), stages=((0.9, 1.1),))
+    ctl.background_vote = True
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl.press()
+    ctl.feed("도움말".encode())
+    feeder = threading.Thread(target=ctl.feed, args=(b"",))  # the endpoint: the utterance ends here
+    feeder.start()
+    feeder.join(2)
+    assert not feeder.is_alive(), "feed() was held by the extra decodes"
+    t = time.monotonic()
+    ticker = threading.Thread(target=ctl.tick)
+    ticker.start()
+    ticker.join(2)
+    assert not ticker.is_alive() and time.monotonic() - t < 1.0, "tick() did not wait for the vote"
+    assert intents(events) == []
+    gate_open.set()
+    for _ in range(200):
+        if intents(events):
+            break
+        threading.Event().wait(0.01)
+    assert intents(events) == ["score"]
+    ctl.release()
+
+
 def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decisive() -> None:
     from audio.asr import decide
 
