@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from content.loader import Game
 from engines.core import Action, RuleError, Step
-from kiosk.session import Session
+from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
 from kiosk.widgets.handover import HandOver
 
@@ -124,8 +124,15 @@ class HostContext:
         else:
             go()
 
-    def undo(self) -> bool:
-        return self.session.undo() if self.session is not None else False
+    def undo(self, staff: bool = False) -> bool:
+        """Undo the last action; `staff` once the staff PIN was given (see Session.undo)."""
+        if self.session is None:
+            return False
+        try:
+            return self.session.undo(staff=staff)
+        except UndoLocked:
+            self.toast(self.tr("host.undo_staff"))
+            return True
 
     def end_game(self) -> None:
         """Close the game (journal archived) and go back to the game's page."""
@@ -196,6 +203,12 @@ class GameHost(BoxLayout):
     def refresh(self, step: Step[Any] | None) -> None:
         """Redraw from `self.ctx.session.view(None)` and the legal actions."""
         raise NotImplementedError
+
+    def route_private(self, action: Action) -> bool:
+        """A shared channel (voice) asks for `action`. If its legality depends on a secret (an escape, the
+        Joker's reveal), open its owner's private channel instead and return True: a refusal on the shared
+        screen would tell the table the secret."""
+        return False
 
 
 def host_class(game_id: str) -> type[GameHost] | None:

@@ -11,6 +11,7 @@ so knowing one never narrows the other without searching 2^SEED_BITS seeds.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -36,6 +37,30 @@ def new_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 Listener = Callable[["Session", Step[Any] | None], None]
+
+
+class UndoLocked(Exception):
+    """The undo would cross a step that revealed a secret: only staff may take it back."""
+
+    def __init__(self, drop: int) -> None:
+        super().__init__(f"undo of {drop} records crosses a revealed secret")
+        self.drop = drop
+
+
+def _secret_set(engine: Engine[Any], state: Any) -> set[tuple[str, str, frozenset[int]]]:
+    return {(x.key, json.dumps(x.value, sort_keys=True, default=str), frozenset(x.seen_by))
+            for x in engine.secrets(state)}
+
+
+def reveals(engine: Engine[Any], before: Any, step: Step[Any]) -> bool:
+    """Did this step reveal or probe a secret? It ended the game (everything is shown), it delivered a
+    private event (a card shown, an envelope seen, an alibi drawn), or a secret of `before` ended or
+    changed hands (a card flipped, the Joker revealed, a round scored)."""
+    if engine.outcome(before) is None and engine.outcome(step.state) is not None:
+        return True
+    if any(e.to is not None for e in step.events):
+        return True
+    return not _secret_set(engine, before) <= _secret_set(engine, step.state)
 
 
 @dataclass
@@ -168,12 +193,10 @@ class Session:
             return None
         return self.dispatch(min(due, key=lambda d: d.at).action)
 
-    def undo(self, count: int = 1) -> bool:
-        """Take back the last `count` player actions (and the chance steps that followed them)."""
+    def _undo_plan(self, count: int) -> tuple[Any, int, bool, int] | None:
+        """The state after taking back the last `count` player actions (and the chance steps that followed
+        them), how many records that drops, and whether a dropped step revealed a secret."""
         actions = self.journal.actions()
-        if not actions:
-            return False
-        # find how many records to drop: `count` non-chance actions from the end, plus trailing chance steps
         drop, seen = 0, 0
         for data in reversed(actions):
             drop += 1
@@ -181,16 +204,39 @@ class Session:
                 seen += 1
                 if seen == count:
                     break
-        if seen < count:
-            return False
-        keep = actions[: len(actions) - drop]
+        if not actions or seen < count:
+            return None
+        keep = len(actions) - drop
         header = self.journal.header
         state = self.engine.setup(header["config"], self.game.pack, int(header["seed"]))
-        for data in keep:
-            state = self.engine.apply(state, self.engine.action_from_dict(data)).state
-        self.journal.append("undo", {"count": drop})
+        kept, crossed = state, False
+        for n, data in enumerate(actions):
+            step = self.engine.apply(state, self.engine.action_from_dict(data))
+            if n >= keep and not crossed:
+                crossed = reveals(self.engine, state, step)
+            state = step.state
+            if n + 1 == keep:
+                kept = state
+        return kept, drop, crossed, keep
+
+    def undo_needs_staff(self, count: int = 1) -> bool:
+        """True when the undo would take back a step that revealed or probed a secret (staff PIN needed)."""
+        plan = self._undo_plan(count)
+        return plan is not None and plan[2]
+
+    def undo(self, count: int = 1, staff: bool = False) -> bool:
+        """Take back the last `count` player actions (and the chance steps that followed them). A step that
+        revealed a secret is taken back only with `staff` (the kiosk asks for the staff PIN): otherwise
+        Undo would turn every reveal into a free probe. Raises UndoLocked then, nothing changed."""
+        plan = self._undo_plan(count)
+        if plan is None:
+            return False
+        state, drop, crossed, keep = plan
+        if crossed and not staff:
+            raise UndoLocked(drop)
+        self.journal.append("undo", {"count": drop, **({"staff": True} if crossed else {})})
         self.state = state
-        self.count = len(keep)
+        self.count = keep
         self._publish(None)
         return True
 

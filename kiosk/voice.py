@@ -179,6 +179,9 @@ class VoiceBridge:
             app.toast(app.tr("voice.not_now"))
             return
         self.dispatched.append(action)
+        game_host = getattr(host, "host_widget", None)
+        if game_host is not None and game_host.route_private(action):
+            return  # a move whose legality is a secret goes to its owner's private channel
         host.ctx.dispatch(action)  # a RuleError shows as a toast, as for touch
 
     def _navigate(self, name: str, intent: Any) -> None:

@@ -59,7 +59,8 @@ def secrets_of(state: SpyState) -> list[Secret]:
     groups: dict[str, set[int]] = {}
     for seat in range(n):
         groups.setdefault(json.dumps(card_view(state, r, seat), sort_keys=True), set()).add(seat)
-    out += [Secret("card", json.loads(v), frozenset(s)) for v, s in groups.items()]
+    # a Joker who revealed themselves is public from then on (the table saw the card)
+    out += [Secret("card", json.loads(v), frozenset(s)) for v, s in groups.items() if r.revealer not in s]
     places: dict[str, set[int]] = {}
     for seat, value in enumerate(r.facts.cards):
         if value != JOKER:

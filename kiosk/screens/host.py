@@ -87,14 +87,23 @@ class HostScreen(Screen):
             self.ctx.session.tick()
 
     def ask_undo(self) -> None:
+        """Undo with a confirmation; across a step that revealed or probed a secret, only with the staff PIN
+        (else Undo would make every reveal a free probe: an escape, an arrest, the Joker's card)."""
         app = App.get_running_app()
         if self.ctx is None or self.ctx.session is None:
             return
+        if self.ctx.session.undo_needs_staff():
+            from kiosk.widgets.pin_dialog import StaffPinDialog
+
+            dlg = StaffPinDialog(app, app.tr("host.undo_staff"), lambda: self._undo(staff=True))
+            self.ctx.open_dialog = dlg
+            dlg.open()
+            return
         self.ctx.confirm(app.tr("host.confirm_undo"), self._undo)
 
-    def _undo(self) -> None:
+    def _undo(self, staff: bool = False) -> None:
         app = App.get_running_app()
-        if self.ctx is not None and not self.ctx.undo():
+        if self.ctx is not None and not self.ctx.undo(staff):
             app.toast(app.tr("host.nothing_to_undo"))
 
     def ask_end(self) -> None:

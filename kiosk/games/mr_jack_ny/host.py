@@ -1,10 +1,11 @@
 """The Mr. Jack in New York host: set-up form, then the board-side conductor (round track, whose pick,
 cards on offer, the played card's buttons, the witness call, the suspect board, the winner screen).
 
-No rules here: every button dispatches an engine action or asks the engine's legal actions. One
-exception on purpose: the escape button is shown on every Jack turn, whatever the legal actions say,
-because the table screen must not reveal whether the card Jack played is really Jack (the engine
-refuses a false claim with "not possible" only)."""
+No rules here: every button dispatches an engine action or asks the engine's legal actions. The escape
+button is shown on every Jack turn, and it only hands the tablet (or Jack's phone) to Jack: the claim
+itself is offered on Jack's private screen, from Jack's own legal actions, so nothing on the table screen
+ever depends on whether the card Jack played is really Jack (no refusal to read, and Undo past an escape
+or an arrest needs the staff PIN)."""
 
 from __future__ import annotations
 
@@ -294,7 +295,35 @@ class MrJackHost(GameHost):
         self._center(self.session.view(None))
 
     def _ask_escape(self) -> None:
-        self.ctx.confirm(self.tr("confirm.escape"), lambda: self._send_quiet(Escape(1)), danger=True)
+        """Jack's private channel: the claim if the engine lists it for Jack, else a line only Jack reads."""
+        if self.ctx.session is None:
+            return
+        name = self.player(self.session.view(None), 1)
+
+        def content(done: Callable[[], None]) -> Widget:
+            mine = self.session.view(1)  # Jack's own view only
+            box = BoxLayout(orientation="vertical", spacing=dp(14))
+            box.add_widget(MjTitle(text=self.tr("escape.title"), font_size="28sp"))
+            box.add_widget(TLabel(text=self.tr("confirm.escape"), font_size="22sp"))
+            if "jack" in mine:
+                box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine["jack"])),
+                                      font_size="22sp", color=MUTED))
+            if Escape(1) in self.session.legal(1):
+                box.add_widget(self._button(self.tr("escape.go"), "mj_escape_go",
+                                            lambda: (self.send(Escape(1)), done()), kind="danger", height=80))
+            else:
+                box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size="24sp"))
+            box.add_widget(Widget())
+            box.add_widget(self._button(self.tr("escape.back"), "mj_escape_back", done, kind="ghost", height=64))
+            return box
+
+        self.ctx.private(name, content, None, "input", seat=1)
+
+    def route_private(self, action: Action) -> bool:
+        if isinstance(action, Escape):  # voice "잭 도망": Jack answers on his own screen
+            self._ask_escape()
+            return True
+        return False
 
     def _choice_panel(self, box: BoxLayout, view: dict[str, Any], legal: list[Action], seat: int,
                       cid: str) -> None:

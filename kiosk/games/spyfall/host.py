@@ -260,9 +260,9 @@ class SpyfallHost(GameHost):
         if s["multiverse"]:
             main.add_widget(button(self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
                                    height=72, disabled=not running))
-        if s["power_up"] and s["deal"] == "digital":
+        if s["power_up"] and s["deal"] == "digital":  # like every play move: not while paused (the engine)
             main.add_widget(button(self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"),
-                                   height=72))
+                                   height=72, disabled=not running))
         main.add_widget(Widget())
         if s["deal"] == "digital":
             main.add_widget(button(self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"),
@@ -284,9 +284,11 @@ class SpyfallHost(GameHost):
             seats = [a.accused for a in self.session.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
         else:
             prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user",
-                      "card": "pick.card_owner"}[purpose]
+                      "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
             if purpose == "multiverse":
                 seats = [x for x in seats if x not in r["multiverse_callers"]]
+            if purpose == "pride":
+                seats = [x for x in seats if x != r.get("accused_now")]
         main.add_widget(title(self.tr(prompt), "28sp"))
         main.add_widget(player_grid(names, lambda seat: self.picked(purpose, seat), "spy_pick", seats))
         main.add_widget(Widget())
@@ -306,19 +308,55 @@ class SpyfallHost(GameHost):
             accuser = self.pick["accuser"]
             self.ctx.confirm(self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
                              lambda: self.send(A.Accuse(accuser, seat)), danger=True)
-        elif purpose == "reveal":
-            self.send(A.RevealJoker(seat))
+        elif purpose == "reveal" and self.view()["settings"]["deal"] == "physical":
+            self.send(A.RevealJoker(seat))  # the real card decides: the kiosk knows no secret to give away
+        elif purpose in ("reveal", "ability", "pride"):
+            self.pick = {}
+            self.refresh(None)
+            self.claim(seat, purpose)
         elif purpose == "multiverse":
             self.send(A.CallMultiverse(seat))
         elif purpose == "card":
             self.pick = {}
             self.refresh(None)
             self.show_cards(seat, chain=False)
-        else:
-            self.send(A.UseAbility(seat))
         if self.pick:
             self.pick = {}
             self.refresh(None)
+
+    def claim(self, seat: int, purpose: str) -> None:
+        """A move whose legality is a secret (the Joker's reveal, a one-shot, God's Pride) is offered only on
+        the seat's private channel: their own card, the button if the engine lists the move for them, else
+        a line saying why; either way a way back. The table sees nothing unless the move is made."""
+        cls = A.RevealJoker if purpose == "reveal" else A.UseAbility
+        name = self.names()[seat]
+
+        def content(done: Callable[[], None]) -> Widget:
+            view = self.session.view(seat)  # this seat's own view only
+            box = BoxLayout(orientation="vertical", spacing=dp(12))
+            box.add_widget(private_card(view.get("me", {}), self.ctx.tr, self.ctx.lang,
+                                        bool(view["settings"]["prank"])))
+            if any(type(a) is cls for a in self.session.legal(seat)):
+                box.add_widget(button(self.tr(f"claim.{purpose}_go"), "spy_claim_go",
+                                      lambda: (self.send(cls(seat)), done()), kind="danger", height=80))
+            else:
+                box.add_widget(note(self.tr(f"claim.{purpose}_no"), "24sp"))
+            box.add_widget(button(self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64))
+            return box
+
+        self.ctx.private(name, content, None, "input", seat=seat)
+
+    def route_private(self, action: Action) -> bool:
+        """Voice (a shared channel) asks for a move whose legality is a secret: hand it to its owner."""
+        digital = self.ctx.session is not None and self.view()["settings"]["deal"] == "digital"
+        if isinstance(action, A.RevealJoker) and digital:
+            self.claim(action.seat, "reveal")
+            return True
+        if isinstance(action, A.UseAbility) and action.seat >= 0:
+            phase = self.view()["round"]["phase"]
+            self.claim(action.seat, "pride" if phase == "pride" else "ability")
+            return True
+        return False
 
     # -- yes/no votes (accusation, multiverse)
     def _main_accusation(self, view: dict[str, Any], main: Any) -> None:
@@ -385,13 +423,14 @@ class SpyfallHost(GameHost):
 
     def _main_pride(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
-        names = self.names()
         main.add_widget(title(self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)),
                               "26sp"))
-        voters = [x for x in range(len(names)) if x != r["accused_now"]]
-        grid = player_grid([self.tr("pride.use", name=n) for n in names],
-                           lambda s: self.send(A.UseAbility(s)), "spy_pride", voters, cols=2)
-        main.add_widget(grid)
+        if self.pick.get("purpose") == "pride":
+            self._picker(view, main, "pride")
+            return
+        main.add_widget(note(self.tr("pride.private"), "22sp"))
+        main.add_widget(button(self.tr("pride.claim"), "spy_pride_claim", lambda: self.open_pick("pride"),
+                               kind="danger", height=80))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("pride.skip"), "spy_pride_skip", lambda: self.send(A.ResumeClock(TABLE)),
                                kind="primary", height=76))

@@ -177,19 +177,52 @@ def test_arrest_with_confirmation_and_winner_screen(driver: Any) -> None:
     _check(driver, "mr_jack_over")
 
 
-def test_false_escape_claim_is_refused_with_not_possible_only(driver: Any) -> None:
-    """Covers JACK-45, JACK-46: the escape button shows on every Jack turn; a false claim → "not possible"."""
+def test_escape_is_claimed_on_jacks_private_screen_only(driver: Any) -> None:
+    """Covers JACK-45, JACK-46 (issue 19: no shared-screen oracle). The escape button shows on every Jack
+    turn and only hands the tablet to Jack; whether the claim is possible is said on Jack's screen alone,
+    so the table never sees a refusal (nor can the detective test a character by tapping it)."""
+    from kivy.uix.modalview import ModalView
+
     session = _start(driver)
     _jack_identity(driver, session)
     _pick_first(driver, session)
     driver.tap("mj_end")
     _pick_first(driver, session)  # Jack's turn, round 1: the witness card is lit, so escape is impossible
     driver.tap("mj_escape")
+    assert session.outcome is None and driver.app.get_screen("host").ctx.last_error is None
+    assert any("지수" in t for t in driver.texts())  # "give the tablet to 지수" (Jack)
+    driver.tap("handover_i_am")
+    assert not driver.find_all("mj_escape_go")
+    assert any("지금은 탈출할 수 없어요" in t for t in driver.texts())
+    _check(driver, "mr_jack_escape_private")
+    driver.tap("mj_escape_back")
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+    assert session.outcome is None and driver.app.get_screen("host").ctx.last_error is None
+    assert "탈출" not in driver.app.toast_widget.last_text
+
+
+def test_undo_after_an_arrest_needs_the_staff_pin(driver: Any) -> None:
+    """Covers JACK-48 (issue 19: Undo never crosses a revealed secret without staff). An arrest shows Jack;
+    Undo then asks for the staff PIN: a wrong PIN changes nothing, the right one takes the arrest back."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    cid = _pick_first(driver, session)
+    suspect = next(c for c in session.state.roster if c != cid)
+    driver.tap("mj_arrest")
+    driver.tap(f"mj_choose_{suspect}")
     _confirm(driver, "confirm_yes")
-    assert session.outcome is None
-    assert driver.app.get_screen("host").ctx.last_error.code == "escape_refused"
-    assert driver.app.toast_widget.last_text == "지금은 탈출할 수 없어요."
-    _check(driver, "mr_jack_escape_refused")
+    assert session.outcome is not None
+    driver.tap("host_undo")
+    assert driver.find_all("staffpin_ok") and not driver.find_all("confirm_yes")
+    _check(driver, "mr_jack_undo_pin")
+    for key in ("1", "2", "3", "4", "ok"):
+        driver.tap(f"staffpin_{key}")
+    assert session.outcome is not None and any("PIN이 맞지 않아요" in t for t in driver.texts())
+    for key in ("0", "0", "0", "0", "ok"):
+        driver.tap(f"staffpin_{key}")
+    driver.wait_for(lambda: session.outcome is None)
+    assert session.state.phase == "act" and session.state.current is not None
+    assert not driver.find_all("staffpin_ok")
 
 
 def test_blitz_timer_and_english_screen(driver: Any) -> None:

@@ -82,6 +82,18 @@ def _wait_handover(driver: Any, name: str) -> None:
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")) and any(name in t for t in driver.texts()))
 
 
+def _claim(driver: Any, name: str, go: bool = True, shot: str | None = None) -> list[str]:
+    """The picked seat's private screen for a secret-dependent move: claim it (or go back)."""
+    _wait_handover(driver, name)
+    driver.tap("handover_i_am")
+    texts = driver.texts()
+    if shot:
+        _check(driver, shot)
+    driver.tap("spy_claim_go" if go else "spy_claim_back")
+    driver.wait_for(lambda: _no_modal(driver))
+    return texts
+
+
 def _set_time(driver: Any, session: Any, moment: float) -> None:
     """Move the session's wall clock to `moment`; the host frame's tick reports a passed deadline."""
     session.clock = lambda: moment
@@ -214,6 +226,7 @@ def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
     driver.tap("spy_start_clock")
     driver.tap("spy_reveal")
     driver.tap(f"spy_pick_{facts.joker}")
+    _claim(driver, NAMES[facts.joker])
     assert session.state.round.phase == "guess"
     loc = session.state.place(facts.location)
     driver.find("spy_loc_search").text = loc.en[:5].lower()
@@ -288,9 +301,11 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     if one_shots:
         driver.tap("spy_ability")
         driver.tap(f"spy_pick_{one_shots[0]}")
+        _claim(driver, names[one_shots[0]])
         assert one_shots[0] in session.state.round.flipped
     driver.tap("spy_reveal")
     driver.tap(f"spy_pick_{joker}")
+    _claim(driver, names[joker])
     loc = session.state.place(facts.location)
     driver.tap("spy_loc_search")
     driver.type(initials(loc.ko)[:3])  # initial consonants, tapped on the on-screen keyboard
@@ -343,3 +358,40 @@ def test_english_screens_fit(driver: Any) -> None:
         _check(driver, "spyfall_pick_en")
     finally:
         driver.app.set_lang("ko")
+
+
+def test_im_the_joker_is_answered_only_on_the_seats_own_screen(driver: Any) -> None:
+    """Covers SPY-29, SPY-60 (issue 19: no shared-screen oracle; issue 24: one-shots not while paused).
+    "I'm the Joker" → a seat → that seat's private screen: a hero reads "you are not the Joker" and goes
+    back, the table sees no refusal; the Joker reveals there. Undo past the reveal needs the staff PIN.
+    While the clock is paused the ability button is off, as the engine refuses every one-shot then."""
+    session = _start(driver, power="spy_mod_power_up")
+    driver.tap("spy_dealer_0")
+    driver.tap("spy_start_clock")
+    facts = session.state.round.facts
+    hero = (facts.joker + 1) % 4
+    driver.tap("spy_pause")
+    assert driver.find("spy_ability").disabled and driver.find("spy_reveal").disabled
+    driver.tap("spy_resume")
+    assert not driver.find("spy_ability").disabled
+    driver.tap("spy_reveal")
+    driver.tap(f"spy_pick_{hero}")
+    texts = _claim(driver, NAMES[hero], go=False, shot="spyfall_claim_hero")
+    assert any("조커가 아니에요" in t for t in texts) and not driver.find_all("spy_claim_go")
+    ctx = driver.app.get_screen("host").ctx
+    assert ctx.last_error is None and session.state.round.phase == "play"
+    assert "조커" not in driver.app.toast_widget.last_text
+    driver.tap("spy_reveal")
+    driver.tap(f"spy_pick_{facts.joker}")
+    _claim(driver, NAMES[facts.joker], shot="spyfall_claim_joker")
+    assert session.state.round.phase == "guess" and session.state.round.revealer == facts.joker
+    driver.tap("host_undo")
+    assert driver.find_all("staffpin_ok")
+    _check(driver, "spyfall_undo_pin")
+    driver.tap("staffpin_cancel")
+    driver.wait_for(lambda: _no_modal(driver))
+    assert session.state.round.phase == "guess"
+    driver.tap("host_undo")
+    for key in ("0", "0", "0", "0", "ok"):
+        driver.tap(f"staffpin_{key}")
+    driver.wait_for(lambda: session.state.round.phase == "play")

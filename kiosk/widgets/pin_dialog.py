@@ -1,0 +1,68 @@
+"""The staff PIN asked for in place, over a game (e.g. an undo that crosses a revealed secret). Same PIN and
+the same lockout as the staff screen's PIN pad."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from kiosk.widgets.keypad import Keypad
+from kiosk.widgets.theme import ACCENT, DANGER, PANEL, TEXT, Panel, TButton
+
+
+class StaffPinDialog(ModalView):
+    def __init__(self, app: Any, reason: str, on_ok: Callable[[], None]) -> None:
+        super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
+                         background_color=(0, 0, 0, 0.7), background="")
+        self.app, self.on_ok = app, on_ok
+        box = Panel(orientation="vertical", bg=PANEL, padding=dp(20), spacing=dp(10))
+        top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(12))
+        cancel = TButton(text=app.tr("common.cancel"), test_id="staffpin_cancel", size_hint_x=None, width=dp(150))
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        top.add_widget(cancel)
+        top.add_widget(Label(text=app.tr("pin.title"), font_size="28sp", bold=True, color=TEXT))
+        box.add_widget(top)
+        self.reason = Label(text=reason, font_size="21sp", color=TEXT, halign="center", valign="middle",
+                            size_hint_y=None, height=dp(80))
+        self.reason.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(10), None)))
+        box.add_widget(self.reason)
+        self.dots = Label(text=app.tr("pin.prompt"), font_size="24sp", color=ACCENT, size_hint_y=None, height=dp(50))
+        box.add_widget(self.dots)
+        self.message = Label(text="", font_size="20sp", color=DANGER, size_hint_y=None, height=dp(34))
+        box.add_widget(self.message)
+        self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin",
+                          size_hint=(None, None), size=(dp(400), dp(380)))
+        self.pad.bind(entered=lambda _w, v: setattr(self.dots, "text", "●" * len(v) or app.tr("pin.prompt")))
+        holder = AnchorLayout()
+        holder.add_widget(self.pad)
+        box.add_widget(holder)
+        self.add_widget(box)
+        self._locked_message()
+
+    def _locked_message(self) -> bool:
+        lock = self.app.settings.pin_lock
+        now = self.app.now()
+        locked = bool(lock.locked(now))
+        self.pad.disabled = locked
+        if locked:
+            self.message.text = self.app.tr("pin.locked", s=lock.seconds_left(now))
+        return locked
+
+    def submit(self, value: str) -> None:
+        app = self.app
+        if self._locked_message():
+            return
+        ok, lock = app.settings.pin_lock.attempt(value, app.settings.pin_hash, app.now())
+        app.settings.pin_lock = lock
+        app.save_settings()
+        if ok:
+            self.dismiss()
+            self.on_ok()
+        elif not self._locked_message():
+            self.message.text = app.tr("pin.wrong", left=5 - lock.failures)
