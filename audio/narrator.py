@@ -125,6 +125,11 @@ class ClockPlayback:
 Playback = Playing | ClockPlayback
 
 
+def utterance_mark() -> int:
+    """An id above every utterance made so far (ids only grow): captions of older ones can be told apart."""
+    return next(_ids)
+
+
 @dataclass(eq=False)
 class Utterance:
     segment: Segment

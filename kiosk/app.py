@@ -15,6 +15,8 @@ from kivy.clock import Clock
 from kivy.core.text import LabelBase
 from kivy.core.window import Window
 from kivy.properties import StringProperty
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
@@ -65,6 +67,16 @@ class _KeepRunning(ExceptionHandler):
         return ExceptionManager.RAISE
 
 
+def _test_mixer() -> Any:
+    """TABLEHOST_AUDIO_DEVICE=fake: narration is synthesised and played into a recording fake device (UI
+    tests and benches run with the sound on, on a machine without a sound card). Otherwise the real one."""
+    if os.environ.get("TABLEHOST_AUDIO_DEVICE") != "fake":
+        return None
+    from audio.playback import FakeOutput, Mixer
+
+    return Mixer(device=FakeOutput())
+
+
 class TableHostApp(App):
     lang = StringProperty("ko")
     branch = StringProperty("")
@@ -81,6 +93,8 @@ class TableHostApp(App):
         self.keeper: Any = None
         self.narrator: Any = None
         self.caption_bar: Any = None
+        self.narration: Any = None
+        self.caption_slot: Any = None
         self.phones: Any = None
         self.phones_server: Any = None
         self.voice: Any = None
@@ -121,7 +135,13 @@ class TableHostApp(App):
         self.sm = ScreenManager(transition=FadeTransition(duration=0.12))
         for cls in (AttractScreen, LibraryScreen, DetailScreen, HostScreen, TeachScreen, PinScreen, StaffScreen):
             self.sm.add_widget(cls())
-        root.add_widget(self.sm)
+        column = BoxLayout(orientation="vertical")
+        column.add_widget(self.sm)
+        # the caption bar's reserved strip under every screen: zero-high until narration plays (never over a
+        # control; the screen gets its room back when the speech ends)
+        self.caption_slot = BoxLayout(size_hint_y=None, height=0, padding=(dp(16), 0, dp(16), dp(8)))
+        column.add_widget(self.caption_slot)
+        root.add_widget(column)
         self.toast_widget = Toast()
         root.add_widget(self.toast_widget)
         self.root_layout = root
@@ -162,7 +182,7 @@ class TableHostApp(App):
             from audio.narrator import Narrator
             from content import ROOT as CONTENT_ROOT
 
-            self.narrator = Narrator(overlay_dir=self.data_dir / "recordings",
+            self.narrator = Narrator(mixer=_test_mixer(), overlay_dir=self.data_dir / "recordings",
                                      cache_dir=self.data_dir / "cache" / "narration", content_root=CONTENT_ROOT)
             self.narrator.captions_only = os.environ.get("TABLEHOST_CAPTIONS_ONLY") == "1"
             self.apply_audio_settings(start_voice=False)
@@ -170,16 +190,10 @@ class TableHostApp(App):
             log.exception("narration unavailable; captions only where screens show them")
             self.narrator = None
             return
-        from kivy.metrics import dp
+        from kiosk.narration_scope import NarrationScope
 
-        from kiosk.widgets.captions import CaptionBar
-
-        bar = CaptionBar(self.narrator, self.tr, elsewhere=self.captions_elsewhere)
-        bar.size = (Window.width - dp(48), dp(96))
-        bar.pos = (dp(24), dp(110))
-        Window.bind(size=lambda _w, s: setattr(bar, "width", s[0] - dp(48)))
-        self.caption_bar = bar
-        self.root_layout.add_widget(bar, index=1)
+        self.narration = NarrationScope(self, self.narrator)
+        self.caption_bar = self.narration.bar
 
     def start_voice(self, controller: Any = None) -> None:
         """Offline Korean voice commands (push-to-talk). The model loads in the background; with no model,
@@ -253,13 +267,6 @@ class TableHostApp(App):
                 return
         PhonesPanel(self.phones, self.phones_server.join_url, self.phones_server.url, self.tr).open()
 
-    def captions_elsewhere(self) -> bool:
-        """Screens that draw their own captions (teaching, a case opening) hide the global caption bar."""
-        if self.sm.current == "teach":
-            return True
-        host = self.get_screen("host").host_widget if self.sm.current == "host" else None
-        return bool(getattr(host, "shows_captions", False))
-
     def on_stop(self) -> None:
         if self.session is not None:
             self.session.close()
@@ -326,6 +333,8 @@ class TableHostApp(App):
         self.dismiss_dialogs()
         if self.keyboard is not None:
             self.keyboard.close()
+        if self.narration is not None:
+            self.narration.hush()  # not a word of the last table's narration reaches the next guests
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -347,6 +356,8 @@ class TableHostApp(App):
 
     # ------------------------------------------------------------ navigation
     def go(self, name: str) -> None:
+        if self.narration is not None and name != self.sm.current:
+            self.narration.hush()  # before the next screen is built: the leave is heard at once
         self.sm.current = name
 
     def open_game(self, game_id: str) -> None:

@@ -136,6 +136,8 @@ class HostContext:
 
     def end_game(self) -> None:
         """Close the game (journal archived) and go back to the game's page."""
+        if getattr(self.app, "narration", None) is not None:
+            self.app.narration.hush()  # silence first: archiving the journal takes a moment
         if self.app.phones is not None:
             self.app.phones.end_game()  # every seat's pass dies with the game
         if self.session is not None:

@@ -38,6 +38,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 class TeachScreen(Screen):
     game_id = StringProperty("")
+    shows_captions = True  # its own captions and playback controls: no caption bar here
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -31,6 +31,7 @@ class TButton(ButtonBehavior, Label):
     bg = ColorProperty(PANEL_HI)
     selected = BooleanProperty(False)
     test_id = StringProperty("")
+    why = StringProperty("")  # shown on the screen while the button is greyed: why, and how to go on
 
 
 class TLabel(Label):

@@ -180,8 +180,9 @@ def test_staff_exit_asks_first(driver: Any) -> None:
     assert driver.app.sm.current == "staff" and not driver.app._allow_exit
 
 
-def test_caption_bar_shows_narration_and_hides_after(driver: Any) -> None:
-    """Narration degrades to captions only here (no sound card); the bar shows the current sentence."""
+def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
+    """Narration with the sound on (fake device): the bar shows the current sentence in the strip under the
+    screen (the screen shrinks, nothing is covered), pause and stop work, and the strip closes after."""
     app = driver.app
     if app.narrator is None:
         pytest.skip("narration disabled (TABLEHOST_NO_AUDIO)")
@@ -189,12 +190,18 @@ def test_caption_bar_shows_narration_and_hides_after(driver: Any) -> None:
 
     driver.tap("start")
     driver.wait_screen("library")
+    full = app.sm.height
     app.narrator.speak(Segment("test.bar", "ko", "첫 문장입니다. 두 번째 문장입니다. 세 번째 문장입니다."),
                        interrupt=True)
-    driver.wait_for(lambda: app.caption_bar.opacity == 1, 5)
+    driver.wait_for(lambda: app.caption_bar.shown, 5)
+    driver.pump(3)
     assert "첫 문장입니다." in app.caption_bar.label.text
+    assert app.sm.height <= full - app.caption_bar.height + 1  # room made, not laid over the screen
+    assert driver.covered_targets() == [] and driver.overflowing_labels() == []
     driver.screenshot("caption_bar")
     driver.tap("captions_pause")
     driver.wait_for(lambda: app.caption_bar.state.state == "paused", 3)
     driver.tap("captions_stop")
-    driver.wait_for(lambda: app.caption_bar.opacity == 0, 5)
+    driver.wait_for(lambda: not app.caption_bar.shown, 5)
+    driver.pump(3)
+    assert app.sm.height == full

@@ -137,6 +137,11 @@ class WatsonHolmesHost(GameHost):
         self.private = PrivateFlows(self)
         self.add_widget(WhSetup(self))
 
+    @property
+    def shows_captions(self) -> bool:
+        """The case opening shows its own captions and playback controls."""
+        return self.opening is not None
+
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:
         return self.ctx.tr(f"watson_holmes.{key}", **params)
@@ -179,6 +184,9 @@ class WatsonHolmesHost(GameHost):
             self.fresh = False
 
     def on_session(self, session: Session) -> None:
+        if self.opening is not None:
+            self.opening.close()
+            self.opening = None
         self.clear_widgets()
         self.table = None
         if self.fresh:
@@ -191,6 +199,8 @@ class WatsonHolmesHost(GameHost):
             self.show_table()
 
     def show_table(self) -> None:
+        if self.opening is not None:
+            self.opening.close()
         self.clear_widgets()
         self.opening = None
         self.table = WhTable()

@@ -36,6 +36,7 @@ class WhOpening(BoxLayout):
     paused = BooleanProperty(False)
     finished = BooleanProperty(False)
     start_text = StringProperty("")
+    note = StringProperty("")  # what comes next, or why the opening stands still
 
     def __init__(self, case: Case, lang: str, tr: Callable[..., str], start_name: str,
                  on_begin: Callable[[], None], **kw: Any) -> None:
@@ -63,6 +64,8 @@ class WhOpening(BoxLayout):
         self.case_id = case.id
         self.start_text = tr("watson_holmes.opening.start_player", name=start_name)
         self.alive = True
+        self.halted = False  # the speech was stopped from outside (voice 그만, a hush): waiting for the guests
+        self._mine: set[int] = set()  # utterances of the current playback; older ones are ours no more
         self.narrator = self._narrator()
         if self.narrator is not None:
             self.narrator.listen(self._caption_from_thread)
@@ -79,10 +82,13 @@ class WhOpening(BoxLayout):
         """Speak the parts from `first` on (a café recording wins over TTS inside the narrator)."""
         from audio.segments import Segment
 
+        self._mine = set()
+        self.halted = False
         for i, (key, text, audio) in enumerate(self.parts):
             if i >= first:
-                self.narrator.speak(Segment(f"wh.{self.case_id}.{key}", self.lang, text, recording=audio or None),
-                                    interrupt=i == first)
+                utt = self.narrator.speak(Segment(f"wh.{self.case_id}.{key}", self.lang, text,
+                                                  recording=audio or None), interrupt=i == first)
+                self._mine.add(utt.id)
 
     def _caption_from_thread(self, cap: CaptionState) -> None:
         if self.alive:
@@ -91,8 +97,11 @@ class WhOpening(BoxLayout):
     def _caption(self, cap: CaptionState) -> None:
         """The narrator's caption state drives the caption and the progress bar."""
         part = self.seg_index.get(cap.segment_id)
-        if part is None or not self.alive or self.finished or cap.state == "stopped" or part < self.current_part:
+        if part is None or cap.utterance not in self._mine or not self.alive or self.finished:
             return  # not ours, or a part we interrupted by skipping or replaying
+        if cap.state == "stopped":
+            self._halt()
+            return
         self.current_part = part
         self.position = self.part_start[part] + cap.progress * self.part_len[part]
         if cap.state in ("finished", "skipped") and part == len(self.parts) - 1:
@@ -114,12 +123,21 @@ class WhOpening(BoxLayout):
             self._finish()
         self._show()
 
+    def _halt(self) -> None:
+        """Stopped from outside: stand still, say so, and let 계속 read this part again."""
+        self.halted = True
+        self.paused = True
+        self._mine = set()
+        self._show()
+
     def _show(self, caption: str | None = None) -> None:
         self.progress = self.position / self.total
         if self.finished:
             self.caption = ""
             self.part_label = ""
+            self.note = ""
             return
+        self.note = self.tr("watson_holmes.opening.halted" if self.halted else "watson_holmes.opening.next")
         part = self.current_part
         key = self.parts[part][0]
         self.part_label = self.tr("watson_holmes.opening.part", part=self.tr(f"watson_holmes.opening.{key}"),
@@ -136,8 +154,16 @@ class WhOpening(BoxLayout):
     # ------------------------------------------------------------ buttons
     def toggle_pause(self) -> None:
         self.paused = not self.paused
-        if self.narrator is not None:
+        if self.narrator is None:
+            self._show()
+            return
+        if self.halted:  # nothing left to resume: read the part again
+            self.narrator.resume()
+            self.position = self.part_start[self.current_part]
+            self._queue_from(self.current_part)
+        else:
             (self.narrator.pause if self.paused else self.narrator.resume)()
+        self._show()
 
     def replay(self) -> None:
         self.position, self.finished, self.paused, self.current_part = 0.0, False, False, 0
@@ -162,9 +188,16 @@ class WhOpening(BoxLayout):
                 self._queue_from(part + 1)
         self._show()
 
-    def begin(self) -> None:
+    def close(self) -> None:
+        """The opening goes away (begun, undone, its game ended): its speech ends with it."""
+        if not self.alive:
+            return
         self.alive = False
         self._ev.cancel()
-        if self.narrator is not None:
+        if self.narrator is not None and self._mine:
             self.narrator.stop()
+        self._mine = set()
+
+    def begin(self) -> None:
+        self.close()
         self.on_begin()

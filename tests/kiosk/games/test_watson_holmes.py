@@ -94,8 +94,9 @@ def test_case_opening_is_narrated_with_captions_then_a_random_start_player(drive
     assert host.opening.position > frozen
     driver.tap("wh_open_skip")  # → the questions
     assert "1." in host.opening.caption or "브로치" in host.opening.caption
+    skipped_to = host.opening.position
     driver.tap("wh_open_replay")
-    assert host.opening.position < 0.5
+    assert host.opening.current_part == 0 and host.opening.position < min(skipped_to, 2.0)
     for _ in range(3):
         driver.tap("wh_open_skip")
     assert host.opening.finished
@@ -259,8 +260,11 @@ class FakeNarrator:
     def listen(self, fn: Any) -> None:
         self.listeners.append(fn)
 
-    def speak(self, segment: Any, interrupt: bool = False) -> None:
+    def speak(self, segment: Any, interrupt: bool = False) -> Any:
+        from types import SimpleNamespace
+
         self.spoken.append((segment.id, interrupt))
+        return SimpleNamespace(id=1)  # the utterance the caption states below belong to
 
     def reveal(self, segment: Any, interrupt: bool = True) -> None:
         self.spoken.append((segment.id, interrupt))
@@ -376,3 +380,127 @@ def test_play_on_after_a_win_until_the_table_ends_it(driver: Any) -> None:
     _closed(driver)
     assert session.outcome is not None and session.outcome.winners == (a,)
     assert any("토머스 팔머" in t for t in driver.texts())  # now the solution is read
+
+
+# ------------------------------------------------------------ the opening with the sound on
+
+
+@pytest.fixture
+def sound_on(driver: Any) -> Any:
+    """The app's real narrator (live synthesis) playing into the fake device: what a guest hears."""
+    narrator = driver.app.narration.narrator if driver.app.narration is not None else None
+    if narrator is None:
+        pytest.skip("narration disabled")
+    driver.app.narrator = narrator
+    return narrator
+
+
+def _device(narrator: Any) -> Any:
+    return narrator.mixer._device
+
+
+def _hears_speech(driver: Any, narrator: Any, since: float) -> None:
+    driver.wait_for(lambda: _device(narrator).first_audible_after(since) is not None, 15)
+
+
+def _silent(driver: Any, narrator: Any) -> None:
+    import time
+
+    driver.wait_for(lambda: not narrator.busy, 5)
+    end = _device(narrator).silent_from()
+    assert end is None or end <= time.perf_counter() + 0.05
+
+
+def test_opening_with_the_sound_on_pause_replay_skip_stop_and_leave(driver: Any, sound_on: Any) -> None:
+    """Covers WH-33, WH-34, WH-35. Every control of the opening by touch while it is heard: one set of
+    controls (no caption bar over the opening), a stop from outside leaves it usable and says what next,
+    and the greyed start button says why."""
+    import time
+
+    narrator = sound_on
+    t0 = time.perf_counter()
+    _open_case(driver)
+    _hears_speech(driver, narrator, t0)
+    host = driver.app.get_screen("host").ctx.host
+    assert driver.app.caption_bar.shown is False  # the opening's own captions and controls only
+    _check(driver, "wh_opening_sound_on")
+    assert driver.covered_targets() == []
+    assert [b for b in driver.unexplained_disabled() if "wh_open" in b] == []
+    assert driver.find("wh_open_begin").disabled and "건너뛰기" in driver.find("wh_open_note").text
+
+    driver.tap("wh_open_pause")
+    driver.wait_for(lambda: narrator.paused, 3)
+    t1 = time.perf_counter()
+    driver.wait(0.4)
+    assert _device(narrator).first_audible_after(t1 + 0.1) is None  # paused: nothing more is heard
+    driver.tap("wh_open_pause")
+    _hears_speech(driver, narrator, time.perf_counter())
+
+    driver.tap("wh_open_skip")  # → the questions
+    driver.wait_for(lambda: host.opening.current_part == 1, 5)
+    driver.tap("wh_open_replay")
+    driver.wait_for(lambda: host.opening.current_part == 0 and not host.opening.paused, 5)
+
+    narrator.stop()  # as the voice command 그만 does: the opening must not freeze
+    driver.wait_for(lambda: host.opening.halted, 5)
+    _silent(driver, narrator)
+    assert "계속" in driver.find("wh_open_note").text
+    _check(driver, "wh_opening_halted")
+    t2 = time.perf_counter()
+    driver.tap("wh_open_pause")  # 계속: reads this part again
+    _hears_speech(driver, narrator, t2)
+    assert not host.opening.halted
+
+    driver.tap("host_back")  # leaving the screen ends its speech at once
+    driver.wait_screen("detail")
+    _silent(driver, narrator)
+    assert not driver.app.caption_bar.shown
+
+
+def test_ending_the_game_or_a_turnover_during_the_opening_silences_it(driver: Any, sound_on: Any) -> None:
+    import time
+
+    narrator = sound_on
+    t0 = time.perf_counter()
+    _open_case(driver)
+    _hears_speech(driver, narrator, t0)
+    driver.wait_for(lambda: not driver.find("host_end").disabled, 3)
+    driver.tap("host_end")
+    driver.tap("confirm_yes")
+    driver.wait_screen("detail")
+    _silent(driver, narrator)
+
+    t1 = time.perf_counter()
+    _open_case(driver)
+    _hears_speech(driver, narrator, t1)
+    driver.app.reset_for(driver.app.data_dir.parent / "next_table")  # table turnover
+    _silent(driver, narrator)
+    assert driver.app.sm.current == "attract"
+
+
+def test_solution_reading_uses_the_caption_strip_without_covering_controls(driver: Any, sound_on: Any) -> None:
+    """Covers WH-98. The solution is read aloud at the end; its captions sit in the strip under the
+    screen, never over the results' buttons."""
+    import time
+
+    narrator = sound_on
+    session = _open_case(driver, names=("지수", "민호"))
+    _skip_opening(driver)
+    solver = session.state.turn
+    _visit(driver, "221b")
+    _visit(driver, "cab")
+    driver.tap(f"wh_answer_{solver}")
+    driver.tap("handover_i_am")
+    driver.find("wh_answer_q1").text = "토마스 팔머"
+    driver.find("wh_answer_q2").text = "전당포"
+    t0 = time.perf_counter()
+    driver.tap("wh_answer_submit")
+    _closed(driver)
+    assert session.outcome is not None
+    _hears_speech(driver, narrator, t0)
+    driver.wait_for(lambda: driver.app.caption_bar.shown, 5)
+    driver.pump(5)
+    _check(driver, "wh_solution_sound_on")
+    assert driver.covered_targets() == []
+    driver.tap("captions_stop")
+    _silent(driver, narrator)
