@@ -63,7 +63,9 @@ class Driver:
             self.pump(1)
             if predicate():
                 return
-        raise AssertionError("condition not reached in time")
+        raise AssertionError(f"condition not reached in time (screen {self.app.sm.current}, "
+                             f"transition active {self.app.sm.transition.is_active}, "
+                             f"windows {[type(w).__name__ for w in self.roots()]})")
 
     def wait_screen(self, name: str, timeout: float = 5.0) -> None:
         self.wait_for(lambda: self.app.sm.current == name and self.app.sm.transition.is_active is False,
@@ -296,8 +298,19 @@ def _takes_touch(w: Any) -> bool:
 
 
 def _window_rect(w: Any) -> tuple[float, float, float, float]:
+    """The widget's box in window coordinates, cut to what its scroll views (stencils) let show and touch."""
+    from kivy.uix.stencilview import StencilView
+
     x0, y0 = w.to_window(w.x, w.y)
-    return x0, y0, x0 + w.width, y0 + w.height
+    x1, y1 = x0 + w.width, y0 + w.height
+    parent = w.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, StencilView):
+            px0, py0 = parent.to_window(parent.x, parent.y)
+            x0, y0 = max(x0, px0), max(y0, py0)
+            x1, y1 = min(x1, px0 + parent.width), min(y1, py0 + parent.height)
+        parent = parent.parent
+    return x0, y0, x1, y1
 
 
 def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
@@ -325,6 +338,9 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
         if scope is not None and not inside(target, scope):
             continue
         cx, cy = target.to_window(*target.center)
+        tx0, ty0, tx1, ty1 = _window_rect(target)
+        if not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+            continue  # scrolled out of view: nobody can see or tap it
         for other in blockers:
             if index[id(other)] <= index[id(target)] or inside(other, target) or inside(target, other):
                 continue
