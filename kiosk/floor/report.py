@@ -25,22 +25,13 @@ Publish = Callable[..., None]  # (topic, payload, retain=False, key="")
 
 
 def players_of(view: Mapping[str, Any]) -> list[str]:
-    """Player names as the table screen lists them."""
-    players = view.get("players")
-    if not isinstance(players, list):
-        return []
-    return [p if isinstance(p, str) else str(p.get("name", "")) if isinstance(p, Mapping) else "" for p in players]
+    """Player names, from the view's shared part (engines/core.py View)."""
+    return [str(p["name"]) for p in view["common"]["players"]]
 
 
 def phase_of(view: Mapping[str, Any]) -> str:
-    """The phase code the table screen shows (top level, or the current round's)."""
-    phase = view.get("phase")
-    if isinstance(phase, str):
-        return phase
-    rnd = view.get("round")
-    if isinstance(rnd, Mapping) and isinstance(rnd.get("phase"), str):
-        return str(rnd["phase"])
-    return ""
+    """The phase code, from the view's shared part."""
+    return str(view["common"]["phase"])
 
 
 def game_key(session: Any) -> str:
