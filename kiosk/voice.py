@@ -163,11 +163,8 @@ class VoiceBridge:
         fields = intent.action_fields()
         extra: dict[str, object] = {}
         cls = session.engine.actions.get(intent.spec.action or "")
-        if cls is not None and cls.PRIVATE:  # only its owner's private channel may offer it
-            app.toast(app.tr("voice.private"))
-            return
         if "seat" not in fields and cls is not None:
-            seat = acting_seat(session.engine.observe(session.state, None), cls.NAME, cls.BY)
+            seat = acting_seat(session.engine.observe(session.state, None), cls.NAME, cls.BY, cls.PRIVATE)
             if seat is None:
                 app.toast(app.tr("voice.who"))
                 return
@@ -178,10 +175,12 @@ class VoiceBridge:
             log.warning("voice intent %s does not make an action: %s", name, exc)
             app.toast(app.tr("voice.not_now"))
             return
-        self.dispatched.append(action)
         game_host = getattr(host, "host_widget", None)
-        if game_host is not None and game_host.route_private(action):
-            return  # a move whose legality is a secret goes to its owner's private channel
+        if type(action).PRIVATE:  # its legality is a secret: only its owner's private channel may offer it
+            if game_host is None or not game_host.route_private(action):
+                app.toast(app.tr("voice.private"))
+            return
+        self.dispatched.append(action)
         host.ctx.dispatch(action)  # a RuleError shows as a toast, as for touch
 
     def _navigate(self, name: str, intent: Any) -> None:

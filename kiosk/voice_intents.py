@@ -42,10 +42,14 @@ def slot_values(view: View) -> dict[str, dict[str, object]]:
     return out
 
 
-def acting_seat(view: View, action: str, by: str) -> int | None:
+def acting_seat(view: View, action: str, by: str, private: bool = False) -> int | None:
     """Who a spoken action stands for when the template names no seat: the table for a table action, else
-    the one player the table is offered it for (None: ambiguous, ask who)."""
+    the one player the table is offered it for — for a PRIVATE action (never offered on the table) the one
+    player the game waits for (None: ambiguous, ask who)."""
     if by == "table":
         return TABLE
-    seats = {o.seat for o in view.table if o.action == action and o.seat >= 0}
+    if private:
+        seats = {p.seat for p in view.prompts if p.seat >= 0}
+    else:
+        seats = {o.seat for o in view.table if o.action == action and o.seat >= 0}
     return next(iter(seats)) if len(seats) == 1 else None

@@ -127,3 +127,20 @@ def _slots(node):  # type: ignore[no-untyped-def]
         yield node.name, node.field
     for child in getattr(node, "items", ()) or getattr(node, "options", ()):
         yield from _slots(child)
+
+
+def test_a_spoken_private_move_stands_for_the_player_the_game_waits_for() -> None:
+    """Voice never dispatches a PRIVATE move (the host routes it to its owner's private channel); its seat
+    is the one player the game waits for, from the public prompts, never from who could legally make it."""
+    from kiosk.voice_intents import acting_seat
+
+    engine = engines.find_engine("mr_jack_ny")
+    pack = pack_for("mr_jack_ny")
+    play = random_playthrough(engine, engine.example_configs(pack)[0], pack, 3, max_steps=800, check_first=0,
+                              check_every=10_000)
+    for state in play.states:
+        movers = [s for s in engine.to_move(state) if s >= 0]
+        if len(movers) == 1:
+            view = engine.observe(state, None)
+            assert acting_seat(view, "escape", "player", private=True) == movers[0]
+    assert engine.actions["escape"].PRIVATE
