@@ -179,3 +179,34 @@ def test_data_folder_going_read_only_mid_game_moves_the_game_to_memory(driver: A
     app.session.dispatch(reference.Take(app.session.state.turn, 1))  # journaled in memory
     assert app.session.count == before + 2
     assert [n.key for n in app.notices] == ["storage_readonly"]
+
+
+def test_markup_in_mr_jack_card_names_is_shown_as_typed(driver: Any) -> None:
+    """A café's edited characters.yaml (staff may edit it) with markup in a name and a summary."""
+    from content import ROOT
+
+    app = driver.app
+    folder = app.data_dir / "content" / "games" / "mr_jack_ny"
+    folder.mkdir(parents=True)
+    text = (ROOT / "games" / "mr_jack_ny" / "characters.yaml").read_text(encoding="utf-8")
+    name, summary = "[size=200sp]스왑[/size]", "[color=#ff0000]빨강[/color] 요약"
+    text = text.replace('name: {ko: "자리바꾸기꾼"', f'name: {{ko: "{name}"', 1)
+    text = text.replace('ko: "이동 전이나 후에, 바로 옆의', f'ko: "{summary} 이동 전이나 후에, 바로 옆의', 1)
+    (folder / "characters.yaml").write_text(text, encoding="utf-8")
+    app.reset_for(app.data_dir)
+    assert app.library.games["mr_jack_ny"].pack["characters"].get("swapper").name.ko == name
+    app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.find("mj_name_detective").text = "민호"
+    driver.find("mj_name_jack").text = "지수"
+    driver.tap("mj_start")
+
+    def words(widget: Any) -> str:
+        widget.texture_update()
+        return "".join(w.text for line in widget._label._cached_lines for w in line.words)
+
+    driver.wait_for(lambda: bool(driver.find_all("mj_suspect_swapper")))
+    assert name in words(driver.find("mj_suspect_swapper"))
+    picks = driver.find_all("mj_pick_swapper")
+    if picks:
+        assert name in words(picks[0]) and summary in words(picks[0])
