@@ -297,12 +297,5 @@ def archive(path: Path, archive_dir: Path, label: str = "") -> Path | None:
     except JournalDamaged:
         return move_aside(path, archive_dir.parent / DAMAGED, f"{label}-damaged" if label else "damaged")
     if j is not None:
-        j.close()  # folds the WAL into the main file
-    archive_dir.mkdir(parents=True, exist_ok=True)
-    target = _free_name(archive_dir, label)
-    shutil.move(str(path), target)
-    for suffix in ("-wal", "-shm"):
-        extra = Path(str(path) + suffix)
-        if extra.exists():
-            extra.unlink()
-    return target
+        j.close()  # folds the WAL into the main file (a -wal left over goes along, not lost)
+    return move_aside(path, archive_dir, label)

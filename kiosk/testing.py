@@ -32,6 +32,17 @@ def start_app(data_dir: Path, clock: Callable[[], float] = time.time) -> Any:
     return app
 
 
+def wait_main_loop(proc: Any, log_files: Callable[[], list[Path]], timeout: float = 60) -> None:
+    """Wait until a `tablehost run` child has logged Kivy's "Start application main loop"."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any("Start application main loop" in p.read_text(errors="replace") for p in log_files()):
+            return
+        assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+        time.sleep(0.3)
+    raise AssertionError(f"the kiosk did not reach its main loop within {timeout:.0f} s")
+
+
 class Driver:
     def __init__(self, app: Any) -> None:
         self.app = app

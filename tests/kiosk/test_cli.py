@@ -86,6 +86,8 @@ def test_kiosk_runs_headless_and_stops_cleanly_on_sigterm(tmp_path: Path) -> Non
     import signal
     import time
 
+    from kiosk.testing import wait_main_loop
+
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(TABLEHOST_DATA=str(tmp_path / "data"), TABLEHOST_NO_VOICE="1", TABLEHOST_PHONES_HOST="127.0.0.1",
                KIVY_HOME=str(tmp_path / "kivy"))
@@ -93,15 +95,7 @@ def test_kiosk_runs_headless_and_stops_cleanly_on_sigterm(tmp_path: Path) -> Non
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         logs = tmp_path / "kivy" / "logs"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            texts = [p.read_text(errors="replace") for p in logs.glob("*.txt")] if logs.exists() else []
-            if any("Start application main loop" in t for t in texts):
-                break
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-            time.sleep(0.3)
-        else:
-            raise AssertionError("the kiosk did not reach its main loop within 60 s")
+        wait_main_loop(proc, lambda: list(logs.glob("*.txt")))
         time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         rc = proc.wait(timeout=20)

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.kiosk.test_staff_ops import _staff
+
 pytestmark = pytest.mark.ui
 
 
@@ -64,15 +66,6 @@ def test_markup_in_a_game_name_is_shown_as_typed_on_the_library_tile(driver: Any
     assert name in words
     assert driver.overflowing_labels() == []
     driver.screenshot("damage_markup_name")
-
-
-def _staff(driver: Any) -> None:
-    driver.tap("staff")
-    driver.wait_screen("pin")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
-    driver.wait_screen("staff")
 
 
 def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table_works(driver: Any) -> None:

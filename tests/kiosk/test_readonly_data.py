@@ -19,6 +19,7 @@ import pytest
 from content.loader import load_library
 from kiosk.session import Session
 from kiosk.storage import choose, write_problem
+from kiosk.testing import wait_main_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,15 +63,7 @@ def test_the_kiosk_runs_in_memory_on_a_read_only_data_folder(tmp_path: Path) -> 
         proc = subprocess.Popen(prefix + [sys.executable, "-m", "kiosk.cli", "run", "--windowed"], cwd=ROOT, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                logs = list((tmp_path / "mem").glob("*/kivy/logs/*.txt"))
-                if any("Start application main loop" in p.read_text(errors="replace") for p in logs):
-                    break
-                assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-                time.sleep(0.3)
-            else:
-                raise AssertionError("the kiosk did not reach its main loop within 60 s")
+            wait_main_loop(proc, lambda: list((tmp_path / "mem").glob("*/kivy/logs/*.txt")))
             time.sleep(2.0)
             assert proc.poll() is None, "the kiosk ended"
             proc.send_signal(signal.SIGTERM)
