@@ -44,7 +44,7 @@ def test_confirmation_and_wake_words() -> None:
     book = build_phrasebook([CATALOG.intents[YES], CATALOG.intents[NO]])
     assert book.match("네").name == YES
     assert book.match("아니요").name == NO
-    assert build_phrasebook([CATALOG.intents[WAKE]]).match("헤이 호스트").name == WAKE
+    assert build_phrasebook([CATALOG.intents[WAKE]]).match("헤이 테이블").name == WAKE
 
 
 def nav_book(**kw):
@@ -70,9 +70,9 @@ def test_grammar_holds_phrases_and_decoys_but_decoys_never_shadow_phrases() -> N
 
 def test_pick_takes_the_first_n_best_text_that_is_one_phrase_or_one_decoy() -> None:
     book = nav_book()
-    text, intent = book.pick(["멈춰 이거", "멈춰", "커피"])
-    assert (text, intent.name) == ("멈춰", "stop")
-    text, intent = book.pick(["멈춰 이거", "커피", "멈춰"])
+    text, intent = book.pick(["중지 이거", "중지", "커피"])
+    assert (text, intent.name) == ("중지", "stop")
+    text, intent = book.pick(["중지 이거", "커피", "중지"])
     assert (text, intent) == ("커피", None)  # a decoy ranked higher wins: not a command
     assert book.pick(["다음 다음", "다음 이전"]) == ("다음 다음", None)
     assert book.pick([]) == ("", None)

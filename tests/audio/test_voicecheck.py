@@ -16,7 +16,7 @@ CATALOG = load_catalog()
 def test_basic_set_has_the_wake_phrase_every_navigation_phrasing_and_the_confirmations() -> None:
     phrases = check_phrases(CATALOG)
     texts = [p.text for p in phrases]
-    assert texts[0] == "헤이 호스트" and phrases[0].kind == "wake"
+    assert texts[0] == "헤이 테이블" and phrases[0].kind == "wake"
     assert {"네", "아니요", "계속", "남은 시간 보여줘", "새 게임"} <= set(texts)
     assert len(texts) == len(set(texts))
     spy = check_phrases(CATALOG, "spyfall")

@@ -76,7 +76,7 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         driver.screenshot("voicecheck_start")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
         driver.tap("vc_start")
-        assert driver.find("vc_phrase").text == "헤이 호스트"  # the wake phrase comes first
+        assert driver.find("vc_phrase").text == "헤이 테이블"  # the wake phrase comes first
         driver.tap("vc_skip")
         for shown in ("계속", "넘겨줘", "다음"):
             assert driver.find("vc_phrase").text == shown
