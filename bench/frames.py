@@ -22,8 +22,12 @@ Bare Kivy: a child process showing one Label whose text changes every frame (so 
 pumped the same way (same frame count, after 10 warm-up frames).
 
 Memory: RSS sampled as it runs (VmRSS). An hour of café play is about 300 voice commands, 30 notebook
-views and a few hundred taps per table; `--rounds` repeats the whole play loop (one round ≈ 240 voice
-decodes, 30 tutor runs, 1,200 frames), so 2 rounds exceed an hour's activity, compressed into minutes.
+views and a few hundred taps per table. The play is compressed: utterances back to back (five times real
+time, 1 s apart) and the tutor every 0.5 s; the summary prints how many ran. Here one round of
+`--frames 40` ran ~110-150 utterances and ~260-350 tutor runs in ~7 min under heavy load, so
+`--rounds 3 --frames 40` covers an hour's voice commands and ten hours' notebook views.
+The UI-thread CPU per frame is the figure to trust on a loaded machine: wall times then include waiting
+for a core.
 """
 
 from __future__ import annotations
