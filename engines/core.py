@@ -52,7 +52,7 @@ class RuleError(Exception):
         self.code = code
         self.params = params
         self.ko = fmt(ko, **params) if params else ko  # particle placeholders: engines.korean
-        self.en = en.format(**params) if params else en
+        self.en = fmt(en, **params) if params else en
         super().__init__(f"[{code}] {self.ko} / {self.en}")
 
     def message(self, lang: str = "ko") -> str:

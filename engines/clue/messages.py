@@ -7,13 +7,14 @@ from typing import Any
 
 from engines.clue.notation import Deduction, O
 from engines.core import ConfigError, IllegalActionError
+from engines.korean import fmt
 
 ERRORS: dict[str, tuple[str, str]] = {
     "bad_config": ("게임 설정이 잘못됐어요: {problem}", "The game settings are wrong: {problem}"),
     "wrong_phase": ("지금은 그 행동을 할 수 없어요 ({phase}).", "That cannot be done now ({phase})."),
     "unknown_card": ("이 세트에 없는 카드예요: {card}", "There is no card {card} in this set."),
     "not_a_suspect": ("용의자 카드가 아니에요: {card}", "{card} is not a suspect."),
-    "not_a_weapon": ("도구 카드가 아니에요: {card}", "{card} is not a weapon."),
+    "not_a_weapon": ("무기 카드가 아니에요: {card}", "{card} is not a weapon."),
     "not_a_room": ("방 카드가 아니에요: {card}", "{card} is not a room."),
     "not_in_room": ("말이 방 안에 있어야 추리할 수 있어요.", "Your token must be in a room to suggest."),
     "already_suggested": ("이 방에 들어온 뒤 이미 추리했어요. 다른 방에 들어가야 해요.",
@@ -31,7 +32,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "not_holding": ("그 카드는 추리에 나온 카드 중 당신이 가진 카드가 아니에요.",
                     "That is not one of the named cards in your hand."),
     "not_named": ("그 카드는 이번 추리에 나온 카드가 아니에요.", "That card was not named in this suggestion."),
-    "already_accused": ("범인 지목은 게임마다 한 번만 할 수 있어요.", "You may accuse only once per game."),
+    "already_accused": ("범인 밝히기는 게임마다 한 번만 할 수 있어요.", "You may accuse only once per game."),
     "bad_hand": ("손패는 카드 {size}장이어야 해요 (또는 비워 두세요).",
                  "A hand has {size} cards (or leave it empty)."),
     "not_trapped": ("방 안에 있을 때만 갇혔다고 할 수 있어요.", "Only a token in a room can be trapped."),
@@ -49,13 +50,13 @@ def bad_config(problem: str) -> ConfigError:
 
 
 REASONS: dict[str, tuple[str, str]] = {
-    "hand": ("내 손패에 {card}가 있어요.", "{card} is in my hand."),
-    "shown": ("{player}이(가) 나에게 {card}를 보여줬어요.", "{player} showed me {card}."),
-    "pass": ("{player}이(가) {cards} 추리에 패스했으니 셋 다 없어요.",
+    "hand": ("내 손패에 {card:이/가} 있어요.", "{card} is in my hand."),
+    "shown": ("{player:이/가} 나에게 {card:을/를} 보여줬어요.", "{player} showed me {card}."),
+    "pass": ("{player:이/가} {cards} 추리에 패스했으니 셋 다 없어요.",
              "{player} passed on {cards}, so holds none of them."),
-    "one_owner_o": ("{card}는 다른 누구에게도 없으니 {player}에게 있어요.",
+    "one_owner_o": ("{card:은/는} 다른 누구에게도 없으니 {player}에게 있어요.",
                     "Nobody else can hold {card}, so {player} does."),
-    "one_owner_x": ("{card}는 이미 주인이 정해졌어요.", "{card} already has its owner."),
+    "one_owner_x": ("{card:은/는} 이미 주인이 정해졌어요.", "{card} already has its owner."),
     "full_hand": ("{player}의 카드({cards})를 모두 알아냈으니 나머지는 X예요.",
                   "All of {player}'s cards are known ({cards}), so every other card is X."),
     "fill_hand": ("{player}에게 남은 빈칸({cards})이 손패 수와 같으니 모두 O예요.",
@@ -65,9 +66,9 @@ REASONS: dict[str, tuple[str, str]] = {
     "numbers_fill": ("{player}의 손패는 O와 번호 표시({cards})로 꽉 차서 나머지는 X예요.",
                      "{player}'s hand is filled by O's and numbered marks ({cards}), so the rest is X."),
     "envelope_o": ("{card}만 남았으니 봉투 안에 있어요.", "Only {card} is left in its category: it is in the envelope."),
-    "envelope_x": ("봉투에는 종류마다 한 장뿐이라 {card}는 봉투에 없어요.",
+    "envelope_x": ("봉투에는 종류마다 한 장뿐이라 {card:은/는} 봉투에 없어요.",
                    "The envelope holds one card per category, so {card} is not in it."),
-    "accusation": ("틀린 고발({cards}) 때문에 {card}는 봉투에 없어요.",
+    "accusation": ("밝힌 범인({cards})이 틀렸으니 {card:은/는} 봉투에 없어요.",
                    "A wrong accusation ({cards}) rules {card} out of the envelope."),
 }
 
@@ -79,7 +80,7 @@ def reason(d: Deduction, card_name: Callable[[str], str], player_name: Callable[
         key += "_o" if d.value == O else "_x"
     ko, en = REASONS.get(key, ("{card}: {rule}", "{card}: {rule}"))
     template = en if lang == "en" else ko
-    return template.format(card=card_name(d.card), player=player_name(d.owner),
+    return fmt(template, card=card_name(d.card), player=player_name(d.owner),
                            cards=", ".join(card_name(c) for c in d.because), ref=d.ref, rule=d.rule)
 
 

@@ -94,7 +94,7 @@ def _card(cid: str, ko: str, en: str, ability: Ability, timing: Timing = "before
 
 
 DEFAULT_CHARACTERS = CharacterSet((
-    _card("swapper", "자리바꾸기꾼", "The Swapper", "swap", mandatory=False),
+    _card("swapper", "위치 교환 캐릭터", "The Swapper", "swap", mandatory=False),
     _card("cloud_rider", "클라우드 라이더", "Cloud Rider", "build"),
     _card("beach", "앨프리드 일리 비치", "Alfred Ely Beach", "subway"),
     _card("latimer", "루이스 하워드 래티머", "Lewis Howard Latimer", "lamp"),

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engines.core import Action, FieldSpec, field_specs
+from engines.korean import fmt
 from engines.serial import to_jsonable
 
 Text = dict[str, str]
@@ -70,7 +71,7 @@ def _fmt(text: str, params: Mapping[str, Any]) -> str:
     if not params:
         return text
     try:
-        return text.format(**params)
+        return fmt(text, **params)
     except (KeyError, IndexError, ValueError):
         return text
 

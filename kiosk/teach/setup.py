@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engines.korean import fmt
 from kiosk.teach.model import SetupItem, Teaching
 
 
@@ -38,5 +39,5 @@ def checklist(t: Teaching, players: int, modules: Iterable[str] = (), lang: str 
         raise ValueError(f"{players} players is outside {t.players}")
     mods = [m for m in modules if m in allowed_modules(t, players)]
     values = params(t, players)
-    return [CheckItem(item.id, item.text.get(lang).format(**values))
+    return [CheckItem(item.id, fmt(item.text.get(lang), **values))
             for item in t.setup if applies(item, players, mods)]

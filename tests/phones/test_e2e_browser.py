@@ -119,7 +119,7 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         # the round starts on the tablet; the Joker's phone accuses 서연 with its own buttons
         table.dispatch(A.StartClock(TABLE))
         acts = joker.get_by_test_id("acts")
-        expect(acts).to_contain_text("고발하기")
+        expect(acts).to_contain_text("지목하기")
         acts.get_by_role("button", name="서연").click()
         expect(joker.get_by_test_id("send")).to_be_visible()
         joker.get_by_test_id("send").click()
@@ -209,7 +209,7 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         others = table.session.view(1)["hand"]
         assert not any(names.get(c, {"ko": "?"})["ko"] in mine.inner_text() for c in others)
         acts = page.get_by_test_id("acts")
-        expect(acts).to_contain_text("최종 고발")
+        expect(acts).to_contain_text("범인 밝히기")
         acts.get_by_role("button", name="피콕 부인").click()
         expect(acts).to_contain_text("용의자: 피콕 부인")
         acts.get_by_role("button", name="렌치").click()
@@ -219,7 +219,7 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         expect(page.get_by_test_id("send")).to_be_visible()
         expect(acts).to_contain_text("피콕 부인 · 렌치 · 서재")
         page.get_by_test_id("cancel").click()
-        expect(acts).to_contain_text("최종 고발")
+        expect(acts).to_contain_text("범인 밝히기")
     finally:
         table.close()
 

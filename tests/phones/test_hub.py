@@ -91,7 +91,7 @@ def test_spyfall_buttons_name_players_and_votes_in_both_languages(tmp_path: Path
     entries = lab.entries(session.legal(1), session.view(1))
     accuse = [e for e in entries if e["group"] == "accuse"]
     assert [e["parts"][0]["label"]["ko"] for e in accuse] == ["지수", "서연"]
-    assert accuse[0]["glabel"] == {"ko": "고발하기", "en": "Accuse"}
+    assert accuse[0]["glabel"] == {"ko": "지목하기", "en": "Accuse"}
     assert all(p["field"] != "at" for e in entries for p in e["parts"])
     session.dispatch(A.Accuse(0, accused=2))
     votes = lab.entries(session.legal(1), session.view(1))
