@@ -53,7 +53,7 @@ class RuleError(Exception):
         self.params = params
         self.ko = fmt(ko, **params) if params else ko  # particle placeholders: engines.korean
         self.en = fmt(en, **params) if params else en
-        super().__init__(f"[{code}] {self.ko} / {self.en}")
+        super().__init__(self.ko)  # str() is one language (Korean); `code` and `params` stay for logs and tests
 
     def message(self, lang: str = "ko") -> str:
         return self.en if lang == "en" else self.ko
@@ -442,7 +442,7 @@ class Engine(ABC, Generic[S]):
         cls = self.actions.get(action.NAME)
         if cls is None or type(action) is not cls:
             raise UnknownActionError(
-                "unknown_action", "이 게임에 없는 행동이에요: {name}", "This game has no action {name}.",
+                "unknown_action", "이 게임에 없는 행동이에요.", "This game has no such action.",
                 name=action.NAME or type(action).__name__,
             )
         if action.seat not in self.to_move(state):
@@ -470,7 +470,7 @@ class Engine(ABC, Generic[S]):
         cls = self.actions.get(name)
         if cls is None:
             raise UnknownActionError(
-                "unknown_action", "이 게임에 없는 행동이에요: {name}", "This game has no action {name}.",
+                "unknown_action", "이 게임에 없는 행동이에요.", "This game has no such action.",
                 name=str(name),
             )
         fields = {k: v for k, v in data.items() if k != "name"}
@@ -478,8 +478,7 @@ class Engine(ABC, Generic[S]):
             action = from_jsonable(cls, fields)
         except SchemaError as exc:
             raise UnknownActionError(
-                "bad_action", "행동 {name}의 값이 잘못됐어요: {problem}",
-                "Action {name} is malformed: {problem}", name=str(name), problem=str(exc),
+                "bad_action", "행동의 값이 잘못됐어요.", "The action is malformed.", name=str(name), problem=str(exc),
             ) from None
         return typing.cast(Action, action)
 

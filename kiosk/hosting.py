@@ -58,8 +58,9 @@ class HostContext:
             session = Session.new(self.app.library, self.game.id, config, self.app.journal_dir, seed=seed,
                                   clock=self.app.now)
         except (RuleError, ValueError, KeyError) as exc:
-            msg = exc.message(self.lang) if isinstance(exc, RuleError) else str(exc)
-            self.toast(msg)
+            if not isinstance(exc, RuleError):  # its text is for developers, and English
+                log.warning("a game did not start: %r", exc)
+            self.toast(exc.message(self.lang) if isinstance(exc, RuleError) else self.tr("errors.bad_setup"))
             return None
         self.attach(session)
         return session

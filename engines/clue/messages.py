@@ -10,12 +10,12 @@ from engines.core import ConfigError, IllegalActionError
 from engines.korean import fmt
 
 ERRORS: dict[str, tuple[str, str]] = {
-    "bad_config": ("게임 설정이 잘못됐어요: {problem}", "The game settings are wrong: {problem}"),
-    "wrong_phase": ("지금은 그 행동을 할 수 없어요 ({phase}).", "That cannot be done now ({phase})."),
-    "unknown_card": ("이 세트에 없는 카드예요: {card}", "There is no card {card} in this set."),
-    "not_a_suspect": ("용의자 카드가 아니에요: {card}", "{card} is not a suspect."),
-    "not_a_weapon": ("무기 카드가 아니에요: {card}", "{card} is not a weapon."),
-    "not_a_room": ("방 카드가 아니에요: {card}", "{card} is not a room."),
+    "bad_config": ("게임 설정이 잘못됐어요: {problem_ko}", "The game settings are wrong: {problem_en}"),
+    "wrong_phase": ("지금은 그 행동을 할 수 없어요.", "That cannot be done now."),
+    "unknown_card": ("이 세트에 없는 카드예요.", "That card is not in this set."),
+    "not_a_suspect": ("용의자 카드가 아니에요.", "That is not a suspect card."),
+    "not_a_weapon": ("무기 카드가 아니에요.", "That is not a weapon card."),
+    "not_a_room": ("방 카드가 아니에요.", "That is not a room card."),
     "not_in_room": ("말이 방 안에 있어야 추리할 수 있어요.", "Your token must be in a room to suggest."),
     "already_suggested": ("이 방에 들어온 뒤 이미 추리했어요. 다른 방에 들어가야 해요.",
                           "You already suggested since entering this room; enter another room first."),
@@ -44,9 +44,19 @@ def error(code: str, **params: Any) -> IllegalActionError:
     return IllegalActionError(code, ko, en, **params)
 
 
-def bad_config(problem: str) -> ConfigError:
+# The problem named by bad_config, each language on its own (a guest sees one language).
+CONFIG: dict[str, tuple[str, str]] = {
+    "set": ("카드 세트를 찾을 수 없어요.", "the card set is missing."),
+    "players": ("인원은 {lo}~{hi}명이에요.", "{lo} to {hi} players."),
+    "suspects": ("사람마다 다른 용의자를 하나씩 골라 주세요.", "one different suspect per player."),
+    "mode": ("카드를 나누는 방식을 다시 골라 주세요.", "choose how the cards are dealt again."),
+}
+
+
+def bad_config(problem: str, **params: Any) -> ConfigError:
     ko, en = ERRORS["bad_config"]
-    return ConfigError(ko, en, problem=problem)
+    pko, pen = CONFIG[problem]
+    return ConfigError(ko, en, problem_ko=fmt(pko, **params), problem_en=fmt(pen, **params))
 
 
 REASONS: dict[str, tuple[str, str]] = {

@@ -84,19 +84,19 @@ class ClueEngine(Engine[ClueState]):
         sets = sets_in(pack)
         set_id = str(config.get("set", "classic"))
         if set_id not in sets:
-            raise msg.bad_config(f"unknown card set {set_id!r}")
+            raise msg.bad_config("set")
         cards = sets[set_id]
         players = tuple(str(p) for p in config.get("players", ()))
         lo, hi = cards.players
         if not lo <= len(players) <= hi:
-            raise msg.bad_config(f"{lo}-{hi} players, not {len(players)}")
+            raise msg.bad_config("players", lo=lo, hi=hi)
         suspects = tuple(config.get("suspects") or cards.start_order[: len(players)])
         if len(suspects) != len(players) or len(set(suspects)) != len(suspects) or not set(suspects) <= set(
                 cards.ids(SUSPECT)):
-            raise msg.bad_config("one different suspect per player")
+            raise msg.bad_config("suspects")
         mode = str(config.get("mode", DIGITAL))
         if mode not in (DIGITAL, PHYSICAL):
-            raise msg.bad_config(f"mode must be digital or physical, not {mode!r}")
+            raise msg.bad_config("mode")
         first = first_seat(cards, suspects)
         n_dealt = len(cards.cards) - 3
         sizes = hand_sizes(n_dealt, len(players), first)

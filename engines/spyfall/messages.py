@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from engines.core import ConfigError, IllegalActionError
+from engines.korean import fmt
 
 CATALOG: dict[str, tuple[str, str]] = {
-    "bad_config": ("설정이 잘못됐어요: {what}", "Bad setup: {what}"),
+    "bad_config": ("설정이 잘못됐어요: {what_ko}", "Bad setup: {what_en}"),
     "bad_seat": ("그런 자리는 없어요.", "There is no such seat."),
     "wrong_phase": ("지금은 그 행동을 할 수 없어요.", "That cannot be done now."),
     "bad_deck": ("이번 세션에 쓸 수 없는 덱이에요.", "That deck cannot be used in this session."),
@@ -39,7 +40,7 @@ CATALOG: dict[str, tuple[str, str]] = {
                      "Votes are sealed this session: each player votes on the tablet."),
     "open_votes": ("이번 세션은 공개 투표예요. 테이블에서 결과를 입력해 주세요.",
                    "Votes are open this session: the table enters the result."),
-    "bad_counts": ("표의 수가 맞지 않아요: {what}", "The vote counts do not add up: {what}"),
+    "bad_counts": ("표의 수가 맞지 않아요: {what_ko}", "The vote counts do not add up: {what_en}"),
     "no_ability": ("쓸 수 있는 원샷 능력 카드가 없어요.", "You have no one-shot ability card to use."),
     "not_one_shot": ("이 능력 카드는 원샷이 아니에요.", "This ability card is not a one-shot."),
     "pride_timing": ("신의 자부심은 중간 의심 투표에서 찬성이 반대보다 많을 때만 쓸 수 있어요.",
@@ -49,8 +50,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "pride_used": ("이번 투표에서 신의 자부심이 이미 쓰였어요.", "God's Pride has already been used in this vote."),
     "physical_only": ("실물 카드 모드에서만 입력하는 정보예요.", "This is entered only in physical-card mode."),
     "digital_only": ("디지털 카드 모드에서만 하는 행동이에요.", "This is only for digital-card mode."),
-    "bad_cards": ("공개된 카드 정보가 앞의 진행과 맞지 않아요: {what}",
-                  "The revealed cards contradict what happened: {what}"),
+    "bad_cards": ("공개된 카드 정보가 앞의 진행과 맞지 않아요: {what_ko}",
+                  "The revealed cards contradict what happened: {what_en}"),
     "self_question": ("자기 자신에게 질문할 수는 없어요.", "You cannot ask yourself."),
     "dealer_asks_first": ("첫 질문은 딜러가 해요.", "The dealer asks the first question."),
     "answerer_asks": ("방금 대답한 사람이 다음 질문을 해요.", "The player who just answered asks next."),
@@ -67,9 +68,11 @@ def err(code: str, **params: Any) -> IllegalActionError:
     return IllegalActionError(code, ko, en, **params)
 
 
-def bad_config(what: str) -> ConfigError:
+def bad_config(key: str, **params: Any) -> ConfigError:
+    """A set-up refused, with the detail `key` of DETAILS in each language."""
     ko, en = CATALOG["bad_config"]
-    return ConfigError(ko, en, what=what)
+    dko, den = DETAILS[key]
+    return ConfigError(ko, en, what_ko=fmt(dko, **params), what_en=fmt(den, **params))
 
 
 MODULE_NAMES: dict[str, tuple[str, str]] = {
@@ -78,6 +81,35 @@ MODULE_NAMES: dict[str, tuple[str, str]] = {
     "prank": ("조커의 장난", "Joker's prank"),
     "multiverse": ("멀티버스 매드니스", "Multiverse madness"),
 }
+
+
+# The `what` of bad_config / bad_counts / bad_cards, each language on its own (a guest sees one language).
+DETAILS: dict[str, tuple[str, str]] = {
+    "players": ("인원은 3~8명이에요.", "3 to 8 players."),
+    "names": ("이름이 비었거나 겹쳐요.", "every player needs a different name."),
+    "modules": ("없는 모듈이 있어요.", "unknown module."),
+    "harley_players": ("할리 퀸 도우미는 5명 이상일 때만 써요.", "the Harley Quinn helper needs 5 or more players."),
+    "modes": ("카드와 투표 방식을 다시 골라 주세요.", "choose the card and vote modes again."),
+    "content": ("장소 덱과 능력 카드를 불러오지 못했어요.", "the location decks and ability cards did not load."),
+    "rounds": ("라운드 수는 1~{n}이에요.", "rounds must be 1 to {n}."),
+    "ability_cards": ("능력 카드가 인원보다 적어요.", "fewer ability cards than players."),
+    "voter_twice": ("같은 사람을 두 번 셌어요.", "a voter was counted twice."),
+    "counts": ("자리마다 0 이상의 수를 {n}개 넣어 주세요.", "enter {n} counts, none negative."),
+    "too_many": ("표는 {n}개까지예요.", "at most {n} votes."),
+    "deck_kind": ("덱 종류를 골라 주세요.", "choose the deck kind."),
+    "deck_off": ("이번 세션에 없는 덱이에요.", "that deck is not in play."),
+    "joker_owner": ("조커 카드를 낸 사람을 골라 주세요.", "choose who showed the Joker card."),
+    "harley_icon": ("할리 퀸 아이콘 카드가 맞지 않아요.", "the Harley icon card does not fit."),
+    "no_single": ("이 덱에는 조커나 할리 퀸이 한 명만 있지 않아요.", "this deck has no single Joker or Harley."),
+    "revealer": ("조커 카드를 공개한 사람과 맞지 않아요.", "it contradicts the player who revealed a Joker card."),
+    "guessed": ("조커가 맞힌 장소와 맞지 않아요.", "it contradicts the location guessed right."),
+}
+
+
+def detail(code: str, key: str, **params: Any) -> IllegalActionError:
+    """bad_counts / bad_cards with the detail `key` of DETAILS, in Korean and in English."""
+    ko, en = DETAILS[key]
+    return err(code, what_ko=fmt(ko, **params), what_en=fmt(en, **params))
 
 
 def module_off(module: str) -> IllegalActionError:

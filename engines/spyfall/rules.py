@@ -25,7 +25,7 @@ from engines.core import (
 from engines.spyfall import actions as A
 from engines.spyfall.content import AbilityDeck, DeckBox
 from engines.spyfall.deal import deal_facts, remix
-from engines.spyfall.messages import bad_config, err, module_off
+from engines.spyfall.messages import bad_config, detail, err, module_off
 from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
 from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
@@ -68,18 +68,18 @@ class Spyfall(Engine[SpyState]):
     def setup(self, config: Mapping[str, Any], pack: Mapping[str, Any], seed: int) -> SpyState:
         players = tuple(str(p) for p in config.get("players", ()))
         if not 3 <= len(players) <= 8:
-            raise bad_config("3~8명 / 3-8 players")
+            raise bad_config("players")
         if len(set(players)) != len(players) or not all(p.strip() for p in players):
-            raise bad_config("이름이 비었거나 겹쳐요 / names must be distinct")
+            raise bad_config("names")
         modules = set(config.get("modules", ()))
         if not modules <= set(MODULES):
-            raise bad_config(f"modules {sorted(modules - set(MODULES))}")
+            raise bad_config("modules")
         if "harley" in modules and len(players) < 5:
-            raise bad_config("할리 퀸 도우미는 5명 이상 / Harley Quinn helper needs 5+ players")
+            raise bad_config("harley_players")
         deal = config.get("deal", "digital")
         votes = config.get("votes", "open")
         if deal not in ("digital", "physical") or votes not in ("open", "sealed"):
-            raise bad_config("deal: digital|physical, votes: open|sealed")
+            raise bad_config("modes")
         settings = Settings(
             rounds=int(config.get("rounds", 5)), power_up="power_up" in modules, harley="harley" in modules,
             prank="prank" in modules, multiverse="multiverse" in modules, physical=deal == "physical",
@@ -89,7 +89,7 @@ class Spyfall(Engine[SpyState]):
         box = pack.get("decks")
         abilities = pack.get("abilities")
         if not isinstance(box, DeckBox) or not isinstance(abilities, AbilityDeck):
-            raise bad_config("content pack (decks, abilities)")
+            raise bad_config("content")
         kinds = {"standard"} | ({"joker"} if settings.prank else set()) | (
             {"multiverse"} if settings.multiverse else set())
         decks = tuple(SessionDeck.of(d) for d in box.decks if d.kind in kinds)
@@ -97,9 +97,9 @@ class Spyfall(Engine[SpyState]):
             decks = remix(decks, seeded_rng(seed, "multiverse"))
         pool = tuple(d.id for d in decks)
         if not 1 <= settings.rounds <= len(pool):
-            raise bad_config(f"라운드 1~{len(pool)} / rounds 1-{len(pool)}")
+            raise bad_config("rounds", n=len(pool))
         if settings.power_up and len(abilities.cards) < len(players):
-            raise bad_config("ability cards")
+            raise bad_config("ability_cards")
         return SpyState(players=players, settings=settings, locations=box.locations, decks=decks,
                         ability_cards=abilities.cards if settings.power_up else (), pool=pool,
                         round=self._new_round(settings, 1, -1), totals=(0,) * len(players))
@@ -470,7 +470,7 @@ class Spyfall(Engine[SpyState]):
             raise err("sealed_votes")
         yes = frozenset(a.yes)
         if len(yes) != len(a.yes):
-            raise err("bad_counts", what="같은 사람이 두 번 / a voter twice")
+            raise detail("bad_counts", "voter_twice")
         if r.phase == "accusation" and r.accusations[-1][1] in yes:
             raise err("accused_votes")
         if not yes <= set(r.vote.eligible):
@@ -484,7 +484,7 @@ class Spyfall(Engine[SpyState]):
             raise err("sealed_votes")
         n = len(state.players)
         if len(a.counts) != n or any(c < 0 for c in a.counts):
-            raise err("bad_counts", what=f"자리마다 0 이상의 수 {n}개 / {n} counts, none negative")
+            raise detail("bad_counts", "counts", n=n)
         voters = set(r.vote.eligible)
         for seat, c in enumerate(a.counts):
             if seat not in r.vote.options and c:
@@ -492,7 +492,7 @@ class Spyfall(Engine[SpyState]):
             if c > len(voters - {seat}):
                 raise err("self_point")
         if sum(a.counts) > len(voters):
-            raise err("bad_counts", what=f"표는 {len(voters)}개까지 / at most {len(voters)} votes")
+            raise detail("bad_counts", "too_many", n=len(voters))
         counts = {seat: a.counts[seat] for seat in map(int, r.vote.options)}
         return self._decided_points(state, r, r.vote, counts, t, ())
 
@@ -609,7 +609,7 @@ class Spyfall(Engine[SpyState]):
         self._need(r, "reveal")
         problem = cards_problem(state, a)
         if problem is not None:
-            raise err("bad_cards", what=problem)
+            raise detail("bad_cards", problem)
         n = len(state.players)
         if a.kind == "joker":
             cards = (JOKER,) * n

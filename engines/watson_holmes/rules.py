@@ -148,9 +148,9 @@ def check_visit(state: WhState, action: Visit) -> None:
         extra = WATSON_COST
     if loc in (CAB, BAKER):
         if action.carriages:
-            raise err("no_bidding", place=PLACES[loc][0])
+            raise err("no_bidding", place_ko=PLACES[loc][0], place_en=PLACES[loc][1])
         if action.withdraw:
-            raise err("no_police_there", location=PLACES[loc][0])
+            raise err("no_police_place", place_ko=PLACES[loc][0], place_en=PLACES[loc][1])
     else:
         number = location_number(state, loc)
         card = state.case.location(number)
