@@ -1,5 +1,10 @@
 """Drive the real kiosk offscreen (no display at all): start the app, find widgets, touch them, wait for
-screens, save screenshots. Used by the UI tests and the soak; SDL falls back to its offscreen driver."""
+screens, save screenshots. Used by the UI tests and the soak; SDL falls back to its offscreen driver.
+
+Every screen change and screenshot sweeps layout and text, every tap and hold the text (toasts, dialogs): a
+particle fallback ("(이)가"), Korean and English mixed in one message, an internal unit or id, or a word the current
+game's glossary avoids (kiosk.text_check) lands in `problems`, and the UI fixture fails the test. A test that must
+show such text on purpose sets `driver.sweep_text = False`."""
 
 from __future__ import annotations
 
@@ -46,15 +51,39 @@ def wait_main_loop(proc: Any, log_files: Callable[[], list[Path]], timeout: floa
 class Driver:
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.problems: list[str] = []  # layout faults found on the screens this driver visited
+        self.problems: list[str] = []  # layout and text faults found on the screens this driver visited
+        self.sweep_text = True
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
         covered by another widget, no label is cut off. Faults are kept in `problems`; the UI fixture fails
         the test on any."""
-        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels())]
+        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems())]
         self.problems.extend(p for p in found if p not in self.problems)
         return found
+
+    def sweep_texts(self, where: str) -> None:
+        """The text part of the sweep alone (after a tap or a hold: toasts and dialogs come and go)."""
+        found = [f"{where}: {p}" for p in self.text_problems()]
+        self.problems.extend(p for p in found if p not in self.problems)
+
+    # -- what guests read
+    def game_on_screen(self) -> str:
+        """The game whose screen (game page, host, teaching) is showing, or ""."""
+        screen = getattr(getattr(self.app, "sm", None), "current_screen", None)
+        return str(getattr(screen, "game_id", "") or "")
+
+    def text_problems(self) -> list[str]:
+        """Visible texts no guest should read, each with why (kiosk.text_check); none when sweep_text is off."""
+        if not self.sweep_text:
+            return []
+        from kiosk.text_check import problems
+
+        game, lang = self.game_on_screen(), str(getattr(self.app, "lang", "ko"))
+        staff = getattr(getattr(self.app, "sm", None), "current", "") == "staff"
+        texts = [t for t in self.texts() if isinstance(t, str)]  # a widget may have a text() method
+        return [f"text {text[:70]!r}: {', '.join(why)}" for text in dict.fromkeys(texts)
+                if (why := problems(text, game, lang, guests=not staff))]
 
     # -- the loop
     def pump(self, frames: int = 3) -> None:
@@ -134,6 +163,7 @@ class Driver:
         self.pump(1)
         touch.touch_up()
         self.pump(frames)
+        self.sweep_texts(f"after tapping {target if isinstance(target, str) else getattr(widget, 'test_id', '')!r}")
 
     def hold(self, target: Any, seconds: float = 0.3, during: Callable[[], None] | None = None) -> None:
         widget = self.find(target) if isinstance(target, str) else target
@@ -144,6 +174,7 @@ class Driver:
             during()
         touch.touch_up()
         self.pump(3)
+        self.sweep_texts(f"after holding {target if isinstance(target, str) else getattr(widget, 'test_id', '')!r}")
 
     def tap_at(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch

@@ -5,6 +5,7 @@
     a.notebook.marks / .numbers / .deductions / .contradiction
     a.probs.envelope(card), a.probs.owner(card, player), a.probs.exact
     advise(a, room="lounge")                 # suggestions ranked by expected information (bits)
+    verdict(a, room="lounge")                # the same in words: solved / nothing(_here) / much / some
     grade(a, card, owner, "O")               # "right" | "wrong" | "not_yet" (tutor level)
 
 Certainty combines both layers: a cell is known when propagation marks it or its exact probability is
@@ -134,6 +135,25 @@ def advise(a: Analysis, room: str | None = None, samples: int = 160, seed: int =
         out.append(Advice(s, w, r, max(h - noise / total, 0.0), none / total))
     out.sort(key=lambda x: (-x.bits, x.suspect, x.weapon, x.room))
     return out[:top]
+
+
+Verdict = Literal["solved", "nothing_here", "nothing", "much", "some"]
+NOTHING = 0.01  # below this (expected bits, or open cells without the exact model) a suggestion teaches nothing
+MUCH_BITS = 1.0  # a reply worth a bit or more (it halves what is possible) teaches a lot
+MUCH_CELLS = 4  # the same without the exact model: open cells the suggestion can settle
+
+
+def verdict(a: Analysis, room: str | None = None, samples: int = 60) -> tuple[Verdict, Advice | None]:
+    """What to tell a player about suggesting now, in words rather than bits: the envelope is known (accuse
+    now), no suggestion here (in `room`, or anywhere when None) can teach anything, or the best one teaches
+    much or some."""
+    if a.solved():
+        return "solved", None
+    best = advise(a, room=room, samples=samples, top=1)
+    if not best or best[0].bits < NOTHING:
+        return ("nothing_here" if room else "nothing"), None
+    much = best[0].bits >= (MUCH_BITS if a.counter is not None else MUCH_CELLS)
+    return ("much" if much else "some"), best[0]
 
 
 def _hint_advice(a: Analysis, cands: Sequence[tuple[str, str, str]], top: int) -> list[Advice]:

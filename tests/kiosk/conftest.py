@@ -31,4 +31,4 @@ def driver(tmp_path: Path) -> Iterator[Any]:
     drv.pump(3)
     yield drv
     app.dismiss_dialogs()
-    assert not drv.problems, "layout faults on screens this test visited:\n" + "\n".join(drv.problems)
+    assert not drv.problems, "layout or text faults on screens this test visited:\n" + "\n".join(drv.problems)

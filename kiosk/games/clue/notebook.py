@@ -26,7 +26,7 @@ from kivy.uix.scrollview import ScrollView
 from audio import heap
 from engines.clue.content import CardSet
 from engines.clue.knowledge import Knowledge
-from engines.clue.solver import Advice, Analysis, advise, analyse, grade, reason
+from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import knowledge_from_view
 from kiosk.games.clue.parts import ClueCell, ClueText, ClueTitle, action_button, card_name
 from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, PANEL_HI, TButton
@@ -34,21 +34,21 @@ from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, PANEL_HI, TButton
 Tr = Callable[..., str]
 CYCLE = {"": "O", "O": "X", "X": ""}
 
-Result = tuple[Analysis, list[Advice] | None]
+Result = tuple[Analysis, tuple[Verdict, Advice | None] | None]
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
 _DONE: OrderedDict[tuple[Knowledge, str | None, bool], Result] = OrderedDict()
 _LOCK = threading.Lock()
 
 
 def tutor(kn: Knowledge, room: str | None, aids: bool) -> Result:
-    """Analysis (+ advice when the aids are on) for one notebook; remembered for the last few knowledges."""
+    """Analysis (+ advice in words when the aids are on) for one notebook; remembered for the last few knowledges."""
     key = (kn, room, aids)
     with _LOCK:
         if key in _DONE:
             _DONE.move_to_end(key)
             return _DONE[key]
     a = analyse(kn)
-    result = (a, advise(a, room=room, samples=60, top=1) if aids and not a.contradiction else None)
+    result: Result = (a, verdict(a, room=room) if aids and not a.contradiction else None)
     heap.release()  # the counting's layers, freed on this worker thread
     with _LOCK:
         _DONE[key] = result
@@ -67,7 +67,7 @@ class NotebookPanel(BoxLayout):
         self.on_close, self.on_level = on_close, on_level
         self.seat = int(view["me"])
         self.analysis: Analysis | None = None
-        self.advice: list[Advice] | None = None
+        self.advice: tuple[Verdict, Advice | None] | None = None
         self.feedback = ClueText(text="", color=MUTED)
         room = view["tokens"].get(view["players"][self.seat]["suspect"]) or None
         future = _POOL.submit(tutor, knowledge_from_view(view), room, aids)
@@ -131,15 +131,18 @@ class NotebookPanel(BoxLayout):
         self.build()
 
     def _advice(self) -> ClueText:
+        """The best suggestion from here, said in words: how much it can teach, that the envelope is known
+        (time to accuse), or that no suggestion here can teach anything."""
         assert self.analysis is not None
-        best = self.advice
+        if self.advice is None:
+            return ClueText(text="")
+        said, b = self.advice
+        if b is None:
+            return ClueText(text=self.tr(f"clue.notebook.{said}"), color=OK if said == "solved" else MUTED)
         approx = "" if self.analysis.probs.exact else " " + self.tr("clue.notebook.approximate")
-        if not best:
-            return ClueText(text=approx)
-        b = best[0]
-        return ClueText(text=self.tr("clue.notebook.advice", suspect=self.cname(b.suspect),
-                                     weapon=self.cname(b.weapon), room=self.cname(b.room),
-                                     bits=f"{b.bits:.2f}") + approx, color=OK)
+        text = " ".join((self.tr("clue.notebook.advice", suspect=self.cname(b.suspect), weapon=self.cname(b.weapon),
+                                 room=self.cname(b.room)), self.tr(f"clue.notebook.{said}")))
+        return ClueText(text=text + approx, color=OK)
 
     def _grid(self) -> ScrollView:
         owners = len(self.v["players"]) + 1

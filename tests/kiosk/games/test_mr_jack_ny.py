@@ -281,4 +281,4 @@ def test_undo_and_resume_after_a_restart(driver: Any) -> None:
     driver.wait_screen("host")
     resumed = driver.app.session
     assert resumed is not session and resumed.state.jack == jack and resumed.state.turn == 1
-    assert "잭(지수)이 카드를 고를 차례예요" in driver.texts()
+    assert "잭이 카드를 고를 차례예요 (지수)" in driver.texts()
