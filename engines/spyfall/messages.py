@@ -91,7 +91,7 @@ DETAILS: dict[str, tuple[str, str]] = {
     "harley_players": ("할리 퀸 도우미는 5명 이상일 때만 써요.", "the Harley Quinn helper needs 5 or more players."),
     "modes": ("카드와 투표 방식을 다시 골라 주세요.", "choose the card and vote modes again."),
     "content": ("장소 덱과 능력 카드를 불러오지 못했어요.", "the location decks and ability cards did not load."),
-    "rounds": ("라운드 수는 1~{n}이에요.", "rounds must be 1 to {n}."),
+    "rounds": ("라운드 수는 1~{n:이에요/예요}.", "rounds must be 1 to {n}."),
     "ability_cards": ("능력 카드가 인원보다 적어요.", "fewer ability cards than players."),
     "voter_twice": ("같은 사람을 두 번 셌어요.", "a voter was counted twice."),
     "counts": ("자리마다 0 이상의 수를 {n}개 넣어 주세요.", "enter {n} counts, none negative."),

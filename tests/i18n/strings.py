@@ -10,6 +10,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,8 @@ def engine_strings() -> Iterator[KoString]:
             yield from _python_strings(path)
 
 
-def korean_strings() -> list[KoString]:
+@cache
+def korean_strings() -> tuple[KoString, ...]:
     out = list(catalog_strings())
     for path in sorted((ROOT / "content" / "games").rglob("*.yaml")):
         out.extend(_yaml_strings(path))
@@ -93,4 +95,4 @@ def korean_strings() -> list[KoString]:
     out.extend(engine_strings())
     for path in sorted((ROOT / "kiosk" / "games").rglob("*.py")):
         out.extend(_python_strings(path))
-    return out
+    return tuple(out)
