@@ -11,6 +11,7 @@ engines.korean, standard library only) do the same."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,12 @@ import yaml
 from content import ROOT
 from engines.korean import attach, final_of, fmt, particle
 
-__all__ = ["DEFAULT", "LANGS", "Translator", "attach", "final_of", "fmt", "load_catalog", "particle"]
+__all__ = ["DEFAULT", "LANGS", "Translator", "attach", "final_of", "fmt", "load_catalog", "one_language", "particle"]
 
 log = logging.getLogger(__name__)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster at start-up
 LANGS = ("ko", "en")
+_HANGUL = re.compile(r"[가-힣]")
 DEFAULT = "ko"
 
 
@@ -48,6 +50,18 @@ def load_catalog(lang: str, roots: tuple[Path, ...] = (ROOT,)) -> dict[str, str]
             except (yaml.YAMLError, OSError) as exc:
                 log.error("i18n catalog %s is broken: %s", path, exc)
     return out
+
+
+def one_language(text: str, lang: str) -> str:
+    """A status reason the audio layer writes in both languages ("마이크 없음 / no microphone", "출력 장치가
+    없습니다 (no output device: …)") cut to `lang`; other text is returned as is."""
+    ko, sep, en = text.partition(" / ")
+    if not sep:
+        head, sep, tail = text.partition(" (")
+        if not sep or not _HANGUL.search(head) or _HANGUL.search(tail):
+            return text
+        ko, en = head, tail[:-1] if tail.endswith(")") else tail
+    return en if lang == "en" else ko
 
 
 class Translator:

@@ -14,6 +14,7 @@ LATIN = re.compile(r"[A-Za-z]")
 # caught by the " / " rule); names ("Cloud Rider", "Alex Kim", "Mr. Boddy") are capitalised and pass
 ENGLISH_PHRASE = re.compile(r"[A-Za-z]{2,}[.,]?\s+[A-Za-z]{2,}")
 ENGLISH_WORD = re.compile(r"(?<![A-Za-z])[a-z]{3,}(?![A-Za-z])")  # "players", "missing": not a name
+KOREAN_SENTENCE = re.compile(r"[가-힣]+(요|다|까|니다|세요)(?![가-힣])|[가-힣]+\s[가-힣]+\s[가-힣]+")
 PATHS = re.compile(r"\S*\w[/\\]\S*|\S*[/\\]\w\S*")  # paths and addresses may hold anything
 SNAKE_ID = re.compile(r"(?<![A-Za-z0-9])[a-z]+_[a-z0-9_]+")
 UNITS = re.compile(r"\d\s*(비트|bits?)(?![A-Za-z])")
@@ -24,10 +25,21 @@ def _english_phrase(text: str) -> bool:
                for m in ENGLISH_PHRASE.finditer(text))
 
 
-def mixed_languages(text: str) -> bool:
-    """Korean and English in one message: "3~8명 / 3-8 players", "마이크 없음 (no microphone)"."""
-    if not HANGUL.search(text):
+def _bilingual_name(text: str) -> bool:
+    """A name given in both languages on purpose: "정의의 전당 · Hall of Justice" (a location list)."""
+    parts = text.split(" · ")
+    return len(parts) == 2 and any(
+        HANGUL.search(a) and not LATIN.search(a) and b[:1].isupper() and not HANGUL.search(b)
+        for a, b in (parts, parts[::-1]))
+
+
+def mixed_languages(text: str, lang: str = "ko") -> bool:
+    """Korean and English in one message: "3~8명 / 3-8 players", "마이크 없음 (no microphone)"; on an English
+    screen, Korean sentences ("Bad setup: 이름이 겹쳐요") — Korean names of players are fine there."""
+    if not HANGUL.search(text) or _bilingual_name(text):
         return False
+    if lang == "en":
+        return bool(KOREAN_SENTENCE.search(text)) or (LATIN.search(text) is None and len(text) > 12)
     text = SNAKE_ID.sub(" ", PATHS.sub(" ", text))  # ids are reported on their own
     if _english_phrase(text):
         return True
@@ -36,15 +48,16 @@ def mixed_languages(text: str) -> bool:
             and any(not HANGUL.search(p) and ENGLISH_WORD.search(p) for p in parts))
 
 
-def problems(text: str, game: str = "") -> list[str]:
-    """Why `text` must not be shown (empty: fine). `game`: the game whose glossary applies, if any."""
+def problems(text: str, game: str = "", lang: str = "ko", ids: bool = True) -> list[str]:
+    """Why `text` must not be shown (empty: fine). `game`: the game whose glossary applies, if any; `lang`: the
+    screen's language; `ids`: check for internal ids (the staff screen names recording segments by id)."""
     out = []
     if FALLBACK.search(text):
         out.append("particle fallback")
-    if mixed_languages(text):
+    if mixed_languages(text, lang):
         out.append("Korean and English mixed")
     bare = PATHS.sub(" ", text)
-    if UNITS.search(bare) or SNAKE_ID.search(bare):
+    if UNITS.search(bare) or (ids and SNAKE_ID.search(bare)):
         out.append("internal unit or id")
     if game:
         out.extend(f"glossary: {v}" for v in violations(text, game))

@@ -14,7 +14,7 @@ from kivy.uix.slider import Slider
 from audio.status import BOARD
 from content.loader import load_library
 from kiosk import ops
-from kiosk.i18n import LANGS
+from kiosk.i18n import LANGS, one_language
 from kiosk.pin import valid_new_pin
 from kiosk.screens.staff_recording import build_recordings  # noqa: F401  (a section of the staff screen)
 from kiosk.widgets.keypad import Keypad
@@ -199,11 +199,11 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
         if status is None:
             state, colour = app.tr("staff.device_unknown"), MUTED
         elif status.available and status.reason:  # works through a fallback (e.g. TTS worker gave up)
-            state, colour = app.tr("staff.device_degraded", reason=status.reason), ACCENT
+            state, colour = app.tr("staff.device_degraded", reason=one_language(status.reason, app.lang)), ACCENT
         elif status.available:
             state, colour = app.tr("staff.device_ok"), OK
         else:
-            state, colour = app.tr("staff.device_off", reason=status.reason or "?"), DANGER
+            state, colour = app.tr("staff.device_off", reason=one_language(status.reason or "?", app.lang)), DANGER
         row = _row(panel, 84 if status is not None and status.reason else 56)  # a reason may take 3 lines
         row.add_widget(TLabel(text=app.tr(f"staff.device_{name}") if name in DEVICES else name, size_hint_x=0.35))
         row.add_widget(TLabel(text=state, color=colour, size_hint_x=0.65))

@@ -32,3 +32,26 @@ def test_fallbacks_units_ids_and_glossary_words_are_flagged() -> None:
     assert problems("지금은 그 행동을 할 수 없어요 (start_turn).") == ["internal unit or id"]
     assert problems("멈추고 고발하기", "spyfall") == ["glossary: 고발 → 지목"]
     assert problems("멈추고 고발하기") == []  # outside a game no glossary applies
+
+
+def test_english_screens_may_name_korean_players_but_not_speak_korean() -> None:
+    assert problems("Detective (민호) picks a card", lang="en") == []
+    assert problems("Round 1 · Visit phase · 하은's turn", lang="en") == []
+    assert problems("Bad setup: 이름이 비었거나 겹쳐요", lang="en") == ["Korean and English mixed"]
+
+
+def test_a_location_named_in_both_languages_is_a_name_not_a_mixed_sentence() -> None:
+    assert problems("정의의 전당 · Hall of Justice", "spyfall") == []
+    assert problems("Fortress of Solitude · 고독의 요새", "spyfall") == []
+
+
+def test_bilingual_status_reasons_are_cut_to_one_language() -> None:
+    from kiosk.i18n import one_language
+
+    assert one_language("마이크 없음 / no microphone", "ko") == "마이크 없음"
+    assert one_language("마이크 없음 / no microphone", "en") == "no microphone"
+    reason = "출력 장치가 없습니다 (no output device: Error querying device -1)"
+    assert one_language(reason, "ko") == "출력 장치가 없습니다"
+    assert one_language(reason, "en") == "no output device: Error querying device -1"
+    assert one_language("준비됨", "ko") == "준비됨"
+    assert problems(one_language(reason, "ko")) == []
