@@ -15,6 +15,7 @@ LATIN = re.compile(r"[A-Za-z]")
 ENGLISH_PHRASE = re.compile(r"[A-Za-z]{2,}[.,]?\s+[A-Za-z]{2,}")
 ENGLISH_WORD = re.compile(r"(?<![A-Za-z])[a-z]{3,}(?![A-Za-z])")  # "players", "missing": not a name
 KOREAN_SENTENCE = re.compile(r"[가-힣]+(요|다|까|니다|세요)(?![가-힣])|[가-힣]+\s[가-힣]+\s[가-힣]+")
+CODE = re.compile(r"`[^`]*`|tablehost( [a-z-]+)*|\[/?[a-z]+(=[^\]]*)?\]")  # commands, Kivy markup tags
 PATHS = re.compile(r"\S*\w[/\\]\S*|\S*[/\\]\w\S*")  # paths and addresses may hold anything
 SNAKE_ID = re.compile(r"(?<![A-Za-z0-9])[a-z]+_[a-z0-9_]+")
 UNITS = re.compile(r"\d\s*(비트|bits?)(?![A-Za-z])")
@@ -36,6 +37,7 @@ def _bilingual_name(text: str) -> bool:
 def mixed_languages(text: str, lang: str = "ko") -> bool:
     """Korean and English in one message: "3~8명 / 3-8 players", "마이크 없음 (no microphone)"; on an English
     screen, Korean sentences ("Bad setup: 이름이 겹쳐요") — Korean names of players are fine there."""
+    text = CODE.sub(" ", text)
     if not HANGUL.search(text) or _bilingual_name(text):
         return False
     if lang == "en":
@@ -48,16 +50,17 @@ def mixed_languages(text: str, lang: str = "ko") -> bool:
             and any(not HANGUL.search(p) and ENGLISH_WORD.search(p) for p in parts))
 
 
-def problems(text: str, game: str = "", lang: str = "ko", ids: bool = True) -> list[str]:
+def problems(text: str, game: str = "", lang: str = "ko", guests: bool = True) -> list[str]:
     """Why `text` must not be shown (empty: fine). `game`: the game whose glossary applies, if any; `lang`: the
-    screen's language; `ids`: check for internal ids (the staff screen names recording segments by id)."""
+    screen's language. `guests=False` (the PIN-locked staff screen) checks only particles and the glossary: staff
+    read technical reasons (a broker's or the content checker's English text, recording segment ids)."""
     out = []
     if FALLBACK.search(text):
         out.append("particle fallback")
-    if mixed_languages(text, lang):
+    if guests and mixed_languages(text, lang):
         out.append("Korean and English mixed")
     bare = PATHS.sub(" ", text)
-    if UNITS.search(bare) or (ids and SNAKE_ID.search(bare)):
+    if guests and (UNITS.search(bare) or SNAKE_ID.search(bare)):
         out.append("internal unit or id")
     if game:
         out.extend(f"glossary: {v}" for v in violations(text, game))

@@ -50,6 +50,13 @@ class HostScreen(Screen):
             self.ctx.attach(app.session)
         self._sync_bar()
 
+    def refresh(self) -> None:
+        """After a language switch: the frame's title follows (the game's own widget redraws itself)."""
+        app = App.get_running_app()
+        game = app.library.games.get(self.game_id)
+        if game is not None:
+            self.ids.title.text = game.info.name.get(app.lang)
+
     def clear_body(self) -> None:
         """Remove the game's widget for good: text fields give up the keyboard first (a focused TextInput
         stays bound to the Window's keyboard and would keep the whole old game screen alive)."""

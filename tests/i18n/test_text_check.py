@@ -55,3 +55,8 @@ def test_bilingual_status_reasons_are_cut_to_one_language() -> None:
     assert one_language(reason, "en") == "no output device: Error querying device -1"
     assert one_language("준비됨", "ko") == "준비됨"
     assert problems(one_language(reason, "ko")) == []
+
+
+def test_commands_and_markup_are_not_english_sentences() -> None:
+    assert problems("설정이 손상되어 PIN을 쓸 수 없어요. 관리자: tablehost pin reset") == []
+    assert problems("첫 문장입니다. [color=#f5efe6][b]두 번째 문장입니다.[/b][/color]") == []
