@@ -88,7 +88,7 @@ class ConfigError(RuleError, ValueError):
 def not_allowed(action: Action) -> IllegalActionError:
     """An action its seat could not take now (it is not among that seat's legal actions)."""
     return IllegalActionError(
-        "not_allowed", "지금 이 자리에서 할 수 없는 행동이에요: {name}", "This seat cannot do {name} now.",
+        "not_allowed", "지금 이 자리에서 할 수 없는 행동이에요.", "This seat cannot do that now.",
         name=action.NAME)
 
 
