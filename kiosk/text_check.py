@@ -36,12 +36,12 @@ def _bilingual_name(text: str) -> bool:
 
 def mixed_languages(text: str, lang: str = "ko") -> bool:
     """Korean and English in one message: "3~8명 / 3-8 players", "마이크 없음 (no microphone)"; on an English
-    screen, Korean sentences ("Bad setup: 이름이 겹쳐요") — Korean names of players are fine there."""
+    screen, a Korean sentence inside English ("Bad setup: 이름이 겹쳐요") — Korean names of players are fine."""
     text = CODE.sub(" ", text)
     if not HANGUL.search(text) or _bilingual_name(text):
         return False
-    if lang == "en":
-        return bool(KOREAN_SENTENCE.search(text)) or (LATIN.search(text) is None and len(text) > 12)
+    if lang == "en":  # a Korean sentence inside an English one (a Korean caption of Korean speech stands alone)
+        return bool(KOREAN_SENTENCE.search(text)) and bool(ENGLISH_WORD.search(text))
     text = SNAKE_ID.sub(" ", PATHS.sub(" ", text))  # ids are reported on their own
     if _english_phrase(text):
         return True

@@ -60,3 +60,8 @@ def test_bilingual_status_reasons_are_cut_to_one_language() -> None:
 def test_commands_and_markup_are_not_english_sentences() -> None:
     assert problems("설정이 손상되어 PIN을 쓸 수 없어요. 관리자: tablehost pin reset") == []
     assert problems("첫 문장입니다. [color=#f5efe6][b]두 번째 문장입니다.[/b][/color]") == []
+
+
+def test_a_korean_caption_on_an_english_screen_stands_alone() -> None:
+    caption = "[color=#f5efe6][b]매 라운드 한 명은 조커예요.[/b][/color] 영웅들은 모두 같은 장소 카드를 받아요."
+    assert problems(caption, lang="en") == []
