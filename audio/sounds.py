@@ -1,6 +1,6 @@
 """Sounds we make ourselves (no downloaded assets): synthesised in pure Python at the mixer rate, once.
 
-    SOUNDS = {"timer_warning", "alarm", "your_turn", "reveal"}
+    SOUNDS = {"timer_warning", "alarm", "your_turn", "reveal", "winner"}
     narrator.play_sound("your_turn")   # mixed over narration (effect channel), never cutting it
 """
 
@@ -63,11 +63,19 @@ def reveal() -> Clip:
     return _render(arp + chord, 1.3, decay=2.2, harmonics=(1.0, 0.45, 0.2))
 
 
+def winner() -> Clip:
+    """A bright major fanfare (C5 E5 G5 → C6 chord), about 1.4 s: the game is won."""
+    arp = [(i * 0.11, f, 0.3, 0.8) for i, f in enumerate((523.3, 659.3, 784.0))]
+    chord = [(0.36, f, 1.0, 0.7) for f in (523.3, 659.3, 784.0, 1046.5)]
+    return _render(arp + chord, 1.4, decay=1.8, harmonics=(1.0, 0.4, 0.15))
+
+
 SOUNDS: dict[str, Callable[[], Clip]] = {
     "timer_warning": timer_warning,
     "alarm": alarm,
     "your_turn": your_turn,
     "reveal": reveal,
+    "winner": winner,
 }
 
 

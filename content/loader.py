@@ -115,13 +115,14 @@ class Library:
 
     def for_table(self, players: int | None = None, max_minutes: int | None = None,
                   branch: str | None = None) -> list[Game]:
-        """Games that fit the table: player count within range, shortest play time within the limit."""
+        """Games that fit the table: player count within range, the whole play time range within the limit
+        (a 30–45 minute game is not offered "within 30 minutes")."""
         out = []
         for game in self.games.values():
             lo, hi = game.info.players
             if players is not None and not lo <= players <= hi:
                 continue
-            if max_minutes is not None and game.info.minutes[0] > max_minutes:
+            if max_minutes is not None and game.info.minutes[1] > max_minutes:
                 continue
             if branch is not None and not game.stocked(branch):
                 continue

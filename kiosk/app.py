@@ -12,7 +12,6 @@ from typing import Any
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
-from kivy.core.text import LabelBase
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import StringProperty
@@ -26,16 +25,10 @@ from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.notices import Notice, add
 from kiosk.session import Session
+from kiosk.splash import register_fonts
 
 log = logging.getLogger(__name__)
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
-
-
-def register_fonts() -> None:
-    """Our bundled OFL Korean font replaces Roboto as the default (Roboto draws Hangul as tofu)."""
-    regular, bold = str(FONT_DIR / "NanumGothic.ttf"), str(FONT_DIR / "NanumGothicBold.ttf")
-    for name in ("Roboto", "NanumGothic"):
-        LabelBase.register(name, fn_regular=regular, fn_bold=bold, fn_italic=regular, fn_bolditalic=bold)
+__all__ = ["TableHostApp", "register_fonts"]
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -101,6 +94,9 @@ class TableHostApp(App):
         self.floor: Any = None  # kiosk.floor.ui.FloorBridge when staff configured the café floor
         self.root_layout: Any = None
         self.keyboard: Any = None
+        self.splash: Any = None  # kiosk.splash.Splash while starting (tablehost run)
+        self.staff_mode = False  # after the staff PIN until the attract screen: staff-only content is offered
+        self.sounds: list[str] = []  # sound effects played (tests)
         self.use_data_dir(data_dir or paths.data_dir())
 
     def use_data_dir(self, data_dir: Path) -> None:
@@ -157,10 +153,17 @@ class TableHostApp(App):
         return self.sm.get_screen(name)
 
     def on_start(self) -> None:
+        started_with_splash = self.splash is not None
+        if self.splash is not None:  # the next frame draws the attract screen; the splash has shown till now
+            self.splash.close()
+            self.splash = None
         ops.setup_logging(self.data_dir)
         for notice in self.notices:  # found before the log file was open
             log.error("damage found at start-up: %s", notice)
-        self.start_narrator()
+        if started_with_splash:  # tablehost run: the attract screen first, narration's imports off the UI thread
+            self._start_narrator_soon()
+        else:
+            self.start_narrator()
         # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
         Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
         # the phone server (aiohttp) starts beside the UI, after the first frame is up
@@ -173,6 +176,17 @@ class TableHostApp(App):
         interval = ops.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda dt: ops.sd_notify("WATCHDOG=1"), interval)
+
+    def _start_narrator_soon(self) -> None:
+        """Import the audio stack (numpy, the mixer: ~1 s) in a thread, then start the narrator on the UI thread."""
+        def load() -> None:
+            try:
+                import audio.narrator  # noqa: F401
+            except Exception:
+                log.exception("narration modules failed to import")
+            Clock.schedule_once(lambda dt: self.start_narrator())
+
+        threading.Thread(target=load, name="narrator-import", daemon=True).start()
 
     def start_narrator(self) -> None:
         """Narration with captions; without a speaker or a voice it degrades to captions only (audio/)."""
@@ -331,6 +345,7 @@ class TableHostApp(App):
     def reset_for(self, data_dir: Path) -> None:
         """Back to a fresh attract screen on another data folder (tests; table turnover builds on it)."""
         self.dismiss_dialogs()
+        self.sounds = []
         if self.keyboard is not None:
             self.keyboard.close()
         if self.narration is not None:
@@ -358,6 +373,10 @@ class TableHostApp(App):
     def go(self, name: str) -> None:
         if self.narration is not None and name != self.sm.current:
             self.narration.hush()  # before the next screen is built: the leave is heard at once
+        if name == "staff":
+            self.staff_mode = True
+        elif name == "attract":
+            self.staff_mode = False
         self.sm.current = name
 
     def open_game(self, game_id: str) -> None:
@@ -394,6 +413,16 @@ class TableHostApp(App):
             if br.id == branch:
                 return br.name.get(self.lang)
         return branch
+
+    def play_sound(self, name: str) -> None:
+        """A sound effect through the narrator's effect channel (mixed over speech); kept in `sounds` for tests."""
+        self.sounds.append(name)
+        narrator = self.narrator
+        if narrator is not None and hasattr(narrator, "play_sound"):
+            try:
+                narrator.play_sound(name)
+            except Exception:
+                log.exception("sound %s not played", name)
 
     def toast(self, text: str) -> None:
         if self.toast_widget is not None:

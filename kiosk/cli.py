@@ -30,11 +30,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         os.environ["KIVY_HOME"] = str(folder / "kivy")
     env.configure(windowed=args.windowed)
     env.apply_config()
-    from kiosk.app import TableHostApp, register_fonts
     from kiosk.notices import add
+    from kiosk.splash import start_kiosk
 
-    register_fonts()
-    app = TableHostApp(data_dir=folder)
+    app = start_kiosk(folder)  # a splash from the first frame, with progress while content and screens load
     if problem:
         add(app.notices, "storage_readonly", folder=str(source), problem=problem)
     _stop_on_sigterm(app)

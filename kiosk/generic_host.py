@@ -23,10 +23,10 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Action, Step
 from kiosk.hosting import GameHost, HostContext
 from kiosk.phones.labels import Catalogs, Labeller, fill_free
-from kiosk.widgets.theme import ACCENT, MUTED, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, TButton, TLabel
 
 
-def _label(text: str, size: str = "22sp", color: Any = None, height: float = 44) -> TLabel:
+def _label(text: str, size: str = BODY, color: Any = None, height: float = 44) -> TLabel:
     lab = TLabel(text=text, font_size=size, size_hint_y=None, height=dp(height))
     if color is not None:
         lab.color = color
@@ -63,8 +63,8 @@ class GenericHost(GameHost):
     def show_setup(self) -> None:
         self.clear_widgets()
         lo, hi = self.ctx.game.info.players
-        self.add_widget(_label(self.ctx.game.info.name.get(self.ctx.lang), "30sp", ACCENT, 56))
-        self.add_widget(_label(self.ctx.tr("host.generic.players"), "22sp"))
+        self.add_widget(_label(self.ctx.game.info.name.get(self.ctx.lang), LEAD, ACCENT, 56))
+        self.add_widget(_label(self.ctx.tr("host.generic.players"), BODY))
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
         for n in range(lo, hi + 1):
             b = TButton(text=str(n), test_id=f"gen_count_{n}", selected=n == self.count)
@@ -95,19 +95,19 @@ class GenericHost(GameHost):
         outcome = session.outcome
         if outcome is not None:
             winners = ", ".join(names[s] for s in outcome.winners) or "-"
-            self.add_widget(_label(self.ctx.tr("host.generic.over", names=winners), "30sp", ACCENT, 64))
+            self.add_widget(_label(self.ctx.tr("host.generic.over", names=winners), LEAD, ACCENT, 64))
             self.add_widget(Widget())
             self.add_widget(_button(self.ctx.tr("host.end"), "gen_end", self.ctx.end_game, "primary"))
             return
         game = self.ctx.game.id
         phase = self.ctx.tr(f"{game}.phase.{common['phase']}")
-        self.add_widget(_label(phase if "." not in phase else common["phase"], "28sp", ACCENT, 52))
+        self.add_widget(_label(phase if "." not in phase else common["phase"], LEAD, ACCENT, 52))
         waiting = sorted({names[p["seat"]] for p in common["prompts"] if p["seat"] >= 0})
         if waiting:
-            self.add_widget(_label(self.ctx.tr("host.generic.waiting", names=", ".join(waiting)), "22sp", MUTED))
+            self.add_widget(_label(self.ctx.tr("host.generic.waiting", names=", ".join(waiting)), BODY, MUTED))
         if common["scores"]:
             scores = "   ".join(f"{n} {s}" for n, s in zip(names, common["scores"], strict=False))
-            self.add_widget(_label(scores, "22sp"))
+            self.add_widget(_label(scores, BODY))
         grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         seen: set[tuple[int, str]] = set()
@@ -137,7 +137,7 @@ class GenericHost(GameHost):
             self.go(actions[entries[0]["id"]], self.text(entries[0]))
             return
         self.clear_widgets()
-        self.add_widget(_label(self.labeller.group_label(name).get(self.ctx.lang, name), "28sp", ACCENT, 52))
+        self.add_widget(_label(self.labeller.group_label(name).get(self.ctx.lang, name), LEAD, ACCENT, 52))
         self.add_widget(self._entries(actions, entries, self.go))
         self.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_back", lambda: self.refresh(None), "ghost"))
 
@@ -162,7 +162,7 @@ class GenericHost(GameHost):
         inputs: list[tuple[str, bool, TextInput]] = []
         for spec in entry["free"]:
             for _ in range(spec["count"] or 1):
-                field = TextInput(multiline=False, size_hint_y=None, height=dp(56), font_size="22sp")
+                field = TextInput(multiline=False, size_hint_y=None, height=dp(56), font_size=BODY)
                 box.add_widget(field)
                 inputs.append((spec["field"], spec["count"] is not None, field))
 
@@ -195,7 +195,7 @@ class GenericHost(GameHost):
             entries = self.labeller.entries(actions, self.ctx.session.view(seat))
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             if not entries:
-                box.add_widget(_label(self.ctx.tr("host.generic.no_moves"), "24sp", MUTED))
+                box.add_widget(_label(self.ctx.tr("host.generic.no_moves"), BODY, MUTED))
             else:
                 box.add_widget(self._entries(actions, entries, lambda a, text: (done(), self.go(a, text))))
             box.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_private_back", done, "ghost"))

@@ -36,6 +36,7 @@ class HostContext:
         self.last_error: RuleError | None = None
         self.open_dialog: Any = None
         self.alive = True  # False once the screen is gone: late callbacks must not reach the next table
+        self._celebrated = False  # the winner sound played for this game
 
     # -- translation
     def tr(self, key: str, **params: Any) -> str:
@@ -69,6 +70,7 @@ class HostContext:
         if self.session is not None and self.session is not session:
             self.session.unsubscribe(self._on_step)
         self.session = session
+        self._celebrated = session.outcome is not None  # a game resumed after its end is not won again
         session.subscribe(self._on_step)
         self.app.session = session
         if self.app.phones is not None:
@@ -97,6 +99,8 @@ class HostContext:
     def _on_step(self, session: Session, step: Step[Any] | None) -> None:
         if self.host is not None:
             self.host.refresh(step)
+        if step is not None and session.outcome is not None:
+            self.celebrate()
         if self.app.voice is not None:
             self.app.voice.update_context()  # names and legal moves may have changed
 
@@ -183,6 +187,12 @@ class HostContext:
         self.open_dialog = ho
         ho.open()
         return ho
+
+    def celebrate(self) -> None:
+        """The game is won: the winner sound, once per game (not again after an undo and a replay of the end)."""
+        if self.alive and not self._celebrated:
+            self._celebrated = True
+            self.app.play_sound("winner")
 
     def later(self, fn: Callable[[], None], seconds: float = 0) -> None:
         Clock.schedule_once(lambda dt: fn() if self.alive else None, seconds)

@@ -17,7 +17,7 @@ from kivy.uix.modalview import ModalView
 from kiosk.journal import archive
 from kiosk.session import CURRENT
 from kiosk.widgets.dialogs import ConfirmDialog
-from kiosk.widgets.theme import ACCENT, BG
+from kiosk.widgets.theme import ACCENT, BG, HEADLINE
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -108,7 +108,7 @@ class TableKeeper:
         if not self.recovering:
             self.recovering = True
             overlay = ModalView(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
-            overlay.add_widget(Label(text=self.app.tr("errors.crashed"), font_size="40sp", color=ACCENT))
+            overlay.add_widget(Label(text=self.app.tr("errors.crashed"), font_size=HEADLINE, color=ACCENT))
             overlay.test_id = "recovering"
             try:
                 overlay.open(animation=False)

@@ -9,6 +9,7 @@ show such text on purpose sets `driver.sweep_text = False`."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -56,9 +57,12 @@ class Driver:
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
-        covered by another widget, no label is cut off. Faults are kept in `problems`; the UI fixture fails
+        covered by another widget, no label is cut off, no text below the type scale's floor and no touch
+        target below TOUCH_MIN (kiosk.widgets.theme). Faults are kept in `problems`; the UI fixture fails
         the test on any."""
-        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems())]
+        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
+                                            *(f"small text {t}" for t in self.small_text()),
+                                            *(f"small target {t}" for t in self.small_targets()))]
         self.problems.extend(p for p in found if p not in self.problems)
         return found
 
@@ -230,16 +234,40 @@ class Driver:
         return target
 
     # -- layout checks
-    def small_targets(self, min_dp: float = 48) -> list[str]:
-        """Touchable widgets smaller than `min_dp` in either direction."""
+    def small_targets(self, min_dp: float | None = None) -> list[str]:
+        """Touchable widgets (buttons, text fields) smaller than `min_dp` (default: the theme's TOUCH_MIN, 56 dp)
+        in either direction."""
         from kivy.metrics import dp
         from kivy.uix.behaviors import ButtonBehavior
+        from kivy.uix.textinput import TextInput
 
-        limit = dp(min_dp) - 0.5
+        from kiosk.widgets.theme import TOUCH_MIN
+
+        limit = (TOUCH_MIN if min_dp is None else dp(min_dp)) - 0.5
         bad = []
         for w in self.walk():
-            if isinstance(w, ButtonBehavior) and w.opacity > 0 and (w.width < limit or w.height < limit):
+            if isinstance(w, (ButtonBehavior, TextInput)) and _visible(w) and (w.width < limit or w.height < limit):
                 bad.append(f"{getattr(w, 'test_id', '') or getattr(w, 'text', '')!r} {w.width:.0f}x{w.height:.0f}")
+        return bad
+
+    def small_text(self, min_px: float | None = None) -> list[str]:
+        """Visible text drawn smaller than the type scale's floor (kiosk.widgets.theme.TEXT_MIN_PX): a label's
+        font size and any [size=…] inside its markup."""
+        from kivy.metrics import sp
+        from kivy.uix.label import Label
+
+        from kiosk.widgets.theme import TEXT_MIN_PX
+
+        limit = (TEXT_MIN_PX if min_px is None else min_px) - 0.5
+        bad = []
+        for w in self.walk():
+            if not isinstance(w, Label) or not w.text.strip() or not _visible(w):
+                continue
+            sizes = [float(w.font_size)]
+            if w.markup:
+                sizes += [sp(float(v)) if u == "sp" else float(v) for v, u in _MARKUP_SIZE.findall(w.text)]
+            if min(sizes) < limit:
+                bad.append(f"{w.text[:40]!r}: text {min(sizes):.0f} px")
         return bad
 
     def overflowing_labels(self, settle_frames: int = 20) -> list[str]:
@@ -333,7 +361,7 @@ def _paints(w: Any) -> bool:
 
 def _covers_by_design(w: Any) -> bool:
     while w is not None:
-        if type(w).__name__ in ("Toast", "OnScreenKeyboard"):
+        if type(w).__name__ == "OnScreenKeyboard":
             return True
         parent = w.parent
         w = None if parent is w else parent
@@ -379,8 +407,8 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
             w = None if parent is w else parent
         return False
 
-    # Left out: the toast (it takes no touch and goes by itself; its place is a layout matter) and the
-    # on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear itself).
+    # Left out: the on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear
+    # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.dialogs.free_spot).
     blockers = [w for w in order if _shown(w) and w.width > 1 and w.height > 1
                 and (_takes_touch(w) or _paints(w)) and not _covers_by_design(w)]
     bad = []
@@ -403,3 +431,13 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
                 bad.append(f"{name!r} under {by}")
                 break
     return bad
+
+
+_MARKUP_SIZE = re.compile(r"\[size=([0-9.]+)(sp|dp|px)?\]")
+
+
+def _visible(w: Any) -> bool:
+    """Drawn with some opacity (its own and every parent's) and not a zero-sized box."""
+    if w.width <= 1 or w.height <= 1:
+        return False
+    return _shown(w)

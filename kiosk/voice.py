@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 
 from kiosk.voice_intents import acting_seat, game_intents, slot_values
 from kiosk.widgets.handover import HoldButton
-from kiosk.widgets.theme import MUTED, TEXT
+from kiosk.widgets.theme import MUTED, SMALL, TEXT
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -33,7 +33,7 @@ class VoiceBar(BoxLayout):
     def __init__(self, bridge: VoiceBridge, **kw: Any) -> None:
         super().__init__(orientation="horizontal", size_hint=(None, 1), width=dp(150), **kw)
         self.bridge = bridge
-        self.mic = HoldButton(text=bridge.app.tr("voice.hold"), test_id="voice_mic", font_size="19sp")
+        self.mic = HoldButton(text=bridge.app.tr("voice.hold"), test_id="voice_mic", font_size=SMALL)
         self.mic.bind(held=lambda _w, held: bridge.press() if held else bridge.release())
         self.heard = Label(text="", color=MUTED)  # not on screen: the toast shows it
         self.add_widget(self.mic)

@@ -95,6 +95,7 @@ class Case:
     questions_audio: str = ""
     solution_audio: str = ""
     layout: tuple[tuple[int, ...], ...] = ()
+    example: bool = False  # a sample for staff (how a café enters its own box): offered only in staff mode
 
     def __post_init__(self) -> None:
         numbers = [loc.number for loc in self.locations]

@@ -15,20 +15,20 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from kiosk.floor import cases
-from kiosk.widgets.theme import DANGER, MUTED, PANEL, TEXT, Panel, TButton
+from kiosk.widgets.theme import DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 
 FLAGS = ("no_police", "no_watson", "locked")
 
 
 def _input(test_id: str, text: str = "", **kw: Any) -> TextInput:
-    ti = TextInput(text=text, multiline=False, font_size="20sp", size_hint_y=None, height=dp(56),
+    ti = TextInput(text=text, multiline=False, font_size=SMALL, size_hint_y=None, height=dp(56),
                    padding=(dp(10), dp(14)), write_tab=False, **kw)
     ti.test_id = test_id
     return ti
 
 
 def _label(text: str, **kw: Any) -> Label:
-    lb = Label(text=text, color=MUTED, font_size="18sp", halign="left", valign="middle", size_hint_y=None,
+    lb = Label(text=text, color=MUTED, font_size=SMALL, halign="left", valign="middle", size_hint_y=None,
                height=dp(56), **kw)
     lb.bind(size=lambda w, s: setattr(w, "text_size", s))
     return lb
@@ -40,7 +40,7 @@ class CaseForm(ModalView):
         self.app = app
         tr = app.tr
         box = Panel(orientation="vertical", bg=PANEL, padding=dp(16), spacing=dp(10))
-        box.add_widget(Label(text=tr("floor.case.title"), color=TEXT, font_size="26sp", size_hint_y=None,
+        box.add_widget(Label(text=tr("floor.case.title"), color=TEXT, font_size=LEAD, size_hint_y=None,
                              height=dp(44)))
         self.fields: dict[str, TextInput] = {}
         top = GridLayout(cols=4, spacing=dp(10), size_hint_y=None, height=dp(4 * 56 + 30))
@@ -60,7 +60,7 @@ class CaseForm(ModalView):
         box.add_widget(scroll)
         for _ in range(4):
             self.add_row()
-        self.message = Label(text="", color=DANGER, font_size="17sp", size_hint_y=None, height=dp(54),
+        self.message = Label(text="", color=DANGER_TEXT, font_size=SMALL, size_hint_y=None, height=dp(54),
                              halign="left", valign="middle")
         self.message.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.message.test_id = "case_message"
@@ -84,7 +84,7 @@ class CaseForm(ModalView):
         row.add_widget(name)
         flags: dict[str, TButton] = {}
         for flag in FLAGS:
-            b = TButton(text=self.app.tr(f"floor.case.{flag}"), test_id=f"case_loc_{flag}_{n}", font_size="17sp",
+            b = TButton(text=self.app.tr(f"floor.case.{flag}"), test_id=f"case_loc_{flag}_{n}", font_size=SMALL,
                         size_hint_x=0.15)
             b.bind(on_release=lambda w: setattr(w, "selected", not w.selected))
             flags[flag] = b

@@ -20,7 +20,7 @@ from kiosk.floor import topics
 from kiosk.floor.client import DEFAULT_PORT, FloorConfig
 from kiosk.floor.report import REASONS
 from kiosk.floor.table import TableFloor
-from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, TEXT, Panel, TButton, TLabel
+from kiosk.widgets.theme import BODY, DANGER_TEXT, LEAD, MUTED, OK, PANEL, SMALL, TEXT, Panel, TButton, TLabel
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -58,11 +58,11 @@ class CallDialog(ModalView):
                          background_color=(0, 0, 0, 0.6), background="")
         tr = bridge.app.tr
         box = Panel(orientation="vertical", bg=PANEL, spacing=dp(14), padding=dp(20))
-        title = Label(text=tr("floor.reason_title"), color=TEXT, font_size="28sp", size_hint_y=None, height=dp(60))
+        title = Label(text=tr("floor.reason_title"), color=TEXT, font_size=LEAD, size_hint_y=None, height=dp(60))
         box.add_widget(title)
         for reason in REASONS:
             b = TButton(text=tr(f"floor.reason.{reason}"), kind="primary", test_id=f"floor_reason_{reason}",
-                        font_size="24sp", size_hint_y=None, height=dp(66))
+                        font_size=BODY, size_hint_y=None, height=dp(66))
             b.bind(on_release=lambda _w, r=reason: self._pick(bridge, r))
             box.add_widget(b)
         cancel = TButton(text=tr("common.cancel"), test_id="floor_reason_cancel", size_hint_y=None, height=dp(64))
@@ -80,7 +80,7 @@ class FloorBridge:
         self.app = app
         self.table = TableFloor(config, app.data_dir, clock=app.now,
                                 on_ack=lambda calls: Clock.schedule_once(lambda dt: self._acked(calls)))
-        self.button = TButton(text="", test_id="floor_call", size_hint_x=None, width=dp(150), font_size="20sp")
+        self.button = TButton(text="", test_id="floor_call", size_hint_x=None, width=dp(150), font_size=SMALL)
         self.button.bind(on_release=lambda *_: self.ask())
         self.dialog: CallDialog | None = None
         self._seen: tuple[Any, ...] = ()
@@ -185,23 +185,23 @@ class FloorBridge:
 # ---------------------------------------------------------------- staff settings section
 def build_floor(app: Any, panel: Any, screen: Any) -> None:
     """Staff mode → 카페 플로어: broker address, port, table id, password; the link's state."""
-    panel.add_widget(TLabel(text=app.tr("floor.settings.title"), color=MUTED, font_size="22sp"))
+    panel.add_widget(TLabel(text=app.tr("floor.settings.title"), color=MUTED, font_size=BODY))
     s = app.settings
     fields: dict[str, TextInput] = {}
     for name, value in (("host", s.floor_host), ("port", str(s.floor_port or DEFAULT_PORT)),
                         ("table", s.floor_table), ("password", s.floor_password)):
         row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(12))
-        label = Label(text=app.tr(f"floor.settings.{name}"), size_hint_x=0.3, color=TEXT, font_size="20sp",
+        label = Label(text=app.tr(f"floor.settings.{name}"), size_hint_x=0.3, color=TEXT, font_size=SMALL,
                       halign="left", valign="middle")
         label.bind(size=lambda w, size: setattr(w, "text_size", size))
         row.add_widget(label)
-        ti = TextInput(text=value, multiline=False, font_size="22sp", password=name == "password",
+        ti = TextInput(text=value, multiline=False, font_size=BODY, password=name == "password",
                        padding=(dp(12), dp(14)), write_tab=False)
         ti.test_id = f"floor_{name}"
         fields[name] = ti
         row.add_widget(ti)
         panel.add_widget(row)
-    state = TLabel(text=_link_text(app), font_size="19sp")
+    state = TLabel(text=_link_text(app), font_size=SMALL)
     state.test_id = "floor_state"
     row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(12))
     save = TButton(text=app.tr("floor.settings.save"), kind="primary", test_id="floor_save")
@@ -216,7 +216,7 @@ def build_floor(app: Any, panel: Any, screen: Any) -> None:
         elif not port.isdigit() or not 0 < int(port) < 65536:
             problem[0] = app.tr("floor.settings.bad_port")
         if problem[0]:
-            state.text, state.color = problem[0], DANGER
+            state.text, state.color = problem[0], DANGER_TEXT
             return
         s.floor_host, s.floor_port, s.floor_table, s.floor_password = host, int(port), table, password
         app.save_settings()
@@ -230,7 +230,7 @@ def build_floor(app: Any, panel: Any, screen: Any) -> None:
     row.add_widget(off)
     panel.add_widget(row)
     panel.add_widget(state)
-    panel.add_widget(TLabel(text=app.tr("floor.settings.hint"), color=MUTED, font_size="17sp"))
+    panel.add_widget(TLabel(text=app.tr("floor.settings.hint"), color=MUTED, font_size=SMALL))
     if app.floor is None:  # no floor: a café's box is added on this tablet itself
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(12))
         add = TButton(text=app.tr("floor.case.open"), test_id="floor_case_open", size_hint_x=0.5)
@@ -242,7 +242,7 @@ def build_floor(app: Any, panel: Any, screen: Any) -> None:
 
         add.bind(on_release=open_form)
         row.add_widget(add)
-        hint = Label(text=app.tr("floor.case.no_floor_hint"), color=MUTED, font_size="16sp", halign="left",
+        hint = Label(text=app.tr("floor.case.no_floor_hint"), color=MUTED, font_size=SMALL, halign="left",
                      valign="middle")
         hint.bind(size=lambda w, size: setattr(w, "text_size", size))
         row.add_widget(hint)

@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.qr import qr_png
-from kiosk.widgets.theme import ACCENT, BG, MUTED, OK, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
 
@@ -36,7 +36,7 @@ def qr_texture(text: str) -> Texture:
     return texture
 
 
-def _label(text: str, size: str = "22sp", color: Any = TEXT, bold: bool = False, height: float = 40) -> Label:
+def _label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = False, height: float = 40) -> Label:
     lbl = Label(text=text, font_size=size, color=color, bold=bold, halign="left", valign="middle",
                 size_hint_y=None, height=dp(height))
     lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
@@ -75,16 +75,16 @@ class PhonesPanel(ModalView):
             self.shown = None  # joined: its code is hidden again
         self.box.clear_widgets()
         left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
-        left.add_widget(_label(self.tr("phones.tablet.title"), "30sp", ACCENT, True, 52))
-        hint = _label(self.tr("phones.tablet.hint"), "19sp", MUTED, height=84)
+        left.add_widget(_label(self.tr("phones.tablet.title"), LEAD, ACCENT, True, 52))
+        hint = _label(self.tr("phones.tablet.hint"), SMALL, MUTED, height=84)
         left.add_widget(hint)
         rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
         for s in status:
             row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
             word = "phones.tablet.connected" if s.connected else "phones.tablet.not_connected"
-            row.add_widget(_label(s.name, "24sp", TEXT, True, 64))
-            row.add_widget(_label(self.tr(word), "20sp", OK if s.connected else MUTED, height=64))
+            row.add_widget(_label(s.name, BODY, TEXT, True, 64))
+            row.add_widget(_label(self.tr(word), SMALL, OK if s.connected else MUTED, height=64))
             key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
             btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
                           test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
@@ -108,15 +108,15 @@ class PhonesPanel(ModalView):
         url = self.url_for(current.seat) if current is not None and current.issued else None
         if current is None or url is None:
             side.add_widget(Widget())
-            side.add_widget(_label(self.tr("phones.tablet.pick_seat"), "22sp", MUTED, height=80))
+            side.add_widget(_label(self.tr("phones.tablet.pick_seat"), BODY, MUTED, height=80))
             side.add_widget(Widget())
             return side
-        side.add_widget(_label(self.tr("phones.tablet.scan_now", name=current.name), "26sp", ACCENT, True, 48))
+        side.add_widget(_label(self.tr("phones.tablet.scan_now", name=current.name), LEAD, ACCENT, True, 48))
         img = Image(texture=qr_texture(url), fit_mode="contain", size_hint_y=1)
         img.test_id = "phones_qr"
         side.add_widget(img)
-        side.add_widget(_label(self.tr("phones.tablet.code", code=current.code), "30sp", TEXT, True, 48))
-        side.add_widget(_label(self.tr("phones.tablet.or_type", url=self.base_url), "18sp", MUTED, height=36))
+        side.add_widget(_label(self.tr("phones.tablet.code", code=current.code), LEAD, TEXT, True, 48))
+        side.add_widget(_label(self.tr("phones.tablet.or_type", url=self.base_url), SMALL, MUTED, height=36))
         row = BoxLayout(orientation="horizontal", spacing=dp(12), size_hint_y=None, height=dp(64))
         new = TButton(text=self.tr("phones.tablet.reissue"), test_id="phones_reissue")
         new.bind(on_release=lambda *_: self._reissue(current.seat))

@@ -44,8 +44,7 @@ class DetailScreen(Screen):
         players = app.tr("library.players_one", n=lo) if lo == hi else app.tr("library.players", lo=lo, hi=hi)
         facts = [players, app.tr("library.minutes", lo=info.minutes[0], hi=info.minutes[1])]
         shelf = game.shelf_code(app.branch)
-        if shelf:
-            facts.append(app.tr("library.shelf", code=shelf))
+        facts.append(app.tr("library.shelf", code=shelf) if shelf else app.tr("library.shelf_ask"))
         teach = teach_time_text(app, game)
         if teach:
             facts.append(teach)

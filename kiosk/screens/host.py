@@ -15,7 +15,7 @@ from kivy.uix.screenmanager import Screen
 
 from kiosk.hosting import GameHost, HostContext, host_class
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
-from kiosk.widgets.theme import TEXT
+from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -36,7 +36,7 @@ class HostScreen(Screen):
         cls = host_class(game_id) if game.playable else None
         if cls is None:
             self.host_widget = None
-            msg = Label(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size="28sp",
+            msg = Label(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size=LEAD,
                         halign="center", valign="middle", color=TEXT)
             msg.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 40, None)))
             body.add_widget(msg)

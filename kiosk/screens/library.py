@@ -13,12 +13,12 @@ from kivy.uix.screenmanager import Screen
 
 from content.loader import Game
 from kiosk.markup import esc
-from kiosk.widgets.theme import TButton
+from kiosk.widgets.theme import LEAD, SMALL, TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 PLAYER_CHOICES = (0, 2, 3, 4, 5, 6, 7, 8)  # 0: any
-TIME_CHOICES = (0, 30, 45, 60)  # 0: any; else "can be played within N minutes"
+TIME_CHOICES = (0, 30, 45, 60, 90)  # 0: any; else "the longest play fits in N minutes"
 
 
 class GameCard(TButton):
@@ -28,14 +28,14 @@ class GameCard(TButton):
         players = app.tr("library.players_one", n=lo) if lo == hi else app.tr("library.players", lo=lo, hi=hi)
         minutes = app.tr("library.minutes", lo=game.info.minutes[0], hi=game.info.minutes[1])
         shelf = game.shelf_code(app.branch)
-        where = app.tr("library.shelf", code=shelf) if shelf else ""
+        where = app.tr("library.shelf", code=shelf) if shelf else app.tr("library.shelf_ask")
         from kiosk.screens.detail import teach_time_text
 
         teach = teach_time_text(app, game)
-        text = (f"[size=30sp][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
+        text = (f"[size={LEAD}][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
                 f"{esc(players)} · {esc(minutes)}" + (f" · {esc(teach)}" if teach else "")
                 + (f"\n[color=#e0a458]{esc(where)}[/color]" if where else ""))
-        super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size="20sp", **kw)
+        super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size=SMALL, **kw)
         self.game_id = game.id
         self.test_id = f"game_{game.id}"
 
@@ -74,13 +74,13 @@ class LibraryScreen(Screen):
         row.clear_widgets()
         for n in PLAYER_CHOICES:
             label = app.tr("library.any") if n == 0 else app.tr("library.n_players", n=n)
-            b = TButton(text=label, selected=self.players == n, test_id=f"players_{n}", font_size="20sp")
+            b = TButton(text=label, selected=self.players == n, test_id=f"players_{n}", font_size=SMALL)
             b.bind(on_release=lambda w, n=n: setattr(self, "players", n))
             row.add_widget(b)
         row = self.ids.time_filters
         row.clear_widgets()
         for m in TIME_CHOICES:
             label = app.tr("library.any") if m == 0 else app.tr("library.within", n=m)
-            b = TButton(text=label, selected=self.minutes == m, test_id=f"minutes_{m}", font_size="20sp")
+            b = TButton(text=label, selected=self.minutes == m, test_id=f"minutes_{m}", font_size=SMALL)
             b.bind(on_release=lambda w, m=m: setattr(self, "minutes", m))
             row.add_widget(b)

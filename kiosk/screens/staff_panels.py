@@ -18,13 +18,13 @@ from kiosk.i18n import LANGS, one_language
 from kiosk.pin import valid_new_pin
 from kiosk.screens.staff_recording import build_recordings  # noqa: F401  (a section of the staff screen)
 from kiosk.widgets.keypad import Keypad
-from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, TEXT, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, MUTED, OK, SMALL, TEXT, TITLE, TButton, TLabel
 
 DEVICES = ("speaker", "tts", "microphone", "asr_model")
 
 
 def _title(panel: Any, text: str) -> None:
-    panel.add_widget(TLabel(text=text, color=MUTED, font_size="22sp"))
+    panel.add_widget(TLabel(text=text, color=MUTED, font_size=BODY))
 
 
 def _row(panel: Any, height: float = 72) -> BoxLayout:
@@ -33,7 +33,7 @@ def _row(panel: Any, height: float = 72) -> BoxLayout:
     return row
 
 
-def _scroll_text(panel: Any, text: str, size: str = "17sp") -> TLabel:
+def _scroll_text(panel: Any, text: str, size: str = SMALL) -> TLabel:
     scroll = ScrollView(do_scroll_x=False)
     label = TLabel(text=text, font_size=size)
     scroll.add_widget(label)
@@ -73,7 +73,7 @@ def _notices(app: Any, panel: Any, screen: Any) -> None:
         return
     _title(panel, app.tr("damage.title"))
     for notice in app.notices:
-        label = TLabel(text=app.tr(f"damage.{notice.key}", **notice.params), color=DANGER, font_size="19sp")
+        label = TLabel(text=app.tr(f"damage.{notice.key}", **notice.params), color=DANGER_TEXT, font_size=SMALL)
         label.test_id = f"notice_{notice.key}"
         panel.add_widget(label)
     row = _row(panel)
@@ -160,22 +160,22 @@ def build_sound(app: Any, panel: Any, screen: Any) -> None:
 
 def build_pin(app: Any, panel: Any, screen: Any) -> None:
     state = {"first": ""}
-    prompt = TLabel(text=app.tr("staff.pin_new"), font_size="24sp")
-    dots = TLabel(text="", font_size="36sp", color=ACCENT)
+    prompt = TLabel(text=app.tr("staff.pin_new"), font_size=BODY)
+    dots = TLabel(text="", font_size=TITLE, color=ACCENT)
     panel.add_widget(prompt)
     panel.add_widget(dots)
 
     def entered(value: str) -> None:
         if not state["first"]:
             if not valid_new_pin(value):
-                prompt.text, prompt.color = app.tr("staff.pin_invalid"), DANGER
+                prompt.text, prompt.color = app.tr("staff.pin_invalid"), DANGER_TEXT
                 return
             state["first"] = value
             prompt.text, prompt.color = app.tr("staff.pin_again"), TEXT
             return
         if value != state["first"]:
             state["first"] = ""
-            prompt.text, prompt.color = app.tr("staff.pin_mismatch"), DANGER
+            prompt.text, prompt.color = app.tr("staff.pin_mismatch"), DANGER_TEXT
             return
         app.settings.set_pin(value)
         app.save_settings()
@@ -203,7 +203,7 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
         elif status.available:
             state, colour = app.tr("staff.device_ok"), OK
         else:
-            state, colour = app.tr("staff.device_off", reason=one_language(status.reason or "?", app.lang)), DANGER
+            state, colour = app.tr("staff.device_off", reason=one_language(status.reason or "?", app.lang)), DANGER_TEXT
         row = _row(panel, 84 if status is not None and status.reason else 56)  # a reason may take 3 lines
         row.add_widget(TLabel(text=app.tr(f"staff.device_{name}") if name in DEVICES else name, size_hint_x=0.35))
         row.add_widget(TLabel(text=state, color=colour, size_hint_x=0.65))
@@ -211,13 +211,13 @@ def build_devices(app: Any, panel: Any, screen: Any) -> None:
     row.add_widget(TLabel(text=app.tr("staff.device_phones"), size_hint_x=0.35))
     server = app.phones_server
     row.add_widget(TLabel(text=app.tr("staff.phones_at", url=server.url) if server is not None else
-                          app.tr("staff.phones_off"), color=OK if server is not None else DANGER, size_hint_x=0.65))
+                          app.tr("staff.phones_off"), color=OK if server is not None else DANGER_TEXT, size_hint_x=0.65))
     panel.add_widget(Label())
 
 
 def build_content(app: Any, panel: Any, screen: Any) -> None:
     _title(panel, app.tr("staff.content"))
-    panel.add_widget(TLabel(text=app.tr("staff.overlay_path", path=str(app.data_dir / "content")), font_size="18sp"))
+    panel.add_widget(TLabel(text=app.tr("staff.overlay_path", path=str(app.data_dir / "content")), font_size=SMALL))
     errors = app.library.errors
     text = (app.tr("staff.content_ok", n=len(app.library.games)) if not errors else
             app.tr("staff.content_errors", n=len(errors)) + "\n" + "\n".join(str(e) for e in errors[:12]))
@@ -240,7 +240,7 @@ def build_stats(app: Any, panel: Any, screen: Any) -> None:
     plays = ops.play_records(app.journal_dir)
     teach = ops.teach_records(app.data_dir)
     panel.add_widget(TLabel(text=app.tr("staff.stats_summary", plays=len(plays), teach=len(teach))))
-    result = TLabel(text="", color=OK, font_size="18sp")
+    result = TLabel(text="", color=OK, font_size=SMALL)
     row = _row(panel)
     b = TButton(text=app.tr("staff.export"), kind="primary", test_id="staff_export")
 
@@ -276,4 +276,4 @@ def build_logs(app: Any, panel: Any, screen: Any) -> None:
     lines = ops.tail_log(app.data_dir, 60)
     if app.errors:
         lines += ["", app.tr("staff.errors_this_run", n=len(app.errors))] + app.errors[-5:]
-    _scroll_text(panel, "\n".join(lines) or app.tr("staff.no_logs"), size="14sp")
+    _scroll_text(panel, "\n".join(lines) or app.tr("staff.no_logs"), size=SMALL)

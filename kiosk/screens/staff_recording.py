@@ -14,7 +14,7 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, PANEL_HI, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, DISPLAY, MUTED, OK, PANEL_HI, SMALL, TButton, TLabel
 
 
 def recordings_dir(app: Any) -> Any:
@@ -45,14 +45,14 @@ def build_recordings(app: Any, panel: Any, screen: Any) -> None:
     from audio.recording import inventory
     from kiosk.narration import all_segments
 
-    panel.add_widget(TLabel(text=app.tr("staff.rec_title"), color=MUTED, font_size="22sp"))
+    panel.add_widget(TLabel(text=app.tr("staff.rec_title"), color=MUTED, font_size=BODY))
     segments = [s for s in all_segments(app.library, app.data_dir / "content") if s.lang == "ko"]
     scroll = ScrollView(do_scroll_x=False)
     box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
     box.bind(minimum_height=box.setter("height"))
     for seg, existing in inventory(segments, recordings_dir(app)):
         mark = app.tr("staff.rec_has") if existing else app.tr("staff.rec_none")
-        b = TButton(text=f"{seg.id}   ·   {mark}", size_hint_y=None, height=dp(60), font_size="18sp",
+        b = TButton(text=f"{seg.id}   ·   {mark}", size_hint_y=None, height=dp(60), font_size=SMALL,
                     test_id=f"rec_{seg.id}", halign="left", selected=existing is not None)
         b.bind(on_release=lambda _w, seg=seg: _open_recorder(app, panel, screen, seg))
         box.add_widget(b)
@@ -68,20 +68,20 @@ def _open_recorder(app: Any, panel: Any, screen: Any, segment: Any) -> None:
     mixer = getattr(app.narrator, "mixer", None) if app.narrator is not None else None
     rec = RecordingSession(segment, recordings_dir(app), input_device=factory() if factory else None, mixer=mixer)
     screen.recorder = rec
-    panel.add_widget(TLabel(text=segment.id, color=MUTED, font_size="18sp"))
-    text = TLabel(text=segment.text[:400], font_size="20sp")
+    panel.add_widget(TLabel(text=segment.id, color=MUTED, font_size=SMALL))
+    text = TLabel(text=segment.text[:400], font_size=SMALL)
     panel.add_widget(text)
-    big = Label(text="", font_size="60sp", color=ACCENT, size_hint_y=None, height=dp(80))
+    big = Label(text="", font_size=DISPLAY, color=ACCENT, size_hint_y=None, height=dp(80))
     panel.add_widget(big)
     meter = LevelMeter()
     panel.add_widget(meter)
-    status = TLabel(text="", font_size="20sp")
+    status = TLabel(text="", font_size=SMALL)
     panel.add_widget(status)
     row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
     buttons = {}
     for key, kind in (("start", "primary"), ("stop", "normal"), ("play", "normal"), ("keep", "primary"),
                       ("discard", "danger"), ("back", "normal")):
-        b = TButton(text=app.tr(f"staff.rec_{key}"), kind=kind, test_id=f"rec_{key}", font_size="19sp")
+        b = TButton(text=app.tr(f"staff.rec_{key}"), kind=kind, test_id=f"rec_{key}", font_size=SMALL)
         buttons[key] = b
         row.add_widget(b)
     panel.add_widget(row)
@@ -93,7 +93,7 @@ def _open_recorder(app: Any, panel: Any, screen: Any, segment: Any) -> None:
         buttons["stop"].disabled = state not in ("countdown", "recording")
         buttons["play"].disabled = buttons["keep"].disabled = buttons["discard"].disabled = state != "recorded"
         if state == "failed":
-            status.text, status.color = app.tr("staff.rec_failed", reason=rec.error or "?"), DANGER
+            status.text, status.color = app.tr("staff.rec_failed", reason=rec.error or "?"), DANGER_TEXT
         elif state == "recorded" and rec.take is not None:
             status.text, status.color = app.tr("staff.rec_take", s=round(rec.take.duration, 1)), OK
         elif state == "kept":
@@ -101,7 +101,7 @@ def _open_recorder(app: Any, panel: Any, screen: Any, segment: Any) -> None:
         elif state == "discarded":
             status.text, status.color = app.tr("staff.rec_discarded"), MUTED
         elif state == "recording":
-            status.text, status.color = app.tr("staff.rec_recording"), DANGER
+            status.text, status.color = app.tr("staff.rec_recording"), DANGER_TEXT
 
     def on_countdown(n: int) -> None:
         Clock.schedule_once(lambda dt: (setattr(big, "text", str(n) if n else ""), sync()))

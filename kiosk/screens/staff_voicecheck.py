@@ -19,7 +19,7 @@ from kivy.uix.widget import Widget
 
 from audio.voicecheck import BASIC, SETS, CheckPhrase, Score, VoiceCheck, summarise, write_csv
 from kiosk.screens.staff_recording import LevelMeter
-from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, TEXT, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, DISPLAY, MUTED, OK, SMALL, TEXT, TButton, TLabel
 
 MAX_TAKE = 8.0  # seconds; a take stops by itself after this
 
@@ -72,7 +72,7 @@ def _buttons(panel: Any, specs: list[tuple[str, str, str]], app: Any) -> dict[st
     row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
     out = {}
     for key, text, kind in specs:
-        b = TButton(text=text, kind=kind, test_id=f"vc_{key}", font_size="19sp")
+        b = TButton(text=text, kind=kind, test_id=f"vc_{key}", font_size=SMALL)
         out[key] = b
         row.add_widget(b)
     panel.add_widget(row)
@@ -83,12 +83,12 @@ def build_voicecheck(app: Any, panel: Any, screen: Any) -> None:
     """The start page: which set, who speaks, start / results / back."""
     state = _state(app, screen)
     panel.clear_widgets()
-    panel.add_widget(TLabel(text=app.tr("voicecheck.title"), color=MUTED, font_size="22sp"))
-    panel.add_widget(TLabel(text=app.tr("voicecheck.intro"), font_size="19sp"))
+    panel.add_widget(TLabel(text=app.tr("voicecheck.title"), color=MUTED, font_size=BODY))
+    panel.add_widget(TLabel(text=app.tr("voicecheck.intro"), font_size=SMALL))
     row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
     for which in SETS:
         b = TButton(text=_set_name(app, which), selected=state.which == which, test_id=f"vc_set_{which}",
-                    font_size="18sp")
+                    font_size=SMALL)
 
         def choose(_w: Any, which: str = which) -> None:
             state.which, state.index = which, 0
@@ -97,7 +97,7 @@ def build_voicecheck(app: Any, panel: Any, screen: Any) -> None:
         b.bind(on_release=choose)
         row.add_widget(b)
     panel.add_widget(row)
-    who = _tagged(TLabel(text=app.tr("voicecheck.speaker", n=state.speaker), font_size="24sp"), "vc_speaker")
+    who = _tagged(TLabel(text=app.tr("voicecheck.speaker", n=state.speaker), font_size=BODY), "vc_speaker")
     panel.add_widget(who)
     buttons = _buttons(panel, [("new_speaker", app.tr("voicecheck.new_speaker"), "normal"),
                                ("start", app.tr("voicecheck.start"), "primary"),
@@ -117,7 +117,7 @@ def build_voicecheck(app: Any, panel: Any, screen: Any) -> None:
     buttons["results"].bind(on_release=lambda *_: _build_results(app, panel, screen))
     buttons["back"].bind(on_release=lambda *_: screen.refresh())
     if _engine(app) is None:
-        panel.add_widget(TLabel(text=app.tr("voicecheck.no_model"), color=ACCENT, font_size="18sp"))
+        panel.add_widget(TLabel(text=app.tr("voicecheck.no_model"), color=ACCENT, font_size=SMALL))
     panel.add_widget(Widget())
 
 
@@ -125,7 +125,7 @@ def _result_line(app: Any, score: Score) -> tuple[str, Any]:
     if score.outcome == "right":
         return app.tr("voicecheck.right", phrase=score.phrase), OK
     if score.outcome == "wrong":
-        return app.tr("voicecheck.wrong", phrase=score.phrase, heard=score.heard), DANGER
+        return app.tr("voicecheck.wrong", phrase=score.phrase, heard=score.heard), DANGER_TEXT
     return app.tr("voicecheck.nothing", phrase=score.phrase), ACCENT
 
 
@@ -148,8 +148,8 @@ def _build_phrase(app: Any, panel: Any, screen: Any) -> None:
     phrases = state.check.phrases(state.which)
     panel.clear_widgets()
     if state.index >= len(phrases):
-        panel.add_widget(_tagged(TLabel(text=state.last, font_size="20sp"), "vc_last"))
-        panel.add_widget(TLabel(text=app.tr("voicecheck.done"), font_size="24sp", color=OK))
+        panel.add_widget(_tagged(TLabel(text=state.last, font_size=SMALL), "vc_last"))
+        panel.add_widget(TLabel(text=app.tr("voicecheck.done"), font_size=BODY, color=OK))
         buttons = _buttons(panel, [("results", app.tr("voicecheck.results"), "primary"),
                                    ("home", app.tr("voicecheck.home"), "normal")], app)
         buttons["results"].bind(on_release=lambda *_: _build_results(app, panel, screen))
@@ -158,16 +158,16 @@ def _build_phrase(app: Any, panel: Any, screen: Any) -> None:
         return
     phrase = phrases[state.index]
     panel.add_widget(TLabel(text=app.tr("voicecheck.progress", set=_set_name(app, state.which), i=state.index + 1,
-                                        n=len(phrases), speaker=state.speaker), color=MUTED, font_size="19sp"))
-    big = Label(text=phrase.text, font_size="64sp", bold=True, color=TEXT, size_hint_y=None, height=dp(110))
+                                        n=len(phrases), speaker=state.speaker), color=MUTED, font_size=SMALL))
+    big = Label(text=phrase.text, font_size=DISPLAY, bold=True, color=TEXT, size_hint_y=None, height=dp(110))
     big.test_id = "vc_phrase"
     panel.add_widget(big)
-    panel.add_widget(TLabel(text=_hint(app, phrase), color=MUTED, font_size="19sp"))
+    panel.add_widget(TLabel(text=_hint(app, phrase), color=MUTED, font_size=SMALL))
     meter = LevelMeter()
     panel.add_widget(meter)
-    status = _tagged(TLabel(text=app.tr("voicecheck.press_record"), font_size="20sp"), "vc_status")
+    status = _tagged(TLabel(text=app.tr("voicecheck.press_record"), font_size=SMALL), "vc_status")
     panel.add_widget(status)
-    last = _tagged(TLabel(text=state.last, font_size="20sp"), "vc_last")
+    last = _tagged(TLabel(text=state.last, font_size=SMALL), "vc_last")
     panel.add_widget(last)
     buttons = _buttons(panel, [("record", app.tr("voicecheck.record"), "primary"),
                                ("stop", app.tr("voicecheck.stop"), "normal"),
@@ -186,9 +186,9 @@ def _build_phrase(app: Any, panel: Any, screen: Any) -> None:
         buttons["record"].disabled = busy
         buttons["stop"].disabled = not busy
         if rec.state == "recording":
-            status.text, status.color = app.tr("voicecheck.recording"), DANGER
+            status.text, status.color = app.tr("voicecheck.recording"), DANGER_TEXT
         elif rec.state == "failed":
-            status.text, status.color = app.tr("voicecheck.failed", reason=rec.error or "?"), DANGER
+            status.text, status.color = app.tr("voicecheck.failed", reason=rec.error or "?"), DANGER_TEXT
 
     def on_level(level: Any) -> None:
         Clock.schedule_once(lambda dt: (meter.set(level.meter), sync()))
@@ -265,17 +265,17 @@ def _score_in_background(app: Any, panel: Any, screen: Any, state: CheckState, p
 def _build_results(app: Any, panel: Any, screen: Any) -> None:
     state = _state(app, screen)
     panel.clear_widgets()
-    panel.add_widget(TLabel(text=app.tr("voicecheck.results_title"), color=MUTED, font_size="22sp"))
-    total = _tagged(TLabel(text=app.tr("voicecheck.results_scoring", n="…"), font_size="22sp"), "vc_total")
+    panel.add_widget(TLabel(text=app.tr("voicecheck.results_title"), color=MUTED, font_size=BODY))
+    total = _tagged(TLabel(text=app.tr("voicecheck.results_scoring", n="…"), font_size=BODY), "vc_total")
     panel.add_widget(total)
     buttons = _buttons(panel, [("export", app.tr("voicecheck.export"), "primary"),
                                ("choices", app.tr("voicecheck.choices"), "normal"),
                                ("home", app.tr("voicecheck.home"), "normal")], app)
     buttons["choices"].bind(on_release=lambda *_: _build_choices(app, panel, screen))
-    exported = _tagged(TLabel(text="", color=OK, font_size="17sp"), "vc_exported")
+    exported = _tagged(TLabel(text="", color=OK, font_size=SMALL), "vc_exported")
     panel.add_widget(exported)
     scroll = ScrollView(do_scroll_x=False)
-    body = _tagged(TLabel(text="", font_size="20sp", size_hint_y=None), "vc_table")
+    body = _tagged(TLabel(text="", font_size=SMALL, size_hint_y=None), "vc_table")
     body.bind(texture_size=lambda w, s: setattr(w, "height", s[1]))
     scroll.add_widget(body)
     panel.add_widget(scroll)
@@ -343,8 +343,8 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
         if score.phrase in phrases:
             by_intent.setdefault(phrases[score.phrase].intent, []).append(score)
     panel.clear_widgets()
-    panel.add_widget(TLabel(text=app.tr("voicecheck.choices_title"), color=MUTED, font_size="20sp"))
-    saved = _tagged(TLabel(text="", color=OK, font_size="17sp"), "vc_saved")
+    panel.add_widget(TLabel(text=app.tr("voicecheck.choices_title"), color=MUTED, font_size=SMALL))
+    saved = _tagged(TLabel(text="", color=OK, font_size=SMALL), "vc_saved")
     scroll = ScrollView(do_scroll_x=False)
     box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
     box.bind(minimum_height=box.setter("height"))
@@ -372,15 +372,15 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
         else:
             now = ""
         row = BoxLayout(size_hint_y=None, height=dp(84), spacing=dp(10))
-        label = TLabel(text=f"{spec.label_ko or name}: {measured}{now}", font_size="18sp", size_hint_x=0.5,
+        label = TLabel(text=f"{spec.label_ko or name}: {measured}{now}", font_size=SMALL, size_hint_x=0.5,
                        halign="left", valign="middle")
         label.bind(size=lambda w, size: setattr(w, "text_size", size))
         row.add_widget(label)
         off = TButton(text=app.tr("voicecheck.turn_on" if name in choices.off else "voicecheck.turn_off"),
-                      test_id=f"vc_off_{name}", font_size="18sp", size_hint_x=0.25, disabled=name in vc.REQUIRED)
+                      test_id=f"vc_off_{name}", font_size=SMALL, size_hint_x=0.25, disabled=name in vc.REQUIRED)
         best = [p for p in _best(scores) if p in vc.offered(shipped, name)]
         only = TButton(text=app.tr("voicecheck.all_phrases" if name in choices.prefer else "voicecheck.only_best"),
-                       test_id=f"vc_best_{name}", font_size="18sp", size_hint_x=0.25,
+                       test_id=f"vc_best_{name}", font_size=SMALL, size_hint_x=0.25,
                        disabled=name not in choices.prefer and not best)
 
         def toggle_off(_w: Any, name: str = name) -> None:

@@ -26,7 +26,7 @@ from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (kv class)
 from kiosk.teach.progress import GameProgress, ProgressStore
 from kiosk.teach.setup import allowed_modules, checklist
 from kiosk.teach.tryit import Result, TryError, TryRun
-from kiosk.widgets.theme import ACCENT, DANGER, MUTED, OK, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, MUTED, OK, SMALL, TButton, TLabel
 
 
 class TeachProgress(Widget):
@@ -222,14 +222,14 @@ class TeachScreen(Screen):
             self.spoken = pages_mod.segments(self.game_id, t, page, lang)
             speech.speak(app, self.spoken)
 
-    def _label(self, text: str, color: Any = None, size: str = "21sp") -> TLabel:
+    def _label(self, text: str, color: Any = None, size: str = BODY) -> TLabel:
         label = TLabel(text=text, font_size=size)
         if color is not None:
             label.color = color
         return label
 
     def _button(self, text: str, test_id: str, on_release: Any, **kw: Any) -> TButton:
-        btn = TButton(text=text, test_id=test_id, size_hint_y=None, height=dp(64), font_size="20sp", **kw)
+        btn = TButton(text=text, test_id=test_id, size_hint_y=None, height=dp(64), font_size=SMALL, **kw)
         btn.bind(on_release=lambda *_: on_release(),
                  texture_size=lambda b, size: setattr(b, "height", max(dp(64), size[1] + dp(20))))
         return btn
@@ -245,17 +245,17 @@ class TeachScreen(Screen):
         extra = self.ids.extra
         lo, hi = t.players
         if hi > lo:
-            extra.add_widget(self._label(app.tr("teaching.players_label"), MUTED, "18sp"))
+            extra.add_widget(self._label(app.tr("teaching.players_label"), MUTED, SMALL))
             row = self._row()
             for n in range(lo, hi + 1):
-                btn = TButton(text=app.tr("teaching.players", n=n), test_id=f"teach_players_{n}", font_size="20sp",
+                btn = TButton(text=app.tr("teaching.players", n=n), test_id=f"teach_players_{n}", font_size=SMALL,
                               selected=(n == p.players))
                 btn.bind(on_release=lambda _b, n=n: self.set_players(n))
                 row.add_widget(btn)
             extra.add_widget(row)
         allowed = allowed_modules(t, p.players)
         if t.modules:
-            extra.add_widget(self._label(app.tr("teaching.modules_label"), MUTED, "18sp"))
+            extra.add_widget(self._label(app.tr("teaching.modules_label"), MUTED, SMALL))
             for m in t.modules:
                 on = m.id in p.modules and m.id in allowed
                 btn = self._button(("● " if on else "○ ") + m.name.get(lang), f"teach_module_{m.id}",
@@ -265,7 +265,7 @@ class TeachScreen(Screen):
                 extra.add_widget(btn)
         items = checklist(t, p.players, p.modules, lang)
         done = sum(1 for it in items if it.id in p.ticks)
-        extra.add_widget(self._label(app.tr("teaching.checklist_done", done=done, total=len(items)), ACCENT, "20sp"))
+        extra.add_widget(self._label(app.tr("teaching.checklist_done", done=done, total=len(items)), ACCENT, SMALL))
         for it in items:
             ticked = it.id in p.ticks
             btn = self._button(("● " if ticked else "○ ") + it.text, f"teach_check_{it.id}",
@@ -325,25 +325,25 @@ class TeachScreen(Screen):
         extra = self.ids.extra
         run = self.run_for(page)
         if run is None:
-            extra.add_widget(self._label(app.tr("teaching.none"), DANGER))
+            extra.add_widget(self._label(app.tr("teaching.none"), DANGER_TEXT))
             return
         status = run.status(lang)
         if status:
-            extra.add_widget(self._label(status, ACCENT, "20sp"))
+            extra.add_widget(self._label(status, ACCENT, SMALL))
         res = self.last_result
         if res is not None:
             if res.error is not None:
-                extra.add_widget(self._label(app.tr("teaching.try_refused", message=res.message(lang)), DANGER))
+                extra.add_widget(self._label(app.tr("teaching.try_refused", message=res.message(lang)), DANGER_TEXT))
             extra.add_widget(self._label(res.choice.explain.get(lang), OK if res.advanced else ACCENT))
             if not res.advanced:
-                extra.add_widget(self._label(app.tr("teaching.try_again"), MUTED, "19sp"))
+                extra.add_widget(self._label(app.tr("teaching.try_again"), MUTED, SMALL))
         if run.done:
             extra.add_widget(self._label(app.tr("teaching.try_done"), OK))
             extra.add_widget(self._button(app.tr("teaching.try_restart"), "teach_try_again",
                                           lambda: self.restart_try(page)))
             return
         move = run.spec.moves[run.move]
-        extra.add_widget(self._label(move.prompt.get(lang), None, "22sp"))
+        extra.add_widget(self._label(move.prompt.get(lang), None, BODY))
         for i, choice in enumerate(move.choices):
             extra.add_widget(self._button(choice.label.get(lang), f"teach_choice_{i}",
                                           lambda i=i: self.choose(i)))
@@ -351,7 +351,7 @@ class TeachScreen(Screen):
     def shapes_for(self, page: pages_mod.Page) -> list[Any]:
         """The page's picture; on a try-it page, shapes follow the engine's state (a police token goes)."""
         if page.step.kind != "try":
-            return list(page.step.picture)
+            return list(pages_mod.picture(self.gt.teaching, page) if self.gt is not None else page.step.picture)
         run = self.run_for(page)
         return [s for s in page.step.picture if run is None or run.shows(s)]
 
@@ -396,7 +396,7 @@ class TeachScreen(Screen):
             right = chosen == question.answer
             verdict = app.tr("teaching.quiz_right") if right else app.tr(
                 "teaching.quiz_wrong", answer=question.options[question.answer].get(lang))
-            extra.add_widget(self._label(verdict, OK if right else DANGER, "22sp"))
+            extra.add_widget(self._label(verdict, OK if right else DANGER_TEXT, BODY))
             extra.add_widget(self._label(question.why.get(lang)))
 
     def answer(self, option: int) -> bool | None:

@@ -16,7 +16,7 @@ from kivy.uix.textinput import TextInput
 from kiosk.teach import speech
 from kiosk.teach.lookup import Answer, index
 from kiosk.teach.model import RulePiece
-from kiosk.widgets.theme import ACCENT, BG, MUTED, PANEL, TEXT, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, PANEL, SMALL, TEXT, TButton, TLabel
 
 
 def current_game_id(app: Any) -> str | None:
@@ -44,10 +44,10 @@ class RuleLookup(ModalView):
             self._bg = RoundedRectangle(radius=[dp(18)])
         root.bind(pos=lambda w, _v: setattr(self._bg, "pos", w.pos), size=lambda w, _v: setattr(self._bg, "size", w.size))
         top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(12))
-        top.add_widget(Label(text=tr("lookup.title"), font_size="28sp", bold=True, color=ACCENT,
+        top.add_widget(Label(text=tr("lookup.title"), font_size=LEAD, bold=True, color=ACCENT,
                              size_hint_x=None, width=dp(220), halign="left", valign="middle",
                              text_size=(dp(220), dp(64))))
-        self.input = TextInput(hint_text=tr("lookup.hint"), multiline=False, font_size="24sp",
+        self.input = TextInput(hint_text=tr("lookup.hint"), multiline=False, font_size=BODY,
                                background_color=PANEL, foreground_color=TEXT, cursor_color=ACCENT,
                                padding=[dp(14), dp(16)])
         self.input.test_id = "lookup_input"
@@ -79,7 +79,7 @@ class RuleLookup(ModalView):
         hits = index(self._overlay()).search(text, self.game_id, limit=5) if text.strip() else []
         self.hits_box.clear_widgets()
         for i, hit in enumerate(hits):
-            btn = TButton(text=hit.piece.title.get(self.lang), size_hint_y=None, height=dp(64), font_size="20sp",
+            btn = TButton(text=hit.piece.title.get(self.lang), size_hint_y=None, height=dp(64), font_size=SMALL,
                           test_id=f"lookup_hit_{i}", selected=(i == 0))
             btn.bind(on_release=lambda _b, h=hit: self.show(h.game_id, h.piece))
             self.hits_box.add_widget(btn)
@@ -92,7 +92,7 @@ class RuleLookup(ModalView):
             self.shown = None
             self.detail.clear_widgets()
             if text.strip():
-                self.detail.add_widget(TLabel(text=self.app.tr("lookup.none"), color=MUTED, font_size="22sp"))
+                self.detail.add_widget(TLabel(text=self.app.tr("lookup.none"), color=MUTED, font_size=BODY))
 
     def _overlay(self) -> Any:
         data_dir = getattr(self.app, "data_dir", None)
@@ -107,13 +107,13 @@ class RuleLookup(ModalView):
                 child.selected = child.text == piece.title.get(self.lang)
         d = self.detail
         d.clear_widgets()
-        d.add_widget(TLabel(text=piece.title.get(self.lang), font_size="28sp", bold=True, color=ACCENT))
-        d.add_widget(TLabel(text=piece.text.get(self.lang), font_size="23sp"))
+        d.add_widget(TLabel(text=piece.title.get(self.lang), font_size=LEAD, bold=True, color=ACCENT))
+        d.add_widget(TLabel(text=piece.text.get(self.lang), font_size=BODY))
         read = TButton(text=self.app.tr("lookup.read"), size_hint_y=None, height=dp(60), test_id="lookup_read")
         read.bind(on_release=lambda *_: self.read_aloud())
         d.add_widget(read)
         if related:
-            d.add_widget(TLabel(text=self.app.tr("lookup.related"), color=MUTED, font_size="20sp"))
+            d.add_widget(TLabel(text=self.app.tr("lookup.related"), color=MUTED, font_size=SMALL))
             for p in related:
                 btn = TButton(text=p.title.get(self.lang), size_hint_y=None, height=dp(58), kind="ghost",
                               test_id=f"lookup_related_{p.id}")
@@ -142,7 +142,7 @@ class HelpButton(TButton):
         super().__init__(**kw)
         app = App.get_running_app()
         self.text = app.tr("lookup.help") if app is not None else "?"
-        self.font_size = "30sp"
+        self.font_size = LEAD
         self.bold = True
 
     def on_release(self) -> None:

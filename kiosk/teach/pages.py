@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kiosk.teach.model import Question, Step, Teaching
+from kiosk.teach.model import Question, Shape, Step, Teaching
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,18 @@ def pages(t: Teaching, players: int | None = None, modules: Iterable[str] = ()) 
 
 def question(t: Teaching, page: Page) -> Question | None:
     return t.quiz[page.question] if page.question is not None else None
+
+
+def picture(t: Teaching, page: Page) -> tuple[Shape, ...]:
+    """The page's picture; a quiz question shows the picture of the step that taught its rule (the first
+    explaining step listing that rule and drawing something), or none: never a placeholder."""
+    q = question(t, page)
+    if q is None:
+        return page.step.picture
+    for step in t.steps:
+        if step.kind in ("info", "setup") and q.rule in step.rules and step.picture:
+            return step.picture
+    return ()
 
 
 def narration_text(t: Teaching, page: Page, lang: str) -> str:

@@ -16,7 +16,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.widgets.theme import ACCENT, TEXT, TButton
+from kiosk.widgets.theme import ACCENT, BODY, TEXT, TButton
 
 HIDE_AFTER = 1.5  # seconds the last caption stays after the narration ends
 MIN_HEIGHT = 88  # dp: the buttons' row
@@ -32,15 +32,15 @@ class CaptionBar(BoxLayout):
         self.narrator, self.tr = narrator, tr
         self.slot = slot or (lambda: None)
         self.state: Any = None
-        self.label = Label(font_size="24sp", halign="left", valign="middle", color=TEXT, bold=True)
+        self.label = Label(font_size=BODY, halign="left", valign="middle", color=TEXT, bold=True)
         self.label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
                         texture_size=lambda *_: self._fit())
         self.pause_button = TButton(text=tr("captions.pause"), size_hint=(None, None), width=dp(130),
-                                    height=dp(64), test_id="captions_pause", font_size="22sp",
+                                    height=dp(64), test_id="captions_pause", font_size=BODY,
                                     pos_hint={"center_y": 0.5})
         self.pause_button.bind(on_release=lambda *_: self.toggle_pause())
         self.stop_button = TButton(text=tr("captions.stop"), size_hint=(None, None), width=dp(130),
-                                   height=dp(64), test_id="captions_stop", font_size="22sp",
+                                   height=dp(64), test_id="captions_stop", font_size=BODY,
                                    pos_hint={"center_y": 0.5})
         self.stop_button.bind(on_release=lambda *_: self.narrator.stop())
         buttons = BoxLayout(size_hint_x=None, width=dp(272), spacing=dp(12))

@@ -11,7 +11,7 @@ from kivy.clock import Clock
 from kivy.properties import NumericProperty
 from kivy.uix.label import Label
 
-from kiosk.widgets.theme import DANGER, TEXT
+from kiosk.widgets.theme import CLOCK, DANGER_TEXT, TEXT
 
 
 def remaining_from_view(view: Mapping[str, Any], now: float) -> float:
@@ -30,7 +30,7 @@ class GameClock(Label):
     remaining = NumericProperty(0.0)
 
     def __init__(self, now: Callable[[], float] = time.time, **kw: Any) -> None:
-        kw.setdefault("font_size", "96sp")
+        kw.setdefault("font_size", CLOCK)
         kw.setdefault("bold", True)
         super().__init__(**kw)
         self._now = now
@@ -56,7 +56,7 @@ class GameClock(Label):
             return
         self.remaining = remaining_from_view(self._view, self._now())
         self.text = format_mmss(self.remaining)
-        self.color = DANGER if self.remaining <= 60 else TEXT
+        self.color = DANGER_TEXT if self.remaining <= 60 else TEXT
         if self._view.get("running"):
             for mark in (60, 0):
                 if self.remaining <= mark and mark not in self._fired:

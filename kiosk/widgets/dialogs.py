@@ -10,8 +10,9 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
-from kiosk.widgets.theme import PANEL, TEXT, Panel, TButton
+from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 
 
 class ConfirmDialog(ModalView):
@@ -23,7 +24,7 @@ class ConfirmDialog(ModalView):
                          background_color=(0, 0, 0, 0.6), background="")
         self._on_yes, self._on_no = on_yes, on_no
         box = Panel(orientation="vertical", bg=PANEL)
-        self.message = Label(text=text, color=TEXT, font_size="24sp", halign="center", valign="middle")
+        self.message = Label(text=text, color=TEXT, font_size=BODY, halign="center", valign="middle")
         self.message.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(20), None)))
         box.add_widget(self.message)
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(16))
@@ -48,11 +49,54 @@ class ConfirmDialog(ModalView):
             self._on_no()
 
 
+def _targets() -> list[tuple[float, float, float, float]]:
+    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard)."""
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.screenmanager import ScreenManager
+    from kivy.uix.textinput import TextInput
+
+    out = []
+
+    def visit(w: Widget, shown: bool) -> None:
+        shown = shown and w.opacity > 0.01
+        if isinstance(w, ScreenManager):
+            if w.current_screen is not None:
+                visit(w.current_screen, shown)
+            return
+        if shown and isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled and w.width > 1:
+            x, y = w.to_window(w.x, w.y)
+            out.append((x, y, x + w.width, y + w.height))
+        for child in w.children:
+            visit(child, shown)
+
+    for top in Window.children:
+        visit(top, True)
+    return out
+
+
+def free_spot(boxes: list[tuple[float, float, float, float]], width: float, height: float, screen_w: float,
+              screen_h: float) -> tuple[float, float] | None:
+    """(x, y) of a `width`×`height` box that covers none of `boxes`: from the top of the screen down, centred
+    first, then sliding sideways; None when there is no such place."""
+    step = dp(16)
+    centre = (screen_w - width) / 2
+    xs = [centre] + [x for k in range(1, int(centre // step) + 1) for x in (centre - k * step, centre + k * step)]
+    y = screen_h - height - dp(8)
+    while y >= dp(8):
+        for x in xs:
+            if not any(bx0 < x + width and bx1 > x and by0 < y + height and by1 > y for bx0, by0, bx1, by1 in boxes):
+                return x, y
+        y -= step
+    return None
+
+
 class Toast(Label):
-    """A short message at the bottom of the screen; also kept as `last_text` for tests and staff logs."""
+    """A short message placed where it covers no control (searched from the top down); also kept as
+    `last_text` for tests and staff logs."""
 
     def __init__(self, **kw: object) -> None:
-        super().__init__(size_hint=(None, None), color=TEXT, font_size="22sp", halign="center",
+        super().__init__(size_hint=(None, None), color=TEXT, font_size=BODY, halign="center",
                          valign="middle", opacity=0, **kw)
         self.last_text = ""
         with self.canvas.before:
@@ -65,15 +109,25 @@ class Toast(Label):
         self._bg.pos, self._bg.size = self.pos, self.size
 
     def show(self, text: str, seconds: float = 3.5) -> None:
+        from kivy.core.window import Window
+
         self.last_text = text
         self.text = text
-        self.text_size = (dp(760), None)
-        self.texture_update()
-        self.size = (dp(800), self.texture_size[1] + dp(32))
-        parent = self.parent
-        if parent is not None:
-            self.center_x = parent.center_x
-            self.y = dp(28)
+        boxes = _targets()
+        spot = None
+        for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
+            self.text_size = (width - dp(40), None)
+            self.texture_update()
+            self.size = (width, self.texture_size[1] + dp(32))
+            spot = free_spot(boxes, self.width, self.height, Window.width, Window.height)
+            if spot is not None:
+                break
+        if spot is None:  # a screen full of controls: the top edge (a toast takes no touch and goes by itself)
+            self.text_size = (dp(760), None)
+            self.texture_update()
+            self.size = (dp(800), self.texture_size[1] + dp(32))
+            spot = ((Window.width - self.width) / 2, Window.height - self.height - dp(8))
+        self.pos = spot
         Animation.cancel_all(self)
         self.opacity = 1
         Clock.unschedule(self._fade)

@@ -18,7 +18,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from kiosk.widgets.theme import ACCENT, BG, MUTED, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BG, BODY, HEADLINE, LEAD, MUTED, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
 
@@ -56,7 +56,7 @@ class HandOver(ModalView):
     def _clear(self) -> None:
         self.root_box.clear_widgets()
 
-    def _title(self, text: str, size: str = "40sp") -> Label:
+    def _title(self, text: str, size: str = HEADLINE) -> Label:
         lbl = Label(text=text, font_size=size, color=TEXT, halign="center", valign="middle", bold=True)
         lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
         return lbl
@@ -65,11 +65,11 @@ class HandOver(ModalView):
         self.stage = "ask"
         self._clear()
         self.root_box.add_widget(self._title(self.tr("handover.give", name=self.name)))
-        hint = self._title(self.tr("handover.others_look_away"), "24sp")
+        hint = self._title(self.tr("handover.others_look_away"), BODY)
         hint.color = MUTED
         self.root_box.add_widget(hint)
         btn = TButton(text=self.tr("handover.i_am", name=self.name), kind="primary", size_hint=(0.6, None),
-                      height=dp(96), pos_hint={"center_x": 0.5}, test_id="handover_i_am", font_size="28sp")
+                      height=dp(96), pos_hint={"center_x": 0.5}, test_id="handover_i_am", font_size=LEAD)
         btn.bind(on_release=lambda *_: self._open())
         self.root_box.add_widget(btn)
 
@@ -78,14 +78,14 @@ class HandOver(ModalView):
         self._clear()
         self.secret = self._content_factory(self._finish)
         if self.mode == "input":
-            self.root_box.add_widget(self._title(self.tr("handover.only_you", name=self.name), "26sp"))
+            self.root_box.add_widget(self._title(self.tr("handover.only_you", name=self.name), LEAD))
             self.root_box.add_widget(self.secret)
             return
         box = Panel(orientation="vertical")
         box.add_widget(self.secret)
         self.root_box.add_widget(box)
         hold = HoldButton(text=self.tr("handover.hold_to_see"), kind="primary", size_hint=(1, None),
-                          height=dp(110), test_id="handover_hold", font_size="28sp")
+                          height=dp(110), test_id="handover_hold", font_size=LEAD)
         self.secret.opacity = 0
         hold.bind(held=lambda _w, held: setattr(self.secret, "opacity", 1 if held else 0))
         self.root_box.add_widget(hold)
@@ -103,7 +103,7 @@ class HandOver(ModalView):
             self._on_done()
 
 
-def secret_text(text: str, size: str = "44sp") -> Label:
+def secret_text(text: str, size: str = HEADLINE) -> Label:
     """A big centred secret (a role, a location) for reveal mode."""
     lbl = Label(text=text, font_size=size, color=ACCENT, halign="center", valign="middle", bold=True)
     lbl.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))

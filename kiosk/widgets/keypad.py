@@ -9,7 +9,7 @@ from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.gridlayout import GridLayout
 
-from kiosk.widgets.theme import TButton
+from kiosk.widgets.theme import LEAD, SMALL, TButton
 
 
 class Keypad(GridLayout):
@@ -24,7 +24,7 @@ class Keypad(GridLayout):
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "back", "0", "ok"):
             text = erase_text if key == "back" else ok_text if key == "ok" else key
             b = TButton(text=text, kind="primary" if key == "ok" else "normal", test_id=f"{prefix}_{key}",
-                        font_size="28sp" if key.isdigit() else "20sp")
+                        font_size=LEAD if key.isdigit() else SMALL)
             b.bind(on_release=lambda _w, key=key: self.press(key))
             self.add_widget(b)
 

@@ -13,7 +13,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from kiosk.widgets.keypad import Keypad
-from kiosk.widgets.theme import ACCENT, DANGER, PANEL, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, PANEL, SMALL, TEXT, Panel, TButton
 
 
 class StaffPinDialog(ModalView):
@@ -26,15 +26,15 @@ class StaffPinDialog(ModalView):
         cancel = TButton(text=app.tr("common.cancel"), test_id="staffpin_cancel", size_hint_x=None, width=dp(150))
         cancel.bind(on_release=lambda *_: self.dismiss())
         top.add_widget(cancel)
-        top.add_widget(Label(text=app.tr("pin.title"), font_size="28sp", bold=True, color=TEXT))
+        top.add_widget(Label(text=app.tr("pin.title"), font_size=LEAD, bold=True, color=TEXT))
         box.add_widget(top)
-        self.reason = Label(text=reason, font_size="21sp", color=TEXT, halign="center", valign="middle",
+        self.reason = Label(text=reason, font_size=BODY, color=TEXT, halign="center", valign="middle",
                             size_hint_y=None, height=dp(80))
         self.reason.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(10), None)))
         box.add_widget(self.reason)
-        self.dots = Label(text=app.tr("pin.prompt"), font_size="24sp", color=ACCENT, size_hint_y=None, height=dp(50))
+        self.dots = Label(text=app.tr("pin.prompt"), font_size=BODY, color=ACCENT, size_hint_y=None, height=dp(50))
         box.add_widget(self.dots)
-        self.message = Label(text="", font_size="20sp", color=DANGER, size_hint_y=None, height=dp(34))
+        self.message = Label(text="", font_size=SMALL, color=DANGER_TEXT, size_hint_y=None, height=dp(34))
         box.add_widget(self.message)
         self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin",
                           size_hint=(None, None), size=(dp(400), dp(380)))

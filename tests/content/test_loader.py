@@ -38,8 +38,9 @@ def test_library_filters_by_players_and_time() -> None:
     assert "mr_jack_ny" in two and "watson_holmes" in two and "spyfall" not in two
     eight = {g.id for g in lib.for_table(players=8)}
     assert eight == {"spyfall"}
-    short = {g.id for g in lib.for_table(max_minutes=40)}
-    assert "spyfall" in short and "watson_holmes" not in short
+    assert {g.id for g in lib.for_table(max_minutes=30)} == set()  # Mr. Jack is 30–45 minutes
+    assert {g.id for g in lib.for_table(max_minutes=45)} == {"mr_jack_ny"}
+    assert {g.id for g in lib.for_table(max_minutes=60)} == {"mr_jack_ny", "spyfall", "clue"}
 
 
 def _copy_content(tmp_path: Path) -> Path:

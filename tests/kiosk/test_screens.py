@@ -56,7 +56,10 @@ def test_library_lists_games_and_filters_by_players(driver: Any) -> None:
     driver.tap("players_2")
     ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
     assert ids == {"game_watson_holmes", "game_mr_jack_ny"}
-    driver.tap("minutes_30")
+    driver.tap("minutes_30")  # Mr. Jack takes 30–45 minutes: not "within 30"
+    ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
+    assert ids == set()
+    driver.tap("minutes_45")
     ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
     assert ids == {"game_mr_jack_ny"}
     _check_layout(driver, "library_filtered")
@@ -67,6 +70,8 @@ def test_library_shows_shelf_code_for_this_branch(driver: Any) -> None:
     driver.wait_screen("library")
     card = driver.find("game_spyfall")
     assert "선반 X2" in card.text
+    # the rulebooks give no shelf for Clue and Mr. Jack: the tile says to ask, never a made-up code
+    assert "직원에게" in driver.find("game_clue").text and "직원에게" in driver.find("game_mr_jack_ny").text
 
 
 def test_game_detail_and_back(driver: Any) -> None:

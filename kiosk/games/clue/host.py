@@ -37,7 +37,8 @@ from kiosk.games.clue.notebook import NotebookPanel
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, button_grid
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
-from kiosk.widgets.theme import ACCENT, MUTED, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TITLE, Panel, TButton
+from kiosk.widgets.winner import WinnerBanner
 
 
 class ClueSetup(BoxLayout):
@@ -53,7 +54,7 @@ class ClueSetup(BoxLayout):
     def build(self) -> None:
         tr = self.host.ctx.tr
         self.clear_widgets()
-        self.add_widget(ClueTitle(text=tr("clue.setup.title"), font_size="30sp"))
+        self.add_widget(ClueTitle(text=tr("clue.setup.title"), font_size=LEAD))
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.players"), size_hint_x=None, width=dp(160), size_hint_y=1))
         lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
@@ -66,7 +67,7 @@ class ClueSetup(BoxLayout):
         old = [i.text for i in self.inputs]
         self.inputs = []
         for i in range(6):
-            ti = TextInput(multiline=False, font_size="22sp", hint_text=tr("clue.setup.name", n=i + 1),
+            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("clue.setup.name", n=i + 1),
                            padding=(dp(12), dp(16)), disabled=i >= self.count)
             ti.test_id = f"clue_name_{i}"
             ti.text = old[i] if i < len(old) else ""
@@ -158,7 +159,7 @@ class ClueHost(GameHost):
             return
         view = self.session.view(None)
         self.clear_widgets()
-        self.add_widget(ClueTitle(text=self.status(view), font_size="24sp"))
+        self.add_widget(ClueTitle(text=self.status(view), font_size=BODY))
         body = BoxLayout(spacing=dp(16))
         body.add_widget(self.players_panel(view))
         body.add_widget(self.action_panel(view))
@@ -204,11 +205,11 @@ class ClueHost(GameHost):
             room = view["tokens"].get(p["suspect"], "")
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
             extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
-            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size="18sp", size_hint_y=1)
+            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size=SMALL, size_hint_y=1)
             label.color = MUTED if p["out"] else label.color
             row.add_widget(label)
             nb = TButton(text=self.tr("act.notebook", name=""), size_hint_x=None, width=dp(110),
-                         test_id=f"clue_notebook_{p['seat']}", font_size="18sp")
+                         test_id=f"clue_notebook_{p['seat']}", font_size=SMALL)
             nb.bind(on_release=lambda _w, s=p["seat"]: self.open_notebook(s))
             row.add_widget(nb)
             panel.add_widget(row)
@@ -219,14 +220,17 @@ class ClueHost(GameHost):
         for wid, room in view["weapons"].items():
             rooms.setdefault(room, []).append(self.cname(view, wid))
         lines = [f"{self.cname(view, r)}: {', '.join(rooms[r])}" for r in cards.ids(2) if r in rooms]
-        panel.add_widget(ClueText(text="\n".join(lines), font_size="16sp", color=MUTED))
+        panel.add_widget(ClueText(text="\n".join(lines), font_size=SMALL, color=MUTED))
         panel.add_widget(Widget())
         return panel
 
     def action_panel(self, view: dict[str, Any]) -> BoxLayout:
         box = BoxLayout(orientation="vertical", spacing=dp(10))
         if view["over"]:
-            box.add_widget(ClueText(text=self.end_text(view), font_size="26sp", color=ACCENT))
+            won = view["winner"] >= 0
+            head = (self.ctx.tr("results.winner", names=self.pname(view, view["winner"])) if won
+                    else self.ctx.tr("results.nobody"))
+            box.add_widget(WinnerBanner(head, self.end_text(view)))
             box.add_widget(Widget())
             return box
         ph, turn = view["phase"], view["turn"]
@@ -258,7 +262,7 @@ class ClueHost(GameHost):
             passed = ", ".join(self.pname(view, p) for p in last["passed"]) or "-"
             result = (self.tr("status.showed_by", name=self.pname(view, last["shown_by"]), passed=passed)
                       if last["shown_by"] >= 0 else self.tr("status.nobody_showed", passed=passed))
-            box.add_widget(ClueText(text=f"{named}\n{result}", font_size="22sp"))
+            box.add_widget(ClueText(text=f"{named}\n{result}", font_size=BODY))
         names = {a.NAME for a in legal}
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         if "roll_die" in names:
@@ -313,7 +317,7 @@ class ClueHost(GameHost):
     def refute_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
         rec = view["suggestions"][-1]
         named = ", ".join(self.cname(view, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
-        box.add_widget(ClueText(text=f"{self.pname(view, rec['seat'])}: {named}", font_size="22sp"))
+        box.add_widget(ClueText(text=f"{self.pname(view, rec['seat'])}: {named}", font_size=BODY))
         seat = view["asking"]
         if view["mode"] == "digital":
             box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
@@ -407,7 +411,7 @@ class ClueHost(GameHost):
             box, mine = self.private_box(seat, self.tr("private.shown_to_you", name=self.pname(view, rec["shown_by"])))
             got = [p for p in mine.get("private_cards", []) if p["shown_card"]["n"] == rec["n"] and p["to"] == seat]
             text = self.cname(mine, got[0]["shown_card"]["card"]) if got else ""
-            box.add_widget(ClueTitle(text=text, font_size="44sp", halign="center", height=dp(120)))
+            box.add_widget(ClueTitle(text=text, font_size=HEADLINE, halign="center", height=dp(120)))
             return box
 
         self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
@@ -420,7 +424,7 @@ class ClueHost(GameHost):
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.hand"))
             text = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
-            box.add_widget(ClueText(text=text, font_size="30sp", color=ACCENT))
+            box.add_widget(ClueText(text=text, font_size=LEAD, color=ACCENT))
             return box
 
         nxt = (lambda: self.show_hand(seat + 1, chain=True)) if chain else None
@@ -432,7 +436,7 @@ class ClueHost(GameHost):
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.envelope"))
             text = ", ".join(self.cname(mine, c) for c in mine.get("envelope", []))
-            box.add_widget(ClueText(text=text, font_size="34sp", color=ACCENT))
+            box.add_widget(ClueText(text=text, font_size=TITLE, color=ACCENT))
             return box
 
         self.ctx.private(self.pname(view, seat), content, None, mode="reveal")

@@ -29,7 +29,7 @@ from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import knowledge_from_view
 from kiosk.games.clue.parts import ClueCell, ClueText, ClueTitle, action_button, card_name
-from kiosk.widgets.theme import DANGER, MUTED, OK, PANEL, PANEL_HI, TButton
+from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, PANEL, PANEL_HI, SMALL, TButton
 
 Tr = Callable[..., str]
 CYCLE = {"": "O", "O": "X", "X": ""}
@@ -106,7 +106,7 @@ class NotebookPanel(BoxLayout):
             self.add_widget(thinking)
             return
         if a.contradiction:
-            self.add_widget(ClueText(text=self.tr("clue.notebook.contradiction"), color=DANGER))
+            self.add_widget(ClueText(text=self.tr("clue.notebook.contradiction"), color=DANGER_TEXT))
         elif self.level == "tutor":
             self.feedback.text = self.feedback.text or self.tr("clue.notebook.tutor_hint")
             self.add_widget(self.feedback)
@@ -122,7 +122,7 @@ class NotebookPanel(BoxLayout):
                 if len(lines) == 2:
                     break
             for line in lines:
-                self.add_widget(ClueText(text="· " + line, color=MUTED, font_size="18sp"))
+                self.add_widget(ClueText(text="· " + line, color=MUTED, font_size=SMALL))
 
     def set_level(self, level: str) -> None:
         self.level = level
@@ -154,18 +154,18 @@ class NotebookPanel(BoxLayout):
         grid.cols_minimum = {0: dp(190)}
         grid.add_widget(ClueCell(text=""))
         for o in range(owners):
-            grid.add_widget(ClueCell(text=self.name(o)[:5], font_size="18sp", bg=PANEL_HI))
+            grid.add_widget(ClueCell(text=self.name(o)[:5], font_size=SMALL, bg=PANEL_HI))
         if self.aids:
-            grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size="16sp", bg=PANEL_HI))
+            grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size=SMALL, bg=PANEL_HI))
         a = self.analysis
         assert a is not None
         for cid in a.knowledge.cards:
-            grid.add_widget(ClueCell(text=self.cname(cid), font_size="18sp", halign="left", bg=PANEL))
+            grid.add_widget(ClueCell(text=self.cname(cid), font_size=SMALL, halign="left", bg=PANEL))
             for o in range(owners):
                 grid.add_widget(self._cell(cid, o))
             if self.aids:
                 p = a.probs.envelope(cid) if not a.contradiction else 0.0
-                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size="18sp"))
+                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
         sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
         sv.add_widget(grid)
         return sv

@@ -13,7 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from engines.clue.content import CardSet
-from kiosk.widgets.theme import PANEL, TButton
+from kiosk.widgets.theme import PANEL, SMALL, TButton
 
 SUSPECT_RGBA = {
     "red": (0.80, 0.25, 0.25, 1), "yellow": (0.90, 0.78, 0.25, 1), "white": (0.92, 0.92, 0.90, 1),
@@ -46,7 +46,7 @@ def button_grid(items: Sequence[tuple[str, str]], on_pick: Callable[[str], None]
     rows = (len(items) + cols - 1) // cols
     grid = GridLayout(cols=cols, spacing=dp(8), size_hint_y=None, height=rows * dp(height) + (rows - 1) * dp(8))
     for cid, text in items:
-        b = TButton(text=text, font_size="20sp", test_id=f"{prefix}_{cid}", selected=cid == selected)
+        b = TButton(text=text, font_size=SMALL, test_id=f"{prefix}_{cid}", selected=cid == selected)
         b.bind(on_release=lambda _w, c=cid: on_pick(c))
         grid.add_widget(b)
     return grid

@@ -29,7 +29,8 @@ from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTit
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
 from kiosk.session import Session
-from kiosk.widgets.theme import MUTED, TButton, TLabel
+from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
+from kiosk.widgets.winner import WinnerBanner
 
 ROLES = ("detective", "jack")
 
@@ -208,7 +209,7 @@ class MrJackHost(GameHost):
             mark = self.tr("suspects.innocent") if innocent else ""
             if view.get("jack") == ch["id"]:  # only once the game is over
                 mark = self.tr("suspects.is_jack")
-            tile.text = esc(self.card_name(ch["id"])) + (f"  [size=15sp]· {esc(mark)}[/size]" if mark else "")
+            tile.text = esc(self.card_name(ch["id"])) + (f"  [size={SMALL}]· {esc(mark)}[/size]" if mark else "")
             tile.innocent = innocent
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
 
@@ -226,7 +227,7 @@ class MrJackHost(GameHost):
             self._over_panel(box, view)
 
     def _button(self, text: str, test_id: str, on: Callable[[], Any], kind: str = "normal",
-                enabled: bool = True, height: float = 72, font: str = "22sp") -> TButton:
+                enabled: bool = True, height: float = 72, font: str = BODY) -> TButton:
         btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), font_size=font)
         btn.disabled = not enabled
         btn.bind(on_release=lambda *_: on())
@@ -237,9 +238,9 @@ class MrJackHost(GameHost):
         grid = GridLayout(cols=2, spacing=dp(12))
         seat = 0 if view["to_move"] == "detective" else 1
         for cid in view["offer"]:
-            text = f"[b]{esc(self.card_name(cid))}[/b]\n[size=16sp]{esc(self.card_summary(cid))}[/size]"
+            text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
             btn = self._button(text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
-                               enabled=cid in view["remaining"], height=200, font="22sp")
+                               enabled=cid in view["remaining"], height=200, font=BODY)
             btn.size_hint_y = 1
             btn.markup = True
             grid.add_widget(btn)
@@ -250,9 +251,9 @@ class MrJackHost(GameHost):
         seat = cur["seat"]
         cid = cur["character"]
         legal = self.session.legal(seat)
-        box.add_widget(MjTitle(text=self.card_name(cid), font_size="30sp"))
-        box.add_widget(TLabel(text=self.card_summary(cid), font_size="19sp"))
-        box.add_widget(TLabel(text=self.tr("act.reminder"), font_size="17sp", color=MUTED))
+        box.add_widget(MjTitle(text=self.card_name(cid), font_size=LEAD))
+        box.add_widget(TLabel(text=self.card_summary(cid), font_size=BODY))
+        box.add_widget(TLabel(text=self.tr("act.reminder"), font_size=BODY, color=MUTED))
         if self.choice:
             self._choice_panel(box, view, legal, seat, cid)
             return
@@ -303,16 +304,16 @@ class MrJackHost(GameHost):
         def content(done: Callable[[], None]) -> Widget:
             mine = self.session.view(1)  # Jack's own view only
             box = BoxLayout(orientation="vertical", spacing=dp(14))
-            box.add_widget(MjTitle(text=self.tr("escape.title"), font_size="28sp"))
-            box.add_widget(TLabel(text=self.tr("confirm.escape"), font_size="22sp"))
+            box.add_widget(MjTitle(text=self.tr("escape.title"), font_size=LEAD))
+            box.add_widget(TLabel(text=self.tr("confirm.escape"), font_size=BODY))
             if "jack" in mine:
                 box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine["jack"])),
-                                      font_size="22sp", color=MUTED))
+                                      font_size=BODY, color=MUTED))
             if Escape(1) in self.session.legal(1):
                 box.add_widget(self._button(self.tr("escape.go"), "mj_escape_go",
                                             lambda: (self.send(Escape(1)), done()), kind="danger", height=80))
             else:
-                box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size="24sp"))
+                box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size=BODY))
             box.add_widget(Widget())
             box.add_widget(self._button(self.tr("escape.back"), "mj_escape_back", done, kind="ghost", height=64))
             return box
@@ -357,10 +358,10 @@ class MrJackHost(GameHost):
             title = self.tr("act.choose_suspect", card=self.card_name(cid))
             options = [(a.suspect, self.card_name(a.suspect), lambda a=a: self._ask_arrest(a))
                        for a in legal if isinstance(a, Arrest)]
-        box.add_widget(MjTitle(text=title, font_size="22sp"))
+        box.add_widget(MjTitle(text=title, font_size=BODY))
         grid = GridLayout(cols=3, spacing=dp(10))
         for oid, label, fn in options:
-            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font="19sp",
+            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font=SMALL,
                                          enabled=oid not in disabled))
         box.add_widget(grid)
         box.add_widget(self._button(self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64))
@@ -386,11 +387,11 @@ class MrJackHost(GameHost):
         guide = self.ctx.game.pack.get("table")
         if guide is not None:
             rule = guide.witness_rule.en if self.ctx.lang == "en" and guide.witness_rule.en else guide.witness_rule.ko
-            box.add_widget(TLabel(text=rule, font_size="17sp", color=MUTED))
+            box.add_widget(TLabel(text=rule, font_size=BODY, color=MUTED))
         grid = GridLayout(cols=2, spacing=dp(10))
         for ch in view["characters"]:
             btn = self._button(self.card_name(ch["id"]), f"mj_seen_{ch['id']}",
-                               partial(self._toggle, ch["id"]), height=60, font="20sp")
+                               partial(self._toggle, ch["id"]), height=60, font=SMALL)
             btn.selected = ch["id"] in self.visible
             grid.add_widget(btn)
         box.add_widget(grid)
@@ -414,11 +415,13 @@ class MrJackHost(GameHost):
 
     def _over_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
         box.add_widget(Widget())
-        title = self.tr("over.detective_wins" if view.get("winner") == "detective" else "over.jack_wins")
-        box.add_widget(MjTitle(text=title, font_size="44sp", halign="center"))
-        box.add_widget(TLabel(text=self.tr(f"over.{view.get('reason', '')}"), font_size="24sp", halign="center"))
+        side = "detective" if view.get("winner") == "detective" else "jack"
+        name = view["players"][0 if side == "detective" else 1]
+        role = self.tr("over.detective_wins" if side == "detective" else "over.jack_wins")
+        reason = self.tr(f"over.{view.get('reason', '')}")
+        box.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=name), f"{role} {reason}"))
         box.add_widget(TLabel(text=self.tr("over.jack_was", name=self.card_name(view.get("jack", ""))),
-                              font_size="30sp", halign="center"))
+                              font_size=LEAD, halign="center"))
         box.add_widget(Widget())
 
     # ------------------------------------------------------------ the optional turn timer (blitz)

@@ -12,7 +12,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.widgets.handover import secret_text
-from kiosk.widgets.theme import MUTED, PANEL_HI, TLabel
+from kiosk.widgets.theme import BODY, HEADLINE, LEAD, MUTED, PANEL_HI, TLabel
 
 YELLOW = (0.93, 0.78, 0.22, 1)
 BLACK = (0.05, 0.05, 0.05, 1)
@@ -59,11 +59,11 @@ def track_row(round_no: int, colours: list[str], current: bool, done: bool) -> M
 def private_card(title: str, big: str, lines: list[str]) -> BoxLayout:
     """What one player sees on the pass-the-tablet screen."""
     box = BoxLayout(orientation="vertical", spacing=dp(16))
-    head = TLabel(text=title, font_size="28sp", halign="center")
+    head = TLabel(text=title, font_size=LEAD, halign="center")
     box.add_widget(head)
-    box.add_widget(secret_text(big, "52sp"))
+    box.add_widget(secret_text(big, HEADLINE))
     for line in lines:
-        box.add_widget(TLabel(text=line, font_size="24sp", halign="center", color=MUTED))
+        box.add_widget(TLabel(text=line, font_size=BODY, halign="center", color=MUTED))
     return box
 
 

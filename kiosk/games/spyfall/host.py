@@ -33,6 +33,8 @@ from kiosk.games.spyfall.setup import SpySetup
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.clock import GameClock
+from kiosk.widgets.theme import BODY, CLOCK, LEAD
+from kiosk.widgets.winner import WinnerBanner
 
 CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
 TALK_PHASES = ("discussion", "harley_talk")
@@ -55,6 +57,7 @@ class SpyfallHost(GameHost):
         self.cards: dict[str, Any] = {"kind": "standard", "joker": -1, "harley": -1}  # physical reveal
         self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
+        self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
         self.add_widget(SpySetup(host=self, modules={m: False for m in self.ctx.game.info.modules}))
 
     # ------------------------------------------------------------ helpers
@@ -95,7 +98,7 @@ class SpyfallHost(GameHost):
         self.clear_widgets()
         self.table = SpyTable(host=self)
         self.add_widget(self.table)
-        self.clock = GameClock(now=self.ctx.app.now, size_hint_y=None, height=dp(130), font_size="104sp")
+        self.clock = GameClock(now=self.ctx.app.now, size_hint_y=None, height=dp(130), font_size=CLOCK)
         self.clock.on_threshold = lambda mark: self.cue(mark) if mark == 60 else None  # 0:00 comes as time_up
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
@@ -189,15 +192,15 @@ class SpyfallHost(GameHost):
 
     # ------------------------------------------------------------ phases
     def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("dealer.ask"), "30sp"))
+        main.add_widget(title(self.tr("dealer.ask"), LEAD))
         main.add_widget(player_grid(self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer"))
         icon_row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(16))
         icon_row.add_widget(HarleyIcon(test_id="spy_harley_icon"))
-        icon_row.add_widget(note(self.tr("dealer.icon"), "22sp"))
+        icon_row.add_widget(note(self.tr("dealer.icon"), BODY))
         main.add_widget(icon_row)
         mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if view["settings"][m]]
         main.add_widget(note(self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"),
-                             "22sp"))
+                             BODY))
         main.add_widget(Widget())
 
     def _main_deal(self, view: dict[str, Any], main: Any) -> None:  # chance steps run at once; never shown long
@@ -208,16 +211,26 @@ class SpyfallHost(GameHost):
         names = self.names()
         dealer = names[r["dealer"]]
         if view["settings"]["deal"] == "physical":
-            main.add_widget(title(self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), "28sp"))
+            main.add_widget(title(self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), LEAD))
         else:
-            main.add_widget(title(self.tr("ready.digital", name=dealer), "26sp"))
+            main.add_widget(title(self.tr("ready.digital", name=dealer), LEAD))
             main.add_widget(button(self.tr("ready.pass"), "spy_pass_cards", lambda: self.show_cards(0),
                                    kind="primary", height=80))
             main.add_widget(note(self.tr("ready.recheck")))
             main.add_widget(player_grid(names, lambda s: self.show_cards(s, chain=False), "spy_recheck"))
         main.add_widget(Widget())
-        main.add_widget(button(self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
-                               kind="primary", height=80))
+        start = button(self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
+                       kind="primary", height=80)
+        if view["settings"]["deal"] != "physical" and not self._all_seen(view):
+            start.disabled = True  # the clock starts once every player has seen their card
+            start.why = self.tr("ready.why_start")
+            main.add_widget(note(start.why, BODY))
+        main.add_widget(start)
+
+    def _all_seen(self, view: dict[str, Any]) -> bool:
+        if self.card_seen[0] != len(view["history"]):  # a new round: nobody has seen this round's card yet
+            self.card_seen = (len(view["history"]), set())
+        return len(self.card_seen[1]) >= len(self.names())
 
     def show_cards(self, seat: int, chain: bool = True) -> None:
         """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
@@ -230,8 +243,15 @@ class SpyfallHost(GameHost):
         def content(_done: Callable[[], None]) -> Widget:
             return private_card(me, self.ctx.tr, self.ctx.lang, prank)
 
-        nxt = (lambda: self.ctx.later(lambda: self.show_cards(seat + 1), 0.35)) if chain else None
-        self.ctx.private(names[seat], content, nxt, "reveal")
+        def done() -> None:
+            fresh = seat not in self.card_seen[1]
+            self.card_seen[1].add(seat)
+            if chain:
+                self.ctx.later(lambda: self.show_cards(seat + 1), 0.35)
+            if fresh and len(self.card_seen[1]) >= len(names):
+                self.refresh(None)  # everyone has seen their card: the clock may start
+
+        self.ctx.private(names[seat], content, done, "reveal")
 
     def _main_play(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
@@ -240,10 +260,10 @@ class SpyfallHost(GameHost):
         if purpose:
             self._picker(view, main, purpose)
             return
-        main.add_widget(note(self.tr("play.hint"), "21sp"))
+        main.add_widget(note(self.tr("play.hint"), BODY))
         running = r["clock"]["running"]
         if not running:
-            main.add_widget(title(self.tr("play.paused"), "24sp"))
+            main.add_widget(title(self.tr("play.paused"), BODY))
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
         if running:
             row.add_widget(button(self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)),
@@ -289,7 +309,7 @@ class SpyfallHost(GameHost):
                 seats = [x for x in seats if x not in r["multiverse_callers"]]
             if purpose == "pride":
                 seats = [x for x in seats if x != r.get("accused_now")]
-        main.add_widget(title(self.tr(prompt), "28sp"))
+        main.add_widget(title(self.tr(prompt), LEAD))
         main.add_widget(player_grid(names, lambda seat: self.picked(purpose, seat), "spy_pick", seats))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("pick.cancel"), "spy_pick_cancel", self.cancel_pick, kind="ghost"))
@@ -340,7 +360,7 @@ class SpyfallHost(GameHost):
                 box.add_widget(button(self.tr(f"claim.{purpose}_go"), "spy_claim_go",
                                       lambda: (self.send(cls(seat)), done()), kind="danger", height=80))
             else:
-                box.add_widget(note(self.tr(f"claim.{purpose}_no"), "24sp"))
+                box.add_widget(note(self.tr(f"claim.{purpose}_no"), BODY))
             box.add_widget(button(self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64))
             return box
 
@@ -363,15 +383,15 @@ class SpyfallHost(GameHost):
         names = self.names()
         r = view["round"]
         accuser, accused = names[r["accuser_now"]], names[r["accused_now"]]
-        main.add_widget(title(self.tr("accuse.title", accuser=accuser, accused=accused), "28sp"))
-        main.add_widget(note(self.tr("accuse.rule", accused=accused), "22sp"))
+        main.add_widget(title(self.tr("accuse.title", accuser=accuser, accused=accused), LEAD))
+        main.add_widget(note(self.tr("accuse.rule", accused=accused), BODY))
         self._yes_no(view, main, self.tr("vote.accuse_question", accused=accused))
 
     def _main_multiverse_vote(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         caller = self.names()[r["multiverse_callers"][-1]]
-        main.add_widget(title(self.tr("mv.title", caller=caller), "28sp"))
-        main.add_widget(note(self.tr("mv.rule"), "22sp"))
+        main.add_widget(title(self.tr("mv.title", caller=caller), LEAD))
+        main.add_widget(note(self.tr("mv.rule"), BODY))
         self._yes_no(view, main, self.tr("vote.mv_question"))
 
     def _yes_no(self, view: dict[str, Any], main: Any, question: str) -> None:
@@ -379,12 +399,12 @@ class SpyfallHost(GameHost):
         names = self.names()
         if vote["sealed"]:
             left = [x for x in vote["eligible"] if x not in vote["voted"]]
-            main.add_widget(note(self.tr("vote.left", n=len(left)), "22sp"))
+            main.add_widget(note(self.tr("vote.left", n=len(left)), BODY))
             main.add_widget(button(self.tr("vote.sealed"), "spy_sealed_start",
                                    lambda: self.sealed_ballots(question), kind="primary", height=80))
             main.add_widget(Widget())
             return
-        main.add_widget(note(self.tr("vote.who_yes"), "22sp"))
+        main.add_widget(note(self.tr("vote.who_yes"), BODY))
         main.add_widget(player_grid(names, self.toggle_yes, "spy_yes", vote["eligible"], self.yes))
         main.add_widget(Widget())
         yes = len(self.yes)
@@ -409,7 +429,7 @@ class SpyfallHost(GameHost):
 
         def content(done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(question, "30sp"))
+            box.add_widget(title(question, LEAD))
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
             choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
             for yes, key, tid in choices:
@@ -424,11 +444,11 @@ class SpyfallHost(GameHost):
     def _main_pride(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         main.add_widget(title(self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)),
-                              "26sp"))
+                              LEAD))
         if self.pick.get("purpose") == "pride":
             self._picker(view, main, "pride")
             return
-        main.add_widget(note(self.tr("pride.private"), "22sp"))
+        main.add_widget(note(self.tr("pride.private"), BODY))
         main.add_widget(button(self.tr("pride.claim"), "spy_pride_claim", lambda: self.open_pick("pride"),
                                kind="danger", height=80))
         main.add_widget(Widget())
@@ -439,7 +459,7 @@ class SpyfallHost(GameHost):
     def _main_guess(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         joker = r["revealer"]
-        main.add_widget(title(self.tr("guess.title", name=self.names()[joker]), "26sp"))
+        main.add_widget(title(self.tr("guess.title", name=self.names()[joker]), LEAD))
         if view["settings"]["prank"]:
             main.add_widget(button(self.tr("guess.prank"), "spy_prank", lambda: self.ctx.confirm(
                 self.tr("guess.prank_confirm"), lambda: self.send(A.DeclarePrank(joker))), kind="danger"))
@@ -451,7 +471,7 @@ class SpyfallHost(GameHost):
     def _main_confirm_guess(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         main.add_widget(title(self.tr("confirm_guess.title", name=self.names()[r["revealer"]],
-                                      place=self.place_name(r["guess"])), "28sp"))
+                                      place=self.place_name(r["guess"])), LEAD))
         row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(20))
         row.add_widget(button(self.tr("confirm_guess.right"), "spy_guess_right",
                               lambda: self.send(A.ConfirmGuess(TABLE, True)), kind="primary", height=96))
@@ -462,15 +482,15 @@ class SpyfallHost(GameHost):
 
     # -- discussion and pointing
     def _main_discussion(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("discussion.title"), "28sp"))
-        main.add_widget(note(self.tr("discussion.rule"), "22sp"))
+        main.add_widget(title(self.tr("discussion.title"), LEAD))
+        main.add_widget(note(self.tr("discussion.rule"), BODY))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
                                lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
 
     def _main_harley_talk(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("discussion.harley_title"), "28sp"))
-        main.add_widget(note(self.tr("discussion.harley_rule"), "22sp"))
+        main.add_widget(title(self.tr("discussion.harley_title"), LEAD))
+        main.add_widget(note(self.tr("discussion.harley_rule"), BODY))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
                                lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
@@ -484,10 +504,10 @@ class SpyfallHost(GameHost):
     def _pointing(self, view: dict[str, Any], main: Any, heading: str) -> None:
         vote = view["round"]["vote"]
         names = self.names()
-        main.add_widget(title(heading, "26sp"))
+        main.add_widget(title(heading, LEAD))
         if vote["sealed"]:
             left = [x for x in vote["eligible"] if x not in vote["voted"]]
-            main.add_widget(note(self.tr("vote.left", n=len(left)), "22sp"))
+            main.add_widget(note(self.tr("vote.left", n=len(left)), BODY))
             main.add_widget(button(self.tr("points.sealed"), "spy_sealed_start", self.sealed_points,
                                    kind="primary", height=80))
             main.add_widget(Widget())
@@ -502,7 +522,7 @@ class SpyfallHost(GameHost):
         main.add_widget(rows)
         main.add_widget(Widget())
         total = sum(self.counts.values())
-        self.total_label = note(self.tr("points.total", n=total, max=len(vote["eligible"])), "22sp")
+        self.total_label = note(self.tr("points.total", n=total, max=len(vote["eligible"])), BODY)
         main.add_widget(self.total_label)
         summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
         counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
@@ -526,7 +546,7 @@ class SpyfallHost(GameHost):
 
         def content(done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(self.tr("points.who"), "30sp"))
+            box.add_widget(title(self.tr("points.who"), LEAD))
             targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
             box.add_widget(player_grid(names, lambda t: (self.send(A.PointAt(seat, t)), done()), "spy_ballot",
                                        targets))
@@ -539,7 +559,7 @@ class SpyfallHost(GameHost):
     def _main_reveal(self, view: dict[str, Any], main: Any) -> None:
         s = view["settings"]
         names = self.names()
-        main.add_widget(title(self.tr("reveal.title"), "26sp"))
+        main.add_widget(title(self.tr("reveal.title"), LEAD))
         kinds = ["standard"] + (["joker"] if s["prank"] else []) + (["multiverse"] if s["multiverse"] else [])
         if len(kinds) > 1:
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
@@ -548,11 +568,11 @@ class SpyfallHost(GameHost):
                                       selected=self.cards["kind"] == k))
             main.add_widget(row)
         if self.cards["kind"] == "standard":
-            main.add_widget(note(self.tr("reveal.joker"), "22sp"))
+            main.add_widget(note(self.tr("reveal.joker"), BODY))
             main.add_widget(player_grid(names, lambda x: self.set_card("joker", x), "spy_joker",
                                         selected=[self.cards["joker"]]))
             if s["harley"]:
-                main.add_widget(note(self.tr("reveal.harley"), "22sp"))
+                main.add_widget(note(self.tr("reveal.harley"), BODY))
                 main.add_widget(player_grid(names, lambda x: self.set_card("harley", x), "spy_harley",
                                             selected=[self.cards["harley"]]))
         main.add_widget(Widget())
@@ -583,7 +603,9 @@ class SpyfallHost(GameHost):
         names = self.names()
         outcome = self.session.outcome  # who won is the engine's to say
         winners = outcome.winners if outcome is not None else ()
-        main.add_widget(title(self.tr("result.over", names=", ".join(names[s] for s in winners)), "30sp"))
+        best_names = ", ".join(names[s] for s in winners)
+        main.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=best_names),
+                                     self.tr("result.over", names=best_names)))
         self._result(view, main)
 
     def _result(self, view: dict[str, Any], main: Any) -> None:
@@ -592,7 +614,7 @@ class SpyfallHost(GameHost):
         if rec is None:
             return
         main.add_widget(title(self.tr("result.title", n=rec["number"], ending=self.tr(f"ending.{rec['ending']}")),
-                              "26sp"))
+                              LEAD))
         lines = []
         if rec["place"]:
             lines.append(self.tr("result.place", place=rec["place_en"] if self.ctx.lang == "en" else rec["place_ko"]))
@@ -610,7 +632,7 @@ class SpyfallHost(GameHost):
             ok = view["round"]["guess_correct"]
             lines.append(self.tr("result.guess", place=self.place_name(rec["guess"]),
                                  ok=self.tr("result.right" if ok else "result.wrong")))
-        main.add_widget(note("  ·  ".join(lines), "22sp"))
+        main.add_widget(note("  ·  ".join(lines), BODY))
         main.add_widget(ScoreTable(names, rec["points"], view["totals"], self.ctx.tr))
         main.add_widget(Widget())
 

@@ -18,16 +18,16 @@ from kivy.uix.widget import Widget
 
 from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
-from kiosk.widgets.theme import ACCENT, MUTED, TEXT, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TEXT, TButton, TLabel
 
 Tr = Callable[..., str]
 
 
-def title(text: str, size: str = "26sp", color: Any = ACCENT) -> TLabel:
+def title(text: str, size: str = LEAD, color: Any = ACCENT) -> TLabel:
     return TLabel(text=text, font_size=size, color=color, bold=True)
 
 
-def note(text: str, size: str = "20sp") -> TLabel:
+def note(text: str, size: str = SMALL) -> TLabel:
     return TLabel(text=text, font_size=size, color=MUTED)
 
 
@@ -117,7 +117,7 @@ class LocationList(BoxLayout):
                 rows.add_widget(button(self.label(loc), f"spy_loc_{loc['id']}",
                                        lambda i=loc["id"]: self.on_pick(i), height=64))
             else:
-                rows.add_widget(TLabel(text=self.label(loc), font_size="19sp", color=TEXT))
+                rows.add_widget(TLabel(text=self.label(loc), font_size=SMALL, color=TEXT))
 
     def shown(self) -> list[str]:
         return [getattr(w, "test_id", "") or w.text for w in self.ids.rows.children][::-1]
@@ -143,7 +143,7 @@ class ScoreTable(GridLayout):
 
 
 def _cell(text: str, colour: Any) -> Label:
-    lbl = Label(text=text, font_size="22sp", color=colour, size_hint_y=None, height=dp(40), halign="left",
+    lbl = Label(text=text, font_size=BODY, color=colour, size_hint_y=None, height=dp(40), halign="left",
                 valign="middle", shorten=True)
     lbl.bind(size=lambda w, s: setattr(w, "text_size", s))
     return lbl
@@ -157,12 +157,12 @@ class CountRow(BoxLayout):
         self.seat = seat
         self.count = 0
         self.on_change = on_change
-        self.name_label = Label(text=name, font_size="24sp", color=TEXT, halign="left", valign="middle",
+        self.name_label = Label(text=name, font_size=BODY, color=TEXT, halign="left", valign="middle",
                                 shorten=True)
         self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.name_label)
         self.add_widget(button("-", f"spy_minus_{seat}", lambda: self.step(-1)))
-        self.value = Label(text="0", font_size="30sp", bold=True, color=ACCENT, size_hint_x=None, width=dp(64))
+        self.value = Label(text="0", font_size=LEAD, bold=True, color=ACCENT, size_hint_x=None, width=dp(64))
         self.add_widget(self.value)
         self.add_widget(button("+", f"spy_plus_{seat}", lambda: self.step(1)))
         for w in self.children:
@@ -181,22 +181,22 @@ def private_card(me: Mapping[str, Any], tr: Tr, lang: str, prank: bool) -> Widge
     box = BoxLayout(orientation="vertical", spacing=dp(12))
     card = me.get("card", {})
     if card.get("kind") == "joker":
-        box.add_widget(secret_text(tr("spyfall.card.joker"), "52sp"))
-        box.add_widget(note(tr("spyfall.card.joker_hint"), "24sp"))
+        box.add_widget(secret_text(tr("spyfall.card.joker"), HEADLINE))
+        box.add_widget(note(tr("spyfall.card.joker_hint"), BODY))
         if prank:
-            box.add_widget(note(tr("spyfall.card.prank_hint"), "22sp"))
+            box.add_widget(note(tr("spyfall.card.prank_hint"), BODY))
     elif card:
         name = card["en"] if lang == "en" else card["ko"]
-        box.add_widget(note(tr("spyfall.card.location"), "24sp"))
-        box.add_widget(secret_text(name, "52sp"))
+        box.add_widget(note(tr("spyfall.card.location"), BODY))
+        box.add_widget(secret_text(name, HEADLINE))
         if card.get("harley"):
-            box.add_widget(title(tr("spyfall.card.harley"), "26sp"))
+            box.add_widget(title(tr("spyfall.card.harley"), LEAD))
     ability = me.get("ability")
     if ability:
         name = ability["en"] if lang == "en" else ability["ko"]
         text = ability["text_en"] if lang == "en" else ability["text_ko"]
-        box.add_widget(title(tr("spyfall.card.ability", name=name), "24sp", TEXT))
-        box.add_widget(note(text, "20sp"))
+        box.add_widget(title(tr("spyfall.card.ability", name=name), BODY, TEXT))
+        box.add_widget(note(text, SMALL))
     return box
 
 

@@ -27,7 +27,8 @@ from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
-from kiosk.widgets.theme import MUTED, PANEL, Panel, TButton
+from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
+from kiosk.widgets.winner import WinnerBanner
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -40,7 +41,7 @@ class WhTable(BoxLayout):
     pass
 
 
-def label(text: str, size: str = "20sp", color: Any = None, height: float = 36, bold: bool = False) -> Label:
+def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
     lbl = Label(text=text, font_size=size, size_hint_y=None, height=dp(height), halign="left", valign="middle",
                 bold=bold, shorten=True)
     if color is not None:
@@ -65,14 +66,14 @@ class WhSetup(BoxLayout):
         tr = self.host.tr
         old = [i.text for i in self.inputs]
         self.clear_widgets()
-        self.add_widget(label(tr("setup.title"), "30sp", height=52, bold=True))
+        self.add_widget(label(tr("setup.title"), LEAD, height=52, bold=True))
         grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for case in self.cases:
             kind = tr("setup.digital" if case.digital else "setup.physical")
             text = f"{case.number}. {self.host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
             b = TButton(text=text, test_id=f"wh_case_{case.id}", selected=case.id == self.case_id,
-                        size_hint_y=None, height=dp(64), font_size="20sp")
+                        size_hint_y=None, height=dp(64), font_size=SMALL)
             b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
             grid.add_widget(b)
         rows = (len(self.cases) + 1) // 2
@@ -80,7 +81,7 @@ class WhSetup(BoxLayout):
         scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
         self.add_widget(scroll)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(label(tr("setup.players"), "22sp", height=64))
+        row.add_widget(label(tr("setup.players"), BODY, height=64))
         lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
         for n in range(lo, hi + 1):
             b = TButton(text=str(n), test_id=f"wh_count_{n}", selected=n == self.count)
@@ -98,7 +99,7 @@ class WhSetup(BoxLayout):
         names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
         self.inputs = []
         for i in range(7):
-            ti = TextInput(multiline=False, font_size="22sp", hint_text=tr("setup.player_default", n=i + 1),
+            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("setup.player_default", n=i + 1),
                            padding=(dp(12), dp(16)), disabled=i >= self.count)
             ti.test_id = f"wh_name_{i}"
             ti.text = old[i] if i < len(old) else ""
@@ -108,7 +109,7 @@ class WhSetup(BoxLayout):
         self.add_widget(names)
         self.add_widget(BoxLayout())
         start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
-                        height=dp(88), font_size="28sp")
+                        height=dp(88), font_size=LEAD)
         start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert,
                                                               self.play_on))
         self.add_widget(start)
@@ -152,8 +153,13 @@ class WatsonHolmesHost(GameHost):
         return text.en if self.ctx.lang == "en" and text.en else text.ko
 
     def cases(self) -> list[Case]:
-        return sorted((v for v in self.ctx.game.pack.values() if isinstance(v, Case)),
+        """The cases to offer: staff examples only in staff mode."""
+        staff = bool(getattr(self.ctx.app, "staff_mode", False))
+        return sorted((v for v in self.ctx.game.pack.values() if isinstance(v, Case) and (staff or not v.example)),
                       key=lambda c: (c.number, c.id))
+
+    def all_cases(self) -> list[Case]:
+        return [v for v in self.ctx.game.pack.values() if isinstance(v, Case)]
 
     @property
     def session(self) -> Session:
@@ -162,7 +168,7 @@ class WatsonHolmesHost(GameHost):
 
     def case(self) -> Case:
         case_id = self.session.view(None)["case"]["id"]
-        return next(c for c in self.cases() if c.id == case_id)
+        return next(c for c in self.all_cases() if c.id == case_id)  # a resumed example case too
 
     def name(self, seat: int) -> str:
         return str(self.session.view(None)["players"][seat]["name"])
@@ -343,7 +349,7 @@ class WatsonHolmesHost(GameHost):
         for p in view["players"]:
             seat = p["seat"]
             tall = len(view["players"]) <= 5
-            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(72 if tall else 64),
+            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 72),
                         padding=dp(6 if tall else 4), spacing=dp(6))
             info = BoxLayout(orientation="vertical")
             status = ""
@@ -352,12 +358,12 @@ class WatsonHolmesHost(GameHost):
             elif p["status"] == "solved":
                 status = " · " + self.tr("player.solved")
             start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
-            info.add_widget(label(f"{p['name']}{start}{status}", "19sp", height=30 if tall else 28, bold=True))
+            info.add_widget(label(f"{p['name']}{start}{status}", SMALL, height=34 if tall else 32, bold=True))
             info.add_widget(label(self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"],
-                                          l=p["lockpick"]), "15sp", color=MUTED, height=26 if tall else 24))
+                                          l=p["lockpick"]), SMALL, color=MUTED, height=30 if tall else 28))
             row.add_widget(info)
             acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
-                           width=dp(96), font_size="18sp",
+                           width=dp(96), font_size=SMALL,
                            disabled=view["phase"] in ("over", "judge") or view["pending_check"] is not None
                            or (p["status"] != "active" and seat not in movers))
             acts.bind(on_release=lambda _w, s=seat: self.private.actions_menu(s))
@@ -370,18 +376,22 @@ class WatsonHolmesHost(GameHost):
         sol = view.get("solution", {})
         panel = Panel(orientation="vertical", bg=PANEL)
         winners = [self.name(s) for s in view["winners"]]
-        panel.add_widget(label(self.tr("end.winners", names=", ".join(winners)) if winners
-                               else self.tr("end.nobody"), "26sp", height=44, bold=True))
+        panel.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=", ".join(winners)) if winners
+                                      else self.tr("end.nobody"), compact=True))
+        texts = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
+        texts.bind(minimum_height=texts.setter("height"))
         for key, title in (("solution", "end.solution"), ("reasoning", "end.reasoning")):
             text = sol.get(key)
             if text:
-                panel.add_widget(label(self.tr(title), "20sp", height=32, bold=True))
-                body = Label(text=self.pick(Text(**text)), font_size="17sp", halign="left", valign="top")
+                texts.add_widget(label(self.tr(title), BODY, height=36, bold=True))
+                body = Label(text=self.pick(Text(**text)), font_size=BODY, halign="left", valign="top")
                 body.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
                           texture_size=lambda w, s: setattr(w, "height", s[1]))
                 body.size_hint_y = None
-                panel.add_widget(body)
-        panel.add_widget(BoxLayout())
+                texts.add_widget(body)
+        scroll = ScrollView(do_scroll_x=False)  # Holmes's solution and the reasoning can be long
+        scroll.add_widget(texts)
+        panel.add_widget(scroll)
         box.add_widget(panel)
 
     # ------------------------------------------------------------ the action bar
@@ -428,12 +438,12 @@ class WatsonHolmesHost(GameHost):
             self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
         if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
-            b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size="19sp")
+            b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size=SMALL)
             b.bind(on_release=lambda *_: self.ctx.send(EndGame(TABLE), self.tr("end.confirm"), danger=True))
             bar.add_widget(b)
 
     def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
-        b = TButton(text=text, test_id=test_id, kind=kind, font_size="19sp")
+        b = TButton(text=text, test_id=test_id, kind=kind, font_size=SMALL)
         b.bind(on_release=lambda *_: self.send(action))
         bar.add_widget(b)
 
@@ -452,7 +462,7 @@ class WatsonHolmesHost(GameHost):
             return
         for text, tid, fn in ((self.tr("visit.less"), "wh_bid_less", lambda: self._bid(-1)),
                               (self.tr("visit.more"), "wh_bid_more", lambda: self._bid(1))):
-            b = TButton(text=text, test_id=tid, size_hint_x=None, width=dp(72), font_size="28sp",
+            b = TButton(text=text, test_id=tid, size_hint_x=None, width=dp(72), font_size=LEAD,
                         disabled=self.sel in ("cab", "221b"))
             b.bind(on_release=lambda *_, f=fn: f())
             bar.add_widget(b)

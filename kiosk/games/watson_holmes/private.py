@@ -25,7 +25,7 @@ from engines.watson_holmes.actions import (
     SubmitAnswers,
 )
 from engines.watson_holmes.content import Text
-from kiosk.widgets.theme import ACCENT, PANEL, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
 
 if TYPE_CHECKING:
     from kiosk.games.watson_holmes.host import WatsonHolmesHost
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 ANYTIME = (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)
 
 
-def text_label(text: str, size: str = "22sp", color: Any = TEXT, bold: bool = False) -> Label:
+def text_label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = False) -> Label:
     lbl = Label(text=text, font_size=size, color=color, bold=bold, halign="left", valign="top", size_hint_y=None)
     lbl.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
              texture_size=lambda w, s: setattr(w, "height", max(s[1], dp(32))))
@@ -64,12 +64,12 @@ class PrivateFlows:
             note = next((n for n in me["notes"] if n["number"] == number), None)
             place = self.host.pick(card.name)
             if note is not None and note.get("clue"):
-                box.add_widget(text_label(self.tr("read.title", n=number, place=place), "28sp", ACCENT, True))
-                box.add_widget(text_label(self.host.pick(Text(**note["clue"])), "24sp"))
+                box.add_widget(text_label(self.tr("read.title", n=number, place=place), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.host.pick(Text(**note["clue"])), BODY))
                 gains = None
             else:
-                box.add_widget(text_label(self.tr("read.physical", n=number, place=place), "28sp", ACCENT, True))
-                box.add_widget(text_label(self.tr("read.gains"), "20sp"))
+                box.add_widget(text_label(self.tr("read.physical", n=number, place=place), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.tr("read.gains"), SMALL))
                 gains = self._gains_row(box)
             box.add_widget(Widget())
             row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(12))
@@ -124,17 +124,17 @@ class PrivateFlows:
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             inputs: list[TextInput] = []
             if case.digital:
-                box.add_widget(text_label(self.tr("solve.title"), "24sp", ACCENT, True))
+                box.add_widget(text_label(self.tr("solve.title"), BODY, ACCENT, True))
                 for q in case.questions:
-                    box.add_widget(text_label(f"{q.number}. {self.host.pick(q.text)}", "20sp"))
-                    ti = TextInput(multiline=False, font_size="22sp", size_hint_y=None, height=dp(56),
+                    box.add_widget(text_label(f"{q.number}. {self.host.pick(q.text)}", SMALL))
+                    ti = TextInput(multiline=False, font_size=BODY, size_hint_y=None, height=dp(56),
                                    padding=(dp(12), dp(14)))
                     ti.test_id = f"wh_answer_q{q.number}"
                     inputs.append(ti)
                     box.add_widget(ti)
                 key = "solve.submit"
             else:
-                box.add_widget(text_label(self.tr("solve.physical"), "24sp", ACCENT, True))
+                box.add_widget(text_label(self.tr("solve.physical"), BODY, ACCENT, True))
                 key = "solve.physical_submit"
             box.add_widget(Widget())
             b = TButton(text=self.tr(key), kind="primary", test_id="wh_answer_submit", size_hint_y=None,
@@ -157,7 +157,7 @@ class PrivateFlows:
         menu = ModalView(size_hint=(0.6, None), height=dp(190) + dp(76) * (shown + 2), auto_dismiss=False,
                          background="", background_color=(0, 0, 0, 0.6))
         box = Panel(orientation="vertical", bg=PANEL)
-        box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), "26sp", ACCENT, True))
+        box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), LEAD, ACCENT, True))
         for key, tid, fn in (("acts.my_card", "wh_act_mycard", self.my_card), ("acts.my_notes", "wh_act_notes",
                                                                                self.my_notes)):
             b = TButton(text=self.tr(key), test_id=tid, size_hint_y=None, height=dp(64))
@@ -207,10 +207,10 @@ class PrivateFlows:
             card = self.host.session.view(seat)["me"]["character_card"]
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             if card is None:
-                box.add_widget(text_label(self.tr("acts.no_card"), "26sp", ACCENT, True))
+                box.add_widget(text_label(self.tr("acts.no_card"), LEAD, ACCENT, True))
             else:
-                box.add_widget(text_label(self.host.pick(Text(**card["name"])), "30sp", ACCENT, True))
-                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), "22sp"))
+                box.add_widget(text_label(self.host.pick(Text(**card["name"])), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), BODY))
             box.add_widget(Widget())
             return box
 
@@ -221,13 +221,13 @@ class PrivateFlows:
         def content(_done: Callable[[], None]) -> Widget:
             notes = self.host.session.view(seat)["me"]["notes"]
             box = BoxLayout(orientation="vertical", spacing=dp(6))
-            box.add_widget(text_label(self.tr("acts.notes_title"), "26sp", ACCENT, True))
+            box.add_widget(text_label(self.tr("acts.notes_title"), LEAD, ACCENT, True))
             lines = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
             lines.bind(minimum_height=lines.setter("height"))
             for note in notes:
                 clue = self.host.pick(Text(**note["clue"])) if note.get("clue") else self.tr("acts.paper")
                 lines.add_widget(text_label(f"{note['number']}. {self.host.pick(Text(**note['name']))}: {clue}",
-                                            "17sp"))
+                                            SMALL))
             scroll = ScrollView(do_scroll_x=False)
             scroll.add_widget(lines)
             box.add_widget(scroll)
@@ -241,9 +241,9 @@ class PrivateFlows:
             answers: list[str] = next(
                 (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
             box = BoxLayout(orientation="vertical", spacing=dp(8))
-            box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), "26sp", ACCENT, True))
+            box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), LEAD, ACCENT, True))
             for i, answer in enumerate(answers, 1):
-                box.add_widget(text_label(f"{i}. {answer}", "22sp"))
+                box.add_widget(text_label(f"{i}. {answer}", BODY))
             box.add_widget(Widget())
             return box
 
@@ -255,7 +255,7 @@ class PrivateFlows:
         def content(done: Callable[[], None]) -> Widget:
             case = self.host.case()
             box = BoxLayout(orientation="vertical", spacing=dp(10))
-            box.add_widget(text_label(self.tr("acts.check_title"), "24sp", ACCENT, True))
+            box.add_widget(text_label(self.tr("acts.check_title"), BODY, ACCENT, True))
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
             buttons: list[TButton] = []
             for q in case.questions:
@@ -272,7 +272,7 @@ class PrivateFlows:
             for q, b in zip(case.questions, buttons, strict=True):
                 b.bind(on_release=lambda w, n=q.number: pick(w, n))
             box.add_widget(row)
-            ti = TextInput(multiline=False, font_size="22sp", size_hint_y=None, height=dp(56), padding=(dp(12), dp(14)))
+            ti = TextInput(multiline=False, font_size=BODY, size_hint_y=None, height=dp(56), padding=(dp(12), dp(14)))
             ti.test_id = "wh_check_text"
             box.add_widget(ti)
             box.add_widget(Widget())

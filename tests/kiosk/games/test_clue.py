@@ -186,6 +186,24 @@ def test_physical_mode_records_who_showed_never_the_card(driver: Any) -> None:
     assert hall and "플럼 교수" in hall[0] and "끈" in hall[0], "the rooms overview shows what was moved"
 
 
+def test_right_accusation_names_the_winner_with_a_sound(driver: Any) -> None:
+    """Covers CLUE-47, CLUE-51: a right accusation wins; the results screen says who won."""
+    session = _start(driver, ["지수", "민호", "서연"])
+    env = session.state.envelope
+    driver.tap("clue_accuse")
+    driver.tap(f"clue_acc_suspect_{env[0]}")
+    driver.tap(f"clue_acc_weapon_{env[1]}")
+    driver.tap(f"clue_acc_room_{env[2]}")
+    driver.tap("clue_acc_go")
+    driver.tap("confirm_yes")
+    driver.wait_for(lambda: session.outcome is not None)
+    driver.app.dismiss_dialogs()
+    driver.wait_for(lambda: bool(driver.find_all("winner_banner")))
+    assert driver.find("winner_banner").title.text == "지수 승리!"
+    assert driver.app.sounds.count("winner") == 1
+    _check(driver, "clue_winner")
+
+
 def test_wrong_accusation_shows_envelope_only_to_the_accuser(driver: Any) -> None:
     """Covers CLUE-47, CLUE-52, CLUE-53: the accusation is confirmed first; a wrong one sends the tablet
     to the accuser, who alone sees the envelope."""

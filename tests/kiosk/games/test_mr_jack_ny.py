@@ -174,6 +174,9 @@ def test_arrest_with_confirmation_and_winner_screen(driver: Any) -> None:
     assert out is not None and out.reason == ("arrest_right" if suspect == jack else "arrest_wrong")
     name = next(c.name.ko for c in session.game.pack["characters"].characters if c.id == jack)
     assert f"잭의 정체: {name}" in driver.texts()
+    winner = session.view(None)["players"][0 if out.reason == "arrest_right" else 1]
+    assert driver.find("winner_banner").title.text == f"{winner} 승리!"  # names who won, with the sound
+    assert driver.app.sounds.count("winner") == 1
     _check(driver, "mr_jack_over")
 
 

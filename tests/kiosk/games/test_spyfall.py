@@ -78,6 +78,19 @@ def _held(driver: Any, shot: str | None = None) -> list[str]:
     return seen[0]
 
 
+def _see_cards(driver: Any) -> None:
+    """Every player sees their own card (pass the tablet round): the clock may start only then."""
+    start = driver.find("spy_start_clock")
+    assert start.disabled and start.why in driver.texts()  # greyed, and says why
+    driver.tap("spy_pass_cards")
+    for name in driver.app.session.state.players:
+        _wait_handover(driver, name)
+        driver.tap("handover_i_am")
+        driver.hold("handover_hold", 0.05)
+        driver.tap("handover_done")
+    driver.wait_for(lambda: _no_modal(driver) and not driver.find("spy_start_clock").disabled)
+
+
 def _wait_handover(driver: Any, name: str) -> None:
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")) and any(name in t for t in driver.texts()))
 
@@ -203,6 +216,7 @@ def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
     session = _start(driver, votes="spy_votes_sealed")
     driver.tap("spy_dealer_0")
     facts = session.state.round.facts
+    _see_cards(driver)
     driver.tap("spy_start_clock")
     hero = (facts.joker + 1) % 4
     driver.tap("spy_accuse")
@@ -223,6 +237,7 @@ def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
     driver.wait_for(lambda: _no_modal(driver))
     driver.tap("spy_next")
     facts = session.state.round.facts
+    _see_cards(driver)
     driver.tap("spy_start_clock")
     driver.tap("spy_reveal")
     driver.tap(f"spy_pick_{facts.joker}")
@@ -279,6 +294,7 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     assert "능력 카드" in shown
     driver.tap("handover_done")
     driver.wait_for(lambda: _no_modal(driver))
+    _see_cards(driver)
     driver.tap("spy_start_clock")
     facts = session.state.round.facts
     joker = facts.joker
@@ -351,6 +367,7 @@ def test_english_screens_fit(driver: Any) -> None:
         _check(driver, "spyfall_dealer_en")
         driver.tap("spy_dealer_3")
         _check(driver, "spyfall_ready_en")
+        _see_cards(driver)
         driver.tap("spy_start_clock")
         assert any("Ask one named player" in t for t in driver.texts())
         _check(driver, "spyfall_play_en")
@@ -367,6 +384,7 @@ def test_im_the_joker_is_answered_only_on_the_seats_own_screen(driver: Any) -> N
     While the clock is paused the ability button is off, as the engine refuses every one-shot then."""
     session = _start(driver, power="spy_mod_power_up")
     driver.tap("spy_dealer_0")
+    _see_cards(driver)
     driver.tap("spy_start_clock")
     facts = session.state.round.facts
     hero = (facts.joker + 1) % 4

@@ -1,0 +1,41 @@
+"""Toasts go where they cover no control (the main bottom button stays tappable while one shows)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _overlaps(driver: Any) -> list[str]:
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.textinput import TextInput
+
+    toast = driver.app.toast_widget
+    tx0, ty0 = toast.to_window(toast.x, toast.y)
+    bad = []
+    for w in driver.walk():
+        if isinstance(w, (ButtonBehavior, TextInput)) and w.opacity > 0 and not w.disabled and w.width > 1:
+            x0, y0 = w.to_window(w.x, w.y)
+            if x0 < tx0 + toast.width and x0 + w.width > tx0 and y0 < ty0 + toast.height and y0 + w.height > ty0:
+                bad.append(getattr(w, "test_id", "") or w.text)
+    return bad
+
+
+@pytest.mark.parametrize("screen", ["detail", "clue_setup", "spyfall_setup"])
+def test_a_toast_covers_no_control(driver: Any, screen: str) -> None:
+    if screen == "detail":
+        driver.tap("start")
+        driver.wait_screen("library")
+        driver.tap("game_spyfall")
+        driver.wait_screen("detail")
+    else:
+        driver.app.host(screen.removesuffix("_setup"))
+        driver.wait_screen("host")
+    driver.app.toast("세 글자 이상 두 줄이 될 수도 있는 꽤 긴 안내 문장이 여기에 잠깐 나타나요")
+    driver.pump(3)
+    assert driver.app.toast_widget.opacity > 0
+    assert _overlaps(driver) == []
+    driver.screenshot(f"toast_{screen}")
