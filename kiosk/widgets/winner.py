@@ -68,7 +68,7 @@ class WinnerBanner(BoxLayout):
             self.add_widget(self.title)
         self.compact = compact
         self.detail = Label(text=detail, font_size=BODY, color=MUTED, halign="left" if compact else "center",
-                            valign="top", size_hint_y=None, opacity=1 if detail else 0)
+                            valign="top", size_hint_y=None, opacity=1 if detail else 0, height=0)
         self.add_widget(self.detail)
         for lbl in (self.title, self.detail):
             lbl.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
