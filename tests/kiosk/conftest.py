@@ -27,6 +27,7 @@ def driver(tmp_path: Path) -> Iterator[Any]:
 
     app = _app()
     app.reset_for(tmp_path / "data")
+    app.errors.clear()  # an uncaught error a previous test provoked on purpose is not this test's
     drv = Driver(app)
     drv.pump(3)
     yield drv

@@ -3,6 +3,7 @@ see after damage was repaired."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -183,7 +184,7 @@ def test_markup_in_mr_jack_card_names_is_shown_as_typed(driver: Any) -> None:
     folder.mkdir(parents=True)
     text = (ROOT / "games" / "mr_jack_ny" / "characters.yaml").read_text(encoding="utf-8")
     name, summary = "[size=200sp]스왑[/size]", "[color=#ff0000]빨강[/color] 요약"
-    text = text.replace('name: {ko: "자리바꾸기꾼"', f'name: {{ko: "{name}"', 1)
+    text = re.sub(r'(id: swapper\n\s+name: \{ko: )"[^"]*"', lambda m: f'{m.group(1)}"{name}"', text, count=1)
     text = text.replace('ko: "이동 전이나 후에, 바로 옆의', f'ko: "{summary} 이동 전이나 후에, 바로 옆의', 1)
     (folder / "characters.yaml").write_text(text, encoding="utf-8")
     app.reset_for(app.data_dir)
