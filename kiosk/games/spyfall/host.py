@@ -234,6 +234,8 @@ class SpyfallHost(GameHost):
 
     def show_cards(self, seat: int, chain: bool = True) -> None:
         """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
+        if self.ctx.session is None:
+            return  # the game ended while the tablet was going round
         names = self.names()
         if seat >= len(names):
             return

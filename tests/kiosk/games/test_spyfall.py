@@ -413,3 +413,16 @@ def test_im_the_joker_is_answered_only_on_the_seats_own_screen(driver: Any) -> N
     for key in ("0", "0", "0", "0", "ok"):
         driver.tap(f"staffpin_{key}")
     driver.wait_for(lambda: session.state.round.phase == "play")
+
+
+def test_ending_the_game_while_the_cards_go_round_leaves_no_error(driver: Any) -> None:
+    """The hand-over chain schedules the next seat a moment after each one; a game ended in between must not
+    make that late step fail (it once raised inside the kiosk)."""
+    _start(driver)
+    driver.tap("spy_dealer_2")
+    host = driver.app.get_screen("host").ctx.host
+    host.ctx.later(lambda: host.show_cards(1), 0.2)  # as the chain does after a seat has seen its card
+    driver.app.dismiss_dialogs()
+    driver.app.get_screen("host").ctx.end_game()
+    driver.wait(0.6)
+    assert driver.app.errors == []
