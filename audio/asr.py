@@ -177,6 +177,7 @@ class VoiceController:
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
+        self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
         self._audio = bytearray()  # the utterance, kept only when `stages` is set
         self._utterance = b""
         self._mic_ok = False
@@ -343,14 +344,21 @@ class VoiceController:
         if not (self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None):
             return False
         audio, self._utterance, gen = self._utterance, b"", self._gen
+        self._deciding += 1
         threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
                          name="voice-vote", daemon=True).start()
         return True
 
     def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
                           settle: bool = True) -> None:
-        decided = self._vote(key, book, heard, audio)
+        try:
+            decided = self._vote(key, book, heard, audio)
+        except BaseException:
+            with self._lock:
+                self._deciding -= 1
+            raise
         with self._lock:
+            self._deciding -= 1
             if gen != self._gen or self._books.get(key) is not book:
                 return  # pressed again, screen changed or reset meanwhile: this result is stale
             self._handle(heard, key, decided)
@@ -407,7 +415,9 @@ class VoiceController:
             if expired is not None:
                 self._emit(VoiceEvent("confirm_done", intent=expired[1], answer=expired[0]))
                 self._set_phase(Phase.LISTENING if self._pressed else Phase.IDLE)
-            if self.mode is Mode.WAKE_PHRASE and self.phase is Phase.LISTENING and now >= self._window_until:
+            # a command said inside the window and still being decided is not cut off by the window's end
+            if (self.mode is Mode.WAKE_PHRASE and self.phase is Phase.LISTENING and now >= self._window_until
+                    and not self._deciding):
                 self._reset_rec()
                 self._set_phase(Phase.IDLE)
 

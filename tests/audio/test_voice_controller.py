@@ -553,6 +553,57 @@ def test_a_vote_started_by_the_endpoint_in_feed_does_not_hold_the_lock() -> None
     ctl.release()
 
 
+def test_a_command_said_inside_the_wake_window_still_counts_when_its_vote_ends_after_the_window() -> None:
+    """Hands-free in the kiosk: the vote runs on a thread (~0.1 s here, seconds on a loaded tablet). A
+    command whose speech ended inside the 5 s window used to be dropped when the window closed (tick) while
+    its vote was still running: the reset made the result stale."""
+    import threading
+
+    gate_open = threading.Event()
+
+    class Slow(Scripted):
+        def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+            rec = super().recognizer(grammar)
+            if len(self.recognizers) > 4 and self.extra == "점수":
+                final = rec.final
+                rec.final = lambda: (gate_open.wait(5), final())[1]  # type: ignore[method-assign]
+            return rec
+
+    engine = Slow("헤이 테이블")
+    clock = FakeClock()
+    ctl = VoiceController(CATALOG, engine, Mode.WAKE_PHRASE, clock=clock, gate=MicGate(), board=StatusBoard(),
+                          wake_window=5.0, stages=((0.9, 1.1, 1.2),))
+    ctl.background_vote = True
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+
+    def wait_for(cond) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(300):
+            if cond():
+                return
+            threading.Event().wait(0.01)
+
+    ctl.feed("헤이 테이블".encode())
+    ctl.feed(b"")
+    wait_for(lambda: ctl.phase is Phase.LISTENING)
+    assert ctl.phase is Phase.LISTENING
+    engine.extra = "점수"
+    clock.now += 4.0
+    ctl.feed("점수".encode())
+    ctl.feed(b"")  # speech ends 4 s into the window; the vote starts on its thread
+    clock.now += 1.5
+    ctl.tick()  # the kiosk's clock ticks past the window's end while the vote runs
+    gate_open.set()
+    wait_for(lambda: bool(intents(events)))
+    assert intents(events) == ["score"]
+    wait_for(lambda: ctl.phase is Phase.IDLE)
+    assert ctl.phase is Phase.IDLE
+    ctl.tick()
+    assert ctl.phase is Phase.IDLE
+
+
 def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decisive() -> None:
     from audio.asr import decide
 
