@@ -104,7 +104,9 @@ class HostContext:
         if self.app.voice is not None:
             self.app.voice.update_context()  # names and legal moves may have changed
 
-    def dispatch(self, action: Action) -> Step[Any] | None:
+    def dispatch(self, action: Action, toast: bool = True) -> Step[Any] | None:
+        """Send `action`; a refusal is kept in `last_error` and shown as a toast unless `toast` is False
+        (a private channel shows it itself: the shared screen must not)."""
         if self.session is None or not self.alive:
             return None
         try:
@@ -112,7 +114,8 @@ class HostContext:
             return self.session.dispatch(action)
         except RuleError as exc:
             self.last_error = exc
-            self.toast(exc.message(self.lang))
+            if toast:
+                self.toast(exc.message(self.lang))
             return None
 
     def send(self, action: Action, question: str, danger: bool = False,

@@ -21,8 +21,9 @@ Decisions where the rulebook (003_7072ccf76eed0510.txt) is silent or ambiguous â
   earlier seats get the extra cards); a wrong accuser left in the corridors gets a "clear the door"
   prompt (CLUE-56); in physical mode the accuser reports what the envelope showed.
 - Physical mode, a recorded hand (CLUE-41/42): a player whose recorded hand holds a named card may not
-  pass (`must_show_recorded`, a message that names no card); the kiosk asks for show/pass on that player's
-  private channel only, so no refusal is ever shown to the table. A skipped (empty) hand is not checked.
+  pass (`must_show_recorded`, a message that names no card). Show and pass are PRIVATE: the table offers
+  them (`table_offers`) only for a seat that recorded no hand, where nothing secret decides them; the kiosk
+  asks everyone else on their own channel, so no refusal is ever shown to the table.
 """
 
 from engines.clue.rules import ENGINE, ClueEngine

@@ -46,7 +46,7 @@ from engines.clue.state import (
     SuggestionRecord,
 )
 from engines.clue.views import hidden_variants, secrets, view
-from engines.core import CHANCE, Action, Engine, Event, Named, Outcome, Secret, Step, View, seeded_rng
+from engines.core import CHANCE, Action, Engine, Event, Named, Offer, Outcome, Secret, Step, View, seeded_rng
 
 ACCUSE_PHASES = (START, MOVE, IN_ROOM, AFTER)
 
@@ -408,6 +408,15 @@ class ClueEngine(Engine[ClueState]):
                  for k, cards in (("suspects", c.suspects), ("weapons", c.weapons), ("rooms", c.rooms))}
         named["cards"] = named["suspects"] + named["weapons"] + named["rooms"]
         return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named)
+
+    def table_offers(self, state: ClueState) -> tuple[Offer, ...]:
+        """Show and pass are PRIVATE (a recorded hand decides them), except in physical mode for a seat that
+        recorded no hand: nothing secret decides them, so the shared screen offers both (CLUE-41, CLUE-42)."""
+        out = super().table_offers(state)
+        seat = state.asking
+        if state.phase == REFUTE and state.mode != DIGITAL and not state.hands[seat]:
+            out += (Offer(seat, Show.NAME), Offer(seat, Pass.NAME))
+        return out
 
     def secrets(self, state: ClueState) -> list[Secret]:
         return secrets(state)

@@ -23,7 +23,7 @@ def _public(state: ClueState) -> dict[str, Any]:
         "mode": state.mode,
         "cards": {"suspects": list(c.ids(0)), "weapons": list(c.ids(1)), "rooms": list(c.ids(2))},
         "players": [{"seat": i, "name": name, "suspect": state.suspects[i], "hand_size": state.hand_sizes[i],
-                     "out": i in state.eliminated} for i, name in enumerate(state.players)],
+                     "recorded": bool(state.hands[i]), "out": i in state.eliminated} for i, name in enumerate(state.players)],
         "first": state.first,
         "turn": state.turn,
         "phase": state.phase,

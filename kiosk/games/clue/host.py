@@ -37,7 +37,7 @@ from kiosk.games.clue.notebook import NotebookPanel
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, button_grid
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
-from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TITLE, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, SMALL, TITLE, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
 
@@ -319,14 +319,18 @@ class ClueHost(GameHost):
         named = ", ".join(self.cname(view, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
         box.add_widget(ClueText(text=f"{self.pname(view, rec['seat'])}: {named}", font_size=BODY))
         seat = view["asking"]
-        if view["mode"] == "digital":
-            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
-                                         lambda: self.pick_card_to_show(seat), "primary", 80))
+        offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}
+        if (seat, "pass") in offers:  # physical cards, no recorded hand: nothing secret decides the answer
+            row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
+            row.add_widget(action_button(self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)),
+                                         "primary", 72))
+            row.add_widget(action_button(self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal", 72))
+            box.add_widget(row)
             return
-        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-        row.add_widget(action_button(self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)), "primary", 72))
-        row.add_widget(action_button(self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal", 72))
-        box.add_widget(row)
+        # the seat's hand decides show or pass: they answer on their own channel, where a refusal tells no one
+        private = self.pick_card_to_show if view["mode"] == "digital" else self.answer_privately
+        box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+                                     lambda: private(seat), "primary", 80))
 
     def start_accuse(self) -> None:
         self.accusing, self.pick = True, {}
@@ -402,6 +406,41 @@ class ClueHost(GameHost):
             return box
 
         self.ctx.private(self.pname(view, seat), content, lambda: self.reveal_shown(suggester), mode="input")
+
+    def answer_privately(self, seat: int) -> None:
+        """Physical cards with a recorded hand: the refuter says shown or pass on their own channel; a pass
+        the recorded hand contradicts is refused there, naming their own matching cards (CLUE-41, CLUE-42)."""
+        view = self.session.view(None)
+        rec = view["suggestions"][-1]
+
+        def content(done: Callable[[], None]) -> Widget:
+            box, mine = self.private_box(seat, self.tr("private.answer", name=self.pname(view, rec["seat"])))
+            named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
+            box.add_widget(ClueText(text=named, font_size=LEAD))
+            why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
+            why.test_id = "clue_answer_why"
+
+            def answer(action: Action) -> None:
+                if self.ctx.dispatch(action, toast=False) is not None:
+                    done()
+                    return
+                error = self.ctx.last_error
+                held = ", ".join(self.cname(mine, c) for c in mine.get("can_show", []))
+                lines = [error.message(self.ctx.lang)] if error is not None else []
+                why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
+
+            row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
+            row.add_widget(action_button(self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)),
+                                         "primary", 80))
+            row.add_widget(action_button(self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)),
+                                         "normal", 80))
+            box.add_widget(row)
+            box.add_widget(why)
+            box.add_widget(self.hand_line(mine))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.pname(view, seat), content, None, mode="input", seat=seat)
 
     def reveal_shown(self, seat: int) -> None:
         view = self.session.view(None)

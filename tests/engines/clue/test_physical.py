@@ -118,3 +118,22 @@ def test_a_recorded_hand_holding_a_named_card_may_not_pass() -> None:
                Pass(1), Pass(2))
     assert state.asking == 3 and {a.NAME for a in ENGINE.legal_actions(state, 3)} == {"show", "pass"}
     assert do(state, Pass(3)).phase == "after"  # seat 3 skipped recording: the kiosk cannot know
+
+
+def test_the_shared_screen_offers_show_and_pass_only_where_no_recorded_hand_decides() -> None:
+    """Covers CLUE-41, CLUE-42 (issue 24, item 2): a seat with a recorded hand answers on its own channel
+    (show and pass stay PRIVATE, so the table offers neither, whatever the hand holds); a seat that skipped
+    recording answers at the table. The offers are the same whether or not the recorded hand holds a card."""
+    holds = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"),
+               Pass(1))
+    lacks = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "study"), Suggest(0, "green", "rope"),
+               Pass(1))
+    assert holds.asking == lacks.asking == 2
+    assert [o for o in ENGINE.table_offers(holds) if o.seat == 2] == []
+    assert [o for o in ENGINE.table_offers(lacks) if o.seat == 2] == []
+    skipped = do(lacks, Pass(2))
+    assert skipped.asking == 3
+    assert {o.action for o in ENGINE.table_offers(skipped) if o.seat == 3} == {"show", "pass"}
+    table = ENGINE.view(skipped, None)
+    assert [p["recorded"] for p in table["players"]] == [True, True, True, False]
+    assert table["common"]["table"] == ENGINE.view(skipped, 1)["common"]["table"]

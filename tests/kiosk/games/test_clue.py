@@ -186,6 +186,47 @@ def test_physical_mode_records_who_showed_never_the_card(driver: Any) -> None:
     assert hall and "플럼 교수" in hall[0] and "끈" in hall[0], "the rooms overview shows what was moved"
 
 
+def test_physical_recorded_hand_answers_on_its_own_channel(driver: Any) -> None:
+    """Covers CLUE-41, CLUE-42: real cards and a recorded hand that holds a named card. The shared screen
+    offers no pass for that player (a refusal there would tell the table); the tablet goes to them, their
+    pass is refused on their own screen naming their own card, and nothing reaches the shared screen."""
+    session = _start(driver, ["가", "나", "다"], mode="physical")
+    hand = ("rope", "knife", "wrench", "scarlet", "mustard", "kitchen")
+    for seat in range(3):
+        driver.tap("clue_handover")
+        driver.tap("handover_i_am")
+        if seat == 1:
+            for cid in hand:
+                driver.tap(f"clue_rec_{cid}")
+            driver.tap("clue_rec_done")
+        else:
+            driver.tap("clue_rec_skip")
+        _modal_gone(driver)
+    driver.tap("clue_roll")
+    driver.tap("clue_room_hall")
+    driver.tap("clue_sus_plum")
+    driver.tap("clue_wpn_rope")
+    driver.tap("clue_suggest")
+    assert not driver.find_all("clue_pass") and not driver.find_all("clue_showed"), "pass offered on the shared screen"
+    _check(driver, "clue_physical_recorded_refute")
+    driver.tap("clue_handover")
+    driver.tap("handover_i_am")
+    toasts: list[str] = []
+    shared_toast = driver.app.toast
+    driver.app.toast = lambda text: (toasts.append(text), shared_toast(text))
+    driver.tap("clue_answer_pass")
+    why = driver.find("clue_answer_why").text
+    assert "기록해 둔 손패" in why and "끈" in why, why
+    assert session.view(None)["phase"] == "refute" and session.view(None)["asking"] == 1
+    assert session.view(None)["suggestions"][-1]["passed"] == [], "the refused pass was recorded"
+    assert toasts == [], "a refusal reached the shared screen"
+    _check(driver, "clue_physical_recorded_refused")
+    driver.tap("clue_answer_showed")
+    _modal_gone(driver)
+    assert session.view(None)["phase"] == "note" and session.view(None)["suggestions"][-1]["shown_by"] == 1
+    assert toasts == [] and not any("기록해 둔 손패" in t for t in driver.texts())
+
+
 def test_right_accusation_names_the_winner_with_a_sound(driver: Any) -> None:
     """Covers CLUE-47, CLUE-51: a right accusation wins; the results screen says who won."""
     session = _start(driver, ["지수", "민호", "서연"])
