@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -247,6 +248,11 @@ class TableHostApp(App):
             host = os.environ.get("TABLEHOST_PHONES_HOST") or lan_address()
             server = PhoneServer(hub, host=host, port=self.settings.phones_port)
             server.start()
+        except OSError as exc:  # no LAN address, or the port is taken (a second kiosk, another program)
+            log.warning("phones off: pass-the-tablet only (%s)", exc)
+            taken = exc.errno == errno.EADDRINUSE
+            add(self.notices, "phones_port_taken" if taken else "phones_no_network", port=self.settings.phones_port)
+            return
         except Exception:
             log.exception("phones off: pass-the-tablet only")
             return

@@ -9,6 +9,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -73,10 +74,16 @@ class HostScreen(Screen):
 
     def _sync_bar(self) -> None:
         has = self.ctx is not None and self.ctx.session is not None
-        self.ids.undo.disabled = not has
-        self.ids.end.disabled = not has
+        for button in (self.ids.undo, self.ids.end):  # nothing to undo or end during set-up: not shown
+            button.disabled = not has
+            button.opacity, button.width = (1, dp(150)) if has else (0, 0)
         app = App.get_running_app()
-        self.ids.phones.disabled = app is None or app.phones is None or self.host_widget is None  # set-up too
+        # without the phone server (turned off, or it could not start) the button is not shown at all: a
+        # greyed 휴대폰 would only make guests wonder; staff see why on the staff screen
+        off = app is None or app.phones is None
+        phones = self.ids.phones
+        phones.disabled = off or self.host_widget is None  # set-up too
+        phones.opacity, phones.width = (0, 0) if off else (1, dp(130))
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()
