@@ -12,7 +12,6 @@ import contextlib
 import json
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from importlib import resources
@@ -23,6 +22,7 @@ from aiohttp import WSMsgType, web
 
 from kiosk.floor.board import FloorBoard
 from kiosk.floor.store import FloorStore
+from kiosk.loop_thread import LoopThread
 from kiosk.pin import PinLock
 
 log = logging.getLogger(__name__)
@@ -53,11 +53,8 @@ class FloorServer:
         self.content_state: Callable[[], dict[str, Any]] = dict  # the content form's state (content_form)
         self._sockets: set[web.WebSocketResponse] = set()
         self._dirty = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._runs = LoopThread("floor-page")
         self._runner: web.AppRunner | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
         board.on_change = self._changed
 
     @property
@@ -66,40 +63,10 @@ class FloorServer:
 
     # ------------------------------------------------------------ life
     def start(self, timeout: float = 10.0) -> None:
-        self._thread = threading.Thread(target=self._run, name="floor-page", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(timeout):
-            raise TimeoutError("the floor page did not start")
-        if self._error is not None:
-            raise self._error
+        self._runs.start(self._startup, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        loop = self._loop
-        if loop is None or self._thread is None:
-            return
-        fut = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-        with contextlib.suppress(Exception):
-            fut.result(timeout)
-        loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout)
-        self._loop = None
-
-    def _run(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._startup())
-        except BaseException as exc:  # noqa: BLE001 - reported to start()
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
+        self._runs.stop(self._shutdown, timeout)
 
     async def _startup(self) -> None:
         self._dirty = asyncio.Event()
@@ -200,7 +167,7 @@ class FloorServer:
 
     # ------------------------------------------------------------ live tables
     def _changed(self, _table: str) -> None:
-        loop = self._loop
+        loop = self._runs.loop
         if loop is not None:
             loop.call_soon_threadsafe(self._dirty.set)
 

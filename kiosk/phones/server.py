@@ -20,13 +20,13 @@ import functools
 import ipaddress
 import json
 import logging
-import threading
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kiosk.loop_thread import LoopThread
 from kiosk.phones.channel import PhoneHub, _direct
 from kiosk.phones.guard import Guard, GuardedSite
 from kiosk.phones.ratelimit import Limiter
@@ -103,11 +103,8 @@ class PhoneServer:
         self.guard = Guard(max_connections, max_per_address, join_timeout)
         self.idle_timeout = idle_timeout
         self.keepalive_timeout = keepalive_timeout
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._runs = LoopThread("phones-server")
         self._runner: web.AppRunner | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
         self._page = ""
         self._sockets: set[web.WebSocketResponse] = set()
 
@@ -125,42 +122,13 @@ class PhoneServer:
         """Start serving on a background thread; raises OSError if the port cannot be had."""
         strings = json.dumps(self.hub.cat.page_strings(), ensure_ascii=False).replace("<", "\\u003c")
         self._page = _asset("page.html").replace("{{STRINGS}}", strings)
-        self._thread = threading.Thread(target=self._run, name="phones-server", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(timeout):
-            raise TimeoutError("the phones' server did not start")
-        if self._error is not None:
-            raise self._error
+        self._runs.start(self._startup, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        loop = self._loop
-        if loop is None or self._thread is None:
+        if self._runs.loop is None:
             return
         self.hub.offload = _direct
-        fut = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-        with contextlib.suppress(Exception):
-            fut.result(timeout)
-        loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout)
-        self._loop = None
-        self._thread = None
-
-    def _run(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._startup())
-        except BaseException as exc:  # noqa: BLE001 - reported to start()
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
+        self._runs.stop(self._shutdown, timeout)
 
     async def _startup(self) -> None:
         app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE)
