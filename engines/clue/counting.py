@@ -30,6 +30,7 @@ the former version of this counter (kept as bench/clue_baseline.py): bench/clue_
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -81,6 +82,7 @@ class Probabilities:
 
 
 Move = tuple[int, int, int]  # (state delta, ways, kind: single → owner index; step → n, or n·(g+1) + m)
+CAP = (1 << CAP_BITS) - 1
 
 
 class _Stage:
@@ -93,61 +95,106 @@ class _Stage:
       the second taking the r - n cards left.
 
     A move depends only on the state's bits under `mask` (the capacities of the stage's owners, r, the
-    marks' bits), so moves are worked out once per masked key and each is a plain delta added to the state.
-    `avail[i]`: cards still to come that owner i may get; its capacity may not exceed that."""
+    marks' bits), so moves are worked out once per masked key (`compute`) and each is a plain delta added
+    to the state. `avail[i]`: cards still to come that owner i may get; its capacity may not exceed that."""
 
-    __slots__ = ("single", "owners", "cards", "avail", "setbits", "close", "first", "last", "mask", "moves",
-                 "rem_shift", "bit_shift")
+    __slots__ = ("single", "owners", "cards", "mask", "moves", "compute")
 
     def __init__(self, single: bool, owners: tuple[int, ...], cards: tuple[str, ...], avail: tuple[int, ...],
                  rem_shift: int, setbits: tuple[int, ...] = (), close: int = 0, first: bool = False,
                  last: bool = False) -> None:
-        self.single, self.owners, self.cards, self.avail = single, owners, cards, avail
-        self.setbits, self.close, self.first, self.last = setbits, close, first, last
-        self.rem_shift, self.bit_shift = rem_shift, rem_shift + 6
-        m = (1 << CAP_BITS) - 1
-        self.mask = sum(m << (CAP_BITS * o) for o in owners)
+        self.single, self.owners, self.cards = single, owners, cards
+        mask = 0
+        for o in owners:
+            mask |= CAP << (CAP_BITS * o)
         if single:
-            self.mask |= (sum(setbits) | close) << self.bit_shift
-        elif not first:
-            self.mask |= 63 << rem_shift
+            marks = close
+            for b in setbits:
+                marks |= b
+            mask |= marks << (rem_shift + 6)
+            self.compute = _single_moves(owners, avail, rem_shift + 6, setbits, close) if marks else \
+                _plain_moves(owners, avail)
+        else:
+            if not first:
+                mask |= 63 << rem_shift
+            self.compute = _step_moves(owners, len(cards), avail, rem_shift, first, last)
+        self.mask = mask
         self.moves: dict[int, list[Move]] = {}
 
-    def compute(self, key: int) -> list[Move]:
-        """The moves from any state whose masked bits are `key`."""
-        m = (1 << CAP_BITS) - 1
-        out: list[Move] = []
-        if not self.single:
-            o = self.owners[0]
-            cap = (key >> (CAP_BITS * o)) & m
-            g = len(self.cards)
-            rem = g if self.first else (key >> self.rem_shift) & 63
-            before = 0 if self.first else rem << self.rem_shift
-            if len(self.owners) == 2:  # the group's last two owners: n cards to the first, the rest to the other
-                o2 = self.owners[1]
-                cap2 = (key >> (CAP_BITS * o2)) & m
-                for n in range(max(0, rem - cap2), min(cap, rem) + 1):
-                    if cap - n <= self.avail[0] and cap2 - (rem - n) <= self.avail[1]:
-                        delta = -before - (n << (CAP_BITS * o)) - ((rem - n) << (CAP_BITS * o2))
-                        out.append((delta, comb(rem, n), n * (g + 1) + rem - n))
-                return out
-            for n in range(rem if self.last else 0, min(cap, rem) + 1):
-                if cap - n <= self.avail[0]:
-                    after = 0 if self.last else (rem - n) << self.rem_shift
-                    out.append((after - before - (n << (CAP_BITS * o)), comb(rem, n), n))
-            return out
-        caps = [(key >> (CAP_BITS * o)) & m for o in self.owners]
-        over = [i for i, (c, a) in enumerate(zip(caps, self.avail, strict=True)) if c > a]
-        if len(over) > 1 or (over and caps[over[0]] - 1 > self.avail[over[0]]):
-            return out  # the card can relieve one owner by one card at most
-        old = key >> self.bit_shift
-        for i in over or range(len(caps)):
-            if caps[i]:
-                new = old | self.setbits[i]
-                if new & self.close == self.close:
-                    new &= ~self.close
-                    out.append((((new - old) << self.bit_shift) - (1 << (CAP_BITS * self.owners[i])), 1, i))
+
+def _forced(key: int, info: tuple[tuple[int, int, int], ...]) -> int:
+    """-1: any owner with room may take the card; i ≥ 0: owner i must (it needs every card still to come
+    that it may get); -2: none can (two owners need it, or one needs more than all that is left)."""
+    pick = -1
+    for i, sh, av in info:
+        c = key >> sh & CAP
+        if c > av:
+            if pick >= 0 or c > av + 1:
+                return -2
+            pick = i
+    return pick
+
+
+def _plain_moves(owners: tuple[int, ...], avail: tuple[int, ...]) -> Callable[[int], list[Move]]:
+    info = tuple((i, CAP_BITS * o, av) for i, (o, av) in enumerate(zip(owners, avail, strict=True)))
+    units = [-(1 << (CAP_BITS * o)) for o in owners]
+
+    def compute(key: int) -> list[Move]:
+        pick = _forced(key, info)
+        if pick >= 0:
+            return [(units[pick], 1, pick)]
+        if pick == -2:
+            return []
+        return [(units[i], 1, i) for i, sh, _av in info if key >> sh & CAP]
+    return compute
+
+
+def _single_moves(owners: tuple[int, ...], avail: tuple[int, ...], bit_shift: int, setbits: tuple[int, ...],
+                  close: int) -> Callable[[int], list[Move]]:
+    info = tuple((i, CAP_BITS * o, av) for i, (o, av) in enumerate(zip(owners, avail, strict=True)))
+    every = tuple((i, CAP_BITS * o, 1 << (CAP_BITS * o), b) for i, (o, b) in enumerate(zip(owners, setbits,
+                                                                                         strict=True)))
+    keep = ~close
+
+    def compute(key: int) -> list[Move]:
+        pick = _forced(key, info)
+        if pick == -2:
+            return []
+        old = key >> bit_shift
+        out = []
+        for i, sh, unit, b in (every[pick],) if pick >= 0 else every:
+            if key >> sh & CAP:
+                new = old | b
+                if new & close == close:
+                    out.append(((((new & keep) - old) << bit_shift) - unit, 1, i))
         return out
+    return compute
+
+
+def _step_moves(owners: tuple[int, ...], g: int, avail: tuple[int, ...], rem_shift: int, first: bool,
+                last: bool) -> Callable[[int], list[Move]]:
+    sh = CAP_BITS * owners[0]
+    av = avail[0]
+    if len(owners) == 2:  # the group's last two owners: n cards to the first, the rest to the other
+        sh2, av2 = CAP_BITS * owners[1], avail[1]
+
+        def two(key: int) -> list[Move]:
+            cap, cap2 = key >> sh & CAP, key >> sh2 & CAP
+            rem = g if first else key >> rem_shift & 63
+            before = 0 if first else rem << rem_shift
+            return [(-before - (n << sh) - ((rem - n) << sh2), comb(rem, n), n * (g + 1) + rem - n)
+                    for n in range(max(0, rem - cap2, cap - av), min(cap, rem, rem - cap2 + av2) + 1)]
+        return two
+
+    def one(key: int) -> list[Move]:
+        cap = key >> sh & CAP
+        rem = g if first else key >> rem_shift & 63
+        before = 0 if first else rem << rem_shift
+        if last:
+            return [(-before - (rem << sh), 1, rem)] if cap - rem <= av and rem <= cap else []
+        return [((((rem - n) << rem_shift) - before) - (n << sh), comb(rem, n), n)
+                for n in range(max(0, cap - av), min(cap, rem) + 1)]
+    return one
 
 
 class _Model:
@@ -156,121 +203,165 @@ class _Model:
     def __init__(self, kn: Knowledge, marks: dict[str, list[int | None]],
                  clauses: list[tuple[int, tuple[str, ...]]], max_states: int) -> None:
         self.kn = kn
-        P, K = kn.players, len(kn.categories)
+        P = len(kn.hand_sizes)
+        K = len(kn.categories)
         self.W = P + K
         self.rem_shift = CAP_BITS * self.W
         self.max_states = max_states
         self.fixed: dict[str, int] = {}
         caps = list(kn.hand_sizes) + [1] * K
         allowed: dict[str, tuple[int, ...]] = {}
+        cat_of: dict[str, int] = {}
+        ok = True
+        players = range(P)
         for k, cat in enumerate(kn.categories):
             for c in cat:
                 row = marks[c]
                 if O in row:
                     o = row.index(O)
-                    owner = P + k if o == P else o
                     self.fixed[c] = o
-                    caps[owner] -= 1
+                    caps[P + k if o == P else o] -= 1
                 else:
-                    allowed[c] = tuple(p for p in range(P) if row[p] is None) + (
-                        (P + k,) if row[P] is None else ())
-        self.ok = all(cap >= 0 for cap in caps) and all(allowed.values())
-        if any(cap >= 1 << CAP_BITS for cap in caps):
+                    a = [p for p in players if row[p] is None]
+                    if row[P] is None:
+                        a.append(P + k)
+                    elif not a:
+                        ok = False
+                    allowed[c] = tuple(a)
+                    cat_of[c] = k
+        self.ok = ok and min(caps) >= 0
+        if max(caps) > CAP:
             raise BudgetExceeded(0)  # a hand too big for the state encoding: approximate instead
         self.start = sum(cap << (CAP_BITS * o) for o, cap in enumerate(caps) if cap > 0)
         self.ok = self.ok and sum(caps) == len(allowed)
-        # clauses over unknown cards, minimal per player
-        cl: list[tuple[int, frozenset[str]]] = []
+        # clauses over unknown cards (bit i: the i-th unknown card), minimal per player
+        unknown = list(allowed)
+        index = {c: 1 << i for i, c in enumerate(unknown)}
+        cl: set[tuple[int, int]] = set()
         for p, cards in clauses:
-            s = frozenset(c for c in cards if c in allowed and p in allowed[c])
+            s = 0
+            for c in cards:
+                if c in index and marks[c][p] is None:
+                    s |= index[c]
             if not s:
                 self.ok = False
-            cl.append((p, s))
-        cl = sorted(set(cl), key=lambda t: (len(t[1]), t[0], sorted(t[1])))
-        minimal: list[tuple[int, frozenset[str]]] = []
-        for p, s in cl:
-            if not any(q == p and t <= s for q, t in minimal):
+            cl.add((p, s))
+        minimal: list[tuple[int, int]] = []
+        kept: dict[int, list[int]] = {}
+        for p, s in sorted(cl, key=lambda t: t[1].bit_count()):
+            mine = kept.setdefault(p, [])
+            for t in mine:
+                if not t & ~s:
+                    break
+            else:
+                mine.append(s)
                 minimal.append((p, s))
-        self.stages = self._plan(allowed, minimal)
+        self.stages = self._plan(allowed, cat_of, unknown, minimal)
         self.layers: list[dict[int, int]] = []
         self.back: list[dict[int, int]] = []
 
     @staticmethod
-    def _order(clauses: list[tuple[int, frozenset[str]]]) -> list[str]:
-        """Numbered cards in an order that keeps few marks open: greedily the card after which the fewest
-        marks are open (opened by a placed card, not yet complete)."""
-        cards = sorted({c for _, s in clauses for c in s})
-        idx = {c: i for i, c in enumerate(cards)}
-        members = [sum(1 << idx[c] for c in s) for _, s in clauses]
-        of_card = {c: [j for j, (_, s) in enumerate(clauses) if c in s] for c in cards}
-        order: list[str] = []
-        placed = 0
-        open_: set[int] = set()
-        todo = list(cards)
+    def _order(unknown: list[str], of_card: dict[int, int], left: list[int]) -> list[int]:
+        """Numbered cards (indices into `unknown`; `of_card`: index → bits of the clauses naming it) in an
+        order that keeps few marks open: greedily the card after which the fewest marks are open (opened by
+        a placed card, not yet complete); ties by card id. `left`: cards per clause (consumed)."""
+        todo = sorted(of_card, key=unknown.__getitem__)
+        ones = 0
+        for j, n in enumerate(left):
+            if n == 1:
+                ones |= 1 << j
+        open_ = 0
+        order: list[int] = []
         while todo:
-            best: tuple[int, str] | None = None
-            for c in todo:
-                after = placed | (1 << idx[c])
-                opened = open_.union(of_card[c])
-                cost = sum(1 for j in opened if members[j] & ~after)
-                if best is None or (cost, c) < best:
-                    best = (cost, c)
-            assert best is not None
-            c = best[1]
-            order.append(c)
-            todo.remove(c)
-            placed |= 1 << idx[c]
-            open_ = {j for j in open_.union(of_card[c]) if members[j] & ~placed}
+            # open after i: the open marks and i's, less those i completes (i is their last card)
+            best, cost = -1, 1 << 30
+            for i in todo:
+                mine = of_card[i]
+                n = (open_ | mine).bit_count() - (mine & ones).bit_count()
+                if n < cost:
+                    best, cost = i, n
+            order.append(best)
+            todo.remove(best)
+            mine = of_card[best]
+            open_ |= mine
+            while mine:
+                low = mine & -mine
+                j = low.bit_length() - 1
+                left[j] -= 1
+                if left[j] == 1:
+                    ones |= low
+                elif left[j] == 0:
+                    ones &= ~low
+                    open_ &= ~low
+                mine ^= low
         return order
 
-    def _plan(self, allowed: dict[str, tuple[int, ...]],
-              clauses: list[tuple[int, frozenset[str]]]) -> list[_Stage]:
-        order = self._order(clauses)
-        clause_cards = set(order)
+    def _plan(self, allowed: dict[str, tuple[int, ...]], cat_of: dict[str, int], unknown: list[str],
+              clauses: list[tuple[int, int]]) -> list[_Stage]:
+        of_card: dict[int, int] = {}
+        for j, (_p, s) in enumerate(clauses):
+            while s:
+                low = s & -s
+                i = low.bit_length() - 1
+                of_card[i] = of_card.get(i, 0) | 1 << j
+                s ^= low
+        order = self._order(unknown, of_card, [s.bit_count() for _, s in clauses])
         groups: dict[tuple[int, ...], list[str]] = {}
-        for c in allowed:
-            if c not in clause_cards:
+        for i, c in enumerate(unknown):
+            if i not in of_card:
                 groups.setdefault(allowed[c], []).append(c)
         # numbered cards first; then the groups category by category, so that each envelope slot's
         # capacity stops varying early (fewer states)
-        cat_of = {c: k for k, cat in enumerate(self.kn.categories) for c in cat}
-        items: list[tuple[str, ...]] = [(c,) for c in order] + [
+        items: list[tuple[str, ...]] = [(unknown[i],) for i in order] + [
             tuple(v) for _, v in sorted(groups.items(), key=lambda kv: (cat_of[kv[1][0]], kv[0]))]
         # cards still to come for each owner after item i
-        after_avail: list[dict[int, int]] = []
-        running: dict[int, int] = {}
+        after_avail: list[list[int]] = []
+        running = [0] * self.W
         for it in reversed(items):
-            after_avail.append(dict(running))
+            after_avail.append(running[:])
+            g = len(it)
             for o in allowed[it[0]]:
-                running[o] = running.get(o, 0) + len(it)
+                running[o] += g
         after_avail.reverse()
-        of_card: dict[str, list[int]] = {}
-        for j, (_, s) in enumerate(clauses):
-            for c in s:
-                of_card.setdefault(c, []).append(j)
         stages: list[_Stage] = []
-        seen: set[str] = set()
-        for i, it in enumerate(items):
+        placed = 0
+        rs = self.rem_shift
+        for k, i in enumerate(order):  # numbered cards
+            c = unknown[i]
+            owners = allowed[c]
+            aa = after_avail[k]
+            placed |= 1 << i
+            setbit = [0] * self.W
+            close = 0
+            mine = of_card[i]
+            while mine:
+                low = mine & -mine
+                p, s = clauses[low.bit_length() - 1]
+                setbit[p] |= low
+                if not s & ~placed:
+                    close |= low
+                mine ^= low
+            stages.append(_Stage(True, owners, (c,), tuple([aa[o] for o in owners]), rs,
+                                 tuple([setbit[o] for o in owners]), close))
+        for k in range(len(order), len(items)):
+            it = items[k]
             owners = allowed[it[0]]
-            avail = tuple(after_avail[i].get(o, 0) for o in owners)
-            c = it[0]
-            if c in clause_cards:
-                seen.add(c)
-                mine = of_card[c]
-                setbits = tuple(sum(1 << j for j in mine if clauses[j][0] == o) for o in owners)
-                close = sum(1 << j for j in mine if clauses[j][1] <= seen)
-                stages.append(_Stage(True, owners, it, avail, self.rem_shift, setbits, close))
-            elif len(it) == 1:
-                stages.append(_Stage(True, owners, it, avail, self.rem_shift, (0,) * len(owners)))
-            else:
-                # the envelope slot (capacity 0 or 1, last in `owners`) first: fewer states between steps;
-                # the last two owners in one step (the last one takes what is left)
-                seq = [len(owners) - 1, *range(len(owners) - 1)]
-                for n, j in enumerate(seq[:-2]):
-                    stages.append(_Stage(False, (owners[j],), it, (avail[j],), self.rem_shift, first=n == 0))
-                a, b = seq[-2:]
-                stages.append(_Stage(False, (owners[a], owners[b]), it, (avail[a], avail[b]), self.rem_shift,
-                                     first=len(seq) == 2, last=True))
+            aa = after_avail[k]
+            avail = tuple([aa[o] for o in owners])
+            if len(it) == 1:
+                stages.append(_Stage(True, owners, it, avail, rs))
+                continue
+            if len(owners) == 1:  # possible in a wrong accusation's sub-count (no propagation there)
+                stages.append(_Stage(False, owners, it, avail, rs, first=True, last=True))
+                continue
+            # the envelope slot (capacity 0 or 1, last in `owners`) first: fewer states between steps;
+            # the last two owners in one step (the last one takes what is left)
+            seq = [len(owners) - 1, *range(len(owners) - 1)]
+            for n, j in enumerate(seq[:-2]):
+                stages.append(_Stage(False, (owners[j],), it, (avail[j],), rs, first=n == 0))
+            a, b = seq[-2:]
+            stages.append(_Stage(False, (owners[a], owners[b]), it, (avail[a], avail[b]), rs,
+                                 first=len(seq) == 2, last=True))
         return stages
 
     def forward(self) -> None:
@@ -367,8 +458,13 @@ class _Model:
 def _clauses(kn: Knowledge, marks: dict[str, list[int | None]]) -> list[tuple[int, tuple[str, ...]]]:
     out = []
     for f in kn.facts:
-        if f.kind == "one_of" and not any(marks[c][f.player] == O for c in f.cards):
-            out.append((f.player, f.cards))
+        if f.kind == "one_of":
+            p = f.player
+            for c in f.cards:
+                if marks[c][p] == O:
+                    break
+            else:
+                out.append((p, f.cards))
     return out
 
 
