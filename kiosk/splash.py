@@ -5,7 +5,6 @@ start-up path (`tablehost run` and bench/startup.py). Call after kiosk.env.confi
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -70,25 +69,11 @@ class Splash:
         self.fraction = 0.0
 
     def _mark(self, cx: float, cy: float, r: float) -> None:
-        """The TableHost mark: a round table seen from above, four seats and a star (the host) in the middle."""
-        from kivy.graphics import Color, Ellipse, Line, Mesh
+        """The TableHost mark (kiosk.widgets.art)."""
+        from kiosk.widgets.art import table_mark
 
-        t = self.theme
-        self.group.add(Color(*t.PANEL_HI))
-        self.group.add(Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r)))
-        self.group.add(Color(*t.ACCENT_DARK))
-        self.group.add(Line(circle=(cx, cy, r), width=3))
-        for k in range(4):
-            a = math.pi / 4 + k * math.pi / 2
-            sx, sy = cx + 1.35 * r * math.cos(a), cy + 1.35 * r * math.sin(a)
-            self.group.add(Ellipse(pos=(sx - r * 0.22, sy - r * 0.22), size=(r * 0.44, r * 0.44)))
-        self.group.add(Color(*t.ACCENT))
-        pts: list[float] = []
-        for k in range(10):
-            a = math.pi / 2 + k * math.pi / 5
-            rr = r * (0.55 if k % 2 == 0 else 0.22)
-            pts += [cx + rr * math.cos(a), cy + rr * math.sin(a), 0, 0]
-        self.group.add(Mesh(vertices=[cx, cy, 0, 0, *pts, *pts[:4]], indices=list(range(12)), mode="triangle_fan"))
+        for ins in table_mark(cx, cy, r):
+            self.group.add(ins)
 
     def _texture(self, text: str, size: str, bold: bool = False) -> Any:
         from kivy.core.text import Label as CoreLabel

@@ -62,6 +62,7 @@ class Driver:
         the test on any."""
         found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
                                             *(f"small text {t}" for t in self.small_text()),
+                                            *(f"low contrast {t}" for t in self.low_contrast()),
                                             *(f"small target {t}" for t in self.small_targets()))]
         self.problems.extend(p for p in found if p not in self.problems)
         return found
@@ -268,6 +269,24 @@ class Driver:
                 sizes += [sp(float(v)) if u == "sp" else float(v) for v, u in _MARKUP_SIZE.findall(w.text)]
             if min(sizes) < limit:
                 bad.append(f"{w.text[:40]!r}: text {min(sizes):.0f} px")
+        return bad
+
+    def low_contrast(self, minimum: float = 4.5) -> list[str]:
+        """Visible text on its own painted surface (a widget's `bg`: buttons, cells, tiles) below WCAG AA's 4.5:1;
+        greyed controls are exempt (as in WCAG)."""
+        from kivy.uix.label import Label
+
+        from kiosk.widgets.theme import contrast
+
+        bad = []
+        for w in self.walk():
+            bg = getattr(w, "bg", None)
+            if (not isinstance(w, Label) or not w.text.strip() or not _visible(w) or w.disabled or bg is None
+                    or len(bg) < 4 or bg[3] < 0.5):
+                continue
+            ratio = contrast(tuple(w.color), tuple(bg))
+            if ratio < minimum - 0.005:
+                bad.append(f"{w.text[:40]!r}: {ratio:.2f}:1")
         return bad
 
     def overflowing_labels(self, settle_frames: int = 20) -> list[str]:

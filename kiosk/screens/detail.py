@@ -31,6 +31,11 @@ class DetailScreen(Screen):
     def on_pre_enter(self, *args: Any) -> None:
         self.refresh()
 
+    def on_game_id(self, *_: Any) -> None:
+        """Another game opened while its page shows (the text follows, as the drawings do)."""
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+
     def refresh(self) -> None:
         app = App.get_running_app()
         game = app.library.games.get(self.game_id)

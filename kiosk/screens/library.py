@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import NumericProperty
@@ -13,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 
 from content.loader import Game
 from kiosk.markup import esc
+from kiosk.widgets.art import game_mark
 from kiosk.widgets.theme import LEAD, SMALL, TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -38,6 +40,16 @@ class GameCard(TButton):
         super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size=SMALL, **kw)
         self.game_id = game.id
         self.test_id = f"game_{game.id}"
+        self.halign = "left"
+        self.padding = [dp(150), 0, 0, 0]  # the game's mark sits in this margin
+        self._redraw = Clock.create_trigger(self._draw_mark)
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _draw_mark(self, *_: Any) -> None:
+        self.canvas.after.clear()
+        r = min(dp(56), self.height / 2 - dp(12))
+        for ins in game_mark(self.game_id, self.x + dp(24) + r, self.center_y, r):
+            self.canvas.after.add(ins)
 
 
 class LibraryScreen(Screen):

@@ -37,7 +37,8 @@ TEXT = (0.961, 0.937, 0.902, 1)
 MUTED = (0.74, 0.70, 0.64, 1)
 DANGER = (0.72, 0.22, 0.20, 1)  # danger as a surface (buttons) under TEXT
 DANGER_TEXT = (0.96, 0.50, 0.46, 1)  # danger as text colour (on dark surfaces)
-OK = (0.45, 0.76, 0.50, 1)
+OK = (0.45, 0.76, 0.50, 1)  # right/success as text colour (on dark surfaces)
+OK_BG = (0.18, 0.42, 0.24, 1)  # right/success as a surface (a notebook cell) under TEXT
 SHADE = (0, 0, 0, 0.6)  # behind dialogs
 
 # -- spacing and sizes

@@ -90,6 +90,8 @@ def test_every_game_detail_fits(driver: Any) -> None:
     for game in ("spyfall", "mr_jack_ny", "clue"):
         driver.app.open_game(game)
         driver.wait_screen("detail")
+        # the page follows when another game opens while it shows
+        assert driver.app.get_screen("detail").ids.title.text == driver.app.library.games[game].info.name.get("ko")
         _check_layout(driver, f"detail_{game}")
 
 

@@ -28,7 +28,7 @@ def _pairs(theme: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     # buttons: (label colour, surface) as theme.kv draws them
     buttons = {"primary": (theme.BG, theme.ACCENT), "danger": (theme.TEXT, theme.DANGER),
                "selected": (theme.TEXT, theme.ACCENT_DARK), "normal": (theme.TEXT, theme.PANEL_HI),
-               "ghost": (theme.TEXT, theme.PANEL)}
+               "ghost": (theme.TEXT, theme.PANEL), "right": (theme.TEXT, theme.OK_BG)}
     return surfaces, texts, buttons
 
 

@@ -28,11 +28,12 @@ from engines.clue.content import CardSet
 from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import knowledge_from_view
-from kiosk.games.clue.parts import ClueCell, ClueText, ClueTitle, action_button, card_name
-from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, PANEL, PANEL_HI, SMALL, TButton
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, card_name
+from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
 
 Tr = Callable[..., str]
 CYCLE = {"": "O", "O": "X", "X": ""}
+SECTIONS = ("suspects", "weapons", "rooms")  # as CardSet.categories
 
 Result = tuple[Analysis, tuple[Verdict, Advice | None] | None]
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
@@ -145,6 +146,9 @@ class NotebookPanel(BoxLayout):
         return ClueText(text=text + approx, color=OK)
 
     def _grid(self) -> ScrollView:
+        """The sheet as the box's detective notebook has it: three sections (suspects, weapons, rooms), each under
+        a heading with its drawn sign and the column names again, a margin line after the card names, and each
+        suspect's token colour beside the name."""
         owners = len(self.v["players"]) + 1
         cols = 1 + owners + (1 if self.aids else 0)
         grid = GridLayout(cols=cols, size_hint_y=None, row_default_height=dp(56), row_force_default=True,
@@ -152,20 +156,26 @@ class NotebookPanel(BoxLayout):
         self.buttons: dict[tuple[str, int], TButton] = {}
         grid.bind(minimum_height=grid.setter("height"))
         grid.cols_minimum = {0: dp(190)}
-        grid.add_widget(ClueCell(text=""))
-        for o in range(owners):
-            grid.add_widget(ClueCell(text=self.name(o)[:5], font_size=SMALL, bg=PANEL_HI))
-        if self.aids:
-            grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size=SMALL, bg=PANEL_HI))
         a = self.analysis
         assert a is not None
-        for cid in a.knowledge.cards:
-            grid.add_widget(ClueCell(text=self.cname(cid), font_size=SMALL, halign="left", bg=PANEL))
+        known = set(a.knowledge.cards)
+        for section, group in zip(SECTIONS, self.cards.categories, strict=True):
+            grid.add_widget(ClueCell(text=self.tr(f"clue.notebook.{section}"), font_size=SMALL, halign="left",
+                                     bg=PANEL_HI, sign=section, margin_line=True))
             for o in range(owners):
-                grid.add_widget(self._cell(cid, o))
+                grid.add_widget(ClueCell(text=self.name(o)[:5], font_size=SMALL, bg=PANEL_HI))
             if self.aids:
-                p = a.probs.envelope(cid) if not a.contradiction else 0.0
-                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
+                grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size=SMALL, bg=PANEL_HI))
+            for card in group:
+                if card.id not in known:
+                    continue
+                grid.add_widget(ClueCell(text=self.cname(card.id), font_size=SMALL, halign="left", bg=PANEL,
+                                         dot=SUSPECT_RGBA.get(card.color_en, (0, 0, 0, 0)), margin_line=True))
+                for o in range(owners):
+                    grid.add_widget(self._cell(card.id, o))
+                if self.aids:
+                    p = a.probs.envelope(card.id) if not a.contradiction else 0.0
+                    grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
         sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
         sv.add_widget(grid)
         return sv
@@ -182,8 +192,8 @@ class NotebookPanel(BoxLayout):
         m = a.cell(cid, owner) if not a.contradiction else a.notebook.marks[cid][owner]
         nums = a.notebook.numbers.get(cid, [()] * (owner + 1))[owner]
         text = "O" if m == 1 else "X" if m == 0 else ",".join(str(n) for n in nums)
-        bg = OK if m == 1 else PANEL
-        return ClueCell(text=text, bg=bg, color=(1, 1, 1, 1) if m is not None else MUTED)
+        bg = OK_BG if m == 1 else PANEL
+        return ClueCell(text=text, bg=bg, color=TEXT if m is not None else MUTED)
 
     def _paint(self, cid: str, owner: int) -> None:
         b = self.buttons[(cid, owner)]
@@ -191,7 +201,7 @@ class NotebookPanel(BoxLayout):
         bg = PANEL_HI
         if mark and self.analysis and not self.analysis.contradiction:
             g = grade(self.analysis, cid, owner, mark)
-            bg = OK if g == "right" else DANGER if g == "wrong" else PANEL_HI
+            bg = OK_BG if g == "right" else DANGER if g == "wrong" else PANEL_HI
         b.text = mark
         b.kind = "normal" if mark else "ghost"
         b.bg = bg

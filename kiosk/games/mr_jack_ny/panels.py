@@ -16,7 +16,7 @@ from kiosk.widgets.theme import BODY, HEADLINE, LEAD, MUTED, PANEL_HI, TLabel
 
 YELLOW = (0.93, 0.78, 0.22, 1)
 BLACK = (0.05, 0.05, 0.05, 1)
-GREY = (0.32, 0.30, 0.29, 1)
+GREY = (0.26, 0.25, 0.24, 1)  # a cleared suspect (MUTED text on it: 5:1)
 # One colour per character marker (colour side = suspect), in roster order.
 MARKER_COLOURS = (
     (0.86, 0.45, 0.40, 1), (0.50, 0.72, 0.90, 1), (0.60, 0.82, 0.50, 1), (0.95, 0.75, 0.35, 1),
@@ -25,12 +25,14 @@ MARKER_COLOURS = (
 
 
 class MjPip(Widget):
-    """One turn of the round track: yellow = detective, black = Jack."""
+    """One turn of the round track, a round token: yellow = detective, black = Jack."""
 
     fill = ColorProperty(YELLOW)
 
 
 class MjTrackRow(BoxLayout):
+    """One round on the track: its numbered round token on the track's line, then the round's turn tokens."""
+
     label = StringProperty("")
     current = BooleanProperty(False)
     done = BooleanProperty(False)

@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
+from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -27,6 +29,7 @@ from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
+from kiosk.widgets.art import location_sign
 from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
@@ -34,7 +37,24 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
 class WhTile(TButton):
-    """A location card on the grid."""
+    """A location card on the case's layout: a paper card with a printed frame, its name and state in words, and
+    its signs drawn in the right-hand column (police token, padlock, no police, no Watson; the carriage stop's
+    wheel, 221B's door)."""
+
+    signs = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._redraw = Clock.create_trigger(self._draw_signs)
+        self.bind(pos=self._redraw, size=self._redraw, signs=self._redraw)
+        self._redraw()
+
+    def _draw_signs(self, *_: Any) -> None:
+        self.canvas.after.clear()
+        r = dp(15)
+        for i, name in enumerate(self.signs):
+            for ins in location_sign(name, self.right - dp(12) - r, self.top - dp(12) - r - i * (2 * r + dp(6)), r):
+                self.canvas.after.add(ins)
 
 
 class WhTable(BoxLayout):
@@ -322,7 +342,8 @@ class WatsonHolmesHost(GameHost):
             text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
             if names:
                 text += "\n" + self.tr("loc.here", names=names)
-            tile = WhTile(text=text, test_id=f"wh_loc_{key}", selected=self.sel == key)
+            tile = WhTile(text=text, test_id=f"wh_loc_{key}", selected=self.sel == key,
+                          signs=["cab" if key == "cab" else "baker"])
             tile.bind(on_release=lambda _w, k=key: self.choose(k))
             line.add_widget(tile)
         box.add_widget(line)
@@ -337,8 +358,10 @@ class WatsonHolmesHost(GameHost):
             who = self.name(loc["occupant"])
             lines.append(self.tr("loc.occupant", name=who, n=loc["bid"]) if loc["bid"]
                          else self.tr("loc.walker", name=who))
+        signs = [k for k, on in (("police", loc["police"]), ("locked", card.locked), ("no_police", card.no_police),
+                                 ("no_watson", card.no_watson)) if on]
         tile = WhTile(text="\n".join(x for x in lines if x), test_id=f"wh_loc_{card.number}",
-                      selected=self.sel == str(card.number))
+                      selected=self.sel == str(card.number), signs=signs)
         tile.bind(on_release=lambda _w, k=str(card.number): self.choose(k))
         return tile
 
