@@ -74,16 +74,16 @@ class HostScreen(Screen):
 
     def _sync_bar(self) -> None:
         has = self.ctx is not None and self.ctx.session is not None
-        for button in (self.ids.undo, self.ids.end):  # nothing to undo or end during set-up: not shown
+        for button, width in ((self.ids.undo, dp(180)), (self.ids.end, dp(200))):  # set-up: nothing to undo/end
             button.disabled = not has
-            button.opacity, button.width = (1, dp(150)) if has else (0, 0)
+            button.opacity, button.width = (1, width) if has else (0, 0)
         app = App.get_running_app()
         # without the phone server (turned off, or it could not start) the button is not shown at all: a
         # greyed 휴대폰 would only make guests wonder; staff see why on the staff screen
         off = app is None or app.phones is None
         phones = self.ids.phones
         phones.disabled = off or self.host_widget is None  # set-up too
-        phones.opacity, phones.width = (0, 0) if off else (1, dp(130))
+        phones.opacity, phones.width = (0, 0) if off else (1, dp(160))
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()
