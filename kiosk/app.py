@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import errno
+import importlib
 import logging
 import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
@@ -20,7 +21,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import FadeTransition, ScreenManager
 
-from content.loader import Library, load_library
 from kiosk import ops, paths, storage
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
@@ -28,8 +28,21 @@ from kiosk.notices import Notice, add
 from kiosk.session import Session
 from kiosk.splash import register_fonts
 
+if TYPE_CHECKING:
+    from content.loader import Library
+
 log = logging.getLogger(__name__)
 __all__ = ["TableHostApp", "register_fonts"]
+
+SCREENS = {  # name → (module, class); built on first visit (TableHostApp.get_screen)
+    "attract": ("kiosk.screens.attract", "AttractScreen"),
+    "library": ("kiosk.screens.library", "LibraryScreen"),
+    "detail": ("kiosk.screens.detail", "DetailScreen"),
+    "host": ("kiosk.screens.host", "HostScreen"),
+    "teach": ("kiosk.screens.teach", "TeachScreen"),
+    "pin": ("kiosk.screens.pin", "PinScreen"),
+    "staff": ("kiosk.screens.staff", "StaffScreen"),
+}
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -76,8 +89,15 @@ class TableHostApp(App):
     branch = StringProperty("")
     title = "TableHost"
 
-    def __init__(self, data_dir: Path | None = None, clock: Any = time.time, **kw: Any) -> None:
+    def __init__(self, data_dir: Path | None = None, clock: Any = time.time, defer_content: bool = False,
+                 **kw: Any) -> None:
+        """`defer_content` (tablehost run): the content library loads after the attract screen is up (in a
+        thread; anything that needs it before then waits for it), not before the first frame."""
         super().__init__(**kw)
+        self._library: Library | None = None
+        self._library_job: threading.Thread | None = None
+        self._library_loaded: Library | BaseException | None = None
+        self._defer_content = defer_content
         self.now = clock
         self.session: Session | None = None
         self.errors: list[str] = []
@@ -109,19 +129,66 @@ class TableHostApp(App):
         self._settings_stamp = _stamp(self.settings_path)
         self.translator = Translator(self.settings.lang)
         self.lang = self.translator.lang
-        self.library: Library = load_library(overlay=data_dir / "content")
-        self.branch = self.settings.branch or self.library.branches.default
         self.journal_dir = data_dir / "journal"
+        self._library = None
+        if self._defer_content:
+            self._defer_content = False  # only the first folder: later ones (turnover, tests) load at once
+            self.branch = self.settings.branch
+        else:
+            from content.loader import load_library
+
+            self.library = load_library(overlay=data_dir / "content")
+
+    # ------------------------------------------------------------ content, loaded at start or soon after
+    @property
+    def library(self) -> Library:
+        """The content library; while it loads in the background, waits for it."""
+        if self._library is None:
+            from content.loader import Library, load_library
+
+            job = self._library_job
+            if job is not None:
+                job.join()
+            loaded = self._library_loaded
+            if isinstance(loaded, BaseException):
+                log.error("content failed to load in the background; loading again", exc_info=loaded)
+            self.library = loaded if isinstance(loaded, Library) else load_library(overlay=self.data_dir / "content")
+        assert self._library is not None
+        return self._library
+
+    @library.setter
+    def library(self, library: Library) -> None:
+        self._library, self._library_job, self._library_loaded = library, None, None
+        self.branch = self.settings.branch or library.branches.default
+
+    def library_ready(self) -> bool:
+        return self._library is not None
+
+    def _load_library_soon(self) -> None:
+        """Load the content in a thread once the attract screen is drawn, then show the games on it and resume
+        an unfinished game."""
+        overlay = self.data_dir / "content"
+
+        def load() -> None:
+            from content.loader import load_library
+
+            try:
+                self._library_loaded = load_library(overlay=overlay)
+            except BaseException as exc:  # handed to the UI thread (the library property loads again)
+                self._library_loaded = exc
+            Clock.schedule_once(lambda dt: self._library_arrived())
+
+        self._library_job = threading.Thread(target=load, name="content-load", daemon=True)
+        self._library_job.start()
+
+    def _library_arrived(self) -> None:
+        _ = self.library  # takes the loaded library (unless something needed it earlier)
+        if self.sm.current == "attract":
+            self.sm.current_screen.refresh()
+        self.resume_game()
 
     # ------------------------------------------------------------ build
     def build(self) -> FloatLayout:
-        from kiosk.screens.attract import AttractScreen
-        from kiosk.screens.detail import DetailScreen
-        from kiosk.screens.host import HostScreen
-        from kiosk.screens.library import LibraryScreen
-        from kiosk.screens.pin import PinScreen
-        from kiosk.screens.staff import StaffScreen
-        from kiosk.screens.teach import TeachScreen
         from kiosk.widgets.dialogs import Toast
         from kiosk.widgets.theme import BG
 
@@ -130,8 +197,7 @@ class TableHostApp(App):
         ExceptionManager.add_handler(_KeepRunning(self))
         root = FloatLayout()
         self.sm = ScreenManager(transition=FadeTransition(duration=0.12))
-        for cls in (AttractScreen, LibraryScreen, DetailScreen, HostScreen, TeachScreen, PinScreen, StaffScreen):
-            self.sm.add_widget(cls())
+        self.get_screen("attract")  # the others are built on their first visit
         column = BoxLayout(orientation="vertical")
         column.add_widget(self.sm)
         # the caption bar's reserved strip under every screen: zero-high until narration plays (never over a
@@ -151,6 +217,10 @@ class TableHostApp(App):
         return root
 
     def get_screen(self, name: str) -> Any:
+        """A screen, built on first use (its module, kv and widgets load then, not at start-up)."""
+        if not self.sm.has_screen(name):
+            module, cls = SCREENS[name]
+            self.sm.add_widget(getattr(importlib.import_module(module), cls)())
         return self.sm.get_screen(name)
 
     def on_start(self) -> None:
@@ -161,15 +231,22 @@ class TableHostApp(App):
         ops.setup_logging(self.data_dir)
         for notice in self.notices:  # found before the log file was open
             log.error("damage found at start-up: %s", notice)
-        if started_with_splash:  # tablehost run: the attract screen first, narration's imports off the UI thread
-            self._start_narrator_soon()
+        phones = threading.Thread(target=self.start_phones, name="phones-start", daemon=True)  # aiohttp
+        if started_with_splash:  # tablehost run: the attract screen first; content, narration's imports and the
+            # phone server load in threads once it is drawn (not competing with its first frame)
+            def soon() -> None:
+                self._load_library_soon()
+                self._start_narrator_soon()
+                phones.start()
+
+            self._after_first_frame(soon)
         else:
             self.start_narrator()
+            phones.start()
         # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
         Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
-        # the phone server (aiohttp) starts beside the UI, after the first frame is up
-        threading.Thread(target=self.start_phones, name="phones-start", daemon=True).start()
-        self.resume_game()
+        if self.library_ready():
+            self.resume_game()  # else once the content is in (_library_arrived)
         self.start_floor()
         ops.sd_notify("READY=1")
         if self.notices:  # `systemctl status tablehost` shows it too
@@ -177,6 +254,14 @@ class TableHostApp(App):
         interval = ops.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda dt: ops.sd_notify("WATCHDOG=1"), interval)
+
+    def _after_first_frame(self, fn: Any) -> None:
+        """Run `fn` on the UI thread right after the next frame is on the screen."""
+        def flipped(*_: Any) -> None:
+            Window.unbind(on_flip=flipped)
+            Clock.schedule_once(lambda dt: fn())
+
+        Window.bind(on_flip=flipped)
 
     def _start_narrator_soon(self) -> None:
         """Import the audio stack (numpy, the mixer: ~1 s) in a thread, then start the narrator on the UI thread."""
@@ -361,11 +446,13 @@ class TableHostApp(App):
             self.session = None
         self.use_data_dir(data_dir)
         self.start_floor()
-        library = self.get_screen("library")
-        library.players, library.minutes = 0, 0
-        host = self.get_screen("host")
-        host.clear_body()
-        host.ctx = None
+        if self.sm.has_screen("library"):
+            library = self.get_screen("library")
+            library.players, library.minutes = 0, 0
+        if self.sm.has_screen("host"):
+            host = self.get_screen("host")
+            host.clear_body()
+            host.ctx = None
         if self.toast_widget is not None:
             self.toast_widget.opacity = 0
         if self.keeper is not None:
@@ -383,6 +470,7 @@ class TableHostApp(App):
             self.staff_mode = True
         elif name == "attract":
             self.staff_mode = False
+        self.get_screen(name)  # built on its first visit
         self.sm.current = name
 
     def open_game(self, game_id: str) -> None:
@@ -415,6 +503,8 @@ class TableHostApp(App):
         self.set_lang("en" if self.lang == "ko" else "ko")
 
     def branch_name(self, _lang: str, branch: str) -> str:
+        if not self.library_ready():  # named once the content is in (a moment after start)
+            return ""
         for br in self.library.branches.branches:
             if br.id == branch:
                 return br.name.get(self.lang)

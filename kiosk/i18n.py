@@ -64,9 +64,21 @@ def one_language(text: str, lang: str) -> str:
     return en if lang == "en" else ko
 
 
+class _Catalogs(dict[str, dict[str, str]]):
+    """Language → catalog, each read on first use (start-up reads only the language on screen and Korean)."""
+
+    def __init__(self, roots: tuple[Path, ...]) -> None:
+        super().__init__()
+        self.roots = roots
+
+    def __missing__(self, lang: str) -> dict[str, str]:
+        self[lang] = load_catalog(lang, self.roots)
+        return self[lang]
+
+
 class Translator:
     def __init__(self, lang: str = DEFAULT, roots: tuple[Path, ...] = (ROOT,)) -> None:
-        self.catalogs = {code: load_catalog(code, roots) for code in LANGS}
+        self.catalogs = _Catalogs(roots)
         self.lang = lang if lang in LANGS else DEFAULT
 
     def set_lang(self, lang: str) -> None:

@@ -23,6 +23,10 @@ from kiosk.pin import PinLock, hash_pin, lock_seconds
 
 log = logging.getLogger(__name__)
 DEFAULT_PIN = "0000"
+# the default PIN's hash, made once (`hash_pin(DEFAULT_PIN, salt)`): a folder without settings does not spend
+# ~0.3 s of PBKDF2 on every start. The PIN is public (README), so a fixed salt gives nothing away.
+DEFAULT_PIN_HASH = ("pbkdf2_sha256$200000$7461626c65686f73742d64656661756c$"
+                    "4f8023f102fc03aeaf8aee00ff3892a808d34076fe62a4cfc555089fa3425586")
 LOCKED = "locked"  # a pin_hash no PIN matches: the settings were damaged beyond their backup
 
 
@@ -118,7 +122,11 @@ def load(path: Path, notices: list[Notice] | None = None, now: Callable[[], floa
     backup = backup_path(path)
     if not path.exists() and not backup.exists():  # a data folder that never had settings
         settings = Settings()
-        settings.set_pin(os.environ.get("TABLEHOST_PIN", DEFAULT_PIN))
+        pin = os.environ.get("TABLEHOST_PIN", DEFAULT_PIN)
+        if pin == DEFAULT_PIN:
+            settings.pin_hash, settings.pin_is_default = DEFAULT_PIN_HASH, True
+        else:
+            settings.set_pin(pin)
         return settings
     data, problem = _parse(path)
     if data is not None:

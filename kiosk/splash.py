@@ -123,7 +123,7 @@ def start_kiosk(data_dir: Path) -> Any:
     from kiosk.app import TableHostApp
 
     splash.step(0.45, "content")
-    app = TableHostApp(data_dir=data_dir)
+    app = TableHostApp(data_dir=data_dir, defer_content=True)
     splash.step(0.75, "screens")
     app.splash = splash
     return app

@@ -28,7 +28,9 @@ class AttractScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         row = self.ids.marks
-        games = [g.id for g in app.library.for_table(branch=app.branch or None)] if app is not None else []
+        if app is None or not app.library_ready():  # shown once the content is in, a moment after start
+            return
+        games = [g.id for g in app.library.for_table(branch=app.branch or None)]
         if [w.game_id for w in reversed(row.children)] == games:
             return
         row.clear_widgets()

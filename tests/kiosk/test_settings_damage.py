@@ -86,6 +86,20 @@ def test_only_a_folder_that_never_had_settings_starts_with_the_default_pin(tmp_p
     assert check_pin("0000", s.pin_hash) and s.pin_is_default and notices == []
 
 
+def test_the_default_pin_costs_no_hashing_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder without settings starts with the default PIN's hash made once (no PBKDF2 on every start); a PIN
+    from TABLEHOST_PIN is hashed with a salt of its own."""
+    import kiosk.settings as settings_mod
+
+    monkeypatch.setattr(settings_mod, "hash_pin", lambda *a, **k: pytest.fail("hashed at start"))
+    s, _ = _load(tmp_path / "settings.json")
+    assert check_pin("0000", s.pin_hash) and not check_pin("0001", s.pin_hash) and s.pin_is_default
+    monkeypatch.undo()
+    monkeypatch.setenv("TABLEHOST_PIN", "4321")
+    s, _ = _load(tmp_path / "settings.json")
+    assert check_pin("4321", s.pin_hash) and not check_pin("0000", s.pin_hash) and not s.pin_is_default
+
+
 def test_save_keeps_the_previous_good_file_as_backup(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     s = settings_mod.load(path)

@@ -21,6 +21,9 @@ def test_first_frame_is_the_splash_then_the_attract_screen(tmp_path: Path, monke
     monkeypatch.setenv("SPLASH_SHOT", str(tmp_path / "splash.png"))
     marks = startup.one("kiosk", str(tmp_path))
     assert 0 < marks["first_frame_s"] < marks["ready_s"]
+    # ready before the content and the other screens: those load after the attract screen is drawn
+    assert marks["screens_at_ready"] == ["attract"] and marks["content_at_ready"] is False
+    assert marks["content_s"] > marks["ready_s"]
     shots = sorted(tmp_path.glob("splash*.png"))
     assert shots, "no picture of the first frame"
     # a one-colour 1280×800 frame compresses to a few kB; the mark, the name and the bar make it larger
