@@ -25,7 +25,7 @@ from kiosk import ops, paths, storage
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.notices import Notice, add
-from kiosk.session import Session
+from kiosk.session import CURRENT, Session
 from kiosk.splash import register_fonts
 
 if TYPE_CHECKING:
@@ -185,7 +185,8 @@ class TableHostApp(App):
         _ = self.library  # takes the loaded library (unless something needed it earlier)
         if self.sm.current == "attract":
             self.sm.current_screen.refresh()
-        self.resume_game()
+        if self.session is None:
+            self.resume_game()
 
     # ------------------------------------------------------------ build
     def build(self) -> FloatLayout:
@@ -235,7 +236,8 @@ class TableHostApp(App):
         if started_with_splash:  # tablehost run: the attract screen first; content, narration's imports and the
             # phone server load in threads once it is drawn (not competing with its first frame)
             def soon() -> None:
-                self._load_library_soon()
+                if not self.library_ready():
+                    self._load_library_soon()
                 self._start_narrator_soon()
                 phones.start()
 
@@ -245,8 +247,9 @@ class TableHostApp(App):
             phones.start()
         # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
         Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
-        if self.library_ready():
-            self.resume_game()  # else once the content is in (_library_arrived)
+        if self.library_ready() or (self.journal_dir / CURRENT).exists():
+            self.resume_game()  # an unfinished game: its content at once, straight back into it
+        # else nothing to resume (checked again once the content is in: _library_arrived)
         self.start_floor()
         ops.sd_notify("READY=1")
         if self.notices:  # `systemctl status tablehost` shows it too
