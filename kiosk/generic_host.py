@@ -24,6 +24,7 @@ from engines.core import TABLE, Action, Step
 from kiosk.hosting import GameHost, HostContext
 from kiosk.phones.labels import Catalogs, Labeller, fill_free
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, TButton, TLabel
+from kiosk.widgets.winner import WinnerBanner
 
 
 def _label(text: str, size: str = BODY, color: Any = None, height: float = 44) -> TLabel:
@@ -93,9 +94,11 @@ class GenericHost(GameHost):
         common = view["common"]
         names = [p["name"] for p in common["players"]]
         outcome = session.outcome
-        if outcome is not None:
-            winners = ", ".join(names[s] for s in outcome.winners) or "-"
-            self.add_widget(_label(self.ctx.tr("host.generic.over", names=winners), LEAD, ACCENT, 64))
+        if outcome is not None:  # the same banner as every game's results (the sound: HostContext.celebrate)
+            winners = ", ".join(names[s] for s in outcome.winners)
+            scores = "   ".join(f"{n} {s}" for n, s in zip(names, common["scores"], strict=False))
+            self.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=winners) if winners
+                                         else self.ctx.tr("results.nobody"), scores))
             self.add_widget(Widget())
             self.add_widget(_button(self.ctx.tr("host.end"), "gen_end", self.ctx.end_game, "primary"))
             return

@@ -47,3 +47,24 @@ def test_a_game_without_its_own_screen_is_played_from_the_declarations(nim: Any)
     driver.wait_for(lambda: bool(driver.find_all("gen_pick_0")))
     driver.tap("gen_pick_0")
     assert session.view(None)["pile"] == 6
+    # play on to the end: the same winner banner and sound as the games with screens of their own
+    for _ in range(12):
+        if session.outcome is not None:
+            break
+        offers = [w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("gen_offer_take_")]
+        if offers:
+            driver.tap(offers[0])
+        else:
+            mine = [w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("gen_mine_")]
+            driver.tap(mine[0])
+            driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+            driver.tap("handover_i_am")
+        driver.wait_for(lambda: bool(driver.find_all("gen_pick_0")))
+        picks = sorted(w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("gen_pick_"))
+        driver.tap(picks[-1])
+    assert session.outcome is not None
+    driver.wait_for(lambda: bool(driver.find_all("winner_banner")))
+    winner = session.view(None)["common"]["players"][session.outcome.winners[0]]["name"]
+    assert driver.find("winner_banner").title.text == driver.app.tr("results.winner", names=winner)
+    assert driver.app.sounds.count("winner") == 1
+    _check(driver, "generic_over")
