@@ -220,6 +220,12 @@ class GameHost(BoxLayout):
         """Redraw from `self.ctx.session.view(None)` and the legal actions."""
         raise NotImplementedError
 
+    def holds_back(self, action: Action) -> str:
+        """Why the screen does not offer `action` now although the rules would allow it (a step of the table's
+        own, e.g. Spyfall's clock waits until every player has seen their card), else "". The screen's button
+        and every other channel (voice) ask this, so they agree."""
+        return ""
+
     def route_private(self, action: Action) -> bool:
         """A shared channel (voice) asks for `action`. If its legality depends on a secret (an escape, the
         Joker's reveal), open its owner's private channel instead and return True: a refusal on the shared

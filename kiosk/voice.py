@@ -180,6 +180,10 @@ class VoiceBridge:
             if game_host is None or not game_host.route_private(action):
                 app.toast(app.tr("voice.private"))
             return
+        why = game_host.holds_back(action) if game_host is not None else ""
+        if why:  # the screen does not offer it yet (its button is greyed with this reason): nor does voice
+            app.toast(why)
+            return
         self.dispatched.append(action)
         host.ctx.dispatch(action)  # a RuleError shows as a toast, as for touch
 

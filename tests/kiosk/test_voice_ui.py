@@ -77,6 +77,30 @@ def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
 
 
+def test_voice_does_not_start_the_clock_before_every_card_is_seen(driver: Any, voice: Any) -> None:
+    """Voice asks the screen (GameHost.holds_back) as the greyed button does: the Spyfall clock waits until
+    every player has seen their card, whichever way it is asked for."""
+    from tests.kiosk.games.test_spyfall import _see_cards
+
+    app = driver.app
+    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
+                          app.journal_dir, seed=4)
+    app.session = session
+    app.host("spyfall")
+    driver.wait_screen("host")
+    say(voice.controller, "딜러 민호")
+    driver.wait_for(lambda: bool(driver.find_all("spy_start_clock")))
+    before = session.count
+    say(voice.controller, "게임 시작")
+    driver.pump(4)
+    why = driver.find("spy_start_clock").why
+    assert session.count == before and why and app.toast_widget.last_text == why
+    _see_cards(driver)
+    say(voice.controller, "게임 시작")
+    driver.pump(4)
+    assert session.count > before and voice.dispatched[-1].NAME == "start_clock"
+
+
 def test_final_action_waits_for_confirmation(driver: Any, voice: Any) -> None:
     say(voice.controller, "새 게임")
     driver.pump(4)

@@ -221,11 +221,19 @@ class SpyfallHost(GameHost):
         main.add_widget(Widget())
         start = button(self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
                        kind="primary", height=80)
-        if view["settings"]["deal"] != "physical" and not self._all_seen(view):
-            start.disabled = True  # the clock starts once every player has seen their card
-            start.why = self.tr("ready.why_start")
-            main.add_widget(note(start.why, BODY))
+        why = self.holds_back(A.StartClock(TABLE))
+        if why:
+            start.disabled, start.why = True, why
+            main.add_widget(note(why, BODY))
         main.add_widget(start)
+
+    def holds_back(self, action: Any) -> str:
+        """The clock starts once every player has seen their card (digital deal); the button and voice ask here."""
+        if isinstance(action, A.StartClock) and self.ctx.session is not None:
+            view = self.session.view(None)
+            if view["settings"]["deal"] != "physical" and not self._all_seen(view):
+                return self.tr("ready.why_start")
+        return ""
 
     def _all_seen(self, view: dict[str, Any]) -> bool:
         if self.card_seen[0] != len(view["history"]):  # a new round: nobody has seen this round's card yet
