@@ -17,6 +17,9 @@ layered dynamic programme over cards:
 - a forward pass counts ways to reach each state, a backward pass the ways to finish from it; the
   product gives, for every card and owner, the number of consistent deals where that owner holds it.
 
+Incremental across updates: the last few counted problems are remembered (Counter), so an update that
+changed nothing counting depends on is answered without counting again.
+
 Wrong accusations ("not this triple") are exact too: subtract the deals whose envelope is that triple
 (distinct triples exclude each other). Every consistent deal counts once (uniform prior over deals; how a
 player chooses which card to show is not modelled, as in the rulebook's notation).
@@ -30,6 +33,8 @@ the former version of this counter (kept as bench/clue_baseline.py): bench/clue_
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -455,17 +460,23 @@ class _Model:
         return deal
 
 
-def _clauses(kn: Knowledge, marks: dict[str, list[int | None]]) -> list[tuple[int, tuple[str, ...]]]:
-    out = []
+def _facts(kn: Knowledge, marks: dict[str, list[int | None]]) -> tuple[list[tuple[int, tuple[str, ...]]],
+                                                                     list[tuple[str, ...]]]:
+    """The open numbered marks (player, cards) and the wrong accusations (sorted triples, sorted)."""
+    clauses = []
+    triples = set()
     for f in kn.facts:
-        if f.kind == "one_of":
+        kind = f.kind
+        if kind == "one_of":
             p = f.player
             for c in f.cards:
                 if marks[c][p] == O:
                     break
             else:
-                out.append((p, f.cards))
-    return out
+                clauses.append((p, f.cards))
+        elif kind == "not_triple":
+            triples.add(tuple(sorted(f.cards)))
+    return clauses, sorted(triples)
 
 
 def _with_envelope(nb: Notebook, triple: tuple[str, ...]) -> dict[str, list[int | None]] | None:
@@ -486,33 +497,71 @@ def _with_envelope(nb: Notebook, triple: tuple[str, ...]) -> dict[str, list[int 
     return marks
 
 
+_Memo = tuple[list[_Model], list[tuple[str, ...]], int, dict[str, list[int]], int]
+_MEMO: OrderedDict[tuple[object, ...], _Memo] = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+MEMO_SIZE = 8  # counted problems remembered (one per seat at a table)
+MEMO_STATES = 20_000  # problems with more states (all layers) are not remembered (memory)
+
+
+def forget() -> None:
+    """Drop every remembered problem (bench/clue_counting.py times each update from scratch this way)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+
+
 class Counter:
-    """Exact counts for one notebook; keeps the model for sampling (suggestion advice)."""
+    """Exact counts for one notebook; keeps the model for sampling (suggestion advice).
+
+    Incremental across updates: the counted problem (marks, open numbered marks, wrong accusations, hand
+    sizes) is remembered for the last few notebooks, so an update that taught nothing new for counting (a
+    pass on cards already crossed out, a card shown to someone else that was already placed) is answered
+    from memory instead of counted again. Same key, same problem: the answer is the same exact count."""
 
     def __init__(self, nb: Notebook, max_states: int = MAX_STATES) -> None:
         self.nb = nb
         kn = nb.knowledge
         self.models: list[_Model] = []
-        counts = {c: [0] * (kn.players + 1) for c in kn.cards}
+        self.excluded: list[tuple[str, ...]] = []
         self.result: Probabilities
         if nb.contradiction is not None:
-            self.result = Probabilities(kn, 0, counts)
+            self.result = Probabilities(kn, 0, {c: [0] * (kn.players + 1) for c in kn.cards})
             return
-        triples = sorted({tuple(sorted(f.cards)) for f in kn.facts if f.kind == "not_triple"})
-        base = _Model(kn, nb.marks, _clauses(kn, nb.marks), max_states)
+        marks = nb.marks
+        clauses, triples = _facts(kn, marks)
+        key = (kn.categories, kn.hand_sizes, max_states, tuple([tuple(row) for row in marks.values()]),
+               frozenset(clauses), tuple(triples))
+        with _MEMO_LOCK:
+            hit = _MEMO.get(key)
+            if hit is not None:
+                _MEMO.move_to_end(key)
+        if hit is None:
+            hit = self._count(nb, clauses, triples, max_states)
+            if sum(len(layer) for m in hit[0] for layer in m.layers) <= MEMO_STATES:
+                with _MEMO_LOCK:
+                    _MEMO[key] = hit
+                    while len(_MEMO) > MEMO_SIZE:
+                        _MEMO.popitem(last=False)
+        self.models, self.excluded, total, counts, states = hit
+        self.result = Probabilities(kn, total, {c: row[:] for c, row in counts.items()}, True, states)
+
+    @staticmethod
+    def _count(nb: Notebook, clauses: list[tuple[int, tuple[str, ...]]], triples: list[tuple[str, ...]],
+               max_states: int) -> _Memo:
+        kn = nb.knowledge
+        counts = {c: [0] * (kn.players + 1) for c in kn.cards}
+        base = _Model(kn, nb.marks, clauses, max_states)
         if not base.ok:
-            self.result = Probabilities(kn, 0, counts)
-            return
+            return [], [], 0, counts, 0
         base.forward()
         total = base.backward(counts)
         states = max(len(layer) for layer in base.layers)
-        self.models.append(base)
-        self.excluded: list[tuple[str, ...]] = []
+        excluded: list[tuple[str, ...]] = []
         for t in triples:
             marks = _with_envelope(nb, t)
             if marks is None:
                 continue
-            sub = _Model(kn, marks, _clauses(kn, marks), max_states)
+            sub = _Model(kn, marks, _facts(kn, marks)[0], max_states)
             if not sub.ok:
                 continue
             sub.forward()
@@ -523,9 +572,9 @@ class Counter:
                 for c in counts:
                     for o in range(kn.players + 1):
                         counts[c][o] -= sub_counts[c][o]
-                self.excluded.append(t)
+                excluded.append(t)
             states = max(states, max(len(layer) for layer in sub.layers))
-        self.result = Probabilities(kn, total, counts, True, states)
+        return [base], excluded, total, counts, states
 
     def sample(self, rng: random.Random, tries: int = 1000) -> dict[str, int] | None:
         if not self.models or not self.result.total:

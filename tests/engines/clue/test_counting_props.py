@@ -25,7 +25,8 @@ def test_counts_equal_the_former_algorithm_on_random_histories(seed: int, n: int
                                                                wrong: int) -> None:
     """Covers CLUE-58: every card × owner count and the total are equal to the former counter's (so every
     probability is exactly equal), after every update of a random game, with up to three wrong
-    accusations (true facts: each names a triple that is not the envelope)."""
+    accusations (true facts: each names a triple that is not the envelope). Updates run in sequence, so
+    answers remembered from earlier updates are checked too."""
     rng = random.Random(seed)
     d = deal(CATS, n, rng)
     bad: list[Fact] = []
@@ -52,3 +53,29 @@ def test_wrong_accusation_with_a_one_owner_group_is_counted() -> None:
     nb = propagate(kn)
     a, b = probabilities(nb), clue_baseline.probabilities(nb)
     assert a.exact and a.total == b.total == 12012 and a.counts == b.counts
+
+
+def test_an_update_that_teaches_counting_nothing_is_answered_from_memory() -> None:
+    """Covers CLUE-58: a pass on cards already crossed out leaves the counted problem unchanged: the second
+    count is the remembered one (same model), equal to a count from scratch; a new fact is counted anew."""
+    from engines.clue.counting import Counter, forget
+
+    rng = random.Random(4)
+    d = deal(CATS, 4, rng)
+    kn = [k for _, k in play(d, rng, 8)][-1]
+    nb = propagate(kn)
+    first = Counter(nb)
+    p = next(p for p in range(1, 4) if any(nb.marks[c][p] == 0 for c in kn.cards))
+    crossed = tuple(c for c in kn.cards if nb.marks[c][p] == 0)[:3]
+    nb2 = propagate(kn.add(Fact("lacks", p, crossed)))
+    again = Counter(nb2)
+    assert again.models[0] is first.models[0] and again.result.knowledge is nb2.knowledge
+    forget()
+    fresh = Counter(nb2)
+    assert fresh.models[0] is not first.models[0]
+    assert (fresh.result.total, fresh.result.counts) == (again.result.total, again.result.counts)
+    assert (again.result.total, again.result.counts) == (first.result.total, first.result.counts)
+    open_ = next(c for c in kn.cards if nb.marks[c][p] is None)
+    nb3 = propagate(kn.add(Fact("lacks", p, (open_,))))
+    assert Counter(nb3).models[0] is not first.models[0]
+    assert probabilities(nb3).counts == clue_baseline.probabilities(nb3).counts
