@@ -47,7 +47,7 @@ marks = {}
 
 def content_in(dt):
     app = App.get_running_app()
-    if not app.library_ready():
+    if not getattr(app, "library_ready", lambda: True)():  # (a kiosk that loads content before ready has none)
         return True
     marks["content_s"] = time.time() - t_spawn
     marks["content_cpu_s"] = time.process_time()
@@ -75,7 +75,7 @@ def on_flip(*_):
             Clock.schedule_once(lambda dt: app.stop(), 0)
         else:
             marks["screens_at_ready"] = list(app.sm.screen_names)
-            marks["content_at_ready"] = app.library_ready()
+            marks["content_at_ready"] = getattr(app, "library_ready", lambda: True)()
             Clock.schedule_interval(content_in, 0.02)
 
 Window.bind(on_flip=on_flip)

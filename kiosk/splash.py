@@ -113,7 +113,7 @@ class Splash:
 
 
 def start_kiosk(data_dir: Path) -> Any:
-    """Splash first, then the app (content, screens) with progress; returns the app, not yet running. The splash
+    """Splash first, then the app (settings, catalogs, the attract screen) with progress; returns the app, not yet running. The splash
     goes once the app's first screen is drawn (TableHostApp.on_start)."""
     import kivy.core.window  # noqa: F401  (the Window: the bare minimum for a first frame)
 
@@ -122,8 +122,7 @@ def start_kiosk(data_dir: Path) -> Any:
     splash.step(0.15, "code")
     from kiosk.app import TableHostApp
 
-    splash.step(0.45, "content")
+    splash.step(0.6, "screens")  # the games' content loads after the attract screen is up (TableHostApp)
     app = TableHostApp(data_dir=data_dir, defer_content=True)
-    splash.step(0.75, "screens")
     app.splash = splash
     return app
