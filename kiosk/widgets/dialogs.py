@@ -49,8 +49,9 @@ class ConfirmDialog(ModalView):
             self._on_no()
 
 
-def _targets() -> list[tuple[float, float, float, float]]:
-    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard)."""
+def _targets(text: bool = False, skip: Widget | None = None) -> list[tuple[float, float, float, float]]:
+    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard); with `text`, of
+    the texts on show too (a status line, a prompt), `skip` (the toast itself) aside."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.screenmanager import ScreenManager
@@ -64,7 +65,11 @@ def _targets() -> list[tuple[float, float, float, float]]:
             if w.current_screen is not None:
                 visit(w.current_screen, shown)
             return
-        if shown and isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled and w.width > 1:
+        if w is skip:
+            return
+        control = isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
+        words = text and isinstance(w, Label) and bool(w.text.strip())
+        if shown and (control or words) and w.width > 1:
             x, y = w.to_window(w.x, w.y)
             out.append((x, y, x + w.width, y + w.height))
         for child in w.children:
@@ -113,13 +118,16 @@ class Toast(Label):
 
         self.last_text = text
         self.text = text
-        boxes = _targets()
         spot = None
-        for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
-            self.text_size = (width - dp(40), None)
-            self.texture_update()
-            self.size = (width, self.texture_size[1] + dp(32))
-            spot = free_spot(boxes, self.width, self.height, Window.width, Window.height)
+        # over no text and no control if there is room; else over no control
+        for boxes in (_targets(text=True, skip=self), _targets(skip=self)):
+            for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
+                self.text_size = (width - dp(40), None)
+                self.texture_update()
+                self.size = (width, self.texture_size[1] + dp(32))
+                spot = free_spot(boxes, self.width, self.height, Window.width, Window.height)
+                if spot is not None:
+                    break
             if spot is not None:
                 break
         if spot is None:  # a screen full of controls: the top edge (a toast takes no touch and goes by itself)

@@ -39,3 +39,25 @@ def test_a_toast_covers_no_control(driver: Any, screen: str) -> None:
     assert driver.app.toast_widget.opacity > 0
     assert _overlaps(driver) == []
     driver.screenshot(f"toast_{screen}")
+
+
+def test_a_toast_covers_no_text_where_there_is_room(driver: Any) -> None:
+    """On a game page there is free room: the toast leaves the title, the facts and the pitch readable."""
+    from kivy.uix.label import Label
+
+    driver.tap("start")
+    driver.wait_screen("library")
+    driver.tap("game_watson_holmes")
+    driver.wait_screen("detail")
+    toast = driver.app.toast_widget
+    driver.app.toast("민호님이 밀려났어요. 다음 차례에 다시 고르세요.")
+    driver.pump(3)
+    tx0, ty0 = toast.to_window(toast.x, toast.y)
+    covered = []
+    for w in driver.walk():
+        if isinstance(w, Label) and w is not toast and w.text.strip() and w.opacity > 0 and w.width > 1:
+            x0, y0 = w.to_window(w.x, w.y)
+            if x0 < tx0 + toast.width and x0 + w.width > tx0 and y0 < ty0 + toast.height and y0 + w.height > ty0:
+                covered.append(w.text[:30])
+    assert covered == []
+    driver.screenshot("toast_detail_text")
