@@ -501,7 +501,7 @@ _Memo = tuple[list[_Model], list[tuple[str, ...]], int, dict[str, list[int]], in
 _MEMO: OrderedDict[tuple[object, ...], _Memo] = OrderedDict()
 _MEMO_LOCK = threading.Lock()
 MEMO_SIZE = 8  # counted problems remembered (one per seat at a table)
-MEMO_STATES = 20_000  # problems with more states (all layers) are not remembered (memory)
+MEMO_STATES = 20_000  # problems with more states (the sampler's layers) are not remembered (memory)
 
 
 def forget() -> None:
@@ -537,7 +537,7 @@ class Counter:
                 _MEMO.move_to_end(key)
         if hit is None:
             hit = self._count(nb, clauses, triples, max_states)
-            if sum(len(layer) for m in hit[0] for layer in m.layers) <= MEMO_STATES:
+            if sum(len(layer) for m in hit[0] for layer in m.back) <= MEMO_STATES:
                 with _MEMO_LOCK:
                     _MEMO[key] = hit
                     while len(_MEMO) > MEMO_SIZE:
@@ -574,6 +574,7 @@ class Counter:
                         counts[c][o] -= sub_counts[c][o]
                 excluded.append(t)
             states = max(states, max(len(layer) for layer in sub.layers))
+        base.layers = []  # the sampler needs only the backward layers
         return [base], excluded, total, counts, states
 
     def sample(self, rng: random.Random, tries: int = 1000) -> dict[str, int] | None:
