@@ -12,6 +12,8 @@ random named card. Player 0 is the observer; after every suggestion each method 
   card per category, passes, "showed one of these" down to its last card) — effect-clue style;
 - ours: full propagation (plus the cross-mark hand-size rule) and exact counting of consistent deals;
   certain when an envelope card's probability is exactly 1.
+  Updates run in game order, so one that changed nothing counting depends on is answered from the
+  counter's memory (engines.clue.counting.Counter); bench/clue_counting.py times both ways.
 
 Printed per player count: turns (game turns, all players) until the observer is certain of the whole
 envelope — mean, median, games not solved within the cap — and the time per update (median, p99, max),
