@@ -57,13 +57,19 @@ def test_grammar_follows_the_screen_and_navigation_works(driver: Any, voice: Any
     assert driver.overflowing_labels() == []
 
 
-def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any) -> None:
+def _spyfall_table(driver: Any) -> Session:
+    """A Spyfall game for four, its table screen on show."""
     app = driver.app
     session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
                           app.journal_dir, seed=4)
     app.session = session
     app.host("spyfall")
     driver.wait_screen("host")
+    return session
+
+
+def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any) -> None:
+    session = _spyfall_table(driver)
     grammar = voice.controller.book().grammar
     assert any("민호" in phrase for phrase in grammar)  # names from the table view
     before = session.count
@@ -83,11 +89,7 @@ def test_voice_does_not_start_the_clock_before_every_card_is_seen(driver: Any, v
     from tests.kiosk.games.test_spyfall import _see_cards
 
     app = driver.app
-    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
-                          app.journal_dir, seed=4)
-    app.session = session
-    app.host("spyfall")
-    driver.wait_screen("host")
+    session = _spyfall_table(driver)
     say(voice.controller, "딜러 민호")
     driver.wait_for(lambda: bool(driver.find_all("spy_start_clock")))
     before = session.count
