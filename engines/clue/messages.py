@@ -33,6 +33,7 @@ ERRORS: dict[str, tuple[str, str]] = {
                     "That is not one of the named cards in your hand."),
     "not_named": ("그 카드는 이번 추리에 나온 카드가 아니에요.", "That card was not named in this suggestion."),
     "already_accused": ("범인 밝히기는 게임마다 한 번만 할 수 있어요.", "You may accuse only once per game."),
+    "hand_dealt": ("태블릿이 나눠 준 카드는 바꿀 수 없어요.", "The cards the tablet dealt cannot be changed."),
     "bad_hand": ("손패는 카드 {size}장이어야 해요 (또는 비워 두세요).",
                  "A hand has {size} cards (or leave it empty)."),
     "not_trapped": ("방 안에 있을 때만 갇혔다고 할 수 있어요.", "Only a token in a room can be trapped."),

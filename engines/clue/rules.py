@@ -154,7 +154,8 @@ class ClueEngine(Engine[ClueState]):
             if state.mode == DIGITAL:
                 return [Show(seat, x) for x in rec.named if x in state.hands[seat]]
             holds = any(x in state.hands[seat] for x in rec.named)  # a recorded hand (else it is empty)
-            return [Show(seat, "")] if holds else [Show(seat, ""), Pass(seat)]
+            fix = [RecordHand(seat, ())] if state.hands[seat] else []  # a mistaken record: correct or clear it
+            return [Show(seat, "")] + ([] if holds else [Pass(seat)]) + fix
         if ph == NOTE:
             return [NoteShown(seat, "")] + [NoteShown(seat, x) for x in state.history[-1].named]
         if ph == ACCUSE_CHECK:
@@ -206,7 +207,11 @@ class ClueEngine(Engine[ClueState]):
             raise msg.error(("not_a_suspect", "not_a_weapon", "not_a_room")[category], card=card)
 
     def _do_record_hand(self, state: ClueState, a: RecordHand) -> Step[ClueState]:
-        self._need(state, HANDS)
+        """At the start each seat in turn; later (physical mode, CLUE-15 notes are the player's own) the seat
+        asked to disprove may correct a mistaken record, or clear it, before answering."""
+        self._need(state, HANDS, REFUTE)
+        if state.phase == REFUTE and state.mode == DIGITAL:
+            raise msg.error("hand_dealt")
         size = state.hand_sizes[a.seat]
         known = {c.id for c in state.cards.cards}
         if a.cards and (len(a.cards) != size or len(set(a.cards)) != size):
@@ -215,6 +220,8 @@ class ClueEngine(Engine[ClueState]):
             if c not in known:
                 raise msg.error("unknown_card", card=c)
         hands = tuple(tuple(a.cards) if i == a.seat else h for i, h in enumerate(state.hands))
+        if state.phase == REFUTE:
+            return Step(replace(state, hands=hands), (Event("hand_recorded", {"seat": a.seat}),))
         nxt = a.seat + 1
         if nxt < len(state.players):
             return Step(replace(state, hands=hands, asking=nxt), (Event("hand_recorded", {"seat": a.seat}),))

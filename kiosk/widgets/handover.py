@@ -77,8 +77,10 @@ class HandOver(ModalView):
         self.stage = "open"
         self._clear()
         self.secret = self._content_factory(self._finish)
-        if self.mode == "input":
-            self.root_box.add_widget(self._title(self.tr("handover.only_you", name=self.name), LEAD))
+        if self.mode == "input":  # one line of title; the rest of the screen is the player's
+            title = self._title(self.tr("handover.only_you", name=self.name), LEAD)
+            title.size_hint_y, title.height = None, dp(56)
+            self.root_box.add_widget(title)
             self.root_box.add_widget(self.secret)
             return
         box = Panel(orientation="vertical")

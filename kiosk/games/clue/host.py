@@ -409,35 +409,63 @@ class ClueHost(GameHost):
 
     def answer_privately(self, seat: int) -> None:
         """Physical cards with a recorded hand: the refuter says shown or pass on their own channel; a pass
-        the recorded hand contradicts is refused there, naming their own matching cards (CLUE-41, CLUE-42)."""
+        the recorded hand contradicts is refused there, naming their own matching cards, and a mistaken
+        record can be corrected there first (CLUE-15, CLUE-41, CLUE-42)."""
         view = self.session.view(None)
         rec = view["suggestions"][-1]
+        size = view["players"][seat]["hand_size"]
 
         def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.answer", name=self.pname(view, rec["seat"])))
-            named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
-            box.add_widget(ClueText(text=named, font_size=LEAD))
-            why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
-            why.test_id = "clue_answer_why"
+            question = self.tr("private.answer", name=self.pname(view, rec["seat"]))
+            box, mine = self.private_box(seat, question)
+            title = box.children[-1]
+            holder = BoxLayout(orientation="vertical", spacing=dp(12))
+            box.add_widget(holder)
 
-            def answer(action: Action) -> None:
-                if self.ctx.dispatch(action, toast=False) is not None:
-                    done()
+            def answering() -> None:
+                mine = self.session.view(seat)
+                title.text = question
+                holder.clear_widgets()
+                named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
+                holder.add_widget(ClueText(text=named, font_size=LEAD))
+                why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
+                why.test_id = "clue_answer_why"
+
+                def answer(action: Action) -> None:
+                    if self.ctx.dispatch(action, toast=False) is not None:
+                        done()
+                        return
+                    error = self.ctx.last_error
+                    held = ", ".join(self.cname(mine, c) for c in mine.get("can_show", []))
+                    lines = [error.message(self.ctx.lang)] if error is not None else []
+                    why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
+
+                row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
+                row.add_widget(action_button(self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)),
+                                             "primary", 80))
+                row.add_widget(action_button(self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)),
+                                             "normal", 80))
+                holder.add_widget(row)
+                holder.add_widget(why)
+                holder.add_widget(self.hand_line(mine))
+                holder.add_widget(action_button(self.tr("private.record_fix"), "clue_answer_fix", correcting))
+                holder.add_widget(Widget())
+
+            def correcting() -> None:
+                title.text = self.tr("private.record_hand", n=size)
+                holder.clear_widgets()
+                self.recording = list(self.session.view(seat).get("hand", []))
+                holder.add_widget(self.record_grid(size, finish))
+
+            def finish(cards: tuple[str, ...]) -> None:
+                if self.send(RecordHand(seat, cards)) is None:
                     return
-                error = self.ctx.last_error
-                held = ", ".join(self.cname(mine, c) for c in mine.get("can_show", []))
-                lines = [error.message(self.ctx.lang)] if error is not None else []
-                why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
+                if cards:
+                    answering()
+                else:  # no record left: nothing secret decides the answer, the table takes it
+                    done()
 
-            row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-            row.add_widget(action_button(self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)),
-                                         "primary", 80))
-            row.add_widget(action_button(self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)),
-                                         "normal", 80))
-            box.add_widget(row)
-            box.add_widget(why)
-            box.add_widget(self.hand_line(mine))
-            box.add_widget(Widget())
+            answering()
             return box
 
         self.ctx.private(self.pname(view, seat), content, None, mode="input", seat=seat)
@@ -486,40 +514,48 @@ class ClueHost(GameHost):
         self.recording = []
 
         def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.record_hand", n=size))
-            holder = BoxLayout(orientation="vertical", spacing=dp(8))
-
-            def redraw() -> None:
-                holder.clear_widgets()
-                cards = self.cards(mine)
-                holder.add_widget(button_grid([(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7,
-                                              prefix="clue_rec", height=60))
-                for b in holder.children[0].children:
-                    b.selected = b.test_id[len("clue_rec_"):] in self.recording
-                row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-                row.add_widget(action_button(self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(())))
-                ok = action_button(self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
-                                   lambda: finish(tuple(self.recording)), "primary")
-                ok.disabled = len(self.recording) != size
-                row.add_widget(ok)
-                holder.add_widget(row)
-
-            def toggle(cid: str) -> None:
-                if cid in self.recording:
-                    self.recording.remove(cid)
-                elif len(self.recording) < size:
-                    self.recording.append(cid)
-                redraw()
+            box, _mine = self.private_box(seat, self.tr("private.record_hand", n=size))
 
             def finish(cards: tuple[str, ...]) -> None:
                 if self.send(RecordHand(seat, cards)) is not None:
                     done()
 
-            redraw()
-            box.add_widget(holder)
+            box.add_widget(self.record_grid(size, finish))
             return box
 
         self.ctx.private(self.pname(view, seat), content, None, mode="input")
+
+    def record_grid(self, size: int, finish: Callable[[tuple[str, ...]], None]) -> BoxLayout:
+        """Every card as a toggle (the ones in `self.recording` on), then skip / record (k of `size`)."""
+        holder = BoxLayout(orientation="vertical", spacing=dp(8))
+        cards = self.cards(self.session.view(None))
+
+        def redraw() -> None:
+            holder.clear_widgets()
+            holder.add_widget(button_grid([(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7,
+                                          prefix="clue_rec", height=60))
+            for b in holder.children[0].children:
+                b.selected = b.test_id[len("clue_rec_"):] in self.recording
+            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+            row.add_widget(action_button(self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(())))
+            ok = action_button(self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
+                               lambda: finish(tuple(self.recording)), "primary")
+            ok.disabled = len(self.recording) != size
+            ok.why = self.tr("private.record_why", n=size)
+            row.add_widget(ok)
+            holder.add_widget(row)
+            if ok.disabled:
+                holder.add_widget(ClueText(text=ok.why, color=MUTED))
+
+        def toggle(cid: str) -> None:
+            if cid in self.recording:
+                self.recording.remove(cid)
+            elif len(self.recording) < size:
+                self.recording.append(cid)
+            redraw()
+
+        redraw()
+        return holder
 
     def note_shown(self, seat: int) -> None:
         view = self.session.view(None)

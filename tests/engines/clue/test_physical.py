@@ -51,7 +51,7 @@ def test_each_player_is_asked_in_turn_and_may_pass_or_show_without_naming() -> N
     """Covers CLUE-40, CLUE-41, CLUE-42, CLUE-45: seat 1 passes, seat 2 shows (the kiosk does not learn
     the card); the suggester then privately notes it; the table sees only who showed."""
     state = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"))
-    assert state.asking == 1 and {a.NAME for a in ENGINE.legal_actions(state, 1)} == {"show", "pass"}
+    assert state.asking == 1 and {a.NAME for a in ENGINE.legal_actions(state, 1)} == {"show", "pass", "record_hand"}
     state = do(state, Pass(1))
     assert state.asking == 2
     with pytest.raises(RuleError):
@@ -106,7 +106,7 @@ def test_a_recorded_hand_holding_a_named_card_may_not_pass() -> None:
     names no card. A skipped hand is not checked; a recorded hand without a named card passes."""
     state = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"))
     state = do(state, Pass(1))  # seat 1 holds none of white / rope / library
-    assert state.asking == 2 and [a.NAME for a in ENGINE.legal_actions(state, 2)] == ["show"]
+    assert state.asking == 2 and [a.NAME for a in ENGINE.legal_actions(state, 2)] == ["show", "record_hand"]
     with pytest.raises(RuleError) as err:
         ENGINE.apply(state, Pass(2))  # seat 2's recorded hand holds white and the library
     assert err.value.code == "must_show_recorded"
@@ -137,3 +137,37 @@ def test_the_shared_screen_offers_show_and_pass_only_where_no_recorded_hand_deci
     table = ENGINE.view(skipped, None)
     assert [p["recorded"] for p in table["players"]] == [True, True, True, False]
     assert table["common"]["table"] == ENGINE.view(skipped, 1)["common"]["table"]
+
+
+def test_a_mistaken_record_is_corrected_by_its_owner_before_answering() -> None:
+    """Covers CLUE-15, CLUE-41, CLUE-42: the recorded hand is the player's own note. Asked to disprove, a
+    player whose record is wrong corrects it (or clears it) and then answers by the corrected record; only
+    the asked seat may, only in physical mode, and the table sees only that a record changed."""
+    state = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"),
+               Pass(1))
+    assert state.asking == 2 and "white" in state.hands[2]
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, Pass(2))
+    fixed = tuple(c if c != "white" else "plum" for c in state.hands[2])
+    fixed = tuple(c if c != "library" else "study" for c in fixed)
+    with pytest.raises(RuleError) as err:
+        ENGINE.apply(state, RecordHand(2, fixed[:2]))
+    assert err.value.code == "bad_hand"
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, RecordHand(1, HANDS4[1]))  # not the seat asked
+    state, ev = events(state, RecordHand(2, fixed))
+    assert state.phase == "refute" and state.asking == 2 and state.hands[2] == fixed
+    assert [(e.kind, dict(e.data), e.to) for e in ev] == [("hand_recorded", {"seat": 2}, None)]
+    assert "hand" not in ENGINE.view(state, None) and ENGINE.view(state, 2)["hand"] == list(fixed)
+    state = do(state, Pass(2))
+    assert state.asking == 3
+    cleared = do(recorded(), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"), Suggest(0, "white", "rope"),
+                 Pass(1), RecordHand(2, ()))
+    assert cleared.hands[2] == () and "record_hand" not in {a.NAME for a in ENGINE.legal_actions(cleared, 2)}
+    assert {o.action for o in ENGINE.table_offers(cleared) if o.seat == 2} == {"show", "pass"}
+    digital = do(game(4), RollDie(0), DieRoll(CHANCE, 4), EnterRoom(0, "library"))
+    digital = do(digital, Suggest(0, "white", "rope"))
+    assert digital.phase == "refute"
+    with pytest.raises(RuleError) as err:
+        ENGINE.apply(digital, RecordHand(digital.asking, ()))
+    assert err.value.code == "hand_dealt"

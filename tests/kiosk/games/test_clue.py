@@ -221,6 +221,19 @@ def test_physical_recorded_hand_answers_on_its_own_channel(driver: Any) -> None:
     assert session.view(None)["suggestions"][-1]["passed"] == [], "the refused pass was recorded"
     assert toasts == [], "a refusal reached the shared screen"
     _check(driver, "clue_physical_recorded_refused")
+    assert driver.unexplained_disabled() == []
+    driver.tap("clue_answer_fix")  # the record was wrong: 끈 was really 렌치… then back to the answer
+    driver.tap("clue_rec_rope")
+    assert driver.find("clue_rec_done").disabled and driver.unexplained_disabled() == []
+    _check(driver, "clue_physical_record_fix")
+    driver.tap("clue_rec_candlestick")
+    driver.tap("clue_rec_done")
+    assert "rope" not in session.view(1)["hand"] and "candlestick" in session.view(1)["hand"]
+    assert session.view(None)["phase"] == "refute" and toasts == []
+    driver.tap("clue_answer_fix")
+    driver.tap("clue_rec_candlestick")
+    driver.tap("clue_rec_rope")
+    driver.tap("clue_rec_done")
     driver.tap("clue_answer_showed")
     _modal_gone(driver)
     assert session.view(None)["phase"] == "note" and session.view(None)["suggestions"][-1]["shown_by"] == 1
