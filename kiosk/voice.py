@@ -35,6 +35,7 @@ class VoiceBar(BoxLayout):
         self.bridge = bridge
         self.mic = HoldButton(text=bridge.app.tr("voice.hold"), test_id="voice_mic", font_size=SMALL)
         self.mic.bind(held=lambda _w, held: bridge.press() if held else bridge.release())
+        bridge.app.bind(lang=lambda *_: setattr(self.mic, "text", bridge.app.tr("voice.hold")))  # a switch
         self.heard = Label(text="", color=MUTED)  # not on screen: the toast shows it
         self.add_widget(self.mic)
 

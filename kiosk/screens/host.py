@@ -74,7 +74,7 @@ class HostScreen(Screen):
 
     def _sync_bar(self) -> None:
         has = self.ctx is not None and self.ctx.session is not None
-        for button, width in ((self.ids.undo, dp(180)), (self.ids.end, dp(200))):  # set-up: nothing to undo/end
+        for button, width in ((self.ids.undo, dp(160)), (self.ids.end, dp(180))):  # set-up: nothing to undo/end
             button.disabled = not has
             button.opacity, button.width = (1, width) if has else (0, 0)
         app = App.get_running_app()
@@ -83,7 +83,7 @@ class HostScreen(Screen):
         off = app is None or app.phones is None
         phones = self.ids.phones
         phones.disabled = off or self.host_widget is None  # set-up too
-        phones.opacity, phones.width = (0, 0) if off else (1, dp(160))
+        phones.opacity, phones.width = (0, 0) if off else (1, dp(140))
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()

@@ -1,0 +1,59 @@
+"""The host bar with everything on it (voice, phones, undo, end: a café's usual set-up) still shows every game's
+name whole, in both languages; its buttons carry drawn icons beside short labels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from audio.asr import VoiceController
+from engines import find_engine
+from kiosk.session import Session
+from tests.audio.voice_fakes import FakeEngine
+
+pytestmark = pytest.mark.ui
+
+
+class _Phones:
+    """A phone server that is up (its button shows); no seat joins."""
+
+    def attach(self, session: Any) -> None:
+        pass
+
+    def end_game(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> None:
+    app = driver.app
+    controller = VoiceController(engine=FakeEngine())
+    controller.mic_available(True)
+    app.start_voice(controller=controller)
+    app.phones = _Phones()
+    try:
+        app.set_lang(lang)
+        for game in ("mr_jack_ny", "watson_holmes", "spyfall", "clue"):
+            pack = app.library.games[game]
+            config = find_engine(pack.engine_name).example_configs(pack.pack)[0]
+            app.session = Session.new(app.library, game, config, app.journal_dir, seed=1)
+            app.host(game)
+            driver.wait_screen("host")
+            driver.pump(4)
+            for tid in ("host_back", "host_phones", "host_undo", "host_end", "voice_mic"):
+                assert driver.find(tid).opacity == 1, tid
+            title = app.get_screen("host").ids.title
+            assert title._label.get_extents(title.text)[0] <= title.width, (game, title.text, title.width)
+            assert driver.find("voice_mic").text == app.tr("voice.hold")  # the mic's label follows a switch
+            driver.screenshot(f"host_bar_{game}_{lang}")
+            app.session.close()
+            app.session = None
+            app.get_screen("host").clear_body()
+    finally:
+        app.phones = None
+        app.voice.stop()
+        if app.voice.bar.parent is not None:
+            app.voice.bar.parent.remove_widget(app.voice.bar)
+        app.voice = None
+        app.set_lang("ko")
