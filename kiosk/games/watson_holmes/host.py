@@ -372,7 +372,8 @@ class WatsonHolmesHost(GameHost):
         for p in view["players"]:
             seat = p["seat"]
             tall = len(view["players"]) <= 5
-            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 72),
+            # seven rows must fit beside the board without reaching over the status line
+            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 64),
                         padding=dp(6 if tall else 4), spacing=dp(6))
             info = BoxLayout(orientation="vertical")
             status = ""
@@ -381,9 +382,9 @@ class WatsonHolmesHost(GameHost):
             elif p["status"] == "solved":
                 status = " · " + self.tr("player.solved")
             start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
-            info.add_widget(label(f"{p['name']}{start}{status}", SMALL, height=34 if tall else 32, bold=True))
+            info.add_widget(label(f"{p['name']}{start}{status}", SMALL, height=34 if tall else 30, bold=True))
             info.add_widget(label(self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"],
-                                          l=p["lockpick"]), SMALL, color=MUTED, height=30 if tall else 28))
+                                          l=p["lockpick"]), SMALL, color=MUTED, height=30 if tall else 26))
             row.add_widget(info)
             acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
                            width=dp(96), font_size=SMALL,

@@ -269,6 +269,9 @@ def test_largest_case_with_seven_players_fits_in_both_languages(driver: Any) -> 
     assert len(session.state.players) == 7
     for n in range(1, 14):
         driver.find(f"wh_loc_{n}")
+    players = driver.app.get_screen("host").ctx.host.table.ids.players
+    # seven rows fit their column: none reaches over the status line above it
+    assert max(row.top for row in players.children) <= players.top + 1
     _check(driver, "wh_case03_seven")
     driver.app.set_lang("en")
     try:
