@@ -198,6 +198,9 @@ class TableHostApp(App):
         ExceptionManager.add_handler(_KeepRunning(self))
         root = FloatLayout()
         self.sm = ScreenManager(transition=FadeTransition(duration=0.12))
+        # Kivy moves only the screen on show with its manager, and never during a change: a keyboard lift
+        # dropped while the screens changed would leave a screen shifted for good (title cut off). Re-seat them.
+        self.sm.transition.bind(on_complete=lambda *_: self._seat_screens())
         self.get_screen("attract")  # the others are built on their first visit
         column = BoxLayout(orientation="vertical")
         column.add_widget(self.sm)
@@ -216,6 +219,11 @@ class TableHostApp(App):
 
         self.keeper = TableKeeper(self)
         return root
+
+    def _seat_screens(self) -> None:
+        for screen in self.sm.screens:
+            if screen.pos != self.sm.pos:
+                screen.pos = self.sm.pos
 
     def get_screen(self, name: str) -> Any:
         """A screen, built on first use (its module, kv and widgets load then, not at start-up)."""

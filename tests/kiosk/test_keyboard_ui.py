@@ -126,3 +126,22 @@ def test_a_low_field_in_a_dialog_moves_above_the_keyboard(driver: Any) -> None:
     view.dismiss(animation=False)
     driver.wait_for(lambda: not driver.app.keyboard.visible)
     assert not field.focus and list(view.padding) == padding  # the dialog's layout is given back
+
+
+def test_leaving_a_screen_while_typing_leaves_no_screen_shifted(driver: Any) -> None:
+    """A field lifted above the keyboard, then the screen changes (back): the keyboard goes, and no screen keeps
+    the lift (every later screen sits where the screens belong: its title not cut off at the top)."""
+    app = driver.app
+    app.host("watson_holmes")
+    driver.wait_screen("host")
+    field = driver.find("wh_name_1")
+    driver.tap(field)
+    assert driver.field_clear_of_keyboard(field)
+    assert app.sm.y > 0  # the screens lifted
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    driver.wait(0.6)
+    assert app.sm.y == 0 and app.sm.current_screen.pos == app.sm.pos
+    driver.tap("back")
+    driver.wait_screen("library")
+    assert app.sm.current_screen.pos == app.sm.pos
