@@ -9,7 +9,9 @@ Flow (`VoiceController`): push-to-talk (default; audio is used only while the mi
 hands-free (the wake phrase opens a short window for one command). Navigation intents are dispatched at
 once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`). Audio is dropped while
 `MIC_GATE.muted` (the kiosk is speaking). Everything the recogniser heard is reported ("들은 말: …").
-Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `stages` (the kiosk:
+Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `denoise` (the kiosk) the
+recogniser hears the audio through a noise filter (`audio/denoise.py`) that learns the room's steady noise
+while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With `stages` (the kiosk:
 `PERTURB_STAGES`) each finished utterance is decoded again at other speeds: the decodes vote on commands
 (`decide`), and must agree for the wake phrase and the confirmation (`confirm_strictly`).
 
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from audio.confirm import DEFAULT_TIMEOUT, Answer, ConfirmFlow, Pending
+from audio.denoise import Denoiser
 from audio.grammar import SlotValue
 from audio.intents import (
     NO,
@@ -151,6 +154,7 @@ class VoiceController:
         wake_window: float = 5.0,
         confirm_timeout: float = DEFAULT_TIMEOUT,
         stages: tuple[tuple[float, ...], ...] = (),
+        denoise: bool = False,
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.clock = clock
@@ -175,6 +179,7 @@ class VoiceController:
         self._floor = NoiseFloor()  # background level while nobody is talking to the kiosk
         self.min_snr_db = MIN_SNR_DB
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
+        self.denoiser = Denoiser() if denoise else None  # the kiosk: on (audio/denoise.py)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
         self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
@@ -381,10 +386,13 @@ class VoiceController:
             if not self._listening() or not self._in_utterance:
                 self._floor.update(level)
             if not self._listening():
+                if self.denoiser is not None:
+                    self.denoiser.learn(pcm)  # the room's noise, heard while nobody talks to the kiosk
                 return
             rec = self._recs.get(self._active_key())
             if rec is None:
                 return
+            raw, pcm = pcm, pcm if self.denoiser is None else self.denoiser.process(pcm)
             self._in_utterance = True
             self._levels.append(level)
             if self.stages:
@@ -393,7 +401,7 @@ class VoiceController:
                 del self._levels[:-MAX_UTTERANCE * 10]
                 del self._audio[: -MAX_UTTERANCE * RATE * 2]
             heard = rec.accept(pcm)
-            if heard is None and self._endpoint.update(pcm):
+            if heard is None and self._endpoint.update(raw):
                 heard = rec.final()
             if heard is not None:
                 self._in_utterance = False
@@ -506,6 +514,8 @@ class VoiceController:
             rec.reset()
         self._in_utterance = False
         self._endpoint.reset()
+        if self.denoiser is not None:
+            self.denoiser.reset()
         self._levels = []
         self._audio = bytearray()
         self._utterance = b""
@@ -573,7 +583,7 @@ def start_voice(
     Nothing here blocks the UI thread."""
     from audio.mic import Microphone
 
-    controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES)
+    controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES, denoise=True)
     controller.background_vote = True
     loader = ModelLoader(model_path, board=board)
 

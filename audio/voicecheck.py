@@ -145,7 +145,7 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
     now = [0.0]
     mode = Mode.WAKE_PHRASE if phrase.kind == "wake" else Mode.PUSH_TO_TALK
     ctl = VoiceController(catalog, engine, mode, clock=lambda: now[0], gate=MicGate(), board=StatusBoard(),
-                          stages=stages)
+                          stages=stages, denoise=True)
     ctl.mic_available(True)
     heard: list[VoiceEvent] = []
     woke = [False]

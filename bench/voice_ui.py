@@ -1,0 +1,153 @@
+"""Push-to-talk release → intent with the kiosk's UI running (issue 22): the real kiosk offscreen on the
+Spyfall host screen, the real Korean model behind the kiosk's controller (noise filter, perturbed-decode
+vote on a thread), a fake microphone thread delivering audio in real time (quiet room noise, and an espeak-ng
+take of a navigation phrase while the mic button is held by a touch). Measured: from the touch's release to
+the moment the UI thread acts on the intent (VoiceBridge.on_event), and the CPU time of the process.
+
+    python -m bench.voice_ui [--runs 20]
+
+Voices are bench/voice.py's HELD_OUT ones. Prints figures; asserts nothing. Goal: p90 ≤ 0.8 s."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+PHRASES = ["점수 보여줘", "남은 시간", "도움말", "다시 말해줘", "지금 점수", "점수", "남은 시간 보여줘", "도와줘", "다시", "조용히 해"]
+
+
+class Mic(threading.Thread):
+    """0.1 s chunks every 0.1 s, as a sound card delivers them: room noise, with a take mixed in on demand."""
+
+    def __init__(self, feed: Any, room: bytes) -> None:  # room: at least one chunk
+        super().__init__(name="bench-mic", daemon=True)
+        self.feed, self.room = feed, room
+        self.queue: list[bytes] = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+
+    def say(self, pcm: bytes) -> None:
+        with self.lock:
+            self.queue = [pcm[i : i + 3200] for i in range(0, len(pcm), 3200)]
+
+    def busy(self) -> bool:
+        with self.lock:
+            return bool(self.queue)
+
+    def run(self) -> None:
+        k = 0
+        next_at = time.perf_counter()
+        while not self.stop.is_set():
+            with self.lock:
+                chunk = self.queue.pop(0) if self.queue else None
+            room = self.room[(k * 3200) % len(self.room):][:3200].ljust(3200, b"\0")
+            self.feed(chunk.ljust(3200, b"\0") if chunk is not None else room)
+            k += 1
+            next_at += 0.1
+            time.sleep(max(0.0, next_at - time.perf_counter()))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=20)
+    args = ap.parse_args(argv)
+    os.environ["TABLEHOST_AUDIO_DEVICE"] = "fake"
+    os.environ["TABLEHOST_NO_VOICE"] = "1"
+    os.environ.setdefault("TABLEHOST_PHONES_HOST", "127.0.0.1")
+    from audio import speechgen as sg
+    from audio.asr import Mode, ModelLoader, VoiceController
+    from audio.recognizer import PERTURB_STAGES
+    from audio.status import StatusBoard
+    from bench.voice import HELD_OUT
+    from kiosk.session import Session
+    from kiosk.testing import Driver, start_app
+
+    app = start_app(Path(tempfile.mkdtemp(prefix="bench-voice-ui-")))
+    driver = Driver(app)
+    driver.sweep_text = False
+    loader = ModelLoader(board=StatusBoard())
+    loader.start()
+    engine = loader.wait(120)
+    if engine is None:
+        raise SystemExit(f"model not available: {loader.reason}")
+    ctl = VoiceController(engine=engine, mode=Mode.PUSH_TO_TALK, stages=PERTURB_STAGES, denoise=True)
+    ctl.background_vote = True  # as start_voice() sets it
+    ctl.mic_available(True)
+    app.start_voice(controller=ctl)
+    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
+                          app.journal_dir, seed=4)
+    app.session = session
+    app.host("spyfall")
+    driver.wait_screen("host")
+    bridge = app.voice
+    acted: list[float] = []
+    original = bridge.on_event
+
+    def on_event(ev: Any) -> None:
+        if ev.kind in ("intent", "heard"):
+            acted.append(time.perf_counter())
+        original(ev)
+
+    bridge.on_event = on_event
+    decided: list[float] = []  # when the controller emitted (the vote's thread), before the UI thread sees it
+    ctl.listen(lambda ev: decided.append(time.perf_counter()) if ev.kind in ("intent", "heard") else None)
+    import numpy as np
+
+    noise = np.frombuffer(sg.pink_noise(3.0, 11), dtype=np.int16) // 30  # a quiet room: about -50 dBFS
+    mic = Mic(ctl.feed, noise.astype(np.int16).tobytes())
+    mic.start()
+    takes = []
+    for i in range(args.runs):
+        variant, speed, pitch = HELD_OUT[i % len(HELD_OUT)].split("/")
+        voice = sg.Voice("" if variant == "ko" else variant, int(speed), int(pitch))
+        takes.append(sg.speak(PHRASES[i % len(PHRASES)], voice) + sg.silence(0.3))
+    lat: list[float] = []
+    dec: list[float] = []
+    missed = 0
+    cpu0 = time.process_time()
+    wall0 = time.perf_counter()
+    for pcm in takes:
+        driver.wait(0.5)
+        touch = driver._touch(driver.find("voice_mic"))
+        touch.touch_down()
+        driver.pump(1)
+        mic.say(pcm)
+        driver.wait_for(lambda: not mic.busy(), 10)
+        driver.wait(0.1)
+        acted.clear()
+        decided.clear()
+        t0 = time.perf_counter()
+        touch.touch_up()
+        try:
+            driver.wait_for(lambda: bool(acted), 5)
+        except AssertionError:
+            missed += 1
+            continue
+        lat.append(acted[0] - t0)
+        dec.append(decided[0] - t0 if decided else float("nan"))
+        driver.wait(0.3)
+    cpu = time.process_time() - cpu0
+    wall = time.perf_counter() - wall0
+    mic.stop.set()
+    lat.sort()
+    if lat:
+        print(f"push-to-talk release → heard/intent on the UI thread, UI running: median {statistics.median(lat):.3f} s, "
+              f"p90 {lat[int(len(lat) * 0.9)]:.3f} s, max {lat[-1]:.3f} s (n={len(lat)}, nothing heard {missed})")
+    dec.sort()
+    if dec:
+        print(f"  of which release → decided (controller, before the UI thread's frame): median "
+              f"{statistics.median(dec):.3f} s, p90 {dec[int(len(dec) * 0.9)]:.3f} s")
+    print(f"process CPU {cpu:.1f} s over {wall:.1f} s wall ({cpu / wall:.0%} of a core); "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print("goal: p90 ≤ 0.8 s")
+    app.stop()
+
+
+if __name__ == "__main__":
+    main()
