@@ -68,6 +68,7 @@ from audio.recognizer import (
     chunk_level,
     decode_perturbed,
     snr_db,
+    speech_span,
     warm_up,
 )
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
@@ -180,6 +181,7 @@ class VoiceController:
         self.min_snr_db = MIN_SNR_DB
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.denoiser = Denoiser() if denoise else None  # the kiosk: on (audio/denoise.py)
+        self.trim = True  # perturbed decodes hear the speech only (recognizer.speech_span)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
         self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
@@ -434,8 +436,9 @@ class VoiceController:
         """Speech too close to the noise is not acted on (a "heard" event with detail "noisy" says so):
         in loud noise the recogniser mostly picks a wrong command."""
         snr = snr_db(self._levels, self._floor.value)
-        self._levels = []
-        self._utterance, self._audio = bytes(self._audio), bytearray()
+        self._utterance = speech_span(bytes(self._audio), self._levels, self._floor.value) if self.trim else b""
+        self._utterance = self._utterance or bytes(self._audio)
+        self._levels, self._audio = [], bytearray()
         if heard.candidates and snr is not None and snr < self.min_snr_db:
             if self._active_key() != "wake":  # nobody addressed the kiosk: no message
                 self._emit(VoiceEvent("heard", text=heard.text, detail="noisy"))

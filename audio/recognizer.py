@@ -244,6 +244,25 @@ def snr_db(levels: list[float], floor: float | None = None) -> float | None:
     return 20 * math.log10(ordered[int(len(ordered) * 0.9)] / max(noise, 1.0))
 
 
+def speech_span(audio: bytes, levels: list[float], floor: float | None = None, margin: int = 3) -> bytes:
+    """The part of an utterance where someone speaks, with `margin` chunks (0.1 s each) either side: chunks
+    6 dB over the noise (as `snr_db` estimates it). The perturbed decodes hear only this part: the button
+    is often held a while before and after speaking, and every decode of that noise costs CPU after the
+    release. The whole audio when it cannot tell (too short, or nothing stands out)."""
+    if len(levels) < 5 or not audio:
+        return audio
+    noise = sorted(levels)[int(len(levels) * 0.2)]
+    if floor is not None:
+        noise = min(noise, floor)
+    loud = [i for i, level in enumerate(levels) if level > 2.0 * max(noise, 1.0)]
+    if not loud:
+        return audio
+    per = len(audio) / len(levels)
+    start = int(max(0, loud[0] - margin) * per) // 2 * 2
+    end = int(min(len(levels), loud[-1] + 1 + margin) * per) // 2 * 2
+    return audio[start:end] if end - start >= 2 * RATE * 0.3 else audio
+
+
 class NoiseFloor:
     """The background level between utterances: the 20th percentile of the last few seconds of chunks."""
 

@@ -616,3 +616,14 @@ def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decis
     split.recognizers = [None] * 5  # type: ignore[list-item]
     assert decide(split, book, ("도움말",), b"\x00\x01" * 800, ((0.9, 1.1, 1.2), (0.8,)))[1].name == "help"
     assert len(split.recognizers) == 5 + 4  # nothing decisive: both stages ran, the normal decode stands
+
+
+def test_perturbed_decodes_hear_only_the_speech_and_its_margins() -> None:
+    from audio.recognizer import speech_span
+
+    levels = [100.0] * 8 + [2000.0] * 10 + [100.0] * 8  # 0.8 s before, 1 s of speech, 0.8 s after
+    audio = b"".join(bytes([i]) * 3200 for i in range(len(levels)))
+    span = speech_span(audio, levels)
+    assert span == audio[5 * 3200 : 21 * 3200]  # 0.3 s of margin either side
+    assert speech_span(audio, [100.0] * len(levels)) == audio  # nothing stands out: all of it
+    assert speech_span(audio[:9600], levels[:3]) == audio[:9600]  # too short to tell
