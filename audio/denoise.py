@@ -81,7 +81,7 @@ class Denoiser:
         return bytes(np.clip(np.rint(out[:done]), -32768, 32767).astype(np.int16).tobytes())
 
     def _learn(self, power: np.ndarray) -> None:
-        for row in power[power.mean(axis=1) > 1.0]:  # digital silence (a muted input) is not the room
+        for row in power:  # quiet frames included, digital silence too: speech must never set the noise
             self._powers[self._count % self._size] = row
             self._count += 1
         seen = self._powers[: min(self._count, self._size)]

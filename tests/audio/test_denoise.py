@@ -49,10 +49,13 @@ def test_steady_noise_is_pushed_down_and_bursts_over_it_are_kept() -> None:
     assert 0.8 < kept < 1.25  # the word keeps its level
 
 
-def test_digital_silence_does_not_count_as_the_room() -> None:
-    dn = Denoiser()
-    dn.learn(bytes(RATE * 2))  # a muted input: two seconds of zeros
-    assert dn.noise is None
-    rng = np.random.default_rng(3)
-    dn.learn(pcm(rng.normal(0, 1000, RATE)))
-    assert dn.noise is not None and float(np.median(dn.noise)) > 1000.0
+def test_speech_in_silence_is_not_taken_for_noise() -> None:
+    """A clean take (digital silence around a word, as espeak-ng makes it) passes unchanged. Skipping the
+    silent frames once made the filter learn the word itself as the room's noise: clean commands right
+    dropped from 95.6 % to 75.6 % on the held-out voices."""
+    t = np.arange(RATE) / RATE
+    word = sum(3000 / k * np.sin(2 * np.pi * 180 * k * t) for k in range(1, 6)) * (1 + 0.5 * np.sin(2 * np.pi * 3 * t))
+    audio = np.concatenate([np.zeros(int(0.3 * RATE)), word, np.zeros(int(0.4 * RATE))])
+    out = run(Denoiser(), pcm(audio))
+    inside = slice(int(0.3 * RATE) + HOP, int(1.3 * RATE))
+    assert abs(20 * np.log10(rms(out[inside]) / rms(audio[int(0.3 * RATE) : int(1.3 * RATE) - HOP]))) < 1.0
