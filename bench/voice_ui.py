@@ -1,8 +1,9 @@
 """Push-to-talk release → intent with the kiosk's UI running (issue 22): the real kiosk offscreen on the
-Spyfall host screen, the real Korean model behind the kiosk's controller (noise filter, perturbed-decode
-vote on a thread), a fake microphone thread delivering audio in real time (quiet room noise, and an espeak-ng
-take of a navigation phrase while the mic button is held by a touch). Measured: from the touch's release to
-the moment the UI thread acts on the intent (VoiceBridge.on_event), and the CPU time of the process.
+Spyfall host screen, voice wired by audio.asr.start_voice as in the kiosk (the real Korean model, noise
+filter, perturbed-decode vote on a thread), a microphone backend whose thread delivers audio in real time
+(quiet room noise, and an espeak-ng take of a navigation phrase while the mic button is held by a touch).
+Measured: from the touch's release to the moment the UI thread acts on what was heard (VoiceBridge.on_event),
+the part of it spent before the UI thread's frame, and the CPU time of the process.
 
     python -m bench.voice_ui [--runs 20]
 
@@ -53,6 +54,29 @@ class Mic(threading.Thread):
             time.sleep(max(0.0, next_at - time.perf_counter()))
 
 
+class Backend:
+    """The microphone backend `start_voice` opens (audio.mic.AudioBackend): one device whose audio comes
+    from the Mic thread below."""
+
+    def __init__(self) -> None:
+        self.on_audio: Any = lambda pcm: None
+        self.active = True
+
+    def input_devices(self) -> list[str]:
+        return ["bench"]
+
+    def open(self, on_audio: Any) -> Any:
+        self.on_audio = on_audio
+        self.active = True
+        return self
+
+    def close(self) -> None:
+        self.active = False
+
+    def rescan(self) -> None:
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
@@ -61,8 +85,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["TABLEHOST_NO_VOICE"] = "1"
     os.environ.setdefault("TABLEHOST_PHONES_HOST", "127.0.0.1")
     from audio import speechgen as sg
-    from audio.asr import Mode, ModelLoader, VoiceController
-    from audio.recognizer import PERTURB_STAGES
+    from audio.asr import start_voice
     from audio.status import StatusBoard
     from bench.voice import HELD_OUT
     from kiosk.session import Session
@@ -71,14 +94,15 @@ def main(argv: list[str] | None = None) -> None:
     app = start_app(Path(tempfile.mkdtemp(prefix="bench-voice-ui-")))
     driver = Driver(app)
     driver.sweep_text = False
-    loader = ModelLoader(board=StatusBoard())
-    loader.start()
-    engine = loader.wait(120)
-    if engine is None:
-        raise SystemExit(f"model not available: {loader.reason}")
-    ctl = VoiceController(engine=engine, mode=Mode.PUSH_TO_TALK, stages=PERTURB_STAGES, denoise=True)
-    ctl.background_vote = True  # as start_voice() sets it
-    ctl.mic_available(True)
+    backend = Backend()
+    system = start_voice(board=StatusBoard(), backend=backend)  # wired as the kiosk wires it
+    import numpy as np
+
+    noise = np.frombuffer(sg.pink_noise(3.0, 11), dtype=np.int16) // 30  # a quiet room: about -50 dBFS
+    mic = Mic(lambda pcm: backend.on_audio(pcm), noise.astype(np.int16).tobytes())
+    mic.start()
+    ctl = system.controller
+    driver.wait_for(lambda: ctl.available, 180)
     app.start_voice(controller=ctl)
     session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
                           app.journal_dir, seed=4)
@@ -97,11 +121,6 @@ def main(argv: list[str] | None = None) -> None:
     bridge.on_event = on_event
     decided: list[float] = []  # when the controller emitted (the vote's thread), before the UI thread sees it
     ctl.listen(lambda ev: decided.append(time.perf_counter()) if ev.kind in ("intent", "heard") else None)
-    import numpy as np
-
-    noise = np.frombuffer(sg.pink_noise(3.0, 11), dtype=np.int16) // 30  # a quiet room: about -50 dBFS
-    mic = Mic(ctl.feed, noise.astype(np.int16).tobytes())
-    mic.start()
     takes = []
     for i in range(args.runs):
         variant, speed, pitch = HELD_OUT[i % len(HELD_OUT)].split("/")
@@ -135,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     cpu = time.process_time() - cpu0
     wall = time.perf_counter() - wall0
     mic.stop.set()
+    system.stop()
     lat.sort()
     if lat:
         print(f"push-to-talk release → heard/intent on the UI thread, UI running: median {statistics.median(lat):.3f} s, "
