@@ -137,7 +137,7 @@ def check_phrases(catalog: VoiceCatalog, which: str = BASIC, vocabulary: frozens
 
 
 def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, pcm: bytes,
-              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES) -> tuple[str, str, str, float]:
+              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES, denoise: bool = True) -> tuple[str, str, str, float]:
     """(outcome, heard text, heard intent, latency s) of one utterance (16 kHz mono s16le), decided by a
     `VoiceController` as in the kiosk: push-to-talk for commands and confirmations (latency: the button's
     release → the decision), hands-free for the wake phrase (latency: end of the take → awake, audio time
@@ -145,7 +145,7 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
     now = [0.0]
     mode = Mode.WAKE_PHRASE if phrase.kind == "wake" else Mode.PUSH_TO_TALK
     ctl = VoiceController(catalog, engine, mode, clock=lambda: now[0], gate=MicGate(), board=StatusBoard(),
-                          stages=stages, denoise=True)
+                          stages=stages, denoise=denoise)
     ctl.mic_available(True)
     heard: list[VoiceEvent] = []
     woke = [False]

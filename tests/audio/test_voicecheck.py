@@ -30,7 +30,7 @@ def test_a_take_is_right_wrong_or_nothing_as_the_controller_decides() -> None:
     engine = FakeEngine()
 
     def score(shown: str, said: str) -> tuple[str, str, str]:
-        return score_pcm(engine, CATALOG, phrases[shown], said.encode("utf-8"), stages=())[:3]
+        return score_pcm(engine, CATALOG, phrases[shown], said.encode("utf-8"), stages=(), denoise=False)[:3]
 
     assert score("계속", "계속") == ("right", "계속", "next")
     assert score("계속", "점수") == ("wrong", "점수", "score")
