@@ -49,6 +49,14 @@ def wait_main_loop(proc: Any, log_files: Callable[[], list[Path]], timeout: floa
     raise AssertionError(f"the kiosk did not reach its main loop within {timeout:.0f} s")
 
 
+def stop_voice(app: Any) -> None:
+    """Take a test's voice bridge (app.start_voice(controller=…)) out again: stopped, its mic bar off the screen."""
+    app.voice.stop()
+    if app.voice.bar.parent is not None:
+        app.voice.bar.parent.remove_widget(app.voice.bar)
+    app.voice = None
+
+
 class Driver:
     def __init__(self, app: Any) -> None:
         self.app = app

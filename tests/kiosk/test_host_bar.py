@@ -10,6 +10,7 @@ import pytest
 from audio.asr import VoiceController
 from engines import find_engine
 from kiosk.session import Session
+from kiosk.testing import stop_voice
 from tests.audio.voice_fakes import FakeEngine
 
 pytestmark = pytest.mark.ui
@@ -52,8 +53,5 @@ def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> 
             app.get_screen("host").clear_body()
     finally:
         app.phones = None
-        app.voice.stop()
-        if app.voice.bar.parent is not None:
-            app.voice.bar.parent.remove_widget(app.voice.bar)
-        app.voice = None
+        stop_voice(app)
         app.set_lang("ko")

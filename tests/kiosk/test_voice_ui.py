@@ -10,6 +10,7 @@ import pytest
 
 from audio.asr import VoiceController
 from kiosk.session import Session
+from kiosk.testing import stop_voice
 from tests.audio.voice_fakes import FakeEngine
 
 pytestmark = pytest.mark.ui
@@ -31,10 +32,7 @@ def voice(driver: Any) -> Any:
     app.start_voice(controller=controller)
     driver.pump(3)
     yield app.voice
-    app.voice.stop()
-    if app.voice.bar.parent is not None:
-        app.voice.bar.parent.remove_widget(app.voice.bar)
-    app.voice = None
+    stop_voice(app)
 
 
 def test_grammar_follows_the_screen_and_navigation_works(driver: Any, voice: Any) -> None:
