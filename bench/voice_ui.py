@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-PHRASES = ["점수 보여줘", "남은 시간", "도움말", "다시 말해줘", "지금 점수", "점수", "남은 시간 보여줘", "도와줘", "다시", "조용히 해"]
+# navigation that leaves the mic button on screen (도움말 opens the rule look-up over it)
+PHRASES = ["점수 보여줘", "남은 시간", "지금 점수", "다시 말해줘", "점수", "남은 시간 보여줘", "다시", "조용히 해", "일시 정지", "중지"]
 
 
 class Mic(threading.Thread):
