@@ -4,6 +4,7 @@
     python bench/voice.py --quick         # fewer voices, 2 min of no-command audio
     python bench/voice.py --select        # per-phrasing accuracy on clean speech, to choose templates
     python bench/voice.py --game spyfall  # add that game's intents to the screen grammar
+    python bench/voice.py --noise pink@10 clatter@10 --no-command-seconds 0   # those conditions only
     python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
     python bench/voice.py --make-takes DIR [--sets basic,spyfall] [--voices m5/145/65 …]   # espeak takes
 
@@ -413,11 +414,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--select", action="store_true", help="clean speech only, per phrasing, all voices")
     ap.add_argument("--game", default=None, help="a game, or 'all' (default: navigation only)")
-    ap.add_argument("--no-command-seconds", type=float, default=600.0)
+    ap.add_argument("--no-command-seconds", type=float, default=600.0, help="0: skip the no-command audio")
     ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
     ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
     ap.add_argument("--noise", nargs="*", default=[], metavar="NOISE@DB",
-                    help="with --recordings: also mixed with our noise, e.g. pink@10 babble@10 clatter@20")
+                    help="also mixed with our noise, e.g. pink@10 babble@10 clatter@20 (default without "
+                         "--recordings: pink, babble and clatter at 20, 10 and 5 dB)")
     ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
     ap.add_argument("--sets", default="basic", help="with --make-takes: voice check sets, comma-separated")
     ap.add_argument("--voices", nargs="*", default=HELD_OUT, help="with --make-takes: variant/speed/pitch")
@@ -455,7 +457,8 @@ def main() -> None:
     lep: list[float] = []
     lptt: list[float] = []
     dec = aud = 0.0
-    noisy = [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)]
+    noisy = ([(c.split("@")[0], float(c.split("@")[1])) for c in args.noise] if args.noise
+             else [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)])
     for i, game in enumerate(games):
         runs = [(voices, [("none", None)])] + ([] if args.select else [(noisy_voices, noisy)])
         for vs, conditions in runs:
@@ -511,7 +514,7 @@ def main() -> None:
         print(f"latency button release → intent, push-to-talk: median {lptt[len(lptt) // 2] * 1000:.0f} ms, "
               f"max {lptt[-1] * 1000:.0f} ms")
     print(f"real-time factor (grammar mode): {dec / aud:.3f} ({aud:.0f} s of audio)")
-    if not args.select:
+    if not args.select and args.no_command_seconds > 0:
         secs = 120.0 if args.quick else args.no_command_seconds
         run_no_command(engine, catalog, args.game, no_command_audio(secs, noises))
     print(f"\npeak RSS {rss_mb():.0f} MB")
