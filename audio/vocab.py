@@ -20,7 +20,7 @@ import numpy as np
 
 _FST_MAGIC = 2125659606
 _SYMBOLS_MAGIC = 2125658996
-_HAS_ISYMBOLS = 0x1
+_HAS_ISYMBOLS, _HAS_OSYMBOLS = 0x1, 0x2
 
 
 class Vocabulary:
@@ -84,7 +84,7 @@ def read_vocabulary(model_path: Path) -> Vocabulary:
             _string(f)  # arc type
             _version, flags = struct.unpack("<ii", f.read(8))
             f.read(32)  # properties, start, states, arcs
-            if not flags & _HAS_ISYMBOLS:
+            if not flags & (_HAS_ISYMBOLS | _HAS_OSYMBOLS):  # the grammar-only copy has output symbols only
                 raise VocabularyError(f"{fst}: no symbol table")
             if _int32(f) != _SYMBOLS_MAGIC:
                 raise VocabularyError(f"{fst}: bad symbol table")

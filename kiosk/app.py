@@ -320,7 +320,8 @@ class TableHostApp(App):
                 from audio.asr import start_voice
                 from audio.voice_choices import kiosk_catalog
 
-                system = start_voice(kiosk_catalog(self.data_dir / "content"))  # with the café's voice choices
+                system = start_voice(kiosk_catalog(self.data_dir / "content"),  # with the café's voice choices
+                                     cache=self.data_dir / "cache" / "voice-model")
                 controller = system.controller
             except Exception:
                 log.exception("voice commands unavailable")
