@@ -71,6 +71,7 @@ from audio.recognizer import (
     speech_span,
     warm_up,
 )
+from audio.serial import Serial
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 
 __all__ = [
@@ -142,7 +143,8 @@ def confirm_strictly(engine: SpeechEngine, book: PhraseBook, candidates: tuple[s
 
 class VoiceController:
     """Audio in, intents out. Thread-safe: `feed` runs on the audio thread, the rest on the UI thread;
-    listeners are called on the calling thread (the kiosk hops to the main thread itself)."""
+    listeners are called on the calling thread, or on the worker after `serve_in_background()` (the kiosk
+    hops to the main thread itself)."""
 
     def __init__(
         self,
@@ -190,9 +192,31 @@ class VoiceController:
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
         self.enabled = True
+        self._serial: Serial | None = None  # serve_in_background()
         gate.listen(self._on_gate)
         if engine is not None:
             self.set_engine(engine)
+
+    # ---- threading ----------------------------------------------------------------------------------
+    def serve_in_background(self) -> None:
+        """From now on the calls that may reach the recogniser (press, release, feed, tick, set_context, …)
+        only queue their work, in call order, for one worker thread, and return at once. The kiosk calls
+        them on its UI thread, where a vosk call (the final decode on release, a grammar compiled for a new
+        screen, a reset) or waiting for the audio thread's decode under the lock made frames stall."""
+        if self._serial is None:
+            self._serial = Serial("voice-worker")
+
+    def _post(self, fn: Callable[..., None], *args: Any) -> bool:
+        """True when `fn(*args)` was queued for the worker (the caller returns); False: run it now."""
+        return self._serial is not None and self._serial.post(fn, *args)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Until the worker has done everything queued so far (True at once without a worker)."""
+        return self._serial is None or self._serial.wait_idle(timeout)
+
+    def stop_worker(self) -> None:
+        if self._serial is not None:
+            self._serial.stop()
 
     # ---- wiring -------------------------------------------------------------------------------------
     def listen(self, fn: Callable[[VoiceEvent], None]) -> None:
@@ -203,6 +227,8 @@ class VoiceController:
             fn(event)
 
     def set_engine(self, engine: SpeechEngine) -> None:
+        if self._post(self.set_engine, engine):
+            return
         with self._lock:
             self._engine = engine
             self._recs = {}
@@ -211,6 +237,8 @@ class VoiceController:
 
     def set_catalog(self, catalog: VoiceCatalog) -> None:
         """New templates (the café's voice choices changed): every grammar is rebuilt for the same screen."""
+        if self._post(self.set_catalog, catalog):
+            return
         with self._lock:
             self.catalog = catalog
             self._drop("음성 설정 바뀜 / voice choices changed")
@@ -219,6 +247,8 @@ class VoiceController:
 
     def mic_available(self, ok: bool, reason: str = "") -> None:
         """Called by `audio.mic.Microphone`. Losing the mic drops any half-spoken command."""
+        if self._post(self.mic_available, ok, reason):
+            return
         with self._lock:
             self._mic_ok = ok
             self._mic_reason = reason
@@ -229,6 +259,9 @@ class VoiceController:
 
     def set_enabled(self, on: bool) -> None:
         """Staff switch (kiosk settings): off drops all audio and any pending confirmation."""
+        self.enabled = on  # at once: `available` answers the UI's next question
+        if self._post(self.set_enabled, on):
+            return
         with self._lock:
             self.enabled = on
             if not on:
@@ -271,6 +304,10 @@ class VoiceController:
         unknown = [n for n in names if n not in self.catalog.intents]
         if unknown:
             raise KeyError(f"unknown voice intents: {unknown}")
+        if not self._post(self._set_context, screen, names, slots):
+            self._set_context(screen, names, slots)
+
+    def _set_context(self, screen: str, names: list[str], slots: SlotInput | None) -> None:
         with self._lock:
             pending = self.confirm.pending
             if pending is not None and (screen != self.screen or pending.intent.name not in names):
@@ -299,8 +336,7 @@ class VoiceController:
                 self._recs[key] = self._engine.recognizer(book.grammar)
 
     def book(self, key: str = "command") -> PhraseBook:
-        with self._lock:
-            return self._books.get(key) or build_phrasebook([])
+        return self._books.get(key) or build_phrasebook([])  # no lock: the UI thread asks
 
     def _active_key(self) -> str:
         if self.phase is Phase.CONFIRMING:
@@ -311,6 +347,8 @@ class VoiceController:
 
     # ---- input --------------------------------------------------------------------------------------
     def set_mode(self, mode: Mode) -> None:
+        if self._post(self.set_mode, mode):
+            return
         with self._lock:
             self.mode = mode
             self._pressed = False
@@ -320,6 +358,8 @@ class VoiceController:
 
     def press(self) -> None:
         """Mic button down (push-to-talk)."""
+        if self._post(self.press):
+            return
         with self._lock:
             self._pressed = True
             self._reset_rec()
@@ -328,6 +368,8 @@ class VoiceController:
 
     def release(self) -> None:
         """Mic button up: what was said while it was held is decided now."""
+        if self._post(self.release):
+            return
         with self._lock:
             if not self._pressed:
                 return
@@ -380,6 +422,8 @@ class VoiceController:
     def feed(self, pcm: bytes) -> None:
         """16 kHz mono s16le audio from the microphone. Dropped while the kiosk makes sound, while
         push-to-talk is up, and before the model is ready."""
+        if self._post(self.feed, pcm):
+            return
         self.tick()
         with self._lock:
             if self.gate.muted or not self.enabled:
@@ -414,11 +458,15 @@ class VoiceController:
 
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""
+        if self._post(self.tap_confirm, yes):
+            return
         with self._lock:
             self._resolve(yes)
 
     def tick(self) -> None:
         """Timeouts: the confirmation and the wake window. Called by `feed` and by the kiosk's clock."""
+        if self._post(self.tick):
+            return
         now = self.clock()
         with self._lock:
             expired = self.confirm.expire(now)
@@ -529,7 +577,7 @@ class VoiceController:
         self._reset_rec()
 
     def _on_gate(self, muted: bool) -> None:
-        if muted:
+        if muted and not self._post(self._on_gate, muted):
             with self._lock:
                 self._drop("안내 음성 재생 중 / the kiosk is speaking")
 
@@ -571,6 +619,7 @@ class VoiceSystem:
 
     def stop(self) -> None:
         self.microphone.stop()
+        self.controller.stop_worker()
 
 
 def start_voice(
@@ -590,6 +639,7 @@ def start_voice(
 
     controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES, denoise=True)
     controller.background_vote = True
+    controller.serve_in_background()  # the kiosk calls it on its UI thread: no vosk work there
     loader = ModelLoader(model_path, board=board, cache=cache)
 
     def on_progress(progress: float, _phase: str) -> None:
