@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import functools
 import json
 import os
 import random
@@ -50,12 +51,17 @@ GAMES = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
 PHRASES = ("다음", "이전", "다시", "멈춰", "네", "아니요", "도움말", "처음으로")
 
 
-def rss_mb() -> float:
+def rss_mb(kind: str = "VmRSS") -> float:
+    """VmRSS, or its parts: RssAnon (heap) and RssFile (file pages: the mapped voice graph, libraries)."""
     with open("/proc/self/status", encoding="ascii") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(kind + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def rss_parts() -> str:
+    return f"{rss_mb():.0f} (anon {rss_mb('RssAnon'):.0f} + file {rss_mb('RssFile'):.0f})"
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -66,13 +72,16 @@ def pct(xs: list[float], q: float) -> float:
 STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
 
 
-def frame() -> tuple[float, float]:
-    """One pass of Kivy's loop: (wall s, UI-thread CPU s)."""
+def frame(before: Any = None) -> tuple[float, float]:
+    """One pass of Kivy's loop, with `before()` (a tap or an action, handled on the UI thread as input is)
+    at its start: (wall s, UI-thread CPU s)."""
     from kivy.base import EventLoop
 
     if STALL:
         faulthandler.dump_traceback_later(STALL)
     w, c = time.perf_counter(), time.thread_time()
+    if before is not None:
+        before()
     EventLoop.idle()
     out = time.perf_counter() - w, time.thread_time() - c
     if STALL:
@@ -142,9 +151,16 @@ class Tutor(threading.Thread):
 
 
 # ---------------------------------------------------------------- scripted play
+def tap(w: Any) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(*w.to_window(*w.center))
+    touch.touch_down()
+    touch.touch_up()
+
+
 def play_game(driver: Any, game: str, frames: int, rng: random.Random,
               times: list[tuple[float, float]]) -> None:
-    from kivy.tests.common import UnitTestTouch
 
     from engines import find_engine
     from kiosk.soak import _touchables
@@ -170,29 +186,28 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
         if s.engine.outcome(s.state) is not None:
             ctx = open_game()
             continue
+        before = None
         if n % 3 == 0:
             seats = list(range(len(s.view(None).get("players", [])) or 1))
             rng.shuffle(seats)
             for seat in seats:
                 acts = s.legal(seat)
                 if acts:
-                    ctx.dispatch(rng.choice(acts))
+                    before = functools.partial(ctx.dispatch, rng.choice(acts))
                     break
         else:
             targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") not in
                        ("frame_back", "frame_end", "staff", "exit")]
             if targets:
-                w = rng.choice(targets)
-                touch = UnitTestTouch(*w.to_window(*w.center))
-                touch.touch_down()
-                touch.touch_up()
-        times.append(frame())
+                before = functools.partial(tap, rng.choice(targets))
+        times.append(frame(before))
 
 
 def summary(times: list[tuple[float, float]]) -> dict[str, float]:
     wall = [w for w, _ in times]
     slow = [w + 3 * c for w, c in times]  # CPU ×4, the rest unchanged
-    return {"frames": len(times), "median": pct(wall, .5), "p99": pct(wall, .99), "worst": max(wall),
+    return {"cpu_over50": sum(1 for _, c in times if c > 0.05), "slow_cpu_over50": sum(1 for _, c in times if c > 0.0125),
+            "frames": len(times), "median": pct(wall, .5), "p99": pct(wall, .99), "worst": max(wall),
             "over50": sum(1 for w in wall if w > 0.05), "cpu_median": pct([c for _, c in times], .5),
             "cpu_p99": pct([c for _, c in times], .99), "cpu_worst": max(c for _, c in times),
             "slow_median": pct(slow, .5), "slow_p99": pct(slow, .99), "slow_worst": max(slow),
@@ -246,7 +261,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-voice", action="store_true")
     ap.add_argument("--games", nargs="+", default=list(GAMES))
     ap.add_argument("--stall", type=float, default=0.0, help="print all stacks when a frame exceeds this (s)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="with Python's default GC settings and no heap trimming (as before #21's frame work)")
+    ap.add_argument("--trace", type=int, default=0, help="tracemalloc: print the N biggest Python growths")
     args = ap.parse_args(argv)
+    if args.trace:
+        import tracemalloc
+
+        tracemalloc.start(8)
     global STALL
     STALL = args.stall
     if args.no_voice:
@@ -274,6 +296,16 @@ def main(argv: list[str] | None = None) -> None:
         rss["model"] = rss_mb()
         if engine is not None:
             voice = Voice(system.controller)
+    if not args.baseline:
+        from kiosk import gc_policy
+
+        gc_policy.settle()  # as `tablehost run` does 5 s after start
+    parts = {"start": rss_parts()}
+    snapshot = None
+    if args.trace:
+        import tracemalloc
+
+        snapshot = tracemalloc.take_snapshot()
     tutor = Tutor()
     Clock._max_fps = 0
     rng = random.Random(2026)
@@ -284,12 +316,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Frame times, kiosk at play vs bare Kivy (same frame count, same run); load average "
           f"{load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores", flush=True)
     print(f"  {'':<16} {'frames':>6} {'median':>9} {'p99':>9} {'worst':>9} {'>50ms':>6}   "
-          f"{'4× CPU: median':>14} {'p99':>9} {'worst':>9} {'>50ms':>6}")
+          f"{'4× CPU: median':>14} {'p99':>9} {'worst':>9} {'>50ms':>6}   "
+          f"{'UI CPU: median':>14} {'p99':>9} {'worst':>9} {'>50ms':>6}")
 
     def line(name: str, s: dict[str, float]) -> None:
         print(f"  {name:<16} {s['frames']:>6.0f} {s['median'] * 1e3:>7.1f}ms {s['p99'] * 1e3:>7.1f}ms "
               f"{s['worst'] * 1e3:>7.1f}ms {s['over50']:>6.0f}   {s['slow_median'] * 1e3:>12.1f}ms "
-              f"{s['slow_p99'] * 1e3:>7.1f}ms {s['slow_worst'] * 1e3:>7.1f}ms {s['slow_over50']:>6.0f}", flush=True)
+              f"{s['slow_p99'] * 1e3:>7.1f}ms {s['slow_worst'] * 1e3:>7.1f}ms {s['slow_over50']:>6.0f}   "
+              f"{s['cpu_median'] * 1e3:>12.1f}ms {s['cpu_p99'] * 1e3:>7.1f}ms {s['cpu_worst'] * 1e3:>7.1f}ms "
+              f"{s['cpu_over50']:>6.0f}", flush=True)
 
     line("bare Kivy", b)
     per_game: dict[str, list[tuple[float, float]]] = {g: [] for g in GAMES}
@@ -310,6 +345,7 @@ def main(argv: list[str] | None = None) -> None:
             th.stop.set()
     wall, cpu = time.monotonic() - t0, time.process_time() - cpu0
     rss["end"] = rss_mb()
+    parts["end"] = rss_parts()
     everything = [t for g in args.games for t in per_game[g]]
     k = summary(everything)
     line("kiosk, all", k)
@@ -319,13 +355,27 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_p99'] * 1e3:.1f} ms, worst {k['cpu_worst'] * 1e3:.1f} ms; bare Kivy {b['cpu_median'] * 1e3:.2f} / "
           f"{b['cpu_p99'] * 1e3:.1f} / {b['cpu_worst'] * 1e3:.1f} ms; ×4: p99 {k['cpu_p99'] * 4e3:.0f} ms, "
           f"worst {k['cpu_worst'] * 4e3:.0f} ms")
-    print(f"  {wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
+    print(f"  frames with over 50 ms of UI-thread CPU: {k['cpu_over50']:.0f} of {k['frames']:.0f} (bare Kivy "
+          f"{b['cpu_over50']:.0f}); on a 4× slower CPU (over 12.5 ms here): {k['slow_cpu_over50']:.0f} (bare "
+          f"{b['slow_cpu_over50']:.0f}); ratio kiosk/bare UI-thread CPU: median "
+          f"{k['cpu_median'] / b['cpu_median']:.2f}×, p99 {k['cpu_p99'] / b['cpu_p99']:.1f}×, worst "
+          f"{k['cpu_worst'] / b['cpu_worst']:.1f}×")
+    print(f"  {'baseline (default GC, no trimming)' if args.baseline else 'GC policy + heap trimming'}; "
+          f"{wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
           f"Clue tutor runs {tutor.count}, errors {len(app.errors)}")
     print(f"RSS MB: bare Kivy {base_rss:.0f}; kiosk {rss['app']:.0f} at start"
           + (f", {rss['model']:.0f} with the voice model" if "model" in rss else "")
           + f", {max(samples + [rss['end']]):.0f} peak, {rss['end']:.0f} at the end "
           f"(ratio end/bare {rss['end'] / base_rss:.2f}×); after each game: "
           + ", ".join(f"{v:.0f}" for v in samples), flush=True)
+    print(f"  before play {parts['start']}, at the end {parts['end']}")
+    if snapshot is not None:
+        import tracemalloc
+
+        print("  Python allocations grown most during play (tracemalloc):")
+        for stat in tracemalloc.take_snapshot().compare_to(snapshot, "traceback")[: args.trace]:
+            print(f"    {stat.size_diff / 1e6:+.1f} MB {stat.count_diff:+d} blocks  "
+                  + " <- ".join(f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback[:4]))
 
 if __name__ == "__main__":
     main()

@@ -37,6 +37,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problem:
         add(app.notices, "storage_readonly", folder=str(source), problem=problem)
     _stop_on_sigterm(app)
+    from kivy.clock import Clock
+
+    from kiosk import gc_policy
+
+    Clock.schedule_once(lambda _dt: gc_policy.settle(), 5.0)  # once the first screens are up
     app.run()
     return 0
 

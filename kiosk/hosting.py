@@ -20,6 +20,7 @@ from engines.core import Action, RuleError, Step
 from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
 from kiosk.widgets.handover import HandOver
+from kiosk.widgets.keep import Keep
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -76,6 +77,7 @@ class HostContext:
         if self.app.phones is not None:
             self.app.phones.attach(session)  # new passes per seat; the hub follows the session itself
         if self.host is not None:
+            self.host.keep.clear()  # other players, other board: nothing kept from the last game
             self.host.on_session(session)
             self.host.refresh(None)
         if self.app.voice is not None:
@@ -206,12 +208,15 @@ class GameHost(BoxLayout):
 
     Lifecycle: created with the context when the host screen opens. If there is no session yet, show
     your set-up form and call `ctx.start(config)`; `on_session` then `refresh(step)` follow, and
-    `refresh` runs again after every accepted action (also undo, with step None)."""
+    `refresh` runs again after every accepted action (also undo, with step None). Redrawing, take the
+    widgets that stay (a board's buttons, a player's row) from `self.keep` (kiosk/widgets/keep.py) instead
+    of making them again: making widgets is most of a redraw's time."""
 
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         kw.setdefault("orientation", "vertical")
         super().__init__(**kw)
         self.ctx = ctx
+        self.keep = Keep()  # cleared when a session starts
 
     def on_session(self, session: Session) -> None:
         """A game started or was resumed."""

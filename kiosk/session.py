@@ -79,6 +79,8 @@ class Session:
         self.clock = clock
         self.count = 0  # effective actions applied
         self._listeners: list[Listener] = []
+        self._views_of: Any = None  # the state `_views` were made from
+        self._views: dict[int | None, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -256,7 +258,15 @@ class Session:
         return self.engine.outcome(self.state)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return self.engine.view(self.state, seat)
+        """The engine's view of the current state for `seat`; read-only: the same dict is handed to every
+        caller until the state changes (screens ask several times per redraw; states are immutable)."""
+        state = self.state
+        if self._views_of is not state:
+            self._views_of, self._views = state, {}
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.engine.view(state, seat)
+        return view
 
     def legal(self, seat: int) -> list[Action]:
         return list(self.engine.legal_actions(self.state, seat))

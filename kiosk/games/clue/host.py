@@ -8,6 +8,7 @@ envelope; each player's notebook. No rules here: buttons come from the engine's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -198,21 +199,13 @@ class ClueHost(GameHost):
         panel = Panel(orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6), padding=dp(10))
         cards = self.cards(view)
         for p in view["players"]:
-            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
             colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
-            chip = ClueCell(text="", bg=colour, size_hint_x=None, width=dp(16))
-            row.add_widget(chip)
             room = view["tokens"].get(p["suspect"], "")
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
             extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
-            label = ClueText(text=f"{p['name']} · {where}\n{extra}", font_size=SMALL, size_hint_y=1)
-            label.color = MUTED if p["out"] else label.color
-            row.add_widget(label)
-            nb = TButton(text=self.tr("act.notebook", name=""), size_hint_x=None, width=dp(110),
-                         test_id=f"clue_notebook_{p['seat']}", font_size=SMALL)
-            nb.bind(on_release=lambda _w, s=p["seat"]: self.open_notebook(s))
-            row.add_widget(nb)
-            panel.add_widget(row)
+            shown = (tuple(colour), f"{p['name']} · {where}\n{extra}", p["out"], self.tr("act.notebook", name=""))
+            panel.add_widget(self.keep.built(f"clue_player_{p['seat']}", shown,
+                                             partial(self.player_row, p["seat"], *shown)))
         rooms: dict[str, list[str]] = {}
         for sid, room in view["tokens"].items():
             if room:
@@ -223,6 +216,17 @@ class ClueHost(GameHost):
         panel.add_widget(ClueText(text="\n".join(lines), font_size=SMALL, color=MUTED))
         panel.add_widget(Widget())
         return panel
+
+    def player_row(self, seat: int, colour: tuple[float, ...], text: str, out: bool, nb_text: str) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(ClueCell(text="", bg=colour, size_hint_x=None, width=dp(16)))
+        label = ClueText(text=text, font_size=SMALL, size_hint_y=1)
+        label.color = MUTED if out else label.color
+        row.add_widget(label)
+        nb = TButton(text=nb_text, size_hint_x=None, width=dp(110), test_id=f"clue_notebook_{seat}", font_size=SMALL)
+        nb.bind(on_release=lambda _w: self.open_notebook(seat))
+        row.add_widget(nb)
+        return row
 
     def action_panel(self, view: dict[str, Any]) -> BoxLayout:
         box = BoxLayout(orientation="vertical", spacing=dp(10))

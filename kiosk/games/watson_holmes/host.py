@@ -8,6 +8,7 @@ actions, and every choice is dispatched for the engine to accept or refuse."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -342,10 +343,9 @@ class WatsonHolmesHost(GameHost):
             text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
             if names:
                 text += "\n" + self.tr("loc.here", names=names)
-            tile = WhTile(text=text, test_id=f"wh_loc_{key}", selected=self.sel == key,
-                          signs=["cab" if key == "cab" else "baker"])
-            tile.bind(on_release=lambda _w, k=key: self.choose(k))
-            line.add_widget(tile)
+            line.add_widget(self.keep.get(WhTile, f"wh_loc_{key}", lambda k=key: self.choose(k), text=text,
+                                          test_id=f"wh_loc_{key}", selected=self.sel == key,
+                                          signs=["cab" if key == "cab" else "baker"]))
         box.add_widget(line)
 
     def _tile(self, case: Case, loc: dict[str, Any], view: dict[str, Any]) -> WhTile:
@@ -360,41 +360,45 @@ class WatsonHolmesHost(GameHost):
                          else self.tr("loc.walker", name=who))
         signs = [k for k, on in (("police", loc["police"]), ("locked", card.locked), ("no_police", card.no_police),
                                  ("no_watson", card.no_watson)) if on]
-        tile = WhTile(text="\n".join(x for x in lines if x), test_id=f"wh_loc_{card.number}",
-                      selected=self.sel == str(card.number), signs=signs)
-        tile.bind(on_release=lambda _w, k=str(card.number): self.choose(k))
-        return tile
+        return self.keep.get(WhTile, f"wh_loc_{card.number}", lambda k=str(card.number): self.choose(k),
+                             text="\n".join(x for x in lines if x), test_id=f"wh_loc_{card.number}",
+                             selected=self.sel == str(card.number), signs=signs)
 
     def _players(self, view: dict[str, Any]) -> None:
         box = self.table.ids.players  # type: ignore[union-attr]
         box.clear_widgets()
         movers = {p["seat"] for p in view["common"]["prompts"]}  # whom the game waits for (the engine says)
+        tall = len(view["players"]) <= 5
         for p in view["players"]:
             seat = p["seat"]
-            tall = len(view["players"]) <= 5
-            # seven rows must fit beside the board without reaching over the status line
-            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 64),
-                        padding=dp(6 if tall else 4), spacing=dp(6))
-            info = BoxLayout(orientation="vertical")
             status = ""
             if p["status"] == "failed":
                 status = " · " + self.tr("player.failed", n=p["right_count"])
             elif p["status"] == "solved":
                 status = " · " + self.tr("player.solved")
             start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
-            info.add_widget(label(f"{p['name']}{start}{status}", SMALL, height=34 if tall else 30, bold=True))
-            info.add_widget(label(self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"],
-                                          l=p["lockpick"]), SMALL, color=MUTED, height=30 if tall else 26))
-            row.add_widget(info)
-            acts = TButton(text=self.tr("player.acts"), test_id=f"wh_acts_{seat}", size_hint_x=None,
-                           width=dp(96), font_size=SMALL,
-                           disabled=view["phase"] in ("over", "judge") or view["pending_check"] is not None
-                           or (p["status"] != "active" and seat not in movers))
-            acts.bind(on_release=lambda _w, s=seat: self.private.actions_menu(s))
-            row.add_widget(acts)
-            box.add_widget(row)
+            head = f"{p['name']}{start}{status}"
+            line = self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"], l=p["lockpick"])
+            off = (view["phase"] in ("over", "judge") or view["pending_check"] is not None
+                   or (p["status"] != "active" and seat not in movers))
+            shown = (head, line, tall, off, self.tr("player.acts"))
+            box.add_widget(self.keep.built(f"wh_player_{seat}", shown, partial(self._player_row, seat, *shown)))
         if len(view["players"]) < 7:
             box.add_widget(BoxLayout())
+
+    def _player_row(self, seat: int, head: str, line: str, tall: bool, off: bool, acts_text: str) -> Panel:
+        # seven rows must fit beside the board without reaching over the status line
+        row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 64),
+                    padding=dp(6 if tall else 4), spacing=dp(6))
+        info = BoxLayout(orientation="vertical")
+        info.add_widget(label(head, SMALL, height=34 if tall else 30, bold=True))
+        info.add_widget(label(line, SMALL, color=MUTED, height=30 if tall else 26))
+        row.add_widget(info)
+        acts = TButton(text=acts_text, test_id=f"wh_acts_{seat}", size_hint_x=None, width=dp(96), font_size=SMALL,
+                       disabled=off)
+        acts.bind(on_release=lambda _w: self.private.actions_menu(seat))
+        row.add_widget(acts)
+        return row
 
     def _solution(self, box: BoxLayout, view: dict[str, Any]) -> None:
         sol = view.get("solution", {})
