@@ -320,8 +320,9 @@ class TableHostApp(App):
                 from audio.asr import start_voice
                 from audio.voice_choices import kiosk_catalog
 
+                in_memory = any(n.key == "storage_readonly" for n in self.notices)  # 190 MB of RAM: not there
                 system = start_voice(kiosk_catalog(self.data_dir / "content"),  # with the café's voice choices
-                                     cache=self.data_dir / "cache" / "voice-model")
+                                     cache=None if in_memory else self.data_dir / "cache" / "voice-model")
                 controller = system.controller
             except Exception:
                 log.exception("voice commands unavailable")
