@@ -4,9 +4,8 @@ Game screens redraw from the view after every action by clearing their boxes and
 Kivy widget costs about a millisecond of UI-thread CPU to make here (its kv rules, bindings and canvas),
 several on a tablet; a board of a dozen buttons made again on every tap was the largest part of the
 slowest frames left (`bench/frames.py --stall`). With `Keep`, a refresh asks for the widget of a key:
-the same widget as last time comes back, taken out of its old parent, with only the properties that
-changed set (its text is then drawn again only if it changed). A property given last time and not now
-goes back to its default, so a call always describes the whole widget. `on_release` is called through
+the same widget as last time comes back, taken out of its old parent, its text updated if that alone
+changed (drawn again only then); any other change makes a new widget. `on_release` is called through
 the widget, so the callback may change from one refresh to the next. `built` keeps a whole group (a
 player's row) while what it shows is unchanged, and builds it again when anything in it changed.
 """
@@ -32,9 +31,14 @@ class Keep:
         self.made = 0
 
     def get(self, cls: type[W], key: str, on_release: Callable[[], Any] | None = None, **props: Any) -> W:
-        """The widget for `key` (a new `cls(**props)` the first time or when the class differs)."""
+        """The widget for `key`: last refresh's, with its text updated in place, when it has the same class and
+        the same other properties; else a new `cls(**props)`. (Only the text is set in place: a kv rule that
+        overrides a base rule's property keeps both bindings, so changing, say, `selected` later would let
+        the base rule's colour win over the subclass's.)"""
         widget = self._widgets.get(key)
-        if widget is None or type(widget) is not cls:
+        same = (widget is not None and type(widget) is cls and widget._keep_props == props.keys()
+                and all(getattr(widget, k) == v for k, v in props.items() if k != "text"))
+        if not same:
             widget = cls(**props)
             self.made += 1
             if hasattr(widget, "on_release"):
@@ -43,16 +47,11 @@ class Keep:
         else:
             if widget.parent is not None:
                 widget.parent.remove_widget(widget)
-            for name in widget._keep_props - props.keys():
-                prop = widget.property(name, quiet=True)
-                if prop is not None:
-                    setattr(widget, name, prop.defaultvalue)
-            for name, value in props.items():
-                if getattr(widget, name) != value:
-                    setattr(widget, name, value)
+            if "text" in props and widget.text != props["text"]:
+                widget.text = props["text"]
         widget._keep_props = set(props)
         widget._keep_tap = on_release
-        return widget
+        return widget  # type: ignore[no-any-return]
 
     def built(self, key: str, shown: Any, build: Callable[[], W]) -> W:
         """What `build()` made for `key` last time if `shown` (everything it shows and does; hashable or
