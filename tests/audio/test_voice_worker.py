@@ -54,7 +54,7 @@ def test_release_and_screen_changes_return_at_once_and_decode_on_the_worker(tmp_
     system = start_voice(CATALOG, board=StatusBoard(), gate=MicGate(), backend=FakeBackend(),
                          model_path=tmp_path / "no-model")
     ctl = system.controller
-    ctl.stages = ()  # the fake's "audio" is text: no speed-perturbed decodes
+    ctl.stages, ctl.denoiser = (), None  # the fake's "audio" is text: no speed-perturbed decodes, no filter
     engine = ThreadEngine(slow=1.0)
     events: list[VoiceEvent] = []
     ctl.listen(events.append)
