@@ -51,10 +51,7 @@ class GenericHost(GameHost):
 
     # ------------------------------------------------------------ helpers
     def text(self, entry: Mapping[str, Any]) -> str:
-        lang = self.ctx.lang
-        words = [entry["glabel"].get(lang) or entry["glabel"]["ko"]]
-        words += [p["label"].get(lang) or p["label"]["ko"] for p in entry["parts"]]
-        return " · ".join(words)
+        return self.labeller.words(entry, self.ctx.lang)
 
     def names(self) -> list[str]:
         assert self.ctx.session is not None
@@ -121,8 +118,9 @@ class GenericHost(GameHost):
             seen.add(key)
             label = self.labeller.group_label(offer["action"]).get(self.ctx.lang, offer["action"])
             who = "" if offer["seat"] == TABLE else names[offer["seat"]] + ": "
-            grid.add_widget(_button(who + label, f"gen_offer_{offer['action']}_{offer['seat']}",
-                                    lambda o=offer: self.choose(o["seat"], o["action"])))
+            pick = (lambda o=offer: self.mine(o["seat"])) if offer.get("private") else (  # a claim: its owner's
+                lambda o=offer: self.choose(o["seat"], o["action"]))                      # private channel decides
+            grid.add_widget(_button(who + label, f"gen_offer_{offer['action']}_{offer['seat']}", pick))
         for seat in sorted({p["seat"] for p in common["prompts"] if p["seat"] >= 0}):
             grid.add_widget(_button(self.ctx.tr("host.generic.mine", name=names[seat]), f"gen_mine_{seat}",
                                     lambda s=seat: self.mine(s), "ghost"))
@@ -207,4 +205,4 @@ class GenericHost(GameHost):
         self.ctx.private(name, content, None, "input", seat=seat)
 
     def go(self, action: Action, text: str) -> None:
-        self.ctx.send(action, self.ctx.tr("host.generic.confirm", what=text))
+        self.ctx.dispatch(action, self.ctx.tr("host.generic.confirm", what=text))

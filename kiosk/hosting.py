@@ -90,12 +90,14 @@ class HostContext:
         self.alive = False
         if self.session is not None:
             self.session.unsubscribe(self._on_step)
-        if self.open_dialog is not None:
+        dialog = self.open_dialog
+        while dialog is not None:  # a question may sit on a hand-over: close both
             try:
-                self.open_dialog.dismiss(animation=False)
+                dialog.dismiss(animation=False)
             except Exception:
                 log.exception("could not close the game's dialog")
-            self.open_dialog = None
+            dialog = getattr(dialog, "under", None)
+        self.open_dialog = None
         self.host = None
 
     def _on_step(self, session: Session, step: Step[Any] | None) -> None:
@@ -106,33 +108,45 @@ class HostContext:
         if self.app.voice is not None:
             self.app.voice.update_context()  # names and legal moves may have changed
 
-    def dispatch(self, action: Action, toast: bool = True) -> Step[Any] | None:
-        """Send `action`; a refusal is kept in `last_error` and shown as a toast unless `toast` is False
-        (a private channel shows it itself: the shared screen must not)."""
+    def dispatch(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+                 danger: bool = False, confirmed: bool = False, toast: bool = True) -> Step[Any] | None:
+        """The one door from a screen to the session. An action its engine marks FINAL asks first — the
+        screen's `question`, else words built from the action's declaration — and is sent only on yes;
+        no screen decides what needs a confirmation. `confirmed`: a frontend that asked already (voice,
+        after its 네). `then(step)` follows the send (step None after a refusal, kept in `last_error` and
+        shown as a toast unless `toast` is False: a private channel shows it itself, the shared screen
+        must not). Returns the step when sent at once; None when refused or asked."""
+        if self.session is None or not self.alive:
+            return None
+        if type(action).FINAL and not confirmed:
+            self.confirm(question or self.question(action), lambda: self._send(action, then, toast), danger=danger)
+            return None
+        return self._send(action, then, toast)
+
+    def _send(self, action: Action, then: Callable[[Step[Any] | None], None] | None,
+              toast: bool = True) -> Step[Any] | None:
         if self.session is None or not self.alive:
             return None
         try:
             self.last_error = None
-            return self.session.dispatch(action)
+            step = self.session.dispatch(action)
         except RuleError as exc:
             self.last_error = exc
             if toast:
                 self.toast(exc.message(self.lang))
-            return None
+            step = None
+        if then is not None:
+            then(step)
+        return step
 
-    def send(self, action: Action, question: str, danger: bool = False,
-             then: Callable[[Step[Any] | None], None] | None = None) -> None:
-        """Dispatch `action`; one its engine marks FINAL asks `question` first (yes → dispatch). `then`
-        gets the step (None after a refusal or a no)."""
-        def go() -> None:
-            step = self.dispatch(action)
-            if then is not None:
-                then(step)
+    def question(self, action: Action) -> str:
+        """A FINAL action's confirmation in words: its label and its values (kiosk/phones/labels.py)."""
+        from kiosk.phones.labels import Catalogs, Labeller
 
-        if type(action).FINAL:
-            self.confirm(question, go, danger=danger)
-        else:
-            go()
+        assert self.session is not None
+        labeller = Labeller(Catalogs.load(), self.game.id)
+        (entry,) = labeller.entries([action], self.session.view(None))
+        return self.tr("host.generic.confirm", what=labeller.words(entry, self.lang))
 
     def undo(self, staff: bool = False) -> bool:
         """Undo the last action; `staff` once the staff PIN was given (see Session.undo)."""
@@ -163,10 +177,19 @@ class HostContext:
             self.app.toast(text)
 
     def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
+        """A yes/no question (not for game actions: `dispatch` asks for FINAL ones)."""
         if not self.alive:
             return
-        dlg = ConfirmDialog(text, self.tr("common.yes"), self.tr("common.no"), on_yes, timeout=timeout,
-                            danger=danger)
+        under = self.open_dialog  # a hand-over the question sits on stays the open dialog afterwards
+
+        def answered(fn: Callable[[], None] | None) -> None:
+            self.open_dialog = under
+            if fn is not None:
+                fn()
+
+        dlg = ConfirmDialog(text, self.tr("common.yes"), self.tr("common.no"), lambda: answered(on_yes),
+                            on_no=lambda: answered(None), timeout=timeout, danger=danger)
+        dlg.under = under
         self.open_dialog = dlg
         dlg.open()
 

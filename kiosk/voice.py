@@ -186,7 +186,7 @@ class VoiceBridge:
             app.toast(why)
             return
         self.dispatched.append(action)
-        host.ctx.dispatch(action)  # a RuleError shows as a toast, as for touch
+        host.ctx.dispatch(action, confirmed=True)  # FINAL ones were confirmed by voice; a refusal → toast
 
     def _navigate(self, name: str, intent: Any) -> None:
         app = self.app

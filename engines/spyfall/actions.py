@@ -152,6 +152,7 @@ class VoteYesNo(Action):
     """Sealed vote: a thumb up (yes) or down in an accusation; a raised hand in a multiverse vote."""
 
     NAME = "vote"
+    FINAL = True  # a sealed ballot cannot be changed (already_voted)
     PRIVATE = True
     yes: Flag = False
     at: At = 0.0
@@ -162,6 +163,7 @@ class PointAt(Action):
     """Sealed vote: point at a suspect (final vote, Harley hunt)."""
 
     NAME = "point"
+    FINAL = True  # a sealed ballot cannot be changed (already_voted)
     PRIVATE = True
     target: Seat = 0
     at: At = 0.0

@@ -157,6 +157,12 @@ class Labeller:
             return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=str(value))
         return {"ko": str(value), "en": str(value)}
 
+    @staticmethod
+    def words(entry: Mapping[str, Any], lang: str) -> str:
+        """An entry in words: its action's label and its values ("지목하기 · 민호")."""
+        texts = [entry["glabel"], *(p["label"] for p in entry["parts"])]
+        return " · ".join(t.get(lang) or t["ko"] for t in texts)
+
     def entries(self, actions: Sequence[Action], view: Mapping[str, Any],
                 names: Mapping[str, Text] | None = None) -> list[dict[str, Any]]:
         """The page's buttons for these actions (in order; entry i stands for actions[i] unless it was

@@ -220,6 +220,13 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         expect(acts).to_contain_text("피콕 부인 · 렌치 · 서재")
         page.get_by_test_id("cancel").click()
         expect(acts).to_contain_text("범인 밝히기")
+        # a move its engine does not mark FINAL is sent at once: no confirmation step (issue 20)
+        assert not table.session.engine.actions["roll_die"].FINAL
+        acts.get_by_test_id("act-roll_die").click()
+        expect(page.get_by_test_id("net")).to_contain_text("보냈어요")
+        assert not page.get_by_test_id("send").is_visible()
+        with table.lock:
+            assert table.session.journal.actions()[-1]["name"] == "roll_die"
     finally:
         table.close()
 

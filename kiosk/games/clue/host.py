@@ -67,7 +67,7 @@ class ClueSetup(BoxLayout):
         names = GridLayout(cols=3, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
         old = [i.text for i in self.inputs]
         self.inputs = []
-        for i in range(6):
+        for i in range(hi):
             ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("clue.setup.name", n=i + 1),
                            padding=(dp(12), dp(16)), disabled=i >= self.count)
             ti.test_id = f"clue_name_{i}"
@@ -145,8 +145,9 @@ class ClueHost(GameHost):
     def pname(self, view: dict[str, Any], seat: int) -> str:
         return str(view["players"][seat]["name"])
 
-    def send(self, action: Action) -> Step[Any] | None:
-        return self.ctx.dispatch(action)
+    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+             danger: bool = False) -> Step[Any] | None:
+        return self.ctx.dispatch(action, question, then, danger)
 
     def legal(self, seat: int) -> list[Action]:
         return list(self.session.legal(seat)) if seat >= 0 else []
@@ -364,12 +365,11 @@ class ClueHost(GameHost):
         text = self.tr("act.accuse_confirm", name=self.pname(view, turn), suspect=self.cname(view, p["suspect"]),
                        weapon=self.cname(view, p["weapon"]), room=self.cname(view, p["room"]))
 
-        def yes() -> None:
+        def sent(step: Step[Any] | None) -> None:
             self.accusing, self.pick = False, {}
-            if self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"])) is None:
-                self.refresh(None)
+            self.refresh(None)
 
-        self.ctx.confirm(text, yes, danger=True)
+        self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"]), text, then=sent, danger=True)
 
     # ------------------------------------------------------------ after a step: private follow-ups
     def after_step(self, view: dict[str, Any], step: Step[Any]) -> None:
@@ -588,8 +588,7 @@ class ClueHost(GameHost):
             row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(12))
 
             def report(correct: bool) -> None:
-                if self.send(ReportAccusation(seat, correct)) is not None:
-                    done()
+                self.send(ReportAccusation(seat, correct), then=lambda step: done() if step else None)
 
             row.add_widget(action_button(self.tr("private.check_right"), "clue_check_right", lambda: report(True),
                                          "primary", 96))

@@ -8,6 +8,7 @@ actions, and every choice is dispatched for the engine to accept or refuse."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,7 @@ class WhSetup(BoxLayout):
         self.add_widget(row)
         names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
         self.inputs = []
-        for i in range(7):
+        for i in range(hi):
             ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("setup.player_default", n=i + 1),
                            padding=(dp(12), dp(16)), disabled=i >= self.count)
             ti.test_id = f"wh_name_{i}"
@@ -201,8 +202,9 @@ class WatsonHolmesHost(GameHost):
             return self.tr("loc.baker")
         return f"{location}. {self.pick(self.case().location(int(location)).name)}"
 
-    def send(self, action: Action) -> Step[Any] | None:
-        return self.ctx.dispatch(action)
+    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+             danger: bool = False) -> Step[Any] | None:
+        return self.ctx.dispatch(action, question, then, danger)
 
     # ------------------------------------------------------------ set-up and opening
     def start_game(self, case_id: str, names: list[str], expert: bool, play_on: bool = False) -> None:
@@ -467,7 +469,7 @@ class WatsonHolmesHost(GameHost):
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
         if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
             b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size=SMALL)
-            b.bind(on_release=lambda *_: self.ctx.send(EndGame(TABLE), self.tr("end.confirm"), danger=True))
+            b.bind(on_release=lambda *_: self.send(EndGame(TABLE), self.tr("end.confirm"), danger=True))
             bar.add_widget(b)
 
     def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:

@@ -146,8 +146,7 @@ class PrivateFlows:
         self.ctx.private(self.host.name(seat), content, None, "input")
 
     def _submit(self, seat: int, answers: tuple[str, ...], done: Callable[[], None]) -> None:
-        if self.host.send(SubmitAnswers(seat, answers)) is not None:
-            done()
+        self.host.send(SubmitAnswers(seat, answers), then=lambda step: done() if step else None)
 
     # ------------------------------------------------------------ any-time actions
     def actions_menu(self, seat: int) -> None:
@@ -196,8 +195,7 @@ class PrivateFlows:
         if isinstance(action, CheckAnswer):
             self.check(seat)
         elif isinstance(action, ConsultAnswers):
-            if self.host.send(action) is not None:
-                self.consulted(seat, action.failed)
+            self.host.send(action, then=lambda step: self.consulted(seat, action.failed) if step else None)
         else:
             self.host.send(action)
 
@@ -285,5 +283,4 @@ class PrivateFlows:
         self.ctx.private(self.host.name(seat), content, None, "input")
 
     def _check(self, seat: int, question: int, answer: str, done: Callable[[], None]) -> None:
-        if self.host.send(CheckAnswer(seat, question, answer)) is not None:
-            done()
+        self.host.send(CheckAnswer(seat, question, answer), then=lambda step: done() if step else None)

@@ -542,10 +542,19 @@
     return p;
   }
 
+  // Only an action the engine marks FINAL asks before it is sent (as on the tablet and by voice).
   function choose(entry, what, free) {
-    pick = { entry: entry, what: what, free: free || null, version: state.v };
     message('');
+    if (!entry.final) { submit(entry, free || null, state.v); return; }
+    pick = { entry: entry, what: what, free: free || null, version: state.v };
     render();
+  }
+
+  function submit(entry, free, version) {
+    if (sending) { return; }
+    var m = { t: 'act', v: version, id: entry.id };
+    if (free) { m.free = free; }
+    if (send(m)) { sending = true; cascade = {}; render(); } else { message(t('lost')); }
   }
 
   function drawConfirm(box) {
@@ -559,10 +568,7 @@
     }
     c.appendChild(el('div', 'muted', t('confirm_hint')));
     c.appendChild(button(sending ? t('sending') : t('send'), 'primary', 'send', function () {
-      if (sending) { return; }
-      var m = { t: 'act', v: pick.version, id: pick.entry.id };
-      if (pick.free) { m.free = pick.free; }
-      if (send(m)) { sending = true; cascade = {}; render(); } else { message(t('lost')); }
+      submit(pick.entry, pick.free, pick.version);
     }));
     c.appendChild(button(t('cancel'), 'ghost', 'cancel', function () { pick = null; render(); }));
     box.appendChild(c);

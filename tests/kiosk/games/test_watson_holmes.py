@@ -181,6 +181,7 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
         driver.wait_for(lambda: not driver.app.keyboard.visible)
     _check(driver, "wh_answers")
     driver.tap("wh_answer_submit")
+    driver.tap("confirm_yes")
     _closed(driver)
     assert session.outcome is not None and session.outcome.winners == (solver,)
     assert any("토머스 팔머" in t for t in driver.texts())
@@ -240,10 +241,12 @@ def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) 
     driver.tap(f"wh_answer_{b}")
     driver.tap("handover_i_am")
     driver.tap("wh_answer_submit")
+    driver.tap("confirm_yes")
     _closed(driver)
     assert session.state.phase == "judge"
     _check(driver, "wh_physical_judge")
     driver.tap("wh_judge_1")
+    driver.tap("confirm_yes")
     assert session.state.players[b].status == "failed" and session.state.holmes_up
     driver.tap(f"wh_acts_{a}")
     _check(driver, "wh_holmes_menu")
@@ -253,9 +256,11 @@ def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) 
     driver.tap("wh_check_q2")
     driver.find("wh_check_text").text = "서재에서"
     driver.tap("wh_check_submit")
+    driver.tap("confirm_yes")
     _closed(driver)
     assert session.state.pending_check is not None
     driver.tap("wh_check_right")
+    driver.tap("confirm_yes")
     assert session.state.pending_check is None and session.state.players[a].checks[0].right
     assert session.state.players[a].carriages == 9
     _check(driver, "wh_after_check")
@@ -353,6 +358,7 @@ def test_opening_follows_the_narrator_captions_and_controls(driver: Any) -> None
         driver.find("wh_answer_q1").text = "토마스 팔머"
         driver.find("wh_answer_q2").text = "전당포"
         driver.tap("wh_answer_submit")
+        driver.tap("confirm_yes")
         _closed(driver)
         assert session.outcome is not None
         assert ("wh.case_01.solution", True) in fake.spoken  # the solution is read aloud at the end
@@ -374,12 +380,14 @@ def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
     driver.find("wh_answer_q1").text = "수상한 정원사 빌"
     driver.find("wh_answer_q2").text = "벨라미 전당포"
     driver.tap("wh_answer_submit")
+    driver.tap("confirm_yes")
     _closed(driver)
     assert session.state.players[a].status == "failed"
     assert not any("수상한 정원사" in t for t in driver.texts())  # only "1 of 2 right" is told
     assert driver.find(f"wh_acts_{a}").disabled  # the voice of Holmes takes no actions
     driver.tap(f"wh_acts_{b}")
     driver.tap(f"wh_act_consult_{a}")
+    driver.tap("confirm_yes")
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
     driver.tap("handover_i_am")
     seen: list[list[str]] = []
@@ -405,6 +413,7 @@ def test_play_on_after_a_win_until_the_table_ends_it(driver: Any) -> None:
     driver.find("wh_answer_q1").text = "토머스 팔머"
     driver.find("wh_answer_q2").text = "전당포 금고"
     driver.tap("wh_answer_submit")
+    driver.tap("confirm_yes")
     _closed(driver)
     assert session.outcome is None and session.state.winners == (a,)
     assert not any("토머스 팔머" in t for t in driver.texts())  # the winner's answers stay hidden
@@ -527,8 +536,9 @@ def test_solution_reading_uses_the_caption_strip_without_covering_controls(drive
     driver.tap("handover_i_am")
     driver.find("wh_answer_q1").text = "토마스 팔머"
     driver.find("wh_answer_q2").text = "전당포"
-    t0 = time.perf_counter()
     driver.tap("wh_answer_submit")
+    t0 = time.perf_counter()
+    driver.tap("confirm_yes")  # FINAL: the hosting layer asks first
     _closed(driver)
     assert session.outcome is not None
     _hears_speech(driver, narrator, t0)
