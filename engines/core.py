@@ -245,11 +245,16 @@ class Named:
 
 @dataclass(frozen=True)
 class Offer:
-    """An action the shared screen may offer now: `action` (a name) for `seat` (TABLE or a player)."""
+    """An action the shared screen may offer now: `action` (a name) for `seat` (TABLE or a player).
+
+    `private`: a claim — the action is PRIVATE, so the screen offers only to open that seat's private
+    channel for it, where the seat's own legal actions decide (the Joker's reveal: any player may try
+    while the clock runs). Like every offer it is computed from public facts only."""
 
     seat: int
     action: str
     final: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,20 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.core import CHANCE, TABLE, Action, Engine, Event, Named, Outcome, Secret, Step, View, seeded_rng
+from engines.core import (
+    CHANCE,
+    TABLE,
+    Action,
+    Engine,
+    Event,
+    Named,
+    Offer,
+    Outcome,
+    Secret,
+    Step,
+    View,
+    seeded_rng,
+)
 from engines.mr_jack_ny import views
 from engines.mr_jack_ny.actions import (
     ACTIONS,
@@ -107,6 +120,14 @@ class MrJackNY(Engine[JackState]):
         if seat == JACK and escape_possible(state):
             out.append(Escape(seat))
         return out
+
+    def table_offers(self, state: JackState) -> tuple[Offer, ...]:
+        """Besides the public moves: on each of Jack's turns the escape as a claim for Jack's private screen
+        (whether the played card is Jack is Jack's secret)."""
+        offers = super().table_offers(state)
+        if self.outcome(state) is None and state.phase == ACT and JACK in self.to_move(state):
+            offers += (Offer(JACK, Escape.NAME, Escape.FINAL, private=True),)
+        return offers
 
     def sample_chance(self, state: JackState, rng: random.Random) -> Action:
         order = list(state.roster)

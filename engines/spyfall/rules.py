@@ -204,11 +204,23 @@ class Spyfall(Engine[SpyState]):
         return []
 
     def table_offers(self, state: SpyState) -> tuple[Offer, ...]:
+        """Besides the public moves: the Joker's reveal and the ability cards, whose legality is a seat's
+        secret, as claims any player may make on their own private screen — from public facts only."""
         offers = super().table_offers(state)
         r = state.round
-        if state.settings.physical and r is not None and r.phase == "play" and r.clock.running:
-            # the real cards decide: anyone may claim the Joker card on the shared screen
-            offers += tuple(Offer(s, A.RevealJoker.NAME, True) for s in range(len(state.players)))
+        s = state.settings
+        seats = range(len(state.players))
+        if r is None or state.over:
+            return offers
+        if r.phase == "play" and r.clock.running and not r.clock.expired(state.now):
+            if s.physical:  # the real cards decide: anyone may claim the Joker card on the shared screen
+                offers += tuple(Offer(x, A.RevealJoker.NAME, True) for x in seats)
+            else:
+                offers += tuple(Offer(x, A.RevealJoker.NAME, True, private=True) for x in seats)
+                if s.power_up:
+                    offers += tuple(Offer(x, A.UseAbility.NAME, True, private=True) for x in seats)
+        if r.phase == "pride" and s.power_up and r.vote is not None:  # the accused never votes (SPY-62)
+            offers += tuple(Offer(x, A.UseAbility.NAME, True, private=True) for x in r.vote.eligible)
         return offers
 
     def sample_chance(self, state: SpyState, rng: random.Random) -> Action:

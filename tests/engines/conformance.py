@@ -119,7 +119,11 @@ def check_views(engine: Engine[Any], state: Any) -> None:
     movers = engine.to_move(state)
     for offer in table:
         cls = engine.actions[offer.action]
-        assert offer.seat in movers and offer.action in engine.legal_names(state, offer.seat), f"offer {offer}"
+        assert offer.seat in movers, f"offer {offer}"
+        if offer.private:  # a claim: the seat's private channel decides
+            assert cls.PRIVATE and cls.BY == "player", f"offer {offer}: only a player's PRIVATE action is claimed"
+        else:
+            assert offer.action in engine.legal_names(state, offer.seat), f"offer {offer}"
         assert offer.final == cls.FINAL
     for seat in (*seats, None):
         view = engine.observe(state, seat)

@@ -9,11 +9,15 @@ from pathlib import Path
 import engines
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENS = sorted((ROOT / "kiosk" / "games").rglob("*.py")) + sorted((ROOT / "kiosk" / "games").rglob("*.kv"))
+SCREENS = sorted((ROOT / "kiosk" / "games").rglob("*.py")) + sorted((ROOT / "kiosk" / "games").rglob("*.kv")) + [
+    ROOT / "kiosk" / "generic_host.py"]
 FORBIDDEN = [
     (re.compile(r"session\.state\b|\.state\.(players|round|settings)\b"), "reads the session's state"),
     (re.compile(r"\.engine\.(to_move|legal_actions|_apply|outcome|secrets)\("), "asks the engine's rules directly"),
     (re.compile(r"\b_fired\b|\.clock\._"), "touches a widget's private fields"),
+    (re.compile(r"session\.dispatch\(|confirmed=True"), "sends around the hosting layer's FINAL confirmation"),
+    (re.compile(r"\.engine\.(?!actions\b|action_from_dict\b)\w+|\bengine\._\w+|\.facts\b|\bENGINE\b"),
+     "calls an engine's rule helpers (ask views, legal actions, offers)"),
 ]
 RULES_MODULES = re.compile(r"from engines\.\w+\.(rules|scoring|deal|physical|solve|engine)\b|from engines\.(votes|timers)\b")
 
@@ -31,8 +35,16 @@ def test_game_screens_read_no_state_and_no_rules() -> None:
 
 
 def test_the_check_catches_a_state_read(tmp_path: Path) -> None:
-    line = "        return list(self.session.state.players)"
-    assert any(p.search(line) for p, _ in FORBIDDEN)
+    for line in ("        return list(self.session.state.players)",
+                 "        if self.session.engine._may_pride(state, seat):",
+                 "        ok = self.ctx.session.engine.to_move(s)",
+                 "        joker = view_facts.facts.joker",
+                 "        self.ctx.dispatch(action, confirmed=True)",
+                 "        self.clock._fired.add(60)"):
+        assert any(p.search(line) for p, _ in FORBIDDEN), line
+    for line in ("        cls = self.ctx.session.engine.actions[name]",
+                 "        legal = self.session.legal(seat)"):
+        assert not any(p.search(line) for p, _ in FORBIDDEN), line
     assert RULES_MODULES.search("from engines.spyfall.rules import MODULES")
 
 

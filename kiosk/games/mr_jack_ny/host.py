@@ -95,12 +95,10 @@ class MrJackHost(GameHost):
         name = view["players"][seat]
         return str(name)
 
-    def send(self, action: Action) -> Step[Any] | None:
+    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+             danger: bool = False) -> Step[Any] | None:
         self.choice = {}
-        return self.ctx.dispatch(action)
-
-    def _send_quiet(self, action: Action) -> None:
-        self.send(action)
+        return self.ctx.dispatch(action, question, then, danger)
 
     # ------------------------------------------------------------ set-up
     def start_game(self, detective: str, jack: str, blitz: int) -> None:
@@ -265,11 +263,12 @@ class MrJackHost(GameHost):
                                      enabled=can_ability))
         grid.add_widget(self._button(self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
                                      enabled=VisitSpy(seat) in legal))
-        if seat == 0:
-            grid.add_widget(self._button(self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
-                                         enabled=any(isinstance(a, Arrest) for a in legal)))
-        else:  # always offered to Jack, see the module docstring
+        offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}  # the escape: a claim (private)
+        if (seat, Escape.NAME) in offers:
             grid.add_widget(self._button(self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger"))
+        else:
+            grid.add_widget(self._button(self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
+                                         enabled=(seat, Arrest.NAME) in offers))
         end = self._button(self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
         grid.add_widget(end)
         box.add_widget(grid)
@@ -311,7 +310,8 @@ class MrJackHost(GameHost):
                                       font_size=BODY, color=MUTED))
             if Escape(1) in self.session.legal(1):
                 box.add_widget(self._button(self.tr("escape.go"), "mj_escape_go",
-                                            lambda: (self.send(Escape(1)), done()), kind="danger", height=80))
+                                            lambda: self.send(Escape(1), then=lambda step: done() if step else None),
+                                            kind="danger", height=80))
             else:
                 box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size=BODY))
             box.add_widget(Widget())
@@ -379,8 +379,7 @@ class MrJackHost(GameHost):
         self._center(self.session.view(None))
 
     def _ask_arrest(self, action: Arrest) -> None:
-        self.ctx.confirm(self.tr("confirm.arrest", name=self.card_name(action.suspect)),
-                         lambda: self._send_quiet(action), danger=True)
+        self.send(action, self.tr("confirm.arrest", name=self.card_name(action.suspect)), danger=True)
 
     def _witness_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
         box.add_widget(MjTitle(text=self.tr("witness.title")))
@@ -407,10 +406,10 @@ class MrJackHost(GameHost):
         order = self._order(view)
         names = ", ".join(self.card_name(c) for c in sorted(self.visible, key=order)) or self.tr("confirm.nobody")
         chosen = frozenset(self.visible)
-        self.ctx.confirm(self.tr("confirm.witness", names=names), lambda: self._call(chosen))
+        self.send(CallWitness(TABLE, chosen), self.tr("confirm.witness", names=names), then=self._called)
 
-    def _call(self, chosen: frozenset[str]) -> None:
-        if self.send(CallWitness(TABLE, chosen)) is not None:
+    def _called(self, step: Step[Any] | None) -> None:
+        if step is not None:
             self.visible = set()
 
     def _over_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from engines.core import TABLE, Action, Step
+from engines.core import TABLE, Action, Step, field_specs
 from engines.spyfall import actions as A
 from kiosk.games.spyfall.panels import (
     CountRow,
@@ -80,9 +80,11 @@ class SpyfallHost(GameHost):
     def names(self) -> list[str]:
         return [p["name"] for p in self.session.view(None)["common"]["players"]]
 
-    def send(self, action: Action) -> Step[Any] | None:
+    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+             danger: bool = False) -> Step[Any] | None:
+        """Send through the hosting layer (a FINAL action asks `question` first)."""
         self.pick = {}
-        return self.ctx.dispatch(action)
+        return self.ctx.dispatch(action, question, then, danger)
 
     def place_name(self, loc_id: str) -> str:
         for loc in self.view()["locations"]:
@@ -271,28 +273,27 @@ class SpyfallHost(GameHost):
             self._picker(view, main, purpose)
             return
         main.add_widget(note(self.tr("play.hint"), BODY))
-        running = r["clock"]["running"]
-        if not running:
+        if not r["clock"]["running"]:
             main.add_widget(title(self.tr("play.paused"), BODY))
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
-        if running:
+        if self.offered(view, A.PauseClock.NAME):
             row.add_widget(button(self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)),
                                   height=72))
         else:
             row.add_widget(button(self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
-                                  kind="primary", height=72))
+                                  kind="primary", height=72, disabled=not self.offered(view, A.ResumeClock.NAME)))
         main.add_widget(row)
-        can_accuse = self.offered(view, A.Accuse.NAME)  # the engine says who may still accuse
+        # every button as the engine's offers say: who may still accuse, call, claim (never while paused)
         main.add_widget(button(self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"),
-                               kind="danger", height=80, disabled=not running or not can_accuse))
+                               kind="danger", height=80, disabled=not self.offered(view, A.Accuse.NAME)))
         main.add_widget(button(self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"),
-                               height=72, disabled=not running))
+                               height=72, disabled=not self.offered(view, A.RevealJoker.NAME)))
         if s["multiverse"]:
             main.add_widget(button(self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
-                                   height=72, disabled=not running))
-        if s["power_up"] and s["deal"] == "digital":  # like every play move: not while paused (the engine)
+                                   height=72, disabled=not self.offered(view, A.CallMultiverse.NAME)))
+        if s["power_up"] and s["deal"] == "digital":
             main.add_widget(button(self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"),
-                                   height=72, disabled=not running))
+                                   height=72, disabled=not self.offered(view, A.UseAbility.NAME)))
         main.add_widget(Widget())
         if s["deal"] == "digital":
             main.add_widget(button(self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"),
@@ -302,23 +303,20 @@ class SpyfallHost(GameHost):
         self.pick = {"purpose": purpose}
         self.refresh(None)
 
+    PICKS = {"accuse": A.Accuse.NAME, "reveal": A.RevealJoker.NAME, "multiverse": A.CallMultiverse.NAME,
+             "ability": A.UseAbility.NAME, "pride": A.UseAbility.NAME}
+
     def _picker(self, view: dict[str, Any], main: Any, purpose: str) -> None:
-        r = view["round"]
         names = self.names()
-        seats: list[int] = list(range(len(names)))
-        if purpose == "accuse" and "accuser" not in self.pick:
-            prompt = "pick.accuser"
-            seats = sorted(self.offered(view, A.Accuse.NAME))
-        elif purpose == "accuse":
+        seats: list[int] = list(range(len(names)))  # "card": anyone re-checks their own card
+        if purpose == "accuse" and "accuser" in self.pick:
             prompt = "pick.accused"
             seats = [a.accused for a in self.session.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
         else:
-            prompt = {"reveal": "pick.revealer", "multiverse": "pick.caller", "ability": "pick.ability_user",
-                      "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
-            if purpose == "multiverse":
-                seats = [x for x in seats if x not in r["multiverse_callers"]]
-            if purpose == "pride":
-                seats = [x for x in seats if x != r.get("accused_now")]
+            prompt = {"accuse": "pick.accuser", "reveal": "pick.revealer", "multiverse": "pick.caller",
+                      "ability": "pick.ability_user", "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
+            if purpose in self.PICKS:  # the seats the engine offers it for
+                seats = sorted(self.offered(view, self.PICKS[purpose]))
         main.add_widget(title(self.tr(prompt), LEAD))
         main.add_widget(player_grid(names, lambda seat: self.picked(purpose, seat), "spy_pick", seats))
         main.add_widget(Widget())
@@ -336,16 +334,17 @@ class SpyfallHost(GameHost):
             return
         if purpose == "accuse":
             accuser = self.pick["accuser"]
-            self.ctx.confirm(self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
-                             lambda: self.send(A.Accuse(accuser, seat)), danger=True)
+            self.send(A.Accuse(accuser, seat), self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
+                      danger=True)
         elif purpose == "reveal" and self.view()["settings"]["deal"] == "physical":
-            self.send(A.RevealJoker(seat))  # the real card decides: the kiosk knows no secret to give away
+            # the real card decides: the kiosk knows no secret to give away
+            self.send(A.RevealJoker(seat), self.tr("ask.reveal", name=names[seat]), danger=True)
         elif purpose in ("reveal", "ability", "pride"):
             self.pick = {}
             self.refresh(None)
             self.claim(seat, purpose)
         elif purpose == "multiverse":
-            self.send(A.CallMultiverse(seat))
+            self.send(A.CallMultiverse(seat), self.tr("ask.multiverse", name=names[seat]))
         elif purpose == "card":
             self.pick = {}
             self.refresh(None)
@@ -368,7 +367,9 @@ class SpyfallHost(GameHost):
                                         bool(view["settings"]["prank"])))
             if any(type(a) is cls for a in self.session.legal(seat)):
                 box.add_widget(button(self.tr(f"claim.{purpose}_go"), "spy_claim_go",
-                                      lambda: (self.send(cls(seat)), done()), kind="danger", height=80))
+                                      lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
+                                                        then=lambda step: done() if step else None),
+                                      kind="danger", height=80))
             else:
                 box.add_widget(note(self.tr(f"claim.{purpose}_no"), BODY))
             box.add_widget(button(self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64))
@@ -419,8 +420,8 @@ class SpyfallHost(GameHost):
         main.add_widget(Widget())
         yes = len(self.yes)
         no = len(vote["eligible"]) - yes
-        main.add_widget(button(self.tr("vote.submit"), "spy_vote_submit", lambda: self.ctx.confirm(
-            self.tr("vote.confirm", yes=yes, no=no), lambda: self.send(A.Hands(TABLE, tuple(sorted(self.yes))))),
+        main.add_widget(button(self.tr("vote.submit"), "spy_vote_submit", lambda: self.send(
+            A.Hands(TABLE, tuple(sorted(self.yes))), self.tr("vote.confirm", yes=yes, no=no)),
             kind="primary", height=76))
 
     def toggle_yes(self, seat: int) -> None:
@@ -443,8 +444,10 @@ class SpyfallHost(GameHost):
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
             choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
             for yes, key, tid in choices:
-                row.add_widget(button(self.tr(key), tid, lambda y=yes: (self.send(A.VoteYesNo(seat, y)), done()),
-                                      kind="primary" if yes else "normal", height=110))
+                row.add_widget(button(self.tr(key), tid, lambda y=yes: self.send(
+                    A.VoteYesNo(seat, y), self.tr("ask.ballot_yes" if y else "ask.ballot_no"),
+                    then=lambda step: done() if step else None),
+                    kind="primary" if yes else "normal", height=110))
             box.add_widget(row)
             return box
 
@@ -471,12 +474,11 @@ class SpyfallHost(GameHost):
         joker = r["revealer"]
         main.add_widget(title(self.tr("guess.title", name=self.names()[joker]), LEAD))
         if view["settings"]["prank"]:
-            main.add_widget(button(self.tr("guess.prank"), "spy_prank", lambda: self.ctx.confirm(
-                self.tr("guess.prank_confirm"), lambda: self.send(A.DeclarePrank(joker))), kind="danger"))
+            main.add_widget(button(self.tr("guess.prank"), "spy_prank", lambda: self.send(
+                A.DeclarePrank(joker), self.tr("guess.prank_confirm")), kind="danger"))
         main.add_widget(LocationList(view["locations"], self.ctx.lang, self.ctx.tr,
-                                     on_pick=lambda loc: self.ctx.confirm(
-                                         self.tr("guess.confirm", place=self.place_name(loc)),
-                                         lambda: self.send(A.GuessLocation(joker, loc)))))
+                                     on_pick=lambda loc: self.send(A.GuessLocation(joker, loc), self.tr(
+                                         "guess.confirm", place=self.place_name(loc)))))
 
     def _main_confirm_guess(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
@@ -484,9 +486,11 @@ class SpyfallHost(GameHost):
                                       place=self.place_name(r["guess"])), LEAD))
         row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(20))
         row.add_widget(button(self.tr("confirm_guess.right"), "spy_guess_right",
-                              lambda: self.send(A.ConfirmGuess(TABLE, True)), kind="primary", height=96))
+                              lambda: self.send(A.ConfirmGuess(TABLE, True), self.tr("ask.guess_right")),
+                              kind="primary", height=96))
         row.add_widget(button(self.tr("confirm_guess.wrong"), "spy_guess_wrong",
-                              lambda: self.send(A.ConfirmGuess(TABLE, False)), height=96))
+                              lambda: self.send(A.ConfirmGuess(TABLE, False), self.tr("ask.guess_wrong")),
+                              height=96))
         main.add_widget(row)
         main.add_widget(Widget())
 
@@ -496,14 +500,14 @@ class SpyfallHost(GameHost):
         main.add_widget(note(self.tr("discussion.rule"), BODY))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
-                               lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
+                               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80))
 
     def _main_harley_talk(self, view: dict[str, Any], main: Any) -> None:
         main.add_widget(title(self.tr("discussion.harley_title"), LEAD))
         main.add_widget(note(self.tr("discussion.harley_rule"), BODY))
         main.add_widget(Widget())
         main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
-                               lambda: self.send(A.StartPointing(TABLE)), kind="primary", height=80))
+                               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80))
 
     def _main_final_vote(self, view: dict[str, Any], main: Any) -> None:
         self._pointing(view, main, self.tr("points.title"))
@@ -536,9 +540,8 @@ class SpyfallHost(GameHost):
         main.add_widget(self.total_label)
         summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
         counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
-        main.add_widget(button(self.tr("points.submit"), "spy_points_submit", lambda: self.ctx.confirm(
-            self.tr("points.confirm", summary=summary), lambda: self.send(A.Points(TABLE, counts))),
-            kind="primary", height=72))
+        main.add_widget(button(self.tr("points.submit"), "spy_points_submit", lambda: self.send(
+            A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72))
 
     def set_count(self, seat: int, count: int) -> None:
         self.counts[seat] = count
@@ -558,8 +561,9 @@ class SpyfallHost(GameHost):
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             box.add_widget(title(self.tr("points.who"), LEAD))
             targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
-            box.add_widget(player_grid(names, lambda t: (self.send(A.PointAt(seat, t)), done()), "spy_ballot",
-                                       targets))
+            box.add_widget(player_grid(names, lambda t: self.send(
+                A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=lambda step: done() if step else None),
+                "spy_ballot", targets))
             box.add_widget(Widget())
             return box
 
@@ -570,7 +574,8 @@ class SpyfallHost(GameHost):
         s = view["settings"]
         names = self.names()
         main.add_widget(title(self.tr("reveal.title"), LEAD))
-        kinds = ["standard"] + (["joker"] if s["prank"] else []) + (["multiverse"] if s["multiverse"] else [])
+        entries = {a.kind for a in self.session.legal(TABLE) if isinstance(a, A.EnterCards)}
+        kinds = [k for k in field_specs(A.EnterCards)["kind"].values if k in entries]  # the engine's kinds
         if len(kinds) > 1:
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
             for k in kinds:
@@ -589,8 +594,8 @@ class SpyfallHost(GameHost):
         c = self.cards
         standard = c["kind"] == "standard"
         main.add_widget(button(self.tr("reveal.submit"), "spy_reveal_submit", lambda: self.send(A.EnterCards(
-            TABLE, c["kind"], c["joker"] if standard else -1, c["harley"] if standard else -1)), kind="primary",
-            height=72))
+            TABLE, c["kind"], c["joker"] if standard else -1, c["harley"] if standard else -1), self.tr("ask.cards")),
+            kind="primary", height=72))
 
     def set_card(self, key: str, value: Any) -> None:
         if key == "harley" and self.cards["harley"] == value:
@@ -602,8 +607,8 @@ class SpyfallHost(GameHost):
     def _main_round_over(self, view: dict[str, Any], main: Any) -> None:
         self._result(view, main)
         row = BoxLayout(size_hint_y=None, height=dp(76), spacing=dp(16))
-        row.add_widget(button(self.tr("result.end"), "spy_end_session", lambda: self.ctx.confirm(
-            self.tr("result.end_confirm"), lambda: self.send(A.EndSession(TABLE)), danger=True), height=76))
+        row.add_widget(button(self.tr("result.end"), "spy_end_session", lambda: self.send(
+            A.EndSession(TABLE), self.tr("result.end_confirm"), danger=True), height=76))
         row.add_widget(button(self.tr("result.next"), "spy_next", lambda: self.send(A.NextRound(TABLE)),
                               kind="primary", height=76))
         main.add_widget(row)

@@ -1,14 +1,19 @@
-"""The Spyfall DC set-up form: seats (3-8, default names, tap one to rename), rounds, modules, deal mode,
-vote mode."""
+"""The Spyfall DC set-up form: seats (the game's player range from game.yaml, default names, tap one to
+rename), rounds, modules (game.yaml's list), deal mode, vote mode."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from kivy.app import App
+from kivy.factory import Factory
 from kivy.lang import Builder
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.widgets.theme import SMALL, TButton
 
 
 class SpySetup(BoxLayout):
@@ -20,6 +25,41 @@ class SpySetup(BoxLayout):
     modules = DictProperty({})  # the game's modules (game.yaml) → on/off
     ready = BooleanProperty(True)
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        lo, hi = self.host.ctx.game.info.players
+        self.count = max(lo, min(hi, int(self.count)))
+        self.count_buttons = {n: TButton(text=str(n), test_id=f"spy_count_{n}", size_hint_x=None, width=dp(64))
+                              for n in range(lo, hi + 1)}
+        for n, b in self.count_buttons.items():
+            b.bind(on_release=lambda _w, n=n: setattr(self, "count", n))
+            self.ids.counts.add_widget(b)
+        self.fields = [Factory.SpyName(size_hint_y=None, height=dp(56)) for _ in range(hi)]
+        for i, field in enumerate(self.fields):
+            field.test_id = f"spy_name_{i}"
+            self.ids.names.add_widget(field)
+        self.module_buttons = {m: TButton(test_id=f"spy_mod_{m}", font_size=SMALL) for m in self.modules}
+        for m, b in self.module_buttons.items():
+            b.bind(on_release=lambda _w, m=m: self.toggle(m))
+            self.ids.modules_row.add_widget(b)
+        self.bind(count=lambda *_: self._draw(), modules=lambda *_: self._draw())
+        app = App.get_running_app()
+        if app is not None:
+            app.bind(lang=lambda *_: self._draw())
+        self._draw()
+
+    def _draw(self) -> None:
+        tr = self.host.ctx.tr
+        for n, b in self.count_buttons.items():
+            b.selected = n == self.count
+        for i, field in enumerate(self.fields):
+            field.hint_text = tr("spyfall.setup.name_hint", n=i + 1)
+            field.disabled = i >= self.count
+            field.opacity = 1 if i < self.count else 0.3
+        for m, b in self.module_buttons.items():
+            b.text = tr(f"spyfall.module.{m}")
+            b.selected = bool(self.modules[m])
+
     def toggle(self, module: str) -> None:
         self.modules[module] = not self.modules[module]
 
@@ -28,8 +68,7 @@ class SpySetup(BoxLayout):
 
     def names(self) -> list[str]:
         tr = self.host.ctx.tr
-        return [self.ids[f"name_{i}"].text.strip() or tr("spyfall.setup.name_hint", n=i + 1)
-                for i in range(int(self.count))]
+        return [self.fields[i].text.strip() or tr("spyfall.setup.name_hint", n=i + 1) for i in range(int(self.count))]
 
     def config(self) -> dict[str, Any]:
         return {"players": self.names(), "rounds": int(self.rounds),

@@ -103,6 +103,8 @@ def _claim(driver: Any, name: str, go: bool = True, shot: str | None = None) -> 
     if shot:
         _check(driver, shot)
     driver.tap("spy_claim_go" if go else "spy_claim_back")
+    if go:  # a FINAL move: the hosting layer asks first, over the private screen
+        driver.tap("confirm_yes")
     driver.wait_for(lambda: _no_modal(driver))
     return texts
 
@@ -189,6 +191,7 @@ def test_four_player_digital_round_by_touch(driver: Any) -> None:
     driver.wait_for(lambda: session.state.round.phase == "discussion", timeout=3)
     assert _host(driver).cues == [60, 0]  # the 0:00 sound
     driver.tap("spy_point_now")
+    _confirm(driver)
     for _ in range(3):
         driver.tap(f"spy_plus_{facts.joker}")
     driver.tap(f"spy_plus_{hero}")
@@ -231,6 +234,7 @@ def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
         if seat == voters[0]:
             _check(driver, "spyfall_sealed_ballot")
         driver.tap("spy_ballot_yes")
+        driver.tap("confirm_yes")  # a sealed ballot cannot be changed (FINAL)
         driver.wait_for(lambda: _no_modal(driver) or bool(driver.find_all("handover_i_am")))
     driver.wait_for(lambda: session.state.round.phase == "round_over")
     assert session.state.history[-1].points[hero] == 2  # unanimous: the accuser's bonus
@@ -276,6 +280,7 @@ def test_physical_mode_names_the_bag_and_takes_the_revealed_cards(driver: Any) -
     driver.tap("spy_joker_2")  # Maria showed the Joker: Isaac was a hero
     _check(driver, "spyfall_physical_reveal")
     driver.tap("spy_reveal_submit")
+    _confirm(driver)
     assert list(session.state.history[-1].points) == [0, 0, 4, 0]
 
 
@@ -336,6 +341,7 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     assert session.state.round.phase == "harley_talk"
     assert any(re.fullmatch(r"0:[0-3]\d", t) for t in driver.texts())  # the 30-second hunt clock
     driver.tap("spy_point_now")
+    _confirm(driver)
     suspect = others[2] if others[2] != facts.harley else others[3]
     for _ in range(2):
         driver.tap(f"spy_plus_{suspect}")
