@@ -204,8 +204,7 @@ class HostContext:
         phones = self.app.phones
         if phones is not None and self.session is not None:
             if seat is None:
-                players = self.session.view(None).get("players", [])
-                names = [p if isinstance(p, str) else p.get("name") for p in players] if isinstance(players, list) else []
+                names = [p["name"] for p in self.session.view(None)["common"]["players"]]
                 seat = names.index(name) if names.count(name) == 1 else None
             if seat is not None and phones.route(seat, mode, on_done):
                 key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"

@@ -414,6 +414,7 @@ class ClueEngine(Engine[ClueState]):
         named = {k: tuple(Named(x.id, x.ko, x.en) for x in cards)
                  for k, cards in (("suspects", c.suspects), ("weapons", c.weapons), ("rooms", c.rooms))}
         named["cards"] = named["suspects"] + named["weapons"] + named["rooms"]
+        named["sets"] = (Named(c.id, c.ko, c.en),)
         return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named)
 
     def table_offers(self, state: ClueState) -> tuple[Offer, ...]:

@@ -650,8 +650,9 @@ class Spyfall(Engine[SpyState]):
         r = state.round
         phase = "over" if state.over or r is None else r.phase
         places = tuple(Named(loc.id, loc.ko, loc.en, tuple(loc.aliases)) for loc in state.locations)
+        abilities = tuple(Named(a.id, a.ko, a.en) for a in state.ability_cards)  # every card, whoever holds it
         return self.make_view(state, seat, phase, view_of(state, seat), scores=state.totals,
-                              catalogs={"locations": places})
+                              catalogs={"locations": places, "abilities": abilities})
 
     def hidden_variants(self, state: SpyState) -> Iterable[tuple[SpyState, frozenset[int]]]:
         return hidden_variants(state)

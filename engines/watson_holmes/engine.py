@@ -226,7 +226,11 @@ class WatsonHolmes(Engine[WhState]):
         detail = views.table_view(state) if seat is None or seat < 0 else views.seat_view(state, seat)
         places = (Named(CAB, "마차 정류장", "Carriage stop"), Named(BAKER, "베이커가 221B", "221B Baker Street"),
                   *(Named(str(loc.number), loc.name.ko, loc.name.en or loc.name.ko) for loc in state.case.locations))
-        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places})
+        over = state.phase == "over"
+        known = [p.character for i, p in enumerate(state.players) if p.character and (
+            over or p.character_state in ("revealed", "rotated") or i == seat)]  # only what this view shows
+        characters = tuple(Named(c.id, c.name.ko, c.name.en or c.name.ko) for c in state.characters if c.id in known)
+        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places, "characters": characters})
 
     def secrets(self, state: WhState) -> Iterable[Secret]:
         return views.secrets(state)

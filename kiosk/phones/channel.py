@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
-from kiosk.phones.labels import Catalogs, Labeller, Text, content_names, fill_free
+from kiosk.phones.labels import Catalogs, Labeller, ViewIndex, fill_free
 from kiosk.phones.lobby import Lobby, clean_name
 from kiosk.phones.ratelimit import Limiter
 from kiosk.phones.tokens import SeatPass, SeatTokens, format_code
@@ -122,20 +122,21 @@ class _Snapshot:
     engine: Engine[Any]
     state: Any
     labeller: Labeller
-    names: Mapping[str, Text]
 
     def build(self, seat: int) -> tuple[dict[str, Any], list[Action], list[dict[str, Any]]]:
-        """Exactly the seat's view, where it differs from the table's, its buttons, and names for ids."""
+        """Exactly the seat's view, where it differs from the table's, its buttons, and the names of the
+        catalog ids it shows (from the view's typed catalogs)."""
         engine, state = self.engine, self.state
         view = json.loads(json.dumps(engine.view(state, seat)))
         table = json.loads(json.dumps(engine.view(state, None)))
         over = engine.outcome(state) is not None
         actions = [] if over else list(engine.legal_actions(state, seat))
-        entries = self.labeller.entries(actions, view, self.names)
+        entries = self.labeller.entries(actions, view)
         shown = _strings(view, set())
+        names = ViewIndex(view).names()
         message = {"t": "state", "v": self.version, "seat": seat, "view": view,
                    "private": _diff_paths(view, table), "actions": entries,
-                   "names": {k: v for k, v in self.names.items() if k in shown}, "over": over}
+                   "names": {k: v for k, v in names.items() if k in shown}, "over": over}
         return message, actions, entries
 
 
@@ -161,7 +162,6 @@ class PhoneHub:
         self._sent: dict[int, dict[int, tuple[list[Action], list[dict[str, Any]]]]] = {}
         self._waiters: dict[int, list[Callable[[], None]]] = {}
         self._listeners: list[Callable[[], None]] = []
-        self._names: dict[str, Text] = {}
         self._labeller: Labeller | None = None
         self.actions = Limiter(action_burst, action_rate, clock)
         self.joins = Limiter(join_burst, join_rate, clock)  # per address only: no one can spend another's
@@ -189,8 +189,6 @@ class PhoneHub:
                 self._save_locked()
             game = getattr(getattr(session, "game", None), "id", session.engine.name)
             self._labeller = Labeller(self.cat, str(session.engine.name))
-            pack = getattr(getattr(session, "game", None), "pack", None)
-            self._names = content_names(pack) if isinstance(pack, Mapping) else {}
             self.game_name = str(game)
             session.subscribe(self._on_step)
             for seat, conn in self._conns.items():  # phones from set-up: their player's name, then the game
@@ -230,8 +228,7 @@ class PhoneHub:
         with self._lock:
             self.version += 1
             if self.session is not None and self._labeller is not None and self._conns:
-                snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller,
-                                 self._names)
+                snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller)
                 conns = dict(self._conns)
                 self.offload(lambda: self._push(snap, conns))
             done = [s for s in self._waiters if self.session is None or not self._legal(s)]
@@ -554,11 +551,7 @@ class PhoneHub:
     def _player_names(self) -> list[str]:
         if self.session is None:
             return []
-        players = self.session.engine.view(self.session.state, None).get("players", [])
-        out = []
-        for p in players if isinstance(players, list) else []:
-            out.append(p if isinstance(p, str) else str(p.get("name", "")) if isinstance(p, Mapping) else str(p))
-        return out
+        return [p.name for p in self.session.engine.observe(self.session.state, None).players]
 
     def state_message(self, seat: int) -> dict[str, Any]:
         with self._lock:
@@ -566,7 +559,7 @@ class PhoneHub:
 
     def _state_message(self, seat: int) -> dict[str, Any]:
         assert self.session is not None and self._labeller is not None
-        snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller, self._names)
+        snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller)
         message, actions, entries = snap.build(seat)
         self._record(seat, snap.version, actions, entries)
         return message

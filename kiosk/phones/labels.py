@@ -77,48 +77,19 @@ def _fmt(text: str, params: Mapping[str, Any]) -> str:
 
 
 class ViewIndex:
-    """What one seat's view names: players by seat and each catalog's {ko, en} names by id (the shared
-    part of a view, `common`), plus names from the game's content for ids the catalogs lack."""
+    """What one seat's view names (its typed shared part, `common`): players by seat and each catalog's
+    {ko, en} names by id. Nothing is guessed from the game's own keys or its content files."""
 
-    def __init__(self, view: Mapping[str, Any], names: Mapping[str, Text] | None = None) -> None:
+    def __init__(self, view: Mapping[str, Any]) -> None:
         common = view.get("common") or {}
         self.players = [str(p.get("name", "")) for p in common.get("players", ())]
         self.catalogs: dict[str, dict[str, Text]] = {
             key: {str(n["id"]): {"ko": n["ko"], "en": n.get("en") or n["ko"]} for n in entries}
             for key, entries in (common.get("catalogs") or {}).items()}
-        self.names = dict(names or {})
 
-
-def content_names(pack: Mapping[str, Any]) -> dict[str, Text]:
-    """{id: {ko, en}} for every named thing in a game's content (characters, cards, places)."""
-    out: dict[str, Text] = {}
-    for value in pack.values():
-        try:
-            _walk_names(to_jsonable(value), out)
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
-def _walk_names(node: Any, out: dict[str, Text]) -> None:
-    if isinstance(node, Mapping):
-        ident = node.get("id", node.get("number"))
-        name = _localized(node) or _localized(node.get("name"))
-        if isinstance(ident, (str, int)) and not isinstance(ident, bool) and name is not None:
-            out.setdefault(str(ident), name)
-        for value in node.values():
-            _walk_names(value, out)
-    elif isinstance(node, list):
-        for value in node:
-            _walk_names(value, out)
-
-
-def _localized(node: Any) -> Text | None:
-    if isinstance(node, Mapping) and isinstance(node.get("ko"), str):
-        ko = node["ko"]
-        en = node.get("en")
-        return {"ko": ko, "en": en if isinstance(en, str) else ko}
-    return None
+    def names(self) -> dict[str, Text]:
+        """Every catalog id → its names (what the page shows for an id in the view)."""
+        return {ident: text for entries in self.catalogs.values() for ident, text in entries.items()}
 
 
 class Labeller:
@@ -151,7 +122,7 @@ class Labeller:
         if spec.kind == "ref":
             if not value:
                 return self.cat.text("phones.value.none", default="-")
-            found = index.catalogs.get(spec.of, {}).get(str(value)) or index.names.get(str(value))
+            found = index.catalogs.get(spec.of, {}).get(str(value))
             return found or {"ko": str(value), "en": str(value)}
         if spec.kind == "choice":
             return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=str(value))
@@ -163,11 +134,10 @@ class Labeller:
         texts = [entry["glabel"], *(p["label"] for p in entry["parts"])]
         return " · ".join(t.get(lang) or t["ko"] for t in texts)
 
-    def entries(self, actions: Sequence[Action], view: Mapping[str, Any],
-                names: Mapping[str, Text] | None = None) -> list[dict[str, Any]]:
+    def entries(self, actions: Sequence[Action], view: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The page's buttons for these actions (in order; entry i stands for actions[i] unless it was
         folded into a free-text form of the same group, which then stands for the first of them)."""
-        index = ViewIndex(view, names)
+        index = ViewIndex(view)
         keys: dict[tuple[str, str], dict[Any, int]] = {}
         forms: set[str] = set()
         labels: dict[tuple[str, str, Any], Text] = {}

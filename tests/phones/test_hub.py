@@ -16,7 +16,7 @@ from engines.core import CHANCE, TABLE, stamp
 from engines.spyfall import actions as A
 from kiosk.phones import tokens as T
 from kiosk.phones.channel import PhoneHub
-from kiosk.phones.labels import Catalogs, Labeller, content_names, fill_free
+from kiosk.phones.labels import Catalogs, Labeller, fill_free
 from kiosk.phones.ratelimit import Bucket
 from tests.packs import pack_for
 from tests.phones.helpers import new_session
@@ -105,7 +105,7 @@ def test_clue_accusation_buttons_are_named_cards_picked_field_by_field() -> None
     pack = pack_for("clue")
     state = engine.setup({"players": ["지수", "민호", "서연"], "mode": "digital", "set": "classic"}, pack, 3)
     legal = [a for a in engine.legal_actions(state, 0) if a.NAME == "accuse"]
-    entries = Labeller(catalogs(), "clue").entries(legal, engine.view(state, 0), content_names(pack))
+    entries = Labeller(catalogs(), "clue").entries(legal, engine.view(state, 0))
     assert len(entries) == len(legal) == 6 * 6 * 9
     fields = {p["field"]: set() for p in entries[0]["parts"]}
     for e in entries:
@@ -143,7 +143,7 @@ def test_answers_at_221b_are_typed_never_offered() -> None:
     """The engine offers sample answers (one of them right); the phone shows a form instead."""
     engine, pack, state = _at_221b()
     legal = list(engine.legal_actions(state, 0))
-    entries = Labeller(catalogs(), "watson_holmes").entries(legal, engine.view(state, 0), content_names(pack))
+    entries = Labeller(catalogs(), "watson_holmes").entries(legal, engine.view(state, 0))
     forms = [e for e in entries if e["group"] == "submit_answers"]
     n = len(pack["cases/case_01"].questions)
     assert len(forms) == 1 and forms[0]["free"] == [
