@@ -398,7 +398,7 @@
     if (!paths.length) { head.appendChild(el('div', 'muted', t('mine_none'))); }
     paths.forEach(function (p) {
       var v = at(state.view, p);
-      if (v === undefined) { return; }
+      if (v === undefined || p[p.length - 1] === 'seat') { return; }  // the header says whose phone it is
       head.appendChild(drawValue(p[p.length - 1], v));
     });
     if (state.over) { head.appendChild(el('div', 'muted', t('over'))); }
