@@ -12,7 +12,6 @@ from engines.core import (
     TABLE,
     Action,
     Deadline,
-    Engine,
     Event,
     Named,
     Offer,
@@ -23,6 +22,7 @@ from engines.core import (
     seeded_rng,
 )
 from engines.spyfall import actions as A
+from engines.spyfall.claims import ClaimRules, round_of, with_round
 from engines.spyfall.content import AbilityDeck, DeckBox
 from engines.spyfall.deal import deal_facts, remix
 from engines.spyfall.messages import bad_config, detail, err, module_off
@@ -37,16 +37,7 @@ MODULES = ("power_up", "harley", "prank", "multiverse")
 VOTING = ("accusation", "multiverse_vote", "harley_vote", "final_vote")
 
 
-def _r(state: SpyState) -> RoundState:
-    assert state.round is not None
-    return state.round
-
-
-def _setr(state: SpyState, r: RoundState, **changes: Any) -> SpyState:
-    return dataclasses.replace(state, round=dataclasses.replace(r, **changes))
-
-
-class Spyfall(Engine[SpyState]):
+class Spyfall(ClaimRules):
     name = "spyfall"
     version = "1"
     state_type = SpyState
@@ -133,7 +124,7 @@ class Spyfall(Engine[SpyState]):
     def legal_actions(self, state: SpyState, seat: int) -> Sequence[Action]:
         if seat not in self.to_move(state) or seat == CHANCE:
             return []
-        r = _r(state)
+        r = round_of(state)
         n = len(state.players)
         at = state.now
         s = state.settings
@@ -246,32 +237,17 @@ class Spyfall(Engine[SpyState]):
     def _apply(self, state: SpyState, action: Action) -> Step[SpyState]:
         at = float(getattr(action, "at", 0.0) or 0.0)
         t = max(at, state.now)
-        r = _r(state)
+        r = round_of(state)
         handler = getattr(self, "_do_" + action.NAME)
         step: Step[SpyState] = handler(state, r, action, t)
         if t != step.state.now:
             step = Step(dataclasses.replace(step.state, now=t), step.events)
         return step
 
-    def _need(self, r: RoundState, *phases: str) -> None:
-        if r.phase not in phases:
-            raise err("wrong_phase")
-
-    def _seat(self, state: SpyState, seat: int) -> None:
-        if not 0 <= seat < len(state.players):
-            raise err("bad_seat")
-
-    def _running(self, r: RoundState, t: float) -> None:
-        """The round clock runs and time is not up (accusations, the Joker's reveal, multiverse calls)."""
-        if not r.clock.running:
-            raise err("clock_not_running")
-        if r.clock.expired(t):
-            raise err("time_is_up")
-
     def _do_choose_dealer(self, state: SpyState, r: RoundState, a: A.ChooseDealer, t: float) -> Step[SpyState]:
         self._need(r, "choose_dealer")
         self._seat(state, a.dealer)
-        nxt = _setr(state, r, dealer=a.dealer, phase="deal")
+        nxt = with_round(state, r, dealer=a.dealer, phase="deal")
         nxt = dataclasses.replace(nxt, first_dealer=a.dealer)
         s = state.settings
         modules = [m for m in MODULES if getattr(s, m)]
@@ -289,7 +265,7 @@ class Spyfall(Engine[SpyState]):
         if not state.settings.physical:
             raise err("physical_only")
         deck = self._fresh_deck(state, a.deck)
-        nxt = _setr(state, r, deck=deck.id, phase="ready")
+        nxt = with_round(state, r, deck=deck.id, phase="ready")
         nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
         return Step(nxt, (Event("take_bag", {"bag": deck.bag, "dealer": r.dealer, "round": r.number}),))
 
@@ -310,7 +286,7 @@ class Spyfall(Engine[SpyState]):
         elif a.abilities:
             raise module_off("power_up")
         facts = deal_facts(deck, a.cards, state.settings.harley)
-        nxt = _setr(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
+        nxt = with_round(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
         nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
         events = [Event("dealt", {"round": r.number, "dealer": r.dealer})]
         assert nxt.round is not None
@@ -321,7 +297,7 @@ class Spyfall(Engine[SpyState]):
     def _do_start_clock(self, state: SpyState, r: RoundState, a: A.StartClock, t: float) -> Step[SpyState]:
         self._need(r, "ready")
         clock = Clock(state.settings.round_s).start(t)
-        return Step(_setr(state, r, clock=clock, phase="play"), (Event("clock_started", {"at": t}),))
+        return Step(with_round(state, r, clock=clock, phase="play"), (Event("clock_started", {"at": t}),))
 
     def _do_pause_clock(self, state: SpyState, r: RoundState, a: A.PauseClock, t: float) -> Step[SpyState]:
         self._need(r, "play")
@@ -330,7 +306,7 @@ class Spyfall(Engine[SpyState]):
         assert r.clock.deadline is not None
         # pressed just after the deadline: the clock stops at 0:00 and time is up
         clock = r.clock.pause(min(t, r.clock.deadline))
-        return Step(_setr(state, r, clock=clock), (Event("clock_paused", {"at": t}),))
+        return Step(with_round(state, r, clock=clock), (Event("clock_paused", {"at": t}),))
 
     def _do_resume_clock(self, state: SpyState, r: RoundState, a: A.ResumeClock, t: float) -> Step[SpyState]:
         self._need(r, "play", "pride")
@@ -339,7 +315,7 @@ class Spyfall(Engine[SpyState]):
         changes: dict[str, Any] = {"clock": r.clock.resume(t), "phase": "play"}
         if r.phase == "pride":
             changes["vote"], changes["majority"] = None, frozenset()
-        return Step(_setr(state, r, **changes), (Event("clock_resumed", {"at": t}),))
+        return Step(with_round(state, r, **changes), (Event("clock_resumed", {"at": t}),))
 
     def _do_time_up(self, state: SpyState, r: RoundState, a: A.TimeUp, t: float) -> Step[SpyState]:
         self._need(r, "play", "discussion", "harley_talk")
@@ -347,7 +323,7 @@ class Spyfall(Engine[SpyState]):
             if not r.clock.expired(t):
                 raise err("time_not_up")
             talk = Clock(state.settings.discussion_s).start(t)
-            nxt = _setr(state, r, clock=r.clock.stop(t), talk=talk, phase="discussion")
+            nxt = with_round(state, r, clock=r.clock.stop(t), talk=talk, phase="discussion")
             return Step(nxt, (Event("time_up", {"at": t}),))
         assert r.talk is not None
         if not r.talk.expired(t):
@@ -364,10 +340,10 @@ class Spyfall(Engine[SpyState]):
         talk = r.talk.stop(t)
         if r.phase == "discussion":
             vote = Vote.pointing(tuple(range(n)), tuple(range(n)), state.settings.sealed)
-            return Step(_setr(state, r, talk=talk, vote=vote, phase="final_vote"), (Event("point_now", {}),))
+            return Step(with_round(state, r, talk=talk, vote=vote, phase="final_vote"), (Event("point_now", {}),))
         others = tuple(s for s in range(n) if s != r.revealer)
         vote = Vote.pointing(others, others, state.settings.sealed)
-        return Step(_setr(state, r, talk=talk, vote=vote, phase="harley_vote"), (Event("hunt_now", {}),))
+        return Step(with_round(state, r, talk=talk, vote=vote, phase="harley_vote"), (Event("hunt_now", {}),))
 
     def _do_accuse(self, state: SpyState, r: RoundState, a: A.Accuse, t: float) -> Step[SpyState]:
         self._need(r, "play")
@@ -379,49 +355,10 @@ class Spyfall(Engine[SpyState]):
             raise err("self_accuse")
         voters = tuple(s for s in range(len(state.players)) if s != a.accused)
         vote = Vote.yes_no(VoteKind.UNANIMOUS, voters, state.settings.sealed)
-        nxt = _setr(state, r, clock=r.clock.pause(t), vote=vote, phase="accusation",
+        nxt = with_round(state, r, clock=r.clock.pause(t), vote=vote, phase="accusation",
                     accusations=r.accusations + ((a.seat, a.accused),))
         return Step(nxt, (Event("accused", {"accuser": a.seat, "accused": a.accused, "voters": list(voters),
                                             "reminder": "no_discussion"}),))
-
-    def _do_reveal_joker(self, state: SpyState, r: RoundState, a: A.RevealJoker, t: float) -> Step[SpyState]:
-        self._need(r, "play")
-        self._running(r, t)
-        if not state.settings.physical and (r.facts is None or not r.facts.is_joker(a.seat)):
-            raise err("not_joker")
-        nxt = _setr(state, r, clock=r.clock.pause(t), revealer=a.seat, phase="guess")
-        return Step(nxt, (Event("joker_revealed", {"seat": a.seat}),))
-
-    def _do_guess_location(self, state: SpyState, r: RoundState, a: A.GuessLocation, t: float) -> Step[SpyState]:
-        self._need(r, "guess")
-        if a.location not in {loc.id for loc in state.locations}:
-            raise err("bad_location")
-        nxt = _setr(state, r, guess=a.location)
-        ev = Event("guessed", {"seat": a.seat, "guess": a.location})
-        if state.settings.physical:
-            return Step(_setr(nxt, _r(nxt), phase="confirm_guess"), (ev,))
-        assert r.facts is not None
-        correct = r.facts.kind == "standard" and a.location == r.facts.location
-        return self._after_guess(nxt, _r(nxt), correct, t, (ev,))
-
-    def _do_confirm_guess(self, state: SpyState, r: RoundState, a: A.ConfirmGuess, t: float) -> Step[SpyState]:
-        self._need(r, "confirm_guess")
-        return self._after_guess(state, r, a.correct, t, ())
-
-    def _after_guess(self, state: SpyState, r: RoundState, correct: bool, t: float,
-                     events: tuple[Event, ...]) -> Step[SpyState]:
-        events = events + (Event("guess_result", {"correct": correct}),)
-        if correct and state.settings.harley:
-            talk = Clock(state.settings.harley_s).start(t)
-            return Step(_setr(state, r, guess_correct=True, talk=talk, phase="harley_talk"), events)
-        return self._end(_setr(state, r, guess_correct=correct), "guess", t, events)
-
-    def _do_declare_prank(self, state: SpyState, r: RoundState, a: A.DeclarePrank, t: float) -> Step[SpyState]:
-        self._need(r, "guess")
-        if not state.settings.prank:
-            raise module_off("prank")
-        nxt = _setr(state, r, prank_by=a.seat)
-        return self._end(nxt, "prank", t, (Event("prank_declared", {"seat": a.seat}),))
 
     def _do_call_multiverse(self, state: SpyState, r: RoundState, a: A.CallMultiverse,
                             t: float) -> Step[SpyState]:
@@ -432,7 +369,7 @@ class Spyfall(Engine[SpyState]):
         if a.seat in r.callers:
             raise err("already_called")
         vote = Vote.yes_no(VoteKind.MAJORITY, tuple(range(len(state.players))), state.settings.sealed)
-        nxt = _setr(state, r, clock=r.clock.pause(t), vote=vote, phase="multiverse_vote",
+        nxt = with_round(state, r, clock=r.clock.pause(t), vote=vote, phase="multiverse_vote",
                     callers=r.callers + (a.seat,), mv_caller=a.seat)
         return Step(nxt, (Event("multiverse_called", {"seat": a.seat}),))
 
@@ -468,7 +405,7 @@ class Spyfall(Engine[SpyState]):
     def _ballot(self, state: SpyState, r: RoundState, vote: Vote, seat: int, t: float) -> Step[SpyState]:
         ev = Event("voted", {"seat": seat})
         if not vote.complete:
-            return Step(_setr(state, r, vote=vote), (ev,))
+            return Step(with_round(state, r, vote=vote), (ev,))
         if vote.kind is VoteKind.PLURALITY:
             counts = {int(c): n for c, n in zip(vote.options, vote.counts().values(), strict=True)}
             return self._decided_points(state, r, vote, counts, t, (ev,))
@@ -518,15 +455,15 @@ class Spyfall(Engine[SpyState]):
                                                  "passed": result.decided}),)
         if r.phase == "multiverse_vote":
             if result.decided:
-                return self._end(_setr(state, r, mv_yes=yes, vote=None), "multiverse", t, events)
-            return Step(_setr(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
+                return self._end(with_round(state, r, mv_yes=yes, vote=None), "multiverse", t, events)
+            return Step(with_round(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
         accuser, accused = r.accusations[-1]
         if result.decided:
-            return self._end(_setr(state, r, vote=None, convicted=accused, accuser=accuser), "accusation", t,
+            return self._end(with_round(state, r, vote=None, convicted=accused, accuser=accuser), "accusation", t,
                              events)
         if state.settings.power_up and len(yes) > no:
-            return Step(_setr(state, r, vote=vote, majority=yes, phase="pride"), events)
-        return Step(_setr(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
+            return Step(with_round(state, r, vote=vote, majority=yes, phase="pride"), events)
+        return Step(with_round(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
 
     def _decided_points(self, state: SpyState, r: RoundState, vote: Vote, counts: Mapping[int, int], t: float,
                         events: tuple[Event, ...]) -> Step[SpyState]:
@@ -535,59 +472,17 @@ class Spyfall(Engine[SpyState]):
         r = dataclasses.replace(r, vote=None, counts=tuple((str(k), v) for k, v in sorted(counts.items())))
         events = events + (Event("pointed", {"counts": {str(k): v for k, v in counts.items()}, "top": winner}),)
         if r.phase == "harley_vote":
-            return self._end(_setr(state, r, hunt_suspect=winner), "guess", t, events)
+            return self._end(with_round(state, r, hunt_suspect=winner), "guess", t, events)
         if winner >= 0:
-            return self._end(_setr(state, r, convicted=winner), "final_vote", t, events)
-        return self._end(_setr(state, r), "no_conviction", t, events)
+            return self._end(with_round(state, r, convicted=winner), "final_vote", t, events)
+        return self._end(with_round(state, r), "no_conviction", t, events)
 
     # -- abilities
-
-    def _one_shot(self, state: SpyState, seat: int, pride: bool) -> bool:
-        r = _r(state)
-        if not state.settings.power_up or state.settings.physical or not r.abilities or seat in r.flipped:
-            return False
-        card = state.ability_cards[r.abilities[seat]]
-        return card.one_shot and (card.effect == "gods_pride") == pride
-
-    def _may_pride(self, state: SpyState, seat: int) -> bool:
-        """SPY-62/64/65: the holder voted with the majority (yes); the accused never votes."""
-        r = _r(state)
-        if r.pride_by >= 0 or r.vote is None or seat not in r.majority:
-            return False
-        return state.settings.physical or self._one_shot(state, seat, pride=True)
-
-    def _do_use_ability(self, state: SpyState, r: RoundState, a: A.UseAbility, t: float) -> Step[SpyState]:
-        if not state.settings.power_up:
-            raise module_off("power_up")
-        if r.phase == "pride":
-            if r.pride_by >= 0:
-                raise err("pride_used")
-            if not state.settings.physical and not self._one_shot(state, a.seat, pride=True):
-                raise err("no_ability")
-            if not self._may_pride(state, a.seat):
-                raise err("pride_side")
-            assert r.vote is not None
-            accuser, accused = r.accusations[-1]
-            nxt = _setr(state, r, pride_by=a.seat, flipped=r.flipped | {a.seat}, vote=None, convicted=accused,
-                        accuser=accuser)
-            ev = Event("ability_used", {"seat": a.seat, "ability": "gods_pride"})
-            return self._end(nxt, "accusation", t, (ev,))
-        self._need(r, "play")
-        if state.settings.physical:
-            raise err("digital_only")
-        self._running(r, t)  # like every play move: not while the table has paused the clock
-        if not self._one_shot(state, a.seat, pride=False):
-            if self._one_shot(state, a.seat, pride=True):
-                raise err("pride_timing")
-            raise err("no_ability")
-        card = state.ability_cards[r.abilities[a.seat]]
-        return Step(_setr(state, r, flipped=r.flipped | {a.seat}),
-                    (Event("ability_used", {"seat": a.seat, "ability": card.id}),))
 
     # -- end of round
 
     def _end(self, state: SpyState, ending: Ending, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
-        r = _r(state)
+        r = round_of(state)
         clock = r.clock.stop(t) if r.clock.started else r.clock
         talk = r.talk.stop(t) if r.talk is not None else None
         r = dataclasses.replace(r, ending=ending, clock=clock, talk=talk, vote=None)

@@ -19,7 +19,7 @@ FORBIDDEN = [
     (re.compile(r"\.engine\.(?!actions\b|action_from_dict\b)\w+|\bengine\._\w+|\.facts\b|\bENGINE\b"),
      "calls an engine's rule helpers (ask views, legal actions, offers)"),
 ]
-RULES_MODULES = re.compile(r"from engines\.\w+\.(rules|scoring|deal|physical|solve|engine)\b|from engines\.(votes|timers)\b")
+RULES_MODULES = re.compile(r"from engines\.\w+\.(rules|claims|scoring|deal|physical|solve|engine)\b|from engines\.(votes|timers)\b")
 
 
 def test_game_screens_read_no_state_and_no_rules() -> None:

@@ -26,9 +26,9 @@ from kiosk.games.spyfall.panels import (
     button,
     note,
     player_grid,
-    private_card,
     title,
 )
+from kiosk.games.spyfall.private import SpyPrivate
 from kiosk.games.spyfall.setup import SpySetup
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
@@ -45,7 +45,7 @@ class SpyTable(BoxLayout):
     host = ObjectProperty(None)
 
 
-class SpyfallHost(GameHost):
+class SpyfallHost(SpyPrivate, GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: SpyTable | None = None
@@ -242,29 +242,6 @@ class SpyfallHost(GameHost):
             self.card_seen = (len(view["history"]), set())
         return len(self.card_seen[1]) >= len(self.names())
 
-    def show_cards(self, seat: int, chain: bool = True) -> None:
-        """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
-        if self.ctx.session is None:
-            return  # the game ended while the tablet was going round
-        names = self.names()
-        if seat >= len(names):
-            return
-        me = self.session.view(seat)["me"]  # this seat's own view only
-        prank = bool(self.session.view(seat)["settings"]["prank"])
-
-        def content(_done: Callable[[], None]) -> Widget:
-            return private_card(me, self.ctx.tr, self.ctx.lang, prank)
-
-        def done() -> None:
-            fresh = seat not in self.card_seen[1]
-            self.card_seen[1].add(seat)
-            if chain:
-                self.ctx.later(lambda: self.show_cards(seat + 1), 0.35)
-            if fresh and len(self.card_seen[1]) >= len(names):
-                self.refresh(None)  # everyone has seen their card: the clock may start
-
-        self.ctx.private(names[seat], content, done, "reveal")
-
     def _main_play(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         s = view["settings"]
@@ -353,42 +330,6 @@ class SpyfallHost(GameHost):
             self.pick = {}
             self.refresh(None)
 
-    def claim(self, seat: int, purpose: str) -> None:
-        """A move whose legality is a secret (the Joker's reveal, a one-shot, God's Pride) is offered only on
-        the seat's private channel: their own card, the button if the engine lists the move for them, else
-        a line saying why; either way a way back. The table sees nothing unless the move is made."""
-        cls = A.RevealJoker if purpose == "reveal" else A.UseAbility
-        name = self.names()[seat]
-
-        def content(done: Callable[[], None]) -> Widget:
-            view = self.session.view(seat)  # this seat's own view only
-            box = BoxLayout(orientation="vertical", spacing=dp(12))
-            box.add_widget(private_card(view.get("me", {}), self.ctx.tr, self.ctx.lang,
-                                        bool(view["settings"]["prank"])))
-            if any(type(a) is cls for a in self.session.legal(seat)):
-                box.add_widget(button(self.tr(f"claim.{purpose}_go"), "spy_claim_go",
-                                      lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
-                                                        then=lambda step: done() if step else None),
-                                      kind="danger", height=80))
-            else:
-                box.add_widget(note(self.tr(f"claim.{purpose}_no"), BODY))
-            box.add_widget(button(self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64))
-            return box
-
-        self.ctx.private(name, content, None, "input", seat=seat)
-
-    def route_private(self, action: Action) -> bool:
-        """Voice (a shared channel) asks for a move whose legality is a secret: hand it to its owner."""
-        digital = self.ctx.session is not None and self.view()["settings"]["deal"] == "digital"
-        if isinstance(action, A.RevealJoker) and digital:
-            self.claim(action.seat, "reveal")
-            return True
-        if isinstance(action, A.UseAbility) and action.seat >= 0:
-            phase = self.view()["round"]["phase"]
-            self.claim(action.seat, "pride" if phase == "pride" else "ability")
-            return True
-        return False
-
     # -- yes/no votes (accusation, multiverse)
     def _main_accusation(self, view: dict[str, Any], main: Any) -> None:
         names = self.names()
@@ -427,32 +368,6 @@ class SpyfallHost(GameHost):
     def toggle_yes(self, seat: int) -> None:
         self.yes ^= {seat}
         self.refresh(None)
-
-    def sealed_ballots(self, question: str) -> None:
-        """Pass the tablet to each voter still to vote; each taps yes or no alone."""
-        vote = self.view()["round"]["vote"]
-        if vote is None or not vote["sealed"]:
-            return
-        left = [x for x in vote["eligible"] if x not in vote["voted"]]
-        if not left:
-            return
-        seat = left[0]
-
-        def content(done: Callable[[], None]) -> Widget:
-            box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(question, LEAD))
-            row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
-            choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
-            for yes, key, tid in choices:
-                row.add_widget(button(self.tr(key), tid, lambda y=yes: self.send(
-                    A.VoteYesNo(seat, y), self.tr("ask.ballot_yes" if y else "ask.ballot_no"),
-                    then=lambda step: done() if step else None),
-                    kind="primary" if yes else "normal", height=110))
-            box.add_widget(row)
-            return box
-
-        self.ctx.private(self.names()[seat], content, lambda: self.ctx.later(lambda: self.sealed_ballots(question),
-                                                                              0.35), "input")
 
     def _main_pride(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
@@ -546,28 +461,6 @@ class SpyfallHost(GameHost):
     def set_count(self, seat: int, count: int) -> None:
         self.counts[seat] = count
         self.refresh(None)
-
-    def sealed_points(self) -> None:
-        vote = self.view()["round"]["vote"]
-        if vote is None or not vote["sealed"]:
-            return
-        left = [x for x in vote["eligible"] if x not in vote["voted"]]
-        if not left:
-            return
-        seat = left[0]
-        names = self.names()
-
-        def content(done: Callable[[], None]) -> Widget:
-            box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(self.tr("points.who"), LEAD))
-            targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
-            box.add_widget(player_grid(names, lambda t: self.send(
-                A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=lambda step: done() if step else None),
-                "spy_ballot", targets))
-            box.add_widget(Widget())
-            return box
-
-        self.ctx.private(names[seat], content, lambda: self.ctx.later(self.sealed_points, 0.35), "input")
 
     # -- physical reveal
     def _main_reveal(self, view: dict[str, Any], main: Any) -> None:

@@ -1,0 +1,128 @@
+"""Spyfall DC: the moves whose legality is one seat's secret — the Joker's reveal and the guess, prank and
+check that follow it, and the ability cards (one-shots and God's Pride). The shared screen offers them only
+as claims on the seat's own private screen (`Spyfall.table_offers`); the round rules are in rules.py."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import abstractmethod
+from typing import Any
+
+from engines.core import Engine, Event, Step
+from engines.spyfall import actions as A
+from engines.spyfall.messages import err, module_off
+from engines.spyfall.state import Ending, RoundState, SpyState
+from engines.timers import Clock
+
+
+def round_of(state: SpyState) -> RoundState:
+    assert state.round is not None
+    return state.round
+
+
+def with_round(state: SpyState, r: RoundState, **changes: Any) -> SpyState:
+    return dataclasses.replace(state, round=dataclasses.replace(r, **changes))
+
+
+class ClaimRules(Engine[SpyState]):
+    """The secret-dependent moves; `Spyfall` (rules.py) adds the round's other rules and its end."""
+
+    @abstractmethod
+    def _end(self, state: SpyState, ending: Ending, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
+        """The round ends (scores, or the physical reveal)."""
+
+    def _need(self, r: RoundState, *phases: str) -> None:
+        if r.phase not in phases:
+            raise err("wrong_phase")
+
+    def _seat(self, state: SpyState, seat: int) -> None:
+        if not 0 <= seat < len(state.players):
+            raise err("bad_seat")
+
+    def _running(self, r: RoundState, t: float) -> None:
+        """The round clock runs and time is not up (accusations, the Joker's reveal, multiverse calls)."""
+        if not r.clock.running:
+            raise err("clock_not_running")
+        if r.clock.expired(t):
+            raise err("time_is_up")
+
+    def _do_reveal_joker(self, state: SpyState, r: RoundState, a: A.RevealJoker, t: float) -> Step[SpyState]:
+        self._need(r, "play")
+        self._running(r, t)
+        if not state.settings.physical and (r.facts is None or not r.facts.is_joker(a.seat)):
+            raise err("not_joker")
+        nxt = with_round(state, r, clock=r.clock.pause(t), revealer=a.seat, phase="guess")
+        return Step(nxt, (Event("joker_revealed", {"seat": a.seat}),))
+
+    def _do_guess_location(self, state: SpyState, r: RoundState, a: A.GuessLocation, t: float) -> Step[SpyState]:
+        self._need(r, "guess")
+        if a.location not in {loc.id for loc in state.locations}:
+            raise err("bad_location")
+        nxt = with_round(state, r, guess=a.location)
+        ev = Event("guessed", {"seat": a.seat, "guess": a.location})
+        if state.settings.physical:
+            return Step(with_round(nxt, round_of(nxt), phase="confirm_guess"), (ev,))
+        assert r.facts is not None
+        correct = r.facts.kind == "standard" and a.location == r.facts.location
+        return self._after_guess(nxt, round_of(nxt), correct, t, (ev,))
+
+    def _do_confirm_guess(self, state: SpyState, r: RoundState, a: A.ConfirmGuess, t: float) -> Step[SpyState]:
+        self._need(r, "confirm_guess")
+        return self._after_guess(state, r, a.correct, t, ())
+
+    def _after_guess(self, state: SpyState, r: RoundState, correct: bool, t: float,
+                     events: tuple[Event, ...]) -> Step[SpyState]:
+        events = events + (Event("guess_result", {"correct": correct}),)
+        if correct and state.settings.harley:
+            talk = Clock(state.settings.harley_s).start(t)
+            return Step(with_round(state, r, guess_correct=True, talk=talk, phase="harley_talk"), events)
+        return self._end(with_round(state, r, guess_correct=correct), "guess", t, events)
+
+    def _do_declare_prank(self, state: SpyState, r: RoundState, a: A.DeclarePrank, t: float) -> Step[SpyState]:
+        self._need(r, "guess")
+        if not state.settings.prank:
+            raise module_off("prank")
+        nxt = with_round(state, r, prank_by=a.seat)
+        return self._end(nxt, "prank", t, (Event("prank_declared", {"seat": a.seat}),))
+
+    def _one_shot(self, state: SpyState, seat: int, pride: bool) -> bool:
+        r = round_of(state)
+        if not state.settings.power_up or state.settings.physical or not r.abilities or seat in r.flipped:
+            return False
+        card = state.ability_cards[r.abilities[seat]]
+        return card.one_shot and (card.effect == "gods_pride") == pride
+
+    def _may_pride(self, state: SpyState, seat: int) -> bool:
+        """SPY-62/64/65: the holder voted with the majority (yes); the accused never votes."""
+        r = round_of(state)
+        if r.pride_by >= 0 or r.vote is None or seat not in r.majority:
+            return False
+        return state.settings.physical or self._one_shot(state, seat, pride=True)
+
+    def _do_use_ability(self, state: SpyState, r: RoundState, a: A.UseAbility, t: float) -> Step[SpyState]:
+        if not state.settings.power_up:
+            raise module_off("power_up")
+        if r.phase == "pride":
+            if r.pride_by >= 0:
+                raise err("pride_used")
+            if not state.settings.physical and not self._one_shot(state, a.seat, pride=True):
+                raise err("no_ability")
+            if not self._may_pride(state, a.seat):
+                raise err("pride_side")
+            assert r.vote is not None
+            accuser, accused = r.accusations[-1]
+            nxt = with_round(state, r, pride_by=a.seat, flipped=r.flipped | {a.seat}, vote=None, convicted=accused,
+                        accuser=accuser)
+            ev = Event("ability_used", {"seat": a.seat, "ability": "gods_pride"})
+            return self._end(nxt, "accusation", t, (ev,))
+        self._need(r, "play")
+        if state.settings.physical:
+            raise err("digital_only")
+        self._running(r, t)  # like every play move: not while the table has paused the clock
+        if not self._one_shot(state, a.seat, pride=False):
+            if self._one_shot(state, a.seat, pride=True):
+                raise err("pride_timing")
+            raise err("no_ability")
+        card = state.ability_cards[r.abilities[a.seat]]
+        return Step(with_round(state, r, flipped=r.flipped | {a.seat}),
+                    (Event("ability_used", {"seat": a.seat, "ability": card.id}),))
