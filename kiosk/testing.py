@@ -65,13 +65,14 @@ class Driver:
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
-        covered by another widget, no label is cut off, no text below the type scale's floor and no touch
-        target below TOUCH_MIN (kiosk.widgets.theme). Faults are kept in `problems`; the UI fixture fails
+        covered by another widget, no label is cut off, no text drawn over another, no text below the type
+        scale's floor and no touch target below TOUCH_MIN (kiosk.widgets.theme). Faults are kept in `problems`; the UI fixture fails
         the test on any."""
         found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
                                             *(f"small text {t}" for t in self.small_text()),
                                             *(f"low contrast {t}" for t in self.low_contrast()),
-                                            *(f"small target {t}" for t in self.small_targets()))]
+                                            *(f"small target {t}" for t in self.small_targets()),
+                                            *self.overlapping_texts())]
         self.problems.extend(p for p in found if p not in self.problems)
         return found
 
@@ -319,6 +320,17 @@ class Driver:
                     bad.append(repr(getattr(w, "test_id", "") or w.text))
         return bad
 
+    def overlapping_texts(self, settle_frames: int = 20) -> list[str]:
+        """Texts drawn over other texts (a layout that ran out of room stacks its labels), once the layout
+        has settled (checked again frame by frame, as overflowing_labels)."""
+        bad = overlapping_texts(self._walk_order())
+        for _ in range(settle_frames):
+            if not bad:
+                break
+            self.pump(1)
+            bad = overlapping_texts(self._walk_order())
+        return bad
+
     def covered_targets(self) -> list[str]:
         """Tappable widgets whose centre lies under another widget drawn above them that takes touches or
         paints a background (a bar, a panel, a dialog, a toast): a finger there hits the wrong thing. With a
@@ -458,6 +470,53 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
                 bad.append(f"{name!r} under {by}")
                 break
     return bad
+
+
+def overlapping_texts(order: list[Any]) -> list[str]:
+    """Pairs of visible labels whose drawn text (the texture, centred in the label as Kivy draws it) overlap
+    by more than a few pixels both ways; with a dialog open, only the dialog's. Toasts and the keyboard sheet
+    are left out (drawn over the screen by design)."""
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+
+    modals = [w for w in order if isinstance(w, ModalView) and _shown(w)]
+    scope = modals[-1] if modals else None
+
+    def under(w: Any, ancestor: Any) -> bool:
+        while w is not None:
+            if w is ancestor:
+                return True
+            parent = w.parent
+            w = None if parent is w else parent
+        return False
+
+    boxes = []
+    for w in order:
+        if not isinstance(w, Label) or not w.text.strip() or not _visible(w) or _covers_by_design(w):
+            continue
+        if (scope is not None and not under(w, scope)) or any(type(a).__name__ == "Toast" for a in _ancestors(w)):
+            continue
+        tw, th = w.texture_size
+        cx, cy = w.to_window(*w.center)
+        x0, y0, x1, y1 = _window_rect(w)
+        box = (max(cx - tw / 2, x0), max(cy - th / 2, y0), min(cx + tw / 2, x1), min(cy + th / 2, y1))
+        if box[2] - box[0] > 1 and box[3] - box[1] > 1:
+            boxes.append((w, box))
+    bad = []
+    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
+        for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
+            if under(a, b) or under(b, a):
+                continue
+            if min(ax1, bx1) - max(ax0, bx0) > 4 and min(ay1, by1) - max(ay0, by0) > 4:
+                bad.append(f"text {a.text[:30]!r} over {b.text[:30]!r}")
+    return bad
+
+
+def _ancestors(w: Any) -> Iterator[Any]:
+    while w is not None:
+        yield w
+        parent = w.parent
+        w = None if parent is w else parent
 
 
 _MARKUP_SIZE = re.compile(r"\[size=([0-9.]+)(sp|dp|px)?\]")
