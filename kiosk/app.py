@@ -111,6 +111,7 @@ class TableHostApp(App):
         self.caption_slot: Any = None
         self.phones: Any = None
         self.phones_server: Any = None
+        self.phones_start: threading.Thread | None = None  # the background start of the phone server
         self.voice: Any = None
         self.floor: Any = None  # kiosk.floor.ui.FloorBridge when staff configured the café floor
         self.root_layout: Any = None
@@ -241,6 +242,7 @@ class TableHostApp(App):
         for notice in self.notices:  # found before the log file was open
             log.error("damage found at start-up: %s", notice)
         phones = threading.Thread(target=self.start_phones, name="phones-start", daemon=True)  # aiohttp
+        self.phones_start = phones  # tests wait for it before they start a server of their own
         if started_with_splash:  # tablehost run: the attract screen first; content, narration's imports and the
             # phone server load in threads once it is drawn (not competing with its first frame)
             def soon() -> None:
