@@ -4,7 +4,7 @@ narration of each page as audio segments (captions come from the same text)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kiosk.teach.model import Question, Shape, Step, Teaching
 
@@ -39,14 +39,35 @@ def question(t: Teaching, page: Page) -> Question | None:
 
 def picture(t: Teaching, page: Page) -> tuple[Shape, ...]:
     """The page's picture; a quiz question shows the picture of the step that taught its rule (the first
-    explaining step listing that rule and drawing something), or none: never a placeholder."""
+    explaining step listing that rule and drawing something; bare and grey when its labels spell the
+    answer), or none: never a placeholder."""
     q = question(t, page)
     if q is None:
         return page.step.picture
     for step in t.steps:
         if step.kind in ("info", "setup") and q.rule in step.rules and step.picture:
-            return step.picture
+            return neutral(step.picture) if spells_answer(step.picture, q) else step.picture
     return ()
+
+
+def neutral(shapes: Iterable[Shape]) -> tuple[Shape, ...]:
+    """The same shapes without their labels and all in one colour: the layout stays, the answer goes."""
+    return tuple(replace(s, label=None, color="grey") for s in shapes)
+
+
+def spells_answer(shapes: Iterable[Shape], q: Question) -> bool:
+    """The picture's labels, read left to right, say the right option (in either language): a give-away."""
+    ordered = sorted((s for s in shapes if s.label is not None), key=lambda s: (-round(s.y, 2), s.x))
+
+    def words(text: str) -> list[str]:
+        return "".join(c if c.isalnum() else " " for c in text.lower()).split()
+
+    right = q.options[q.answer]
+    for lang in ("ko", "en"):
+        said = [w for s in ordered if s.label is not None for w in words(s.label.get(lang))]
+        if said and said == words(right.get(lang)):
+            return True
+    return False
 
 
 def narration_text(t: Teaching, page: Page, lang: str) -> str:

@@ -22,7 +22,25 @@ def test_quiz_pictures_come_from_the_rule_s_step(game: str) -> None:
         q = pages_mod.question(t, page)
         assert q is not None
         taught = [s for s in t.steps if q.rule in s.rules and s.picture and s.kind in ("info", "setup")]
-        assert shapes == (taught[0].picture if taught else ()), page.id
+        given_away = bool(taught) and pages_mod.spells_answer(taught[0].picture, q)
+        expected = (pages_mod.neutral(taught[0].picture) if given_away else taught[0].picture) if taught else ()
+        assert shapes == expected, page.id
+        labels = " ".join(s.label.ko for s in shapes if s.label is not None).replace(" ", "")
+        assert not labels or labels != q.options[q.answer].ko.replace(",", "").replace(" ", ""), (
+            f"{page.id}: the picture spells the answer")
+
+
+def test_a_picture_that_spells_the_answer_is_not_shown() -> None:
+    """Mr. Jack's turn-order question: the step's tokens read 탐정 잭 잭 탐정, the answer itself."""
+    t = teaching("mr_jack_ny").teaching
+    page = next(p for p in pages_mod.pages(t) if p.question is not None
+                and "홀수 라운드의 차례" in t.quiz[p.question].q.ko)
+    q = pages_mod.question(t, page)
+    assert q is not None
+    step = next(s for s in t.steps if q.rule in s.rules and s.picture)
+    assert pages_mod.spells_answer(step.picture, q)
+    shown = pages_mod.picture(t, page)
+    assert len(shown) == len(step.picture) and all(s.label is None and s.color == "grey" for s in shown)
 
 
 @pytest.mark.parametrize("game", GAMES)
