@@ -44,7 +44,7 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     driver.tap("phones_show_1")
     assert driver.find_all("phones_qr")
     code = hub.status()[1].code
-    assert any(code in t for t in driver.texts()) and any("민호 님, 지금 찍으세요" in t for t in driver.texts())
+    assert any(code in t for t in driver.texts()) and any("민호님, 지금 찍으세요" in t for t in driver.texts())
     assert not any(hub.status()[0].code in t for t in driver.texts())
     shot = driver.screenshot("phones_panel_code")
     assert shot.exists()
