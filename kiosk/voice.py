@@ -35,9 +35,12 @@ class VoiceBar(BoxLayout):
         self.bridge = bridge
         self.mic = HoldButton(text=bridge.app.tr("voice.hold"), test_id="voice_mic", font_size=SMALL)
         self.mic.bind(held=lambda _w, held: bridge.press() if held else bridge.release())
-        bridge.app.bind(lang=lambda *_: setattr(self.mic, "text", bridge.app.tr("voice.hold")))  # a switch
+        bridge.app.bind(lang=self._lang_changed)  # a method: held weakly (a lambda would keep the bar for good)
         self.heard = Label(text="", color=MUTED)  # not on screen: the toast shows it
         self.add_widget(self.mic)
+
+    def _lang_changed(self, *_: Any) -> None:
+        self.mic.text = self.bridge.app.tr("voice.hold")
 
 
 class VoiceBridge:

@@ -44,8 +44,11 @@ class SpySetup(BoxLayout):
             self.ids.modules_row.add_widget(b)
         self.bind(count=lambda *_: self._draw(), modules=lambda *_: self._draw())
         app = App.get_running_app()
-        if app is not None:
-            app.bind(lang=lambda *_: self._draw())
+        if app is not None:  # a bound method: Kivy holds it weakly (a lambda kept every old form, and its
+            app.bind(lang=self._lang_changed)  # game screen, alive for good: found by the soak's widget count)
+        self._draw()
+
+    def _lang_changed(self, *_: Any) -> None:
         self._draw()
 
     def _draw(self) -> None:
