@@ -438,14 +438,6 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
     modals = [w for w in order if isinstance(w, ModalView) and _shown(w)]
     scope = modals[-1] if modals else None
 
-    def inside(w: Any, ancestor: Any) -> bool:
-        while w is not None:
-            if w is ancestor:
-                return True
-            parent = w.parent
-            w = None if parent is w else parent
-        return False
-
     # Left out: the on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear
     # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.dialogs.free_spot).
     blockers = [w for w in order if _shown(w) and w.width > 1 and w.height > 1
@@ -454,14 +446,14 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
     for target in order:
         if not _takes_touch(target) or isinstance(target, ModalView) or target.disabled or not _shown(target):
             continue
-        if scope is not None and not inside(target, scope):
+        if scope is not None and not _inside(target, scope):
             continue
         cx, cy = target.to_window(*target.center)
         tx0, ty0, tx1, ty1 = _window_rect(target)
         if not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
             continue  # scrolled out of view: nobody can see or tap it
         for other in blockers:
-            if index[id(other)] <= index[id(target)] or inside(other, target) or inside(target, other):
+            if index[id(other)] <= index[id(target)] or _inside(other, target) or _inside(target, other):
                 continue
             x0, y0, x1, y1 = _window_rect(other)
             if x0 <= cx <= x1 and y0 <= cy <= y1:
@@ -482,19 +474,11 @@ def overlapping_texts(order: list[Any]) -> list[str]:
     modals = [w for w in order if isinstance(w, ModalView) and _shown(w)]
     scope = modals[-1] if modals else None
 
-    def under(w: Any, ancestor: Any) -> bool:
-        while w is not None:
-            if w is ancestor:
-                return True
-            parent = w.parent
-            w = None if parent is w else parent
-        return False
-
     boxes = []
     for w in order:
         if not isinstance(w, Label) or not w.text.strip() or not _visible(w) or _covers_by_design(w):
             continue
-        if (scope is not None and not under(w, scope)) or any(type(a).__name__ == "Toast" for a in _ancestors(w)):
+        if (scope is not None and not _inside(w, scope)) or any(type(a).__name__ == "Toast" for a in _ancestors(w)):
             continue
         tw, th = w.texture_size
         cx, cy = w.to_window(*w.center)
@@ -505,11 +489,15 @@ def overlapping_texts(order: list[Any]) -> list[str]:
     bad = []
     for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
         for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
-            if under(a, b) or under(b, a):
+            if _inside(a, b) or _inside(b, a):
                 continue
             if min(ax1, bx1) - max(ax0, bx0) > 4 and min(ay1, by1) - max(ay0, by0) > 4:
                 bad.append(f"text {a.text[:30]!r} over {b.text[:30]!r}")
     return bad
+
+
+def _inside(w: Any, ancestor: Any) -> bool:
+    return any(a is ancestor for a in _ancestors(w))
 
 
 def _ancestors(w: Any) -> Iterator[Any]:

@@ -21,10 +21,7 @@ from engines.clue.actions import (
     Accuse,
     EndTurn,
     EnterRoom,
-    NoteShown,
     Pass,
-    RecordHand,
-    ReportAccusation,
     RollDie,
     Show,
     StayOut,
@@ -36,9 +33,10 @@ from engines.clue.content import CardSet, sets_in
 from engines.core import Action, Step
 from kiosk.games.clue.notebook import NotebookPanel
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, button_grid
+from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
-from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, SMALL, TITLE, Panel, TButton
+from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
 
@@ -113,7 +111,7 @@ class ClueSetup(BoxLayout):
             self.host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
 
 
-class ClueHost(GameHost):
+class ClueHost(PrivateChannel, GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.aids = False  # probabilities and advice: a teaching aid, off by default
@@ -380,225 +378,6 @@ class ClueHost(GameHost):
             if ev.kind == "envelope_seen":
                 seat = int(ev.data["seat"])
                 self.ctx.later(lambda s=seat: self.show_envelope(s), 0)
-
-    # ------------------------------------------------------------ the private channel
-    def private_box(self, seat: int, title: str) -> tuple[BoxLayout, dict[str, Any]]:
-        mine = self.session.view(seat)  # only this seat's view
-        box = BoxLayout(orientation="vertical", spacing=dp(12))
-        box.add_widget(ClueTitle(text=title))
-        return box, mine
-
-    def hand_line(self, mine: dict[str, Any]) -> ClueText:
-        hand = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
-        return ClueText(text=f"{self.tr('private.hand')}: {hand}", color=MUTED)
-
-    def pick_card_to_show(self, seat: int) -> None:
-        view = self.session.view(None)
-        suggester = view["suggestions"][-1]["seat"]
-
-        def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.pick_show", name=self.pname(view, suggester)))
-            opts = [(c, self.cname(mine, c)) for c in mine.get("can_show", [])]
-
-            def show(cid: str) -> None:
-                if self.send(Show(seat, cid)) is not None:
-                    done()
-
-            box.add_widget(button_grid(opts, show, 3, prefix="clue_show", height=96))
-            box.add_widget(self.hand_line(mine))
-            box.add_widget(Widget())
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, lambda: self.reveal_shown(suggester), mode="input")
-
-    def answer_privately(self, seat: int) -> None:
-        """Physical cards with a recorded hand: the refuter says shown or pass on their own channel; a pass
-        the recorded hand contradicts is refused there, naming their own matching cards, and a mistaken
-        record can be corrected there first (CLUE-15, CLUE-41, CLUE-42)."""
-        view = self.session.view(None)
-        rec = view["suggestions"][-1]
-        size = view["players"][seat]["hand_size"]
-
-        def content(done: Callable[[], None]) -> Widget:
-            question = self.tr("private.answer", name=self.pname(view, rec["seat"]))
-            box, mine = self.private_box(seat, question)
-            title = box.children[-1]
-            holder = BoxLayout(orientation="vertical", spacing=dp(12))
-            box.add_widget(holder)
-
-            def answering() -> None:
-                mine = self.session.view(seat)
-                title.text = question
-                holder.clear_widgets()
-                named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
-                holder.add_widget(ClueText(text=named, font_size=LEAD))
-                why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
-                why.test_id = "clue_answer_why"
-
-                def answer(action: Action) -> None:
-                    if self.ctx.dispatch(action, toast=False) is not None:
-                        done()
-                        return
-                    error = self.ctx.last_error
-                    held = ", ".join(self.cname(mine, c) for c in mine.get("can_show", []))
-                    lines = [error.message(self.ctx.lang)] if error is not None else []
-                    why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
-
-                row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-                row.add_widget(action_button(self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)),
-                                             "primary", 80))
-                row.add_widget(action_button(self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)),
-                                             "normal", 80))
-                holder.add_widget(row)
-                holder.add_widget(why)
-                holder.add_widget(self.hand_line(mine))
-                holder.add_widget(action_button(self.tr("private.record_fix"), "clue_answer_fix", correcting))
-                holder.add_widget(Widget())
-
-            def correcting() -> None:
-                title.text = self.tr("private.record_hand", n=size)
-                holder.clear_widgets()
-                self.recording = list(self.session.view(seat).get("hand", []))
-                holder.add_widget(self.record_grid(size, finish))
-
-            def finish(cards: tuple[str, ...]) -> None:
-                if self.send(RecordHand(seat, cards)) is None:
-                    return
-                if cards:
-                    answering()
-                else:  # no record left: nothing secret decides the answer, the table takes it
-                    done()
-
-            answering()
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="input", seat=seat)
-
-    def reveal_shown(self, seat: int) -> None:
-        view = self.session.view(None)
-        rec = view["suggestions"][-1]
-
-        def content(_done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.shown_to_you", name=self.pname(view, rec["shown_by"])))
-            got = [p for p in mine.get("private_cards", []) if p["shown_card"]["n"] == rec["n"] and p["to"] == seat]
-            text = self.cname(mine, got[0]["shown_card"]["card"]) if got else ""
-            box.add_widget(ClueTitle(text=text, font_size=HEADLINE, halign="center", height=dp(120)))
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
-
-    def show_hand(self, seat: int, chain: bool = False) -> None:
-        view = self.session.view(None)
-        if seat >= len(view["players"]):
-            return
-
-        def content(_done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.hand"))
-            text = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
-            box.add_widget(ClueText(text=text, font_size=LEAD, color=ACCENT))
-            return box
-
-        nxt = (lambda: self.show_hand(seat + 1, chain=True)) if chain else None
-        self.ctx.private(self.pname(view, seat), content, nxt, mode="reveal")
-
-    def show_envelope(self, seat: int) -> None:
-        view = self.session.view(None)
-
-        def content(_done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.envelope"))
-            text = ", ".join(self.cname(mine, c) for c in mine.get("envelope", []))
-            box.add_widget(ClueText(text=text, font_size=TITLE, color=ACCENT))
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
-
-    def record_hand(self, seat: int) -> None:
-        view = self.session.view(None)
-        size = view["players"][seat]["hand_size"]
-        self.recording = []
-
-        def content(done: Callable[[], None]) -> Widget:
-            box, _mine = self.private_box(seat, self.tr("private.record_hand", n=size))
-
-            def finish(cards: tuple[str, ...]) -> None:
-                if self.send(RecordHand(seat, cards)) is not None:
-                    done()
-
-            box.add_widget(self.record_grid(size, finish))
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
-
-    def record_grid(self, size: int, finish: Callable[[tuple[str, ...]], None]) -> BoxLayout:
-        """Every card as a toggle (the ones in `self.recording` on), then skip / record (k of `size`)."""
-        holder = BoxLayout(orientation="vertical", spacing=dp(8))
-        cards = self.cards(self.session.view(None))
-
-        def redraw() -> None:
-            holder.clear_widgets()
-            holder.add_widget(button_grid([(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7,
-                                          prefix="clue_rec", height=60))
-            for b in holder.children[0].children:
-                b.selected = b.test_id[len("clue_rec_"):] in self.recording
-            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-            row.add_widget(action_button(self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(())))
-            ok = action_button(self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
-                               lambda: finish(tuple(self.recording)), "primary")
-            ok.disabled = len(self.recording) != size
-            ok.why = self.tr("private.record_why", n=size)
-            row.add_widget(ok)
-            holder.add_widget(row)
-            if ok.disabled:
-                holder.add_widget(ClueText(text=ok.why, color=MUTED))
-
-        def toggle(cid: str) -> None:
-            if cid in self.recording:
-                self.recording.remove(cid)
-            elif len(self.recording) < size:
-                self.recording.append(cid)
-            redraw()
-
-        redraw()
-        return holder
-
-    def note_shown(self, seat: int) -> None:
-        view = self.session.view(None)
-        rec = view["suggestions"][-1]
-
-        def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.note_pick", name=self.pname(view, rec["shown_by"])))
-
-            def note(cid: str) -> None:
-                if self.send(NoteShown(seat, cid)) is not None:
-                    done()
-
-            named = [(c, self.cname(mine, c)) for c in (rec["suspect"], rec["weapon"], rec["room"])]
-            box.add_widget(button_grid(named, note, 3, prefix="clue_note", height=96))
-            box.add_widget(action_button(self.tr("private.note_skip"), "clue_note_skip", lambda: note("")))
-            box.add_widget(Widget())
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
-
-    def check_accusation(self, seat: int) -> None:
-        view = self.session.view(None)
-
-        def content(done: Callable[[], None]) -> Widget:
-            box, _mine = self.private_box(seat, self.tr("status.check", name=self.pname(view, seat)))
-            row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(12))
-
-            def report(correct: bool) -> None:
-                self.send(ReportAccusation(seat, correct), then=lambda step: done() if step else None)
-
-            row.add_widget(action_button(self.tr("private.check_right"), "clue_check_right", lambda: report(True),
-                                         "primary", 96))
-            row.add_widget(action_button(self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False),
-                                         "danger", 96))
-            box.add_widget(row)
-            box.add_widget(Widget())
-            return box
-
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
 
     def open_notebook(self, seat: int) -> None:
         view = self.session.view(None)
