@@ -230,6 +230,19 @@ class Driver:
                 self.tap("kb_shift", frames=1)
             self.tap(f"kb_{name}", frames=1)
 
+    def enter_pin(self, pin: str, pad: str = "pin") -> None:
+        """Tap a PIN on the PIN screen's keypad and OK (the result may come a moment later)."""
+        for k in pin:
+            self.tap(f"{pad}_{k}")
+        self.tap(f"{pad}_ok")
+
+    def staff_login(self, pin: str = "0000") -> None:
+        """From the attract screen into staff mode, as the café owner does."""
+        self.tap("staff")
+        self.wait_screen("pin")
+        self.enter_pin(pin)
+        self.wait_screen("staff")
+
     # -- pictures
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

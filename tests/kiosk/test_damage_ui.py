@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from tests.kiosk.test_staff_ops import _staff
-
 pytestmark = pytest.mark.ui
 
 
@@ -79,7 +77,7 @@ def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table
     garbage = random.Random(3).randbytes(3000)
     (app.journal_dir / "current.sqlite").write_bytes(garbage)
     assert app.resume_game() is False
-    _staff(driver)
+    driver.staff_login()
     notice = driver.find("notice_journal_unreadable")
     assert "journal/damaged/" in notice.text and "보관" in notice.text
     assert driver.overflowing_labels() == [] and driver.small_targets() == []
@@ -92,7 +90,7 @@ def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table
     driver.wait_screen("attract")
     assert app.errors == []
     assert len(list((app.journal_dir / "damaged").glob("*.sqlite"))) == 2
-    _staff(driver)
+    driver.staff_login()
     driver.tap("notices_dismiss")
     assert driver.find_all("notice_journal_unreadable") == [] and app.notices == []
 
@@ -121,9 +119,7 @@ def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(dr
     driver.tap("staff")
     driver.wait_screen("pin")
     assert not screen.ids.pad.disabled
-    for k in "2468":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
+    driver.enter_pin("2468")
     driver.wait_screen("staff")
 
 

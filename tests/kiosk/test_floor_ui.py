@@ -12,7 +12,7 @@ from kiosk.floor.board import FloorBoard
 from tests.floor.broker import Broker
 from tests.floor.conftest import broker  # noqa: F401  (fixture)
 from tests.floor.helpers import floor_board, wait_for
-from tests.kiosk.test_staff_ops import _staff, _start_nim
+from tests.kiosk.test_staff_ops import _start_nim
 
 pytestmark = pytest.mark.ui
 
@@ -23,7 +23,7 @@ def _type(driver: Any, test_id: str, text: str) -> None:
 
 
 def _configure(driver: Any, mqtt_broker: Broker, table: str, password: str) -> None:
-    _staff(driver)
+    driver.staff_login()
     driver.tap("staff_nav_floor")
     assert "꺼져 있어요. 이 태블릿은 혼자 동작해요." in driver.texts()
     _type(driver, "floor_host", "127.0.0.1")
@@ -113,7 +113,7 @@ def _fill_case(driver: Any, duplicate: bool) -> None:
 
 
 def test_without_a_floor_staff_add_a_case_on_the_tablet(driver: Any) -> None:
-    _staff(driver)
+    driver.staff_login()
     driver.tap("staff_nav_floor")
     driver.screenshot("floor_settings_off")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []

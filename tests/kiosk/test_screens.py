@@ -125,9 +125,7 @@ def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
         driver.wait_screen("pin")
         _check_layout(driver, "pin")
         for _attempt in range(5):
-            for k in "1111":
-                driver.tap(f"pin_{k}")
-            driver.tap("pin_ok")
+            driver.enter_pin("1111")
             assert driver.app.sm.current == "pin"
         screen = driver.app.get_screen("pin")
         assert "60초" in screen.message
@@ -139,9 +137,7 @@ def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
         clock["t"] += 31
         driver.wait(0.7)
         assert not screen.ids.pad.disabled
-        for k in "0000":
-            driver.tap(f"pin_{k}")
-        driver.tap("pin_ok")
+        driver.enter_pin("0000")
         driver.wait_screen("staff")
     finally:
         import time
@@ -149,12 +145,7 @@ def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
 
 
 def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
-    driver.tap("staff")
-    driver.wait_screen("pin")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
-    driver.wait_screen("staff")
+    driver.staff_login()
     _check_layout(driver, "staff")
     driver.tap("staff_nav_general")
     driver.tap("staff_branch_branch2")
@@ -175,12 +166,7 @@ def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
 
 
 def test_staff_exit_asks_first(driver: Any) -> None:
-    driver.tap("staff")
-    driver.wait_screen("pin")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
-    driver.wait_screen("staff")
+    driver.staff_login()
     driver.tap("staff_exit")
     driver.screenshot("staff_exit_confirm")
     driver.tap("confirm_no")

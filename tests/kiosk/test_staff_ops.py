@@ -19,14 +19,6 @@ pytestmark = pytest.mark.ui
 engines.register(reference.ENGINE)
 
 
-def _staff(driver: Any) -> None:
-    driver.tap("staff")
-    driver.wait_screen("pin")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
-    driver.wait_screen("staff")
-
 
 def _start_nim(driver: Any) -> Session:
     """A game in progress (the tests' reference engine, so this test does not depend on a real game's UI)."""
@@ -44,7 +36,7 @@ def _start_nim(driver: Any) -> Session:
 
 
 def test_every_staff_section_renders_and_fits(driver: Any) -> None:
-    _staff(driver)
+    driver.staff_login()
     for section in ("table", "general", "sound", "pin", "devices", "content", "stats", "logs"):
         driver.tap(f"staff_nav_{section}")
         driver.screenshot(f"staff_{section}")
@@ -61,7 +53,7 @@ def test_devices_show_speech_synthesis_working_through_a_fallback_and_why(driver
     board.set("tts", True, "음성 합성 프로세스가 60초 안에 3번 멈췄습니다 (TTS worker failed 3 times in 60 s: "
                            "killed by SIGSEGV)")
     monkeypatch.setattr(staff_panels, "BOARD", board)
-    _staff(driver)
+    driver.staff_login()
     driver.tap("staff_nav_devices")
     driver.screenshot("staff_devices_tts_fallback")
     # the Korean screen shows the Korean half of the bilingual reason (the English detail stays in the logs)
@@ -70,7 +62,7 @@ def test_devices_show_speech_synthesis_working_through_a_fallback_and_why(driver
 
 
 def test_pin_change_needs_the_same_pin_twice_and_then_works(driver: Any) -> None:
-    _staff(driver)
+    driver.staff_login()
     driver.tap("staff_nav_pin")
     for k in "12":
         driver.tap(f"newpin_{k}")
@@ -92,13 +84,9 @@ def test_pin_change_needs_the_same_pin_twice_and_then_works(driver: Any) -> None
     driver.tap("staff_done")
     driver.wait_screen("attract")
     driver.tap("staff")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
+    driver.enter_pin("0000")
     assert driver.app.sm.current == "pin"  # the old PIN no longer works
-    for k in "4321":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
+    driver.enter_pin("4321")
     driver.wait_screen("staff")
 
 
@@ -108,7 +96,7 @@ def test_new_table_archives_the_game_and_shows_nothing_of_it(driver: Any) -> Non
     app.set_lang("en")
     app.go("attract")
     driver.wait_screen("attract")
-    _staff(driver)
+    driver.staff_login()
     assert "비밀 님" in " ".join(driver.texts()) or "Secret Nim" in " ".join(driver.texts())
     driver.tap("staff_new_table")
     driver.tap("confirm_yes")
@@ -191,7 +179,7 @@ def test_stats_export_writes_csv_with_each_finished_game(driver: Any) -> None:
     driver.app.session = None
     driver.app.go("attract")
     driver.wait_screen("attract")
-    _staff(driver)
+    driver.staff_login()
     driver.tap("staff_nav_stats")
     driver.tap("staff_export")
     path = driver.app.get_screen("staff").last_export
@@ -254,7 +242,7 @@ def test_staff_records_a_segment_and_the_narrator_uses_it(driver: Any) -> None:
     samples = array("h", [0] * 8000 + [int(8000 * math.sin(i / 8)) for i in range(24000)] + [0] * 8000)
     app.recording_input_factory = lambda: FakeInput(Clip(samples, 22050), speed=20.0)
     try:
-        _staff(driver)
+        driver.staff_login()
         driver.tap("staff_nav_recordings")
         driver.screenshot("staff_recordings")
         assert driver.small_targets() == []

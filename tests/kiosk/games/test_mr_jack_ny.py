@@ -218,11 +218,9 @@ def test_undo_after_an_arrest_needs_the_staff_pin(driver: Any) -> None:
     driver.tap("host_undo")
     assert driver.find_all("staffpin_ok") and not driver.find_all("confirm_yes")
     _check(driver, "mr_jack_undo_pin")
-    for key in ("1", "2", "3", "4", "ok"):
-        driver.tap(f"staffpin_{key}")
+    driver.enter_pin("1234", pad="staffpin")
     assert session.outcome is not None and any("PIN이 맞지 않아요" in t for t in driver.texts())
-    for key in ("0", "0", "0", "0", "ok"):
-        driver.tap(f"staffpin_{key}")
+    driver.enter_pin("0000", pad="staffpin")
     driver.wait_for(lambda: session.outcome is None)
     assert session.state.phase == "act" and session.state.current is not None
     assert not driver.find_all("staffpin_ok")

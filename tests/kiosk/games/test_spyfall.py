@@ -416,8 +416,7 @@ def test_im_the_joker_is_answered_only_on_the_seats_own_screen(driver: Any) -> N
     driver.wait_for(lambda: _no_modal(driver))
     assert session.state.round.phase == "guess"
     driver.tap("host_undo")
-    for key in ("0", "0", "0", "0", "ok"):
-        driver.tap(f"staffpin_{key}")
+    driver.enter_pin("0000", pad="staffpin")
     driver.wait_for(lambda: session.state.round.phase == "play")
 
 

@@ -190,15 +190,6 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
     _check(driver, "wh_solved")
 
 
-def _staff_mode(driver: Any) -> None:
-    """Staff PIN (default 0000) from the attract screen: staff mode until the tablet is back on the attract screen."""
-    driver.tap("staff")
-    driver.wait_screen("pin")
-    for k in "0000":
-        driver.tap(f"pin_{k}")
-    driver.tap("pin_ok")
-    driver.wait_screen("staff")
-
 
 def test_the_staff_example_case_is_offered_only_in_staff_mode(driver: Any) -> None:
     driver.app.host("watson_holmes")
@@ -207,7 +198,7 @@ def test_the_staff_example_case_is_offered_only_in_staff_mode(driver: Any) -> No
     assert not any("예시" in t for t in driver.texts())
     driver.app.go("attract")
     driver.wait_screen("attract")
-    _staff_mode(driver)
+    driver.staff_login()
     driver.app.host("watson_holmes")
     driver.wait_screen("host")
     assert driver.find_all("wh_case_cafe_box_example")
@@ -220,7 +211,7 @@ def test_the_staff_example_case_is_offered_only_in_staff_mode(driver: Any) -> No
 
 def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) -> None:
     """Covers WH-77, WH-79, WH-84, WH-85, WH-87, WH-12."""
-    _staff_mode(driver)
+    driver.staff_login()
     session = _open_case(driver, "cafe_box_example")
     _skip_opening(driver)
     a = session.state.turn
