@@ -221,22 +221,21 @@ class Narrator:
         return self.speak(segment, interrupt=interrupt)
 
     def pause(self) -> None:
-        with self._lock:
-            self._paused = True
-            cur = self._current
-            if cur is not None and cur.playback is not None:
-                cur.playback.pause()
-                cur.state = "paused"
-        if cur is not None and cur.playback is not None:
-            self._emit(cur)
+        self._set_paused(True)
 
     def resume(self) -> None:
+        self._set_paused(False)
+
+    def _set_paused(self, paused: bool) -> None:
         with self._lock:
-            self._paused = False
+            self._paused = paused
             cur = self._current
             if cur is not None and cur.playback is not None:
-                cur.playback.resume()
-                cur.state = "playing"
+                if paused:
+                    cur.playback.pause()
+                else:
+                    cur.playback.resume()
+                cur.state = "paused" if paused else "playing"
         if cur is not None and cur.playback is not None:
             self._emit(cur)
 

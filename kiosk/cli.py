@@ -71,18 +71,26 @@ def _library() -> Any:
     return load_library(overlay=overlay if overlay.is_dir() else None)
 
 
+def _game_engine(name: str) -> tuple[Any, dict[str, Any]] | None:
+    """The engine of a game (by library id or engine name) and its content pack; None after saying why."""
+    from engines import find_engine
+
+    game = _library().games.get(name)
+    try:
+        engine = find_engine(game.engine_name if game else name)
+    except KeyError as exc:
+        print(exc.args[0], file=sys.stderr)
+        return None
+    return engine, (game.pack if game else {})
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     """The action vocabulary: who takes each action, whether it is final or private, its whole doc, each
     field's type and meaning, and the ids a ref field accepts (from the game's content)."""
-    from engines import find_engine
-
-    game = _library().games.get(args.game)
-    try:
-        engine = find_engine(game.engine_name if game else args.game)
-    except KeyError as exc:
-        print(exc.args[0], file=sys.stderr)
+    found = _game_engine(args.game)
+    if found is None:
         return 2
-    pack = game.pack if game else {}
+    engine, pack = found
     catalogs: dict[str, list[str]] = {}
     try:
         configs = engine.example_configs(pack)
@@ -120,7 +128,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Apply a JSON scenario (see REPLAY_DOC) and print a view, the events, the outcome."""
     import random
 
-    from engines import find_engine
     from engines.core import CHANCE, RuleError, stamp
 
     try:
@@ -132,13 +139,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         unknown = sorted(set(scenario) - SCENARIO_KEYS) if isinstance(scenario, dict) else "not an object"
         print(f"scenario {args.file}: unknown keys {unknown} (allowed: {sorted(SCENARIO_KEYS)})", file=sys.stderr)
         return 2
-    game = _library().games.get(args.game)
-    try:
-        engine = find_engine(game.engine_name if game else args.game)
-    except KeyError as exc:
-        print(exc.args[0], file=sys.stderr)
+    found = _game_engine(args.game)
+    if found is None:
         return 2
-    pack = game.pack if game else {}
+    engine, pack = found
     seed = int(scenario.get("seed", 0))
     try:
         state = engine.setup(scenario.get("config", {}), pack, seed)

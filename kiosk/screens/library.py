@@ -82,17 +82,13 @@ class LibraryScreen(Screen):
         self.ids.empty.text = "" if games else app.tr("library.none_fit")
 
     def _fill_filters(self, app: Any) -> None:
-        row = self.ids.player_filters
-        row.clear_widgets()
-        for n in PLAYER_CHOICES:
-            label = app.tr("library.any") if n == 0 else app.tr("library.n_players", n=n)
-            b = TButton(text=label, selected=self.players == n, test_id=f"players_{n}", font_size=SMALL)
-            b.bind(on_release=lambda w, n=n: setattr(self, "players", n))
-            row.add_widget(b)
-        row = self.ids.time_filters
-        row.clear_widgets()
-        for m in TIME_CHOICES:
-            label = app.tr("library.any") if m == 0 else app.tr("library.within", n=m)
-            b = TButton(text=label, selected=self.minutes == m, test_id=f"minutes_{m}", font_size=SMALL)
-            b.bind(on_release=lambda w, m=m: setattr(self, "minutes", m))
-            row.add_widget(b)
+        rows = (("player_filters", "players", PLAYER_CHOICES, "library.n_players"),
+                ("time_filters", "minutes", TIME_CHOICES, "library.within"))
+        for row_id, prop, choices, key in rows:
+            row = self.ids[row_id]
+            row.clear_widgets()
+            for n in choices:
+                label = app.tr("library.any") if n == 0 else app.tr(key, n=n)
+                b = TButton(text=label, selected=getattr(self, prop) == n, test_id=f"{prop}_{n}", font_size=SMALL)
+                b.bind(on_release=lambda w, n=n, prop=prop: setattr(self, prop, n))
+                row.add_widget(b)
