@@ -12,12 +12,14 @@ once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`
 Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `denoise` (the kiosk) the
 recogniser hears the audio through a noise filter (`audio/denoise.py`) that learns the room's steady noise
 while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With `stages` (the kiosk:
-`PERTURB_STAGES`) each finished utterance is decoded again at other speeds: the decodes vote on commands
-(`decide`), and must agree for the wake phrase and the confirmation (`confirm_strictly`).
+`PERTURB_STAGES`) each utterance is decoded again at other speeds: the decodes vote on commands, and must
+agree for the wake phrase and the confirmation (`audio/vote.py`). Push-to-talk feeds those decodes while
+the button is held, so the release only finishes them; hands-free decodes them when the utterance ends.
 
-Kiosk wiring (all calls return at once; listeners run on the audio thread — hop to Kivy's main thread):
+Kiosk wiring (all calls return at once; listeners run on the voice worker — hop to Kivy's main thread):
 
-    voice = start_voice()                         # model loads in the background, mic watchdog starts
+    voice = start_voice()                         # audio/voice_system.py: model loads in the background,
+                                                  # the mic watchdog starts
     voice.controller.listen(on_voice_event)       # "heard" → show e.heard_ko(); "confirm" → show
                                                   # e.pending.prompt_ko() with 네/아니요 buttons;
                                                   # "intent" → navigation, or to_action(e.intent, ...)
@@ -33,9 +35,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import Enum
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from audio.confirm import DEFAULT_TIMEOUT, Answer, ConfirmFlow, Pending
@@ -56,7 +56,6 @@ from audio.intents import (
 from audio.recognizer import (
     MIN_SNR_DB,
     MODEL_STATUS,
-    PERTURB_STAGES,
     RATE,
     Heard,
     ModelLoader,
@@ -73,72 +72,17 @@ from audio.recognizer import (
 )
 from audio.serial import Serial
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
+from audio.voice_events import Mode, Phase, VoiceEvent
+from audio.vote import PerturbedStreams, agree_strictly, confirm_strictly, decide, vote_in_stages
 
 __all__ = [
     "Heard", "ModelLoader", "Mode", "Phase", "QuickEndpoint", "Recognizer", "SpeechEngine", "VoiceController",
-    "VoiceEvent", "VoiceSystem", "VoskEngine", "recognise_wav", "start_voice", "warm_up",
+    "VoiceEvent", "VoskEngine", "warm_up",
 ]
 
 VOICE_STATUS = "voice"
 MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the perturbed decodes
-
-class Mode(Enum):
-    PUSH_TO_TALK = "push_to_talk"
-    WAKE_PHRASE = "wake_phrase"
-
-
-class Phase(Enum):
-    IDLE = "idle"  # push-to-talk: button up; wake mode: waiting for the wake phrase
-    LISTENING = "listening"  # button held, or the wake window is open
-    CONFIRMING = "confirming"  # a final intent waits for 네 / 아니요 / tap
-
-
-@dataclass(frozen=True)
-class VoiceEvent:
-    """kind: "heard" (text, intent or None) · "intent" (dispatch it) · "confirm" (pending: show the prompt)
-    · "confirm_done" (answer) · "phase" (detail = new phase) · "dropped" (detail = why)."""
-
-    kind: str
-    text: str = ""
-    intent: Intent | None = None
-    pending: Pending | None = None
-    answer: Answer | None = None
-    detail: str = ""
-
-    def heard_ko(self) -> str:
-        """The line the UI shows so people see what the kiosk understood."""
-        if self.detail == "noisy":
-            return "주변이 시끄러워서 잘 못 들었어요. 마이크 가까이에서 다시 말해 주세요."
-        if not self.text:
-            return "들은 말: (없음)"
-        suffix = "" if self.intent is not None else " (알아듣지 못했어요)"
-        return f"들은 말: {self.text}{suffix}"
-
-
-def decide(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], audio: bytes,
-           stages: tuple[tuple[float, ...], ...]) -> tuple[str, Intent | None]:
-    """The normal decode's n-best plus perturbed decodes, stage by stage, until an intent has 3 votes (or
-    the stages run out); then `PhraseBook.vote`."""
-    decodes: list[tuple[str, ...]] = [candidates]
-    for stage in stages:
-        decodes += decode_perturbed(engine, book.grammar, audio, stage)
-        if book.agreed(decodes, 3):
-            break
-    return book.vote(decodes)
-
-
-def confirm_strictly(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], audio: bytes,
-                     speeds: tuple[float, ...], need: int = 3) -> tuple[str, Intent | None]:
-    """The wake phrase and 네 / 아니요 count only when the normal decode and at least `need` perturbed ones
-    hear the same: the vote makes commands easier to hear, these must be harder to fake (in 10 min of
-    no-command audio, narration once woke the kiosk, was heard as an accusation and confirmed by "맞아";
-    with 2 of 4 it still was)."""
-    text, intent = book.pick(candidates)
-    if intent is None:
-        return text, None
-    agree = sum(1 for c in decode_perturbed(engine, book.grammar, audio, speeds)
-                if (i := book.pick(c)[1]) is not None and i.name == intent.name)
-    return (text, intent) if agree >= need else (text, None)
+SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 
 
 class VoiceController:
@@ -184,10 +128,14 @@ class VoiceController:
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.denoiser = Denoiser() if denoise else None  # the kiosk: on (audio/denoise.py)
         self.trim = True  # perturbed decodes hear the speech only (recognizer.speech_span)
+        self.streamed = 1  # push-to-talk: stages decoded while the button is held (0: all after the release)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
         self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
         self._audio = bytearray()  # the utterance, kept only when `stages` is set
+        self._streams: dict[str, PerturbedStreams] = {}  # push-to-talk's perturbed decodes, per grammar
+        self._live: PerturbedStreams | None = None  # those hearing the utterance now (from its speech on)
+        self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -331,6 +279,8 @@ class VoiceController:
             books["confirm"] = build_phrasebook([self.catalog.intents[YES], self.catalog.intents[NO]], {}, vocab, decoys)
             books["wake"] = build_phrasebook([self.catalog.intents[WAKE]], {}, vocab, decoys)
         self._books.update(books)
+        for key in books:
+            self._streams.pop(key, None)
         if self._engine is not None:
             for key, book in books.items():
                 self._recs[key] = self._engine.recognizer(book.grammar)
@@ -387,9 +337,12 @@ class VoiceController:
     def _vote_later(self, heard: Heard, settle: bool) -> bool:
         """With `background_vote`, the extra decodes (~0.1 s here, several times that on a tablet) run on a
         thread without the lock: release() runs on the UI thread, and the UI thread's tick() would wait for
-        a vote started by feed(). False when there is nothing to vote on in the background."""
+        a vote started by feed(). False when there is nothing to vote on in the background, or when the
+        perturbed decodes heard the utterance while it was said (push-to-talk): finishing them is quick."""
         key = self._active_key()
         book = self._books.get(key)
+        if self._live is not None and self._live.book is book:
+            return False
         if not (self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None):
             return False
         audio, self._utterance, gen = self._utterance, b"", self._gen
@@ -443,6 +396,8 @@ class VoiceController:
             self._levels.append(level)
             if self.stages:
                 self._audio += pcm
+                if self._pressed and self._engine is not None and self.streamed:
+                    self._stream(pcm, level)
             if len(self._levels) > MAX_UTTERANCE * 10:  # hands-free in endless noise: keep the last 15 s
                 del self._levels[:-MAX_UTTERANCE * 10]
                 del self._audio[: -MAX_UTTERANCE * RATE * 2]
@@ -455,6 +410,29 @@ class VoiceController:
                 heard = self._noise_check(heard)
                 if not self._vote_later(heard, settle=False):
                     self._handle(heard)
+
+    def _stream(self, pcm: bytes, level: float) -> None:
+        """Push-to-talk: the first stage's perturbed decodes hear the utterance while the button is held,
+        from `SPEECH_MARGIN` chunks before the speech starts (a chunk 6 dB over the background, as
+        `speech_span` trims it), so the release only finishes them. Later stages, needed only when the
+        first is not decisive, decode the utterance after the release: streaming them too would cost twice
+        the CPU while the button is held, and on a busy machine the decodes then fall behind the audio."""
+        if self._live is None:
+            self._preroll = (self._preroll + [pcm])[-(SPEECH_MARGIN + 1):]
+            floor = self._floor.value
+            if floor is not None and level <= 2.0 * max(floor, 1.0):
+                return
+            key = self._active_key()
+            book = self._books[key]
+            live = self._streams.get(key)
+            speeds = tuple(f for stage in self.stages[: 1 if key != "command" else self.streamed] for f in stage)
+            if live is None or live.book is not book or live.speeds != speeds:
+                assert self._engine is not None
+                live = self._streams[key] = PerturbedStreams.build(self._engine, book, speeds)
+            live.reset()
+            self._live = live
+            pcm, self._preroll = b"".join(self._preroll), []
+        self._live.feed(pcm)
 
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""
@@ -498,8 +476,18 @@ class VoiceController:
         on confirmations."""
         return bool(self.stages) and bool(audio) and self._engine is not None
 
-    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes) -> tuple[str, Intent | None]:
+    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes,
+              live: PerturbedStreams | None = None) -> tuple[str, Intent | None]:
         engine = self._engine
+        if live is not None and live.book is book and engine is not None:
+            decode = partial(decode_perturbed, engine, book.grammar, audio)
+
+            def run(speeds: tuple[float, ...]) -> list[tuple[str, ...]]:  # streamed, or decoded now
+                return live.finish(speeds) if set(speeds) <= set(live.speeds) else decode(speeds)
+
+            if key in ("confirm", "wake"):
+                return agree_strictly(book, heard.candidates, self.stages[0], run)
+            return vote_in_stages(book, heard.candidates, self.stages, run)
         if engine is None or not self._votes(audio):
             return book.pick(heard.candidates)
         if key in ("confirm", "wake"):
@@ -509,11 +497,14 @@ class VoiceController:
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()
         book = self._books.get(key)
+        live = None
+        if decided is None:  # this utterance's streams (a vote on a thread had none)
+            live, self._live = self._live, None
         if not heard.candidates or book is None:
             return
         if decided is None:
             audio, self._utterance = self._utterance, b""
-            decided = self._vote(key, book, heard, audio)
+            decided = self._vote(key, book, heard, audio, live)
         text, intent = decided
         if key == "wake":
             if intent is not None:
@@ -570,6 +561,7 @@ class VoiceController:
         self._levels = []
         self._audio = bytearray()
         self._utterance = b""
+        self._live, self._preroll = None, []
 
     def _drop(self, why: str) -> None:
         if self._in_utterance:
@@ -580,76 +572,3 @@ class VoiceController:
         if muted and not self._post(self._on_gate, muted):
             with self._lock:
                 self._drop("안내 음성 재생 중 / the kiosk is speaking")
-
-
-def recognise_wav(
-    path: Path, engine: SpeechEngine, intents: Iterable[str], slots: SlotInput | None = None,
-    catalog: VoiceCatalog | None = None,
-) -> tuple[str, Intent | None]:
-    """What the recogniser makes of a recording (16 kHz mono 16-bit WAV) with the grammar of the given
-    intents: (text heard, intent or None). For the command line and for checking café recordings."""
-    import wave
-
-    catalog = catalog or load_catalog()
-    with wave.open(str(path), "rb") as wav:
-        if (wav.getframerate(), wav.getnchannels(), wav.getsampwidth()) != (RATE, 1, 2):
-            raise ValueError(f"{path}: need 16 kHz mono 16-bit PCM (sox in.wav -r 16000 -c 1 -b 16 out.wav)")
-        pcm = wav.readframes(wav.getnframes())
-    book = build_phrasebook([catalog.intents[n] for n in intents], slots, engine.vocabulary, catalog.decoys)
-    rec = engine.recognizer(book.grammar)
-    for i in range(0, len(pcm), 3200):
-        heard = rec.accept(pcm[i : i + 3200])
-        if heard is not None and heard.candidates:
-            return book.pick(heard.candidates)
-    return book.pick(rec.final().candidates)
-
-
-@dataclass
-class VoiceSystem:
-    """Everything voice needs, wired: the background model loader, the controller and the microphone
-    watchdog. `start_voice()` builds and starts one; the kiosk calls `controller.set_context(...)` on every
-    screen/state change, `press()`/`release()` from the mic button, and listens for `VoiceEvent`s."""
-
-    loader: ModelLoader
-    controller: VoiceController
-    microphone: Any  # audio.mic.Microphone (imported lazily: tests build controllers without it)
-
-    def set_enabled(self, on: bool) -> None:
-        self.controller.set_enabled(on)
-
-    def stop(self) -> None:
-        self.microphone.stop()
-        self.controller.stop_worker()
-
-
-def start_voice(
-    catalog: VoiceCatalog | None = None,
-    mode: Mode = Mode.PUSH_TO_TALK,
-    board: StatusBoard = BOARD,
-    gate: MicGate = MIC_GATE,
-    backend: Any = None,
-    model_path: Path | None = None,
-    cache: Path | None = None,
-) -> VoiceSystem:
-    """Start loading the model in the background (progress on the status board as "asr_model") and open
-    the microphone (retried every few seconds, so a mic plugged in later is picked up without a restart).
-    `cache`: a folder for the grammar-only copy of the installed model (less memory; see audio/grammar_model).
-    Nothing here blocks the UI thread."""
-    from audio.mic import Microphone
-
-    controller = VoiceController(catalog, None, mode, gate=gate, board=board, stages=PERTURB_STAGES, denoise=True)
-    controller.background_vote = True
-    controller.serve_in_background()  # the kiosk calls it on its UI thread: no vosk work there
-    loader = ModelLoader(model_path, board=board, cache=cache)
-
-    def on_progress(progress: float, _phase: str) -> None:
-        if progress >= 1.0 and loader.engine is not None:
-            controller.set_engine(loader.engine)
-        else:
-            controller.refresh_status()
-
-    loader.listen(on_progress)
-    microphone = Microphone(controller.feed, controller.mic_available, backend=backend, board=board)
-    loader.start()
-    microphone.start()
-    return VoiceSystem(loader, controller, microphone)

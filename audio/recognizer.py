@@ -299,7 +299,8 @@ class NoiseFloor:
 # (bench/voice.py, /tmp experiments): normal decode 70-72 %; + 0.9/1.1 → 75.8 % (wrong accepts 3.6 → 2.9 %);
 # + 0.85-1.15 (4 extra) → 82.4 % (4.1 %); + 0.8-1.2 (6) → 85.3 % (4.3 %); + 0.75-1.25 (8) → 88.0 % (4.3 %).
 # In stages: the second stage runs only when the first leaves no intent with 3 votes. Extra decodes run in
-# parallel threads (vosk releases the GIL), after the utterance ends.
+# parallel threads (vosk releases the GIL): push-to-talk feeds them while the button is held, hands-free
+# decodes them after the utterance ends (audio/vote.py).
 PERTURB_STAGES: tuple[tuple[float, ...], ...] = ((0.85, 0.9, 1.1, 1.15), (0.75, 0.8, 1.2, 1.25))
 
 
@@ -331,20 +332,26 @@ def decode_all(engine: SpeechEngine, grammar: list[str], pcm: bytes, chunk: int 
 
 
 _POOL: ThreadPoolExecutor | None = None
+POOL_WIDTH = max(2, min(4, os.cpu_count() or 2))  # perturbed decodes at a time
+
+
+def perturb_pool() -> ThreadPoolExecutor:
+    """The threads the perturbed decodes run on (vosk releases the GIL)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=POOL_WIDTH,
+                                   thread_name_prefix="voice-perturb")
+    return _POOL
 
 
 def decode_perturbed(engine: SpeechEngine, grammar: list[str], pcm: bytes,
                      speeds: tuple[float, ...]) -> list[tuple[str, ...]]:
     """The n-best of the utterance at each speed, decoded in parallel."""
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)),
-                                   thread_name_prefix="voice-perturb")
 
     def one(factor: float) -> tuple[str, ...]:
         return decode_all(engine, grammar, perturb(pcm, factor)).candidates
 
-    out = list(_POOL.map(one, speeds))
+    out = list(perturb_pool().map(one, speeds))
     heap.release()  # the decodes' buffers, freed in the workers' arenas
     return out
 

@@ -38,12 +38,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import speechgen as sg  # noqa: E402
-from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine, decide  # noqa: E402
+from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.denoise import Denoiser  # noqa: E402
 from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
 from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 from audio.voicecheck import SCREENS, sample_slots  # noqa: E402
+from audio.vote import decide  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
 VOICES = [

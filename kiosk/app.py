@@ -319,8 +319,8 @@ class TableHostApp(App):
             if os.environ.get("TABLEHOST_NO_VOICE") == "1" or not self.settings.voice_enabled:
                 return
             try:
-                from audio.asr import start_voice
                 from audio.voice_choices import kiosk_catalog
+                from audio.voice_system import start_voice
 
                 in_memory = any(n.key == "storage_readonly" for n in self.notices)  # 190 MB of RAM: not there
                 system = start_voice(kiosk_catalog(self.data_dir / "content"),  # with the café's voice choices

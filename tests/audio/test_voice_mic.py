@@ -144,7 +144,7 @@ def test_real_backend_reports_missing_portaudio(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_start_voice_wires_loader_controller_and_mic_and_reports_every_reason(tmp_path) -> None:
-    from audio.asr import start_voice
+    from audio.voice_system import start_voice
 
     board = StatusBoard()
     system = start_voice(board=board, gate=MicGate(), backend=FakeBackend(devices=[]), model_path=tmp_path / "none")

@@ -136,7 +136,7 @@ def test_out_of_grammar_noise_dispatches_nothing_final(engine) -> None:
 def test_recognise_a_wav_file(engine, tmp_path: Path) -> None:
     import wave
 
-    from audio.asr import recognise_wav
+    from audio.voice_system import recognise_wav
 
     path = tmp_path / "cmd.wav"
     with wave.open(str(path), "wb") as wav:

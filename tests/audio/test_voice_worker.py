@@ -7,9 +7,10 @@ import threading
 import time
 from pathlib import Path
 
-from audio.asr import Heard, VoiceEvent, start_voice
+from audio.asr import Heard, VoiceEvent
 from audio.intents import load_catalog
 from audio.status import MicGate, StatusBoard
+from audio.voice_system import start_voice
 from tests.audio.voice_fakes import FakeBackend, FakeEngine, FakeRecognizer
 
 CATALOG = load_catalog()

@@ -1,0 +1,189 @@
+"""How one utterance is decided: the normal decode's n-best and speed-perturbed decodes of the same audio
+vote on commands (`decide`) and must agree on the wake phrase and on 네 / 아니요 (`confirm_strictly`).
+
+Push-to-talk decodes the first stage's perturbed copies while the button is held (`PerturbedStreams`: one
+recogniser per speed, fed as the audio arrives), so the release only finishes them: the 4-8 decodes of the
+whole utterance after the release took 2-4 s on a busy 2-core machine. Hands-free decodes them after the
+utterance ends (`decode_perturbed`): streaming them there would decode every minute of the room's audio
+five times over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+
+from audio import heap
+from audio.intents import Intent, PhraseBook
+from audio.recognizer import POOL_WIDTH, Recognizer, SpeechEngine, decode_perturbed, perturb_pool
+
+Decodes = list[tuple[str, ...]]
+CHUNK = 3200  # bytes of one 0.1 s chunk, as decode_all feeds them
+
+
+Run = Callable[[tuple[float, ...]], Decodes]  # the n-best of the utterance at each of these speeds
+
+
+def _settled(book: PhraseBook, decodes: Decodes, remaining: int) -> bool:
+    """An intent has 3 votes and more than any other could reach with `remaining` decodes to come."""
+    groups = book.groups(decodes)
+    lead = len(groups[0]) if groups else 0
+    return lead >= 3 and lead > (len(groups[1]) if len(groups) > 1 else 0) + remaining
+
+
+def vote_in_stages(book: PhraseBook, candidates: tuple[str, ...], stages: Sequence[tuple[float, ...]], run: Run,
+                   width: int = POOL_WIDTH) -> tuple[str, Intent | None]:
+    """The normal decode's n-best plus perturbed decodes, stage by stage, until an intent has 3 votes (or
+    the stages run out); then `PhraseBook.vote`. A stage runs `width` speeds at a time (as many as decode
+    in parallel) and stops early once the rest of it could not change the outcome (after the normal
+    decode and the first two agree: 2 decodes saved of 4)."""
+    decodes: Decodes = [candidates]
+    for stage in stages:
+        for i in range(0, len(stage), width):
+            decodes += run(stage[i : i + width])
+            if _settled(book, decodes, max(0, len(stage) - i - width)):
+                return book.vote(decodes)
+    return book.vote(decodes)
+
+
+def agree_strictly(book: PhraseBook, candidates: tuple[str, ...], speeds: tuple[float, ...], run: Run,
+                   need: int = 3, width: int = POOL_WIDTH) -> tuple[str, Intent | None]:
+    """The wake phrase and 네 / 아니요 count only when the normal decode and at least `need` perturbed ones
+    hear the same: the vote makes commands easier to hear, these must be harder to fake (in 10 min of
+    no-command audio, narration once woke the kiosk, was heard as an accusation and confirmed by "맞아";
+    with 2 of 4 it still was). `width` speeds at a time, until the answer is certain."""
+    text, intent = book.pick(candidates)
+    if intent is None:
+        return text, None
+    agree, left = 0, len(speeds)
+    for i in range(0, len(speeds), width):
+        part = speeds[i : i + width]
+        left -= len(part)
+        agree += sum(1 for c in run(part) if (h := book.pick(c)[1]) is not None and h.name == intent.name)
+        if agree >= need:
+            return text, intent
+        if agree + left < need:
+            break
+    return text, None
+
+
+def decide(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], audio: bytes,
+           stages: tuple[tuple[float, ...], ...]) -> tuple[str, Intent | None]:
+    """`vote_in_stages` over perturbed decodes of the finished utterance `audio`."""
+    return vote_in_stages(book, candidates, stages, partial(decode_perturbed, engine, book.grammar, audio))
+
+
+def confirm_strictly(engine: SpeechEngine, book: PhraseBook, candidates: tuple[str, ...], audio: bytes,
+                     speeds: tuple[float, ...], need: int = 3) -> tuple[str, Intent | None]:
+    """`agree_strictly` over perturbed decodes of the finished utterance `audio`."""
+    return agree_strictly(book, candidates, speeds, partial(decode_perturbed, engine, book.grammar, audio), need)
+
+
+class StreamPerturb:
+    """`recognizer.perturb` of audio that arrives in pieces: `push` gives every output sample whose source
+    samples have arrived, `end` the rest; together exactly `perturb(whole, factor)`."""
+
+    def __init__(self, factor: float) -> None:
+        self.factor = factor
+        self.reset()
+
+    def reset(self) -> None:
+        self._src = np.zeros(0)  # source samples from index self._base on
+        self._base = 0
+        self._n = 0  # source samples so far
+        self._k = 0  # the next output sample
+
+    def push(self, pcm: bytes) -> bytes:
+        new = np.frombuffer(pcm, dtype=np.int16, count=len(pcm) // 2).astype(np.float64)
+        self._src = np.concatenate((self._src, new))
+        self._n += len(new)
+        return self._emit(final=False)
+
+    def end(self) -> bytes:
+        return self._emit(final=True)
+
+    def _emit(self, final: bool) -> bytes:
+        n = self._n
+        total = int(n / self.factor)  # perturb()'s output length for the audio so far
+        if n < 2 or total <= self._k:
+            return b""
+        x = np.arange(self._k, total, dtype=np.float64) * self.factor
+        j = x.astype(np.int64)
+        if not final:  # only samples whose next source sample has arrived
+            keep = int(np.searchsorted(j, n - 1))  # j ≤ n - 2
+            x, j = x[:keep], j[:keep]
+            if not len(j):
+                return b""
+        cur = self._src[np.minimum(j, n - 1) - self._base]
+        nxt = self._src[np.minimum(j + 1, n - 1) - self._base]
+        out = cur + (nxt - cur) * (x - j)
+        self._k += len(j)
+        drop = int(self._k * self.factor) - self._base  # the next output needs nothing before this
+        if drop > 0:
+            self._src, self._base = self._src[drop:], self._base + drop
+        return bytes(np.trunc(out).astype(np.int16).tobytes())
+
+
+class PerturbedStream:
+    """One speed's recogniser, fed while the audio arrives: its first result, or the flush, as
+    `recognizer.decode_all` gives it for the finished utterance."""
+
+    def __init__(self, rec: Recognizer, factor: float) -> None:
+        self.rec = rec
+        self.perturb = StreamPerturb(factor)
+        self.result: tuple[str, ...] | None = None
+
+    def reset(self) -> None:
+        self.rec.reset()
+        self.perturb.reset()
+        self.result = None
+
+    def feed(self, pcm: bytes) -> None:
+        if self.result is None:
+            self._accept(self.perturb.push(pcm))
+
+    def finish(self) -> tuple[str, ...]:
+        if self.result is None:
+            self._accept(self.perturb.end())
+        if self.result is None:
+            self.result = self.rec.final().candidates
+        return self.result
+
+    def _accept(self, pcm: bytes) -> None:
+        for i in range(0, len(pcm), CHUNK):
+            heard = self.rec.accept(pcm[i : i + CHUNK])
+            if heard is not None and heard.candidates:
+                self.result = heard.candidates
+                return
+
+
+class PerturbedStreams:
+    """One stage's perturbed decodes of one utterance, fed as it arrives (in parallel: vosk releases the
+    GIL) and finished when it ends."""
+
+    def __init__(self, book: PhraseBook, streams: Sequence[PerturbedStream]) -> None:
+        self.book = book
+        self.streams = streams
+
+    @classmethod
+    def build(cls, engine: SpeechEngine, book: PhraseBook, speeds: tuple[float, ...]) -> PerturbedStreams:
+        return cls(book, [PerturbedStream(engine.recognizer(book.grammar), f) for f in speeds])
+
+    def reset(self) -> None:
+        for s in self.streams:
+            s.reset()
+
+    def feed(self, pcm: bytes) -> None:
+        list(perturb_pool().map(lambda s: s.feed(pcm), self.streams))
+
+    @property
+    def speeds(self) -> tuple[float, ...]:
+        return tuple(s.perturb.factor for s in self.streams)
+
+    def finish(self, speeds: tuple[float, ...]) -> Decodes:
+        """The n-best of the utterance at these speeds (of `self.speeds`): each stream's audio to its end."""
+        out = list(perturb_pool().map(PerturbedStream.finish, [s for s in self.streams if s.perturb.factor in speeds]))
+        heap.release()
+        return out

@@ -1,0 +1,302 @@
+"""The perturbed-decode vote: speed perturbation (whole and streamed), the vote and its stages, push-to-talk
+decoding the perturbed copies while the button is held, hands-free votes on a thread, and the speech span
+the hands-free re-decodes hear."""
+
+from __future__ import annotations
+
+import threading
+from array import array
+
+from audio.asr import Heard, Mode, Phase, VoiceController, VoiceEvent
+from audio.intents import build_phrasebook, load_catalog
+from audio.status import MicGate, StatusBoard
+from tests.audio.test_voice_controller import intents, say
+from tests.audio.voice_fakes import FakeClock, FakeEngine
+
+CATALOG = load_catalog()
+
+
+def test_perturbed_audio_is_the_same_sound_faster_or_slower() -> None:
+    from audio.recognizer import perturb
+
+    ramp = array("h", range(0, 20000, 10)).tobytes()  # 2000 samples
+    fast, slow = perturb(ramp, 1.25), perturb(ramp, 0.8)
+    assert len(fast) // 2 == 1600 and len(slow) // 2 == 2500
+    assert array("h", fast)[800] == 10000  # sample 800 of the fast one is sample 1000 of the original
+    assert array("h", slow)[1250] == 10000
+    assert perturb(ramp, 1.0) == ramp and perturb(b"", 1.1) == b""
+
+
+def test_votes_two_decodes_that_agree_win_else_the_normal_decode_stands() -> None:
+    book = build_phrasebook([CATALOG.intents[n] for n in ("help", "score", "next")], decoys=["커피"])
+    assert book.vote([["도움말"], ["점수"], ["점수 보여줘"]])[1].name == "score"  # two say score
+    assert book.vote([["도움말"], ["점수"], ["계속"]])[1].name == "help"  # no agreement: the normal decode
+    assert book.vote([["커피"], ["커피"], ["점수"]])[1] is None  # a decoy is not a vote for anything
+    assert book.vote([["커피 점수"], ["점수"], ["지금 점수"]])[1].name == "score"
+    assert book.vote([]) == ("", None)
+
+
+class Scripted(FakeEngine):
+    """The normal decode hears the speech as text; every extra (perturbed) decode hears `extra`."""
+
+    def __init__(self, extra: str) -> None:
+        super().__init__()
+        self.extra = extra
+
+    def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+        rec = super().recognizer(grammar)
+        if len(self.recognizers) > 4:  # after command, confirm, wake and the context's command recogniser
+            rec.final = lambda: Heard(self.extra)  # type: ignore[method-assign]
+            rec.accept = lambda pcm: None  # type: ignore[method-assign]
+        return rec
+
+
+def test_controller_lets_perturbed_decodes_outvote_a_mishearing() -> None:
+    engine = Scripted("점수")
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          stages=((0.9, 1.1),))
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    say(ctl, "도움말")
+    assert intents(events) == ["score"]
+    assert len(engine.recognizers) >= 6  # two extra decodes of that one utterance
+
+
+class Slow(Scripted):
+    """The extra decodes of a command (`extra` = "점수") wait for `gate_open`."""
+
+    def __init__(self, extra: str, gate_open: threading.Event) -> None:
+        super().__init__(extra)
+        self.gate_open = gate_open
+
+    def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+        rec = super().recognizer(grammar)
+        if len(self.recognizers) > 4 and self.extra == "점수":
+            final = rec.final
+            rec.final = lambda: (self.gate_open.wait(5), final())[1]  # type: ignore[method-assign]
+        return rec
+
+
+def wait_for(cond) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(300):
+        if cond():
+            return
+        threading.Event().wait(0.01)
+
+
+def awake(engine: Scripted) -> tuple[VoiceController, FakeClock, list[VoiceEvent]]:
+    """A hands-free controller with votes on a thread (as the kiosk), its wake window open."""
+    clock = FakeClock()
+    ctl = VoiceController(CATALOG, engine, Mode.WAKE_PHRASE, clock=clock, gate=MicGate(), board=StatusBoard(),
+                          wake_window=5.0, stages=((0.9, 1.1, 1.2),))
+    ctl.background_vote = True
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    engine.extra = "헤이 테이블"
+    ctl.feed("헤이 테이블".encode())
+    ctl.feed(b"")
+    wait_for(lambda: ctl.phase is Phase.LISTENING)
+    assert ctl.phase is Phase.LISTENING
+    engine.extra = "점수"
+    return ctl, clock, events
+
+
+def test_a_hands_free_vote_runs_on_a_thread_and_a_screen_change_drops_its_late_result() -> None:
+    gate_open = threading.Event()
+    engine = Slow("점수", gate_open)
+    ctl, clock, events = awake(engine)
+    ctl.feed("도움말".encode())
+    ctl.feed(b"")  # the endpoint: the vote starts on its thread and feed() returns
+    assert intents(events) == []
+    gate_open.set()
+    wait_for(lambda: bool(intents(events)))
+    assert intents(events) == ["score"]
+    gate_open.clear()
+    ctl, clock, events = awake(Slow("점수", gate_open))
+    ctl.feed("도움말".encode())
+    ctl.feed(b"")
+    ctl.set_context("lobby", ["help", "score", "next"])  # the screen changed before the vote ended
+    gate_open.set()
+    threading.Event().wait(0.2)
+    assert intents(events) == []
+
+
+def test_a_vote_started_by_the_endpoint_in_feed_does_not_hold_the_lock() -> None:
+    """The kiosk's UI thread calls tick() five times a second; an utterance ended by the recogniser's own
+    endpoint (inside feed, on the audio thread) used to run its extra decodes with the controller's lock
+    held, so the UI thread waited for them (a frame of seconds under load in bench/frames.py)."""
+    import time
+
+    gate_open = threading.Event()
+    ctl, clock, events = awake(Slow("점수", gate_open))
+    ctl.feed("도움말".encode())
+    feeder = threading.Thread(target=ctl.feed, args=(b"",))  # the endpoint: the utterance ends here
+    feeder.start()
+    feeder.join(2)
+    assert not feeder.is_alive(), "feed() was held by the extra decodes"
+    t = time.monotonic()
+    ticker = threading.Thread(target=ctl.tick)
+    ticker.start()
+    ticker.join(2)
+    assert not ticker.is_alive() and time.monotonic() - t < 1.0, "tick() did not wait for the vote"
+    assert intents(events) == []
+    gate_open.set()
+    wait_for(lambda: bool(intents(events)))
+    assert intents(events) == ["score"]
+
+
+def test_a_command_said_inside_the_wake_window_still_counts_when_its_vote_ends_after_the_window() -> None:
+    """Hands-free in the kiosk: the vote runs on a thread (~0.1 s here, seconds on a loaded tablet). A
+    command whose speech ended inside the 5 s window used to be dropped when the window closed (tick) while
+    its vote was still running: the reset made the result stale."""
+    gate_open = threading.Event()
+    ctl, clock, events = awake(Slow("점수", gate_open))
+    clock.now += 4.0
+    ctl.feed("점수".encode())
+    ctl.feed(b"")  # speech ends 4 s into the window; the vote starts on its thread
+    clock.now += 1.5
+    ctl.tick()  # the kiosk's clock ticks past the window's end while the vote runs
+    gate_open.set()
+    wait_for(lambda: bool(intents(events)))
+    assert intents(events) == ["score"]
+    wait_for(lambda: ctl.phase is Phase.IDLE)
+    assert ctl.phase is Phase.IDLE
+    ctl.tick()
+    assert ctl.phase is Phase.IDLE
+
+
+def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decisive() -> None:
+    from audio.vote import decide
+
+    book = build_phrasebook([CATALOG.intents[n] for n in ("help", "score", "next")], decoys=["커피"])
+    agree = Scripted("점수")
+    agree.recognizers = [None] * 5  # type: ignore[list-item]  # every recogniser from now on is an extra decode
+    assert decide(agree, book, ("도움말",), b"\x00\x01" * 800, ((0.9, 1.1, 1.2), (0.8,)))[1].name == "score"
+    assert len(agree.recognizers) == 5 + 3  # 3 votes for score after stage one: stage two skipped
+    split = Scripted("커피")
+    split.recognizers = [None] * 5  # type: ignore[list-item]
+    assert decide(split, book, ("도움말",), b"\x00\x01" * 800, ((0.9, 1.1, 1.2), (0.8,)))[1].name == "help"
+    assert len(split.recognizers) == 5 + 4  # nothing decisive: both stages ran, the normal decode stands
+
+
+def test_a_stage_stops_once_the_rest_of_it_could_not_change_the_outcome() -> None:
+    """The normal decode and the first two perturbed ones agree: the other two of the stage are not decoded
+    (they could only make it 3 to 2), and the wake phrase / 네 stop as soon as 3 agree or 3 cannot."""
+    from audio.vote import confirm_strictly, decide
+
+    book = build_phrasebook([CATALOG.intents[n] for n in ("help", "score", "next")], decoys=["커피"])
+    agree = Scripted("점수")
+    agree.recognizers = [None] * 5  # type: ignore[list-item]
+    assert decide(agree, book, ("점수",), b"\x00\x01" * 800, ((0.85, 0.9, 1.1, 1.15),))[1].name == "score"
+    assert len(agree.recognizers) == 5 + 2
+    split = Scripted("도움말")
+    split.recognizers = [None] * 5  # type: ignore[list-item]
+    assert decide(split, book, ("점수",), b"\x00\x01" * 800, ((0.85, 0.9, 1.1, 1.15),))[1].name == "help"
+    assert len(split.recognizers) == 5 + 4  # 1 against 2 after two: the rest could still change it
+    yes = build_phrasebook([CATALOG.intents["confirm.yes"], CATALOG.intents["confirm.no"]], decoys=["커피"])
+    no = Scripted("아니요")
+    no.recognizers = [None] * 5  # type: ignore[list-item]
+    assert confirm_strictly(no, yes, ("네",), b"\x00\x01" * 800, (0.85, 0.9, 1.1, 1.15))[1] is None
+    assert len(no.recognizers) == 5 + 2  # none of two agreed: 3 of 4 was out of reach
+
+
+def test_perturbed_decodes_hear_only_the_speech_and_its_margins() -> None:
+    from audio.recognizer import speech_span
+
+    levels = [100.0] * 8 + [2000.0] * 10 + [100.0] * 8  # 0.8 s before, 1 s of speech, 0.8 s after
+    audio = b"".join(bytes([i]) * 3200 for i in range(len(levels)))
+    span = speech_span(audio, levels)
+    assert span == audio[5 * 3200 : 21 * 3200]  # 0.3 s of margin either side
+    assert speech_span(audio, [100.0] * len(levels)) == audio  # nothing stands out: all of it
+    assert speech_span(audio[:9600], levels[:3]) == audio[:9600]  # too short to tell
+
+
+def test_streamed_perturbation_is_the_whole_perturbation_whatever_the_pieces() -> None:
+    import random
+
+    from audio.recognizer import perturb
+    from audio.vote import StreamPerturb
+
+    rng = random.Random(5)
+    pcm = array("h", (rng.randint(-30000, 30000) for _ in range(7919))).tobytes()
+    for factor in (0.75, 0.8, 0.85, 0.9, 1.1, 1.15, 1.2, 1.25):
+        for _ in range(5):
+            stream, out, i = StreamPerturb(factor), b"", 0
+            while i < len(pcm):
+                step = rng.choice((2, 6, 400, 3200, 5000))
+                out += stream.push(pcm[i : i + step])
+                i += step
+            assert out + stream.end() == perturb(pcm, factor), factor
+
+
+class Counting(FakeEngine):
+    """Counts the bytes every recogniser decodes; the perturbed ones hear "점수"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decoded = 0
+
+    def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+        rec = super().recognizer(grammar)
+        accept = rec.accept
+
+        def counted(pcm: bytes) -> Heard | None:
+            self.decoded += len(pcm)
+            return accept(pcm)
+
+        rec.accept = counted  # type: ignore[method-assign]
+        if len(self.recognizers) > 4:
+            rec.final = lambda: Heard("점수")  # type: ignore[method-assign]
+        return rec
+
+
+def test_push_to_talk_decodes_the_perturbed_copies_while_the_button_is_held() -> None:
+    """The release used to decode the whole utterance 4-8 times more (2-4 s after the release on a busy
+    2-core machine); now it only finishes the first stage's decodes, which heard the audio as it came (the
+    second stage, needed when the first is not decisive, still decodes the utterance after the release)."""
+    engine = Counting()
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          stages=((0.9, 1.1, 1.2), (0.8,)))
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl.press()
+    speech = "도움말".encode() * 400  # 3.6 kB of "audio", in 0.1 s chunks
+    for i in range(0, len(speech), 3200):
+        ctl.feed(speech[i : i + 3200])
+    held, made = engine.decoded, len(engine.recognizers)
+    assert held > 3.5 * len(speech)  # the normal decode and three perturbed ones, while held
+    ctl.release()
+    assert intents(events) == ["score"]  # 3 perturbed decodes outvoted the normal one: no second stage
+    assert len(engine.recognizers) == made  # no recogniser made for the release
+    assert engine.decoded - held < 0.1 * len(speech)  # only the last samples of each speed
+    events.clear()
+    say(ctl, "도움말")  # the next press reuses the same recognisers
+    assert intents(events) == ["score"] and len(engine.recognizers) == made
+
+
+def test_push_to_talk_streams_start_just_before_the_speech() -> None:
+    """Holding the button in a quiet room before speaking costs no perturbed decoding of the quiet."""
+    engine = Counting()
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          stages=((0.9, 1.1),))
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    quiet, loud = array("h", [100, -100] * 800).tobytes(), array("h", [3000, -3000] * 800).tobytes()
+    for _ in range(10):
+        ctl.feed(quiet)  # the room, button up
+    ctl.press()
+    for _ in range(10):
+        ctl.feed(quiet)
+    assert ctl._live is None
+    ctl.feed(loud)
+    assert ctl._live is not None
+    streamed = [r for r in engine.recognizers[4:]]
+    assert len(streamed) == 2 and all(r.buffer for r in streamed)
+    # the two speeds heard the last 3 quiet chunks and the loud one (6,400 samples) at 0.9 and 1.1 speed
+    assert [len(r.buffer) // 2 for r in streamed] == [sum(int(k * f) <= 6398 for k in range(8000)) for f in (0.9, 1.1)]
