@@ -7,8 +7,9 @@ phrases repeat inside one utterance, so only a whole utterance equal to one phra
 
 Flow (`VoiceController`): push-to-talk (default; audio is used only while the mic button is held) or
 hands-free (the wake phrase opens a short window for one command). Navigation intents are dispatched at
-once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`). Audio is dropped while
-`MIC_GATE.muted` (the kiosk is speaking). Everything the recogniser heard is reported ("들은 말: …").
+once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`). A press acts on one command
+(what follows it under the finger is not heard). Audio is dropped while `MIC_GATE.muted` (the kiosk is
+speaking). Everything the recogniser heard is reported ("들은 말: …").
 Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `denoise` (the kiosk) the
 recogniser hears the audio through a noise filter (`audio/denoise.py`) that learns the room's steady noise
 while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With `stages` (the kiosk:
@@ -16,18 +17,7 @@ while nobody talks to the kiosk; the noise gate and the endpoint measure the mic
 agree for the wake phrase and the confirmation (`audio/vote.py`). Push-to-talk feeds those decodes while
 the button is held, so the release only finishes them; hands-free decodes them when the utterance ends.
 
-Kiosk wiring (all calls return at once; listeners run on the voice worker — hop to Kivy's main thread):
-
-    voice = start_voice()                         # audio/voice_system.py: model loads in the background,
-                                                  # the mic watchdog starts
-    voice.controller.listen(on_voice_event)       # "heard" → show e.heard_ko(); "confirm" → show
-                                                  # e.pending.prompt_ko() with 네/아니요 buttons;
-                                                  # "intent" → navigation, or to_action(e.intent, ...)
-    voice.controller.set_context("spyfall.round", ["next", "help", "spyfall.accuse"],
-                                 {"player": {"민호": 0, "지수": 1}})   # on every screen/state change
-    voice.controller.press() / .release()         # the mic button (push-to-talk, the default)
-    voice.controller.tap_confirm(True)            # the on-screen 네 button
-    voice.set_enabled(False)                      # staff switch
+The kiosk starts it with `audio.voice_system.start_voice` (its docstring shows the wiring).
 """
 
 from __future__ import annotations
@@ -83,6 +73,7 @@ __all__ = [
 VOICE_STATUS = "voice"
 MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the perturbed decodes
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
+MAX_AFTER_WAKE = 3  # seconds of audio kept while the wake phrase is decided, for the command after it
 
 
 class VoiceController:
@@ -136,6 +127,8 @@ class VoiceController:
         self._streams: dict[str, PerturbedStreams] = {}  # push-to-talk's perturbed decodes, per grammar
         self._live: PerturbedStreams | None = None  # those hearing the utterance now (from its speech on)
         self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
+        self._after_wake: list[bytes] | None = None  # audio heard while a wake vote runs on a thread
+        self._acted = False  # push-to-talk: this press's command was acted on; the rest of it is not heard
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -312,6 +305,7 @@ class VoiceController:
             return
         with self._lock:
             self._pressed = True
+            self._acted = False
             self._reset_rec()
             if self.phase is Phase.IDLE:
                 self._set_phase(Phase.LISTENING)
@@ -347,6 +341,8 @@ class VoiceController:
             return False
         audio, self._utterance, gen = self._utterance, b"", self._gen
         self._deciding += 1
+        if key == "wake":
+            self._after_wake = []
         threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
                          name="voice-vote", daemon=True).start()
         return True
@@ -361,11 +357,20 @@ class VoiceController:
             raise
         with self._lock:
             self._deciding -= 1
-            if gen != self._gen or self._books.get(key) is not book:
-                return  # pressed again, screen changed or reset meanwhile: this result is stale
-            self._handle(heard, key, decided)
-            if settle and self.phase is Phase.LISTENING and not self._pressed:
-                self._set_phase(Phase.IDLE)
+            if gen == self._gen and self._books.get(key) is book:  # else pressed again, screen changed or
+                self._handle(heard, key, decided)                  # reset meanwhile: the result is stale
+                if settle and self.phase is Phase.LISTENING and not self._pressed:
+                    self._set_phase(Phase.IDLE)
+            if key == "wake" and not self._post(self._after_waking):
+                self._after_waking()
+
+    def _after_waking(self) -> None:
+        """The wake vote ended: what was said meanwhile goes to the recogniser it decided on (the command's,
+        when the window opened: the start of a command said right after the wake phrase used to be lost)."""
+        with self._lock:
+            kept, self._after_wake = self._after_wake or [], None
+            for pcm in kept:
+                self._accept(pcm)
 
     def _listening(self) -> bool:
         if self.mode is Mode.PUSH_TO_TALK:
@@ -379,37 +384,46 @@ class VoiceController:
             return
         self.tick()
         with self._lock:
-            if self.gate.muted or not self.enabled:
-                return
-            level = chunk_level(pcm)
-            if not self._listening() or not self._in_utterance:
-                self._floor.update(level)
-            if not self._listening():
-                if self.denoiser is not None:
-                    self.denoiser.learn(pcm)  # the room's noise, heard while nobody talks to the kiosk
-                return
-            rec = self._recs.get(self._active_key())
-            if rec is None:
-                return
-            raw, pcm = pcm, pcm if self.denoiser is None else self.denoiser.process(pcm)
-            self._in_utterance = True
-            self._levels.append(level)
-            if self.stages:
-                self._audio += pcm
-                if self._pressed and self._engine is not None and self.streamed:
-                    self._stream(pcm, level)
-            if len(self._levels) > MAX_UTTERANCE * 10:  # hands-free in endless noise: keep the last 15 s
-                del self._levels[:-MAX_UTTERANCE * 10]
-                del self._audio[: -MAX_UTTERANCE * RATE * 2]
-            heard = rec.accept(pcm)
-            if heard is None and self._endpoint.update(raw):
-                heard = rec.final()
-            if heard is not None:
-                self._in_utterance = False
-                self._endpoint.reset()
-                heard = self._noise_check(heard)
-                if not self._vote_later(heard, settle=False):
-                    self._handle(heard)
+            self._accept(pcm)
+
+    def _accept(self, pcm: bytes) -> None:
+        """One chunk of audio (under the lock)."""
+        if self.gate.muted or not self.enabled:
+            return
+        if self._after_wake is not None:  # the wake phrase is being decided: keep what follows it
+            self._after_wake = [*self._after_wake[-(MAX_AFTER_WAKE * 10 - 1):], pcm]
+            return
+        if self._pressed and self._acted:  # one command per press: trailing noise is not heard
+            return
+        level = chunk_level(pcm)
+        if not self._listening() or not self._in_utterance:
+            self._floor.update(level)
+        if not self._listening():
+            if self.denoiser is not None:
+                self.denoiser.learn(pcm)  # the room's noise, heard while nobody talks to the kiosk
+            return
+        rec = self._recs.get(self._active_key())
+        if rec is None:
+            return
+        raw, pcm = pcm, pcm if self.denoiser is None else self.denoiser.process(pcm)
+        self._in_utterance = True
+        self._levels.append(level)
+        if self.stages:
+            self._audio += pcm
+            if self._pressed and self._engine is not None and self.streamed:
+                self._stream(pcm, level)
+        if len(self._levels) > MAX_UTTERANCE * 10:  # hands-free in endless noise: keep the last 15 s
+            del self._levels[:-MAX_UTTERANCE * 10]
+            del self._audio[: -MAX_UTTERANCE * RATE * 2]
+        heard = rec.accept(pcm)
+        if heard is None and self._endpoint.update(raw):
+            heard = rec.final()
+        if heard is not None:
+            self._in_utterance = False
+            self._endpoint.reset()
+            heard = self._noise_check(heard)
+            if not self._vote_later(heard, settle=False):
+                self._handle(heard)
 
     def _stream(self, pcm: bytes, level: float) -> None:
         """Push-to-talk: the first stage's perturbed decodes hear the utterance while the button is held,
@@ -522,6 +536,7 @@ class VoiceController:
             pending = self.ask_confirmation(intent)
             self._emit(VoiceEvent("confirm", text=text, intent=intent, pending=pending))
             return
+        self._acted = self._pressed
         self._emit(VoiceEvent("intent", text=text, intent=intent))
         if self.mode is Mode.WAKE_PHRASE:
             self._set_phase(Phase.IDLE)
@@ -539,6 +554,7 @@ class VoiceController:
         if result is None:
             return
         answer, intent = result
+        self._acted = self._pressed
         self._emit(VoiceEvent("confirm_done", intent=intent, answer=answer))
         if answer is Answer.CONFIRMED:
             self._emit(VoiceEvent("intent", text=intent.text, intent=intent))

@@ -1,5 +1,18 @@
 """The voice system as the kiosk starts it (`start_voice`: model loader, controller on its worker thread,
-microphone watchdog), and one recording through a screen's grammar (`recognise_wav`)."""
+microphone watchdog), and one recording through a screen's grammar (`recognise_wav`).
+
+Kiosk wiring (all calls return at once; listeners run on the voice worker — hop to Kivy's main thread):
+
+    voice = start_voice()                         # model loads in the background, mic watchdog starts
+    voice.controller.listen(on_voice_event)       # "heard" → show e.heard_ko(); "confirm" → show
+                                                  # e.pending.prompt_ko() with 네/아니요 buttons;
+                                                  # "intent" → navigation, or to_action(e.intent, ...)
+    voice.controller.set_context("spyfall.round", ["next", "help", "spyfall.accuse"],
+                                 {"player": {"민호": 0, "지수": 1}})   # on every screen/state change
+    voice.controller.press() / .release()         # the mic button (push-to-talk, the default)
+    voice.controller.tap_confirm(True)            # the on-screen 네 button
+    voice.set_enabled(False)                      # staff switch
+"""
 
 from __future__ import annotations
 

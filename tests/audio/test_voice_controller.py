@@ -100,6 +100,35 @@ def test_endpoint_while_holding_dispatches_without_waiting_for_release() -> None
     assert intents(events) == ["score"]
 
 
+def test_noise_after_a_command_while_the_button_is_still_held_does_not_replace_what_was_heard() -> None:
+    """One command per press: the screen kept "들은 말: 점수" until trailing noise, still under the finger,
+    was heard as a decoy and replaced it ("들은 말: 커피 (알아듣지 못했어요)") after the score was shown."""
+    ctl, _, _, _, events = make()
+    ctl.set_context("teach", NAV)
+    ctl.press()
+    ctl.feed("점수".encode())
+    ctl.feed(b"")  # the endpoint: acted on while held
+    ctl.feed("커피".encode())  # the room, still under the finger
+    ctl.feed(b"")
+    ctl.release()
+    assert intents(events) == ["score"]
+    assert [e.heard_ko() for e in events if e.kind == "heard"] == ["들은 말: 점수"]
+    events.clear()
+    say(ctl, "다음")  # the next press listens again
+    assert intents(events) == ["next"]
+
+
+def test_a_miss_while_the_button_is_held_still_lets_the_command_be_said_again() -> None:
+    ctl, _, _, _, events = make()
+    ctl.set_context("teach", NAV)
+    ctl.press()
+    ctl.feed("커피".encode())
+    ctl.feed(b"")  # heard as a decoy: nothing acted on
+    ctl.feed("점수".encode())
+    ctl.release()
+    assert intents(events) == ["score"]
+
+
 def test_final_action_waits_for_yes_and_is_dispatched_once() -> None:
     ctl, _, _, _, events = make()
     ctl.set_context("vote", NAV + ["spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})

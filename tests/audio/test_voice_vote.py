@@ -169,6 +169,39 @@ def test_a_command_said_inside_the_wake_window_still_counts_when_its_vote_ends_a
     assert ctl.phase is Phase.IDLE
 
 
+def test_a_command_said_while_the_wake_phrase_is_decided_is_not_lost() -> None:
+    """Hands-free in the kiosk: the wake phrase's extra decodes run on a thread; the audio heard meanwhile
+    went to the wake recogniser and was thrown away when the window opened, so a command said right after
+    the wake phrase lost its start (here all of it)."""
+    gate_open = threading.Event()
+
+    class Waking(FakeEngine):
+        def recognizer(self, grammar):  # type: ignore[no-untyped-def]
+            rec = super().recognizer(grammar)
+            if len(self.recognizers) > 4:  # extra decodes: the wake phrase's wait for the gate
+                wake = "헤이 테이블" in grammar
+                rec.accept = lambda pcm: None  # type: ignore[method-assign]
+                rec.final = lambda: (gate_open.wait(5) if wake else None,  # type: ignore[method-assign]
+                                     Heard("헤이 테이블" if wake else "점수"))[1]
+            return rec
+
+    ctl = VoiceController(CATALOG, Waking(), Mode.WAKE_PHRASE, clock=FakeClock(), gate=MicGate(),
+                          board=StatusBoard(), wake_window=5.0, stages=((0.9, 1.1, 1.2),))
+    ctl.background_vote = True
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl.feed("헤이 테이블".encode())
+    ctl.feed(b"")  # the wake phrase ends: its vote starts on a thread
+    ctl.feed("점수".encode())  # the command follows at once
+    gate_open.set()
+    wait_for(lambda: ctl.phase is Phase.LISTENING)
+    ctl.feed(b"")
+    wait_for(lambda: bool(intents(events)))
+    assert intents(events) == ["score"]
+
+
 def test_second_stage_of_perturbed_decodes_runs_only_when_the_first_is_not_decisive() -> None:
     from audio.vote import decide
 
