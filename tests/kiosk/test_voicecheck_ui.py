@@ -58,7 +58,6 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
     from audio.intents import load_catalog
     from audio.pcm import read_wav
     from audio.recording import FakeInput
-    from tests.kiosk.test_staff_ops import _staff
 
     app = driver.app
     controller = VoiceController(engine=engine)
@@ -69,7 +68,7 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
     wavs = {text: espeak_wav(tmp_path, text) for text in set(says.values())}
     app.recording_input_factory = lambda: FakeInput(read_wav(wavs[says.get(driver.find("vc_phrase").text, "커피")]))
     try:
-        _staff(driver)
+        driver.staff_login()
         driver.tap("staff_nav_sound")
         driver.tap("staff_voicecheck")
         assert "1번" in driver.find("vc_speaker").text
