@@ -243,6 +243,22 @@ class Driver:
         self.enter_pin(pin)
         self.wait_screen("staff")
 
+    def fill(self, target: Any, text: str) -> None:
+        """Replace a text field's text as a guest does: tap the field, delete what is there with the keyboard's
+        delete key, type `text` by tapping keys, tap done."""
+        field = self.find(target) if isinstance(target, str) else target
+        assert not field.disabled, f"{getattr(field, 'test_id', field)} is disabled"
+        self.tap_at(*field.to_window(field.right - 8, field.center_y))  # at its end: the cursor goes there
+        self.keyboard()
+        for _ in range(len(field.text) * 3 + 1):  # a syllable being composed goes one jamo at a time
+            if not field.text:
+                break
+            self.tap("kb_back", frames=1)
+        assert field.text == "", f"could not clear {getattr(field, 'test_id', field)!r}: {field.text!r}"
+        self.type(text)
+        self.tap("kb_done")
+        self.wait_for(lambda: not self.app.keyboard.visible)
+
     # -- pictures
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

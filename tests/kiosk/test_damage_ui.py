@@ -187,8 +187,8 @@ def test_markup_in_mr_jack_card_names_is_shown_as_typed(driver: Any) -> None:
     assert app.library.games["mr_jack_ny"].pack["characters"].get("swapper").name.ko == name
     app.host("mr_jack_ny")
     driver.wait_screen("host")
-    driver.find("mj_name_detective").text = "민호"
-    driver.find("mj_name_jack").text = "지수"
+    driver.fill("mj_name_detective", "민호")
+    driver.fill("mj_name_jack", "지수")
     driver.tap("mj_start")
 
     def words(widget: Any) -> str:

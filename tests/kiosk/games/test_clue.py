@@ -64,7 +64,7 @@ def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = Fa
         driver.tap("clue_aids")
     driver.tap(f"clue_count_{len(names)}")
     for i, name in enumerate(names):
-        driver.find(f"clue_name_{i}").text = name
+        driver.fill(f"clue_name_{i}", name)
     driver.tap(f"clue_mode_{mode}")
     driver.tap("clue_start")
     session = driver.app.session

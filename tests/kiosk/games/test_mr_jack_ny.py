@@ -24,8 +24,8 @@ def _open(driver: Any) -> None:
 def _start(driver: Any, detective: str = "민호", jack: str = "지수", open_first: bool = True) -> Any:
     if open_first:
         _open(driver)
-    driver.find("mj_name_detective").text = detective
-    driver.find("mj_name_jack").text = jack
+    driver.fill("mj_name_detective", detective)
+    driver.fill("mj_name_jack", jack)
     driver.tap("mj_start")
     session = driver.app.session
     assert session is not None and session.game.id == "mr_jack_ny"

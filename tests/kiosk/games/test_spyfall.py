@@ -34,7 +34,7 @@ def _start(driver: Any, names: list[str] = NAMES, typed: bool = False, **choices
             driver.tap(f"spy_name_{i}")
             driver.type(name)
         else:
-            driver.find(f"spy_name_{i}").text = name
+            driver.fill(f"spy_name_{i}", name)
     if typed:
         driver.screenshot("spyfall_setup_typed")
         driver.tap("kb_done")
@@ -125,7 +125,7 @@ def test_setup_form_starts_with_default_seats(driver: Any) -> None:
     assert [n for n in range(1, 10) if driver.find_all(f"spy_count_{n}")] == [3, 4, 5, 6, 7, 8]
     assert driver.find("spy_name_4").disabled and not driver.find("spy_name_3").disabled
     driver.tap("spy_count_5")
-    driver.find("spy_name_1").text = "후안"
+    driver.fill("spy_name_1", "후안")
     driver.tap("spy_start")
     session = driver.app.session
     assert session is not None
@@ -248,7 +248,7 @@ def test_sealed_votes_and_the_jokers_guess_by_search(driver: Any) -> None:
     _claim(driver, NAMES[facts.joker])
     assert session.state.round.phase == "guess"
     loc = session.state.place(facts.location)
-    driver.find("spy_loc_search").text = loc.en[:5].lower()
+    driver.fill("spy_loc_search", loc.en[:5].lower())
     driver.pump(3)
     assert driver.find_all(f"spy_loc_{loc.id}") and len(driver.find_all("spy_loc_atlantis")) <= (
         loc.id == "atlantis")
@@ -363,7 +363,7 @@ def test_english_screens_fit(driver: Any) -> None:
         _check(driver, "spyfall_setup_en")
         driver.tap("spy_count_8")
         for i, name in enumerate(["Ann", "Juan", "Maria", "Isaac", "Lee", "Kim", "Park", "Choi"]):
-            driver.find(f"spy_name_{i}").text = name
+            driver.fill(f"spy_name_{i}", name)
         for module in ("power_up", "harley", "prank", "multiverse"):
             driver.tap(f"spy_mod_{module}")
         driver.tap("spy_start")

@@ -42,7 +42,7 @@ def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = (
     for tid in toggles:
         driver.tap(tid)
     for i, name in enumerate(names):
-        driver.find(f"wh_name_{i}").text = name
+        driver.fill(f"wh_name_{i}", name)
     if shot:
         _check(driver, shot)
     driver.tap("wh_start")
@@ -245,7 +245,7 @@ def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) 
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
     driver.tap("handover_i_am")
     driver.tap("wh_check_q2")
-    driver.find("wh_check_text").text = "서재에서"
+    driver.fill("wh_check_text", "서재에서")
     driver.tap("wh_check_submit")
     driver.tap("confirm_yes")
     _closed(driver)
@@ -346,8 +346,8 @@ def test_opening_follows_the_narrator_captions_and_controls(driver: Any) -> None
         _visit(driver, "cab")
         driver.tap(f"wh_answer_{solver}")
         driver.tap("handover_i_am")
-        driver.find("wh_answer_q1").text = "토마스 팔머"
-        driver.find("wh_answer_q2").text = "전당포"
+        driver.fill("wh_answer_q1", "토마스 팔머")
+        driver.fill("wh_answer_q2", "전당포")
         driver.tap("wh_answer_submit")
         driver.tap("confirm_yes")
         _closed(driver)
@@ -368,8 +368,8 @@ def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
     _visit(driver, "cab")
     driver.tap(f"wh_answer_{a}")
     driver.tap("handover_i_am")
-    driver.find("wh_answer_q1").text = "수상한 정원사 빌"
-    driver.find("wh_answer_q2").text = "벨라미 전당포"
+    driver.fill("wh_answer_q1", "수상한 정원사 빌")
+    driver.fill("wh_answer_q2", "벨라미 전당포")
     driver.tap("wh_answer_submit")
     driver.tap("confirm_yes")
     _closed(driver)
@@ -401,8 +401,8 @@ def test_play_on_after_a_win_until_the_table_ends_it(driver: Any) -> None:
     _visit(driver, "cab")
     driver.tap(f"wh_answer_{a}")
     driver.tap("handover_i_am")
-    driver.find("wh_answer_q1").text = "토머스 팔머"
-    driver.find("wh_answer_q2").text = "전당포 금고"
+    driver.fill("wh_answer_q1", "토머스 팔머")
+    driver.fill("wh_answer_q2", "전당포 금고")
     driver.tap("wh_answer_submit")
     driver.tap("confirm_yes")
     _closed(driver)
@@ -525,8 +525,8 @@ def test_solution_reading_uses_the_caption_strip_without_covering_controls(drive
     _visit(driver, "cab")
     driver.tap(f"wh_answer_{solver}")
     driver.tap("handover_i_am")
-    driver.find("wh_answer_q1").text = "토마스 팔머"
-    driver.find("wh_answer_q2").text = "전당포"
+    driver.fill("wh_answer_q1", "토마스 팔머")
+    driver.fill("wh_answer_q2", "전당포")
     driver.tap("wh_answer_submit")
     t0 = time.perf_counter()
     driver.tap("confirm_yes")  # FINAL: the hosting layer asks first
