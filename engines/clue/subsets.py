@@ -87,12 +87,11 @@ class SubsetModel:
         sizes.sort()
         self.ok = ok
         self.order = [o for _, o in sizes]
-        est, width = 0, 1
-        for n, _o in sizes[:-1]:
-            width *= n
-            est += width
-            if est > LIMIT:
-                break
+        est, width, placed, n_cards = 0, 1, 0, len(unknown)
+        for n, o in sizes[:-1]:
+            est += width * n
+            placed += caps[o]
+            width = min(width * n, comb(n_cards, placed))  # distinct sets of `placed` cards
         self.estimate = est
         self.layers: list[dict[int, int]] = []
         self.back: list[dict[int, int]] = []

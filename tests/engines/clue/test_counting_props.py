@@ -79,3 +79,41 @@ def test_an_update_that_teaches_counting_nothing_is_answered_from_memory() -> No
     nb3 = propagate(kn.add(Fact("lacks", p, (open_,))))
     assert Counter(nb3).models[0] is not first.models[0]
     assert probabilities(nb3).counts == clue_baseline.probabilities(nb3).counts
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(3, 6), turns=st.integers(0, 45))
+def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> None:
+    """Covers CLUE-58: the owner-by-owner programme (engines.clue.subsets, used for small problems) and the
+    card-by-card one (engines.clue.layers) give the former counter's counts on the same notebooks, whichever
+    the counter would choose; a deal sampled from the owner-by-owner one respects every mark, every open
+    numbered mark and every hand size."""
+    from engines.clue.counting import MAX_STATES, _facts
+    from engines.clue.layers import LayeredModel
+    from engines.clue.notation import O, X
+    from engines.clue.subsets import SubsetModel
+
+    rng = random.Random(seed)
+    d = deal(CATS, n, rng)
+    checked = 0
+    for _turn, kn in play(d, rng, turns):
+        nb = propagate(kn)
+        clauses = _facts(kn, nb.marks)[0]
+        small = SubsetModel(kn, nb.marks, clauses, MAX_STATES)
+        if small.estimate > 20_000:
+            continue
+        want = clue_baseline.probabilities(nb)
+        for model in (small, LayeredModel(kn, nb.marks, clauses, MAX_STATES)):
+            counts = {c: [0] * (n + 1) for c in kn.cards}
+            model.forward()
+            assert (model.backward(counts), counts) == (want.total, want.counts), (seed, n, _turn)
+        dealt = small.sample(rng)
+        for c in kn.cards:
+            assert nb.marks[c][dealt[c]] != X and all(m != O for o, m in enumerate(nb.marks[c]) if o != dealt[c])
+        for p in range(n):
+            assert sum(1 for o in dealt.values() if o == p) == kn.hand_sizes[p]
+        assert all(sum(1 for c in cat if dealt[c] == n) == 1 for cat in CATS)
+        for p, cards in clauses:
+            assert any(dealt[c] == p for c in cards)
+        checked += 1
+    assert checked or turns < 20
