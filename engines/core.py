@@ -14,7 +14,8 @@ What an engine declares, so that no frontend guesses (kiosk/HOSTING.md explains 
   value is the actor's secret), and every field's meaning (`Seat`, `ref(...)`, `TEXT`, `number(...)`,
   `choice(...)`, `FLAG`, `At`, `DRAWN`) as `typing.Annotated` metadata;
 - `observe(state, seat)` → a typed `View` (players, phase, prompts, scores, catalogs, the table's
-  offers, the game's own part); `view()` is its JSON;
+  offers, the seat's private part as display parts — `Card`, `Items`, `Reveal` — and the game's own
+  part); `view()` is its JSON;
 - `table_offers(state)`: what the shared screen may offer now, never computed from a secret;
 - `deadlines(state)`: timeouts the session fires when their moment has passed;
 - `hidden_variants(state)`: the same game with a hidden fact changed (for the non-interference check);
@@ -258,9 +259,72 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Words:
+    """Words a seat's private screen shows: `ko`/`en` as given (a name from content, a player's name),
+    or a `key` the frontends name from their catalogs (the phones: `phones.part.<game>.<key>`, then
+    `phones.part.<key>`; `ko`/`en` are the fallback, else the key itself)."""
+
+    ko: str = ""
+    en: str = ""
+    key: str = ""
+
+
+def said(ko: str, en: str = "") -> Words:
+    """Words as given (English defaults to the Korean: a player's name is the same in both)."""
+    return Words(ko, en or ko)
+
+
+def phrase(key: str) -> Words:
+    """A phrase every frontend names from its own catalogs ("your card", "yes")."""
+    return Words(key=key)
+
+
+Tone = Literal["", "secret"]
+
+
+@dataclass(frozen=True)
+class Card:
+    """A part: a big card. `label` says what it is ("your card"), `title` is large, `lines` small under it;
+    tone "secret": drawn as a role card (the Joker, Jack)."""
+
+    label: Words
+    title: Words
+    lines: tuple[Words, ...] = ()
+    tone: Tone = ""
+    kind: Literal["card"] = "card"
+
+
+@dataclass(frozen=True)
+class Items:
+    """A part: a labelled list of short `items` (drawn as chips) and/or `cards` (a title and lines each)."""
+
+    label: Words
+    items: tuple[Words, ...] = ()
+    cards: tuple[Card, ...] = ()
+    kind: Literal["list"] = "list"
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A part: a secret the screen covers until the guest holds it down (hold to see), so that a glance
+    from a neighbour catches nothing (Jack's identity)."""
+
+    label: Words
+    title: Words
+    lines: tuple[Words, ...] = ()
+    kind: Literal["reveal"] = "reveal"
+
+
+# What a seat's private screen (phone, hand-over) draws, in order, without knowing the game.
+Part = Card | Items | Reveal
+
+
+@dataclass(frozen=True)
 class View:
     """What one seat may see (`seat` None: the shared table screen). The shared part is typed; `detail`
-    is the game's own part. `table` (the shared screen's offers) is public: the same in every view."""
+    is the game's own part. `table` (the shared screen's offers) is public: the same in every view.
+    `mine`: the seat's private part as display parts (its card, hand, notes…), what its private screen
+    shows first; empty in the table view."""
 
     seat: int | None
     players: tuple[Player, ...]
@@ -269,6 +333,7 @@ class View:
     scores: tuple[int, ...] = ()
     catalogs: Mapping[str, tuple[Named, ...]] = field(default_factory=dict)
     table: tuple[Offer, ...] = ()
+    mine: tuple[Part, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=dict)
 
     def name(self, seat: int) -> str:
@@ -418,7 +483,9 @@ class Engine(ABC, Generic[S]):
 
     def make_view(self, state: S, seat: int | None, phase: str, detail: Mapping[str, Any],
                   scores: Sequence[int] = (), catalogs: Mapping[str, Sequence[Named]] | None = None,
-                  prompts: Sequence[Prompt] | None = None) -> View:
+                  prompts: Sequence[Prompt] | None = None, mine: Sequence[Part] = ()) -> View:
+        if seat is None and mine:
+            raise ValueError("the table view has no private part")
         names = self.player_names(state)
         if prompts is None:
             prompts = self.prompts(state) or tuple(
@@ -426,7 +493,8 @@ class Engine(ABC, Generic[S]):
         return View(seat=seat, players=tuple(Player(i, n) for i, n in enumerate(names)), phase=phase,
                     prompts=tuple(prompts), scores=tuple(scores),
                     catalogs={k: tuple(v) for k, v in (catalogs or {}).items()},
-                    table=self.table_offers(state) if self.outcome(state) is None else (), detail=detail)
+                    table=self.table_offers(state) if self.outcome(state) is None else (), mine=tuple(mine),
+                    detail=detail)
 
     # -- provided
     def view(self, state: S, seat: int | None) -> dict[str, Any]:

@@ -87,6 +87,10 @@ class Vote:
         return decide(self.kind, {o: n for o, n in zip(self.options, self.counts().values(), strict=True)},
                       len(self.eligible))
 
+    def ballot_of(self, seat: int) -> Choice | None:
+        """The seat's own ballot, if cast."""
+        return next((c for v, c in self.ballots if v == seat), None)
+
     def to_view(self, seat: int | None) -> dict[str, Any]:
         """Open votes show every ballot; sealed ones only who has voted (and the seat its own ballot)."""
         out: dict[str, Any] = {"kind": self.kind.value, "eligible": list(self.eligible),
@@ -94,10 +98,8 @@ class Vote:
                                "voted": sorted(self.voted), "complete": self.complete}
         if not self.sealed:
             out["ballots"] = {str(v): c for v, c in self.ballots}
-        elif seat is not None:
-            mine = [c for v, c in self.ballots if v == seat]
-            if mine:
-                out["my_ballot"] = mine[0]
+        elif seat is not None and (mine := self.ballot_of(seat)) is not None:
+            out["my_ballot"] = mine
         return out
 
 

@@ -45,7 +45,7 @@ from engines.clue.state import (
     ShownCard,
     SuggestionRecord,
 )
-from engines.clue.views import hidden_variants, secrets, view
+from engines.clue.views import hidden_variants, parts, secrets, view
 from engines.core import CHANCE, Action, Engine, Event, Named, Offer, Outcome, Secret, Step, View, seeded_rng
 
 ACCUSE_PHASES = (START, MOVE, IN_ROOM, AFTER)
@@ -415,7 +415,8 @@ class ClueEngine(Engine[ClueState]):
                  for k, cards in (("suspects", c.suspects), ("weapons", c.weapons), ("rooms", c.rooms))}
         named["cards"] = named["suspects"] + named["weapons"] + named["rooms"]
         named["sets"] = (Named(c.id, c.ko, c.en),)
-        return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named)
+        return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named,
+                              mine=parts(state, seat) if seat is not None else ())
 
     def table_offers(self, state: ClueState) -> tuple[Offer, ...]:
         """Show and pass are PRIVATE (a recorded hand decides them), except in physical mode for a seat that

@@ -13,7 +13,8 @@ from typing import Any
 from engines.clue.content import SUSPECT, WEAPON
 from engines.clue.knowledge import Fact, Knowledge
 from engines.clue.state import DIGITAL, REFUTE, ClueState
-from engines.core import Secret
+from engines.core import Card, Items, Part, Secret, Words, said
+from engines.core import phrase as ph
 
 
 def _public(state: ClueState) -> dict[str, Any]:
@@ -58,6 +59,33 @@ def view(state: ClueState, seat: int | None) -> dict[str, Any]:
                             for s in state.shown if seat in (s.by, s.to)]
     if state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or state.hands[seat]):
         out["can_show"] = [c for c in state.history[-1].named if c in state.hands[seat]]
+    return out
+
+
+def parts(state: ClueState, seat: int) -> list[Part]:
+    """The seat's private screen: its hand, the cards shown to it and by it, the envelope once it looked
+    inside (CLUE-47), and what it may show now."""
+    if not 0 <= seat < len(state.players):
+        return []
+
+    def name(card: str) -> Words:
+        c = state.cards.card(card)
+        return said(c.ko, c.en)
+
+    out: list[Part] = []
+    if state.hands[seat]:
+        out.append(Items(ph("hand"), tuple(name(c) for c in state.hands[seat])))
+    to_me = tuple(Card(said(state.players[s.by]), name(s.card)) for s in state.shown if s.to == seat)
+    by_me = tuple(Card(said(state.players[s.to]), name(s.card)) for s in state.shown if s.by == seat)
+    if to_me:
+        out.append(Items(ph("shown_to_me"), cards=to_me))
+    if by_me:
+        out.append(Items(ph("shown_by_me"), cards=by_me))
+    if seat in state.eliminated and state.envelope and not state.over:
+        out.append(Items(ph("envelope"), tuple(name(c) for c in state.envelope)))
+    if state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or state.hands[seat]):
+        out.append(Items(ph("can_show"), tuple(name(c) for c in state.history[-1].named
+                                                if c in state.hands[seat])))
     return out
 
 

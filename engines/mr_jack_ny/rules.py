@@ -279,7 +279,8 @@ class MrJackNY(Engine[JackState]):
         tiles = tuple(Named(k, *TILE_NAMES[k]) for k in TILE_KINDS)
         spy = Named(SPY, "스파이", "the spy")
         return self.make_view(state, seat, state.phase, views.view(state, seat),
-                              catalogs={"characters": chars, "pieces": (*chars, spy), "tiles": tiles})
+                              catalogs={"characters": chars, "pieces": (*chars, spy), "tiles": tiles},
+                              mine=views.parts(state, seat) if seat is not None else ())
 
     def outcome(self, state: JackState) -> Outcome | None:
         if state.winner is None:

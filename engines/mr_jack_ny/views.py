@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from engines.core import Card, Items, Part, Reveal, Words, phrase, said
 from engines.mr_jack_ny.cards import TILE_KINDS
 from engines.mr_jack_ny.state import DETECTIVE, JACK, OVER, ROUNDS, JackState, Play, order_of
 
@@ -70,6 +71,28 @@ def view(state: JackState, seat: int | None) -> dict[str, Any]:
         out["winner"] = ROLE.get(state.winner) if state.winner is not None else None
         out["reason"] = state.reason
         out["all_alibis"] = [{"seat": a.seat, "round": a.round, "alibi": a.card} for a in state.alibis]
+    return out
+
+
+def parts(state: JackState, seat: int) -> list[Part]:
+    """The seat's private screen: its role, Jack's identity (Jack only, held to see; JACK-09), the alibi
+    cards it drew and, for the detective, the suspects left on his own board."""
+    if seat not in (DETECTIVE, JACK):
+        return []
+
+    def name(c: str) -> Words:
+        i = state.roster.index(c)
+        return said(state.names_ko[i], state.names_en[i])
+
+    out: list[Part] = [Card(phrase("role"), phrase(ROLE[seat]), tone="secret" if seat == JACK else "")]
+    if seat == JACK and state.phase != OVER:
+        out.append(Reveal(phrase("jack_is"), name(state.jack)))
+    mine = [a.card for a in state.alibis if a.seat == seat]
+    if mine:
+        out.append(Items(phrase("my_alibis"), tuple(name(c) for c in mine)))
+    if seat == DETECTIVE:
+        own = state.innocent | set(mine)
+        out.append(Items(phrase("my_suspects"), tuple(name(c) for c in state.roster if c not in own)))
     return out
 
 

@@ -29,7 +29,7 @@ from engines.spyfall.messages import bad_config, detail, err, module_off
 from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
 from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
-from engines.spyfall.views import card_view, hidden_variants, secrets_of, view_of
+from engines.spyfall.views import card_view, hidden_variants, parts_of, secrets_of, view_of
 from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
 
@@ -547,7 +547,8 @@ class Spyfall(ClaimRules):
         places = tuple(Named(loc.id, loc.ko, loc.en, tuple(loc.aliases)) for loc in state.locations)
         abilities = tuple(Named(a.id, a.ko, a.en) for a in state.ability_cards)  # every card, whoever holds it
         return self.make_view(state, seat, phase, view_of(state, seat), scores=state.totals,
-                              catalogs={"locations": places, "abilities": abilities})
+                              catalogs={"locations": places, "abilities": abilities},
+                              mine=parts_of(state, seat) if seat is not None and seat >= 0 else ())
 
     def hidden_variants(self, state: SpyState) -> Iterable[tuple[SpyState, frozenset[int]]]:
         return hidden_variants(state)

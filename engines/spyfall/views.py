@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import Any
 
-from engines.core import Secret
+from engines.core import Card, Items, Part, Secret, Words, phrase, said
 from engines.spyfall.state import JOKER, RoundRecord, RoundState, SpyState
 
 
@@ -33,6 +33,34 @@ def ability_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
     card = state.ability_cards[r.abilities[seat]]
     return {"id": card.id, "ko": card.ko, "en": card.en, "text_ko": card.text_ko, "text_en": card.text_en,
             "one_shot": card.one_shot}
+
+
+def parts_of(state: SpyState, seat: int) -> list[Part]:
+    """The seat's private screen: its card, its ability card, its sealed ballot, what it has used."""
+    r = state.round
+    if r is None:
+        return []
+    out: list[Part] = []
+    if r.facts is not None and not state.settings.physical:
+        card = card_view(state, r, seat)
+        if card["kind"] == "joker":
+            out.append(Card(phrase("role_card"), phrase("joker"), (phrase("joker_hint"),), tone="secret"))
+        else:
+            out.append(Card(phrase("location_card"), said(card["ko"], card["en"]),
+                            (phrase("harley"),) if card.get("harley") else ()))
+    if r.abilities:
+        ab = state.ability_cards[r.abilities[seat]]
+        used = (phrase("ability_flipped"),) if seat in r.flipped else ()
+        out.append(Card(phrase("ability"), said(ab.ko, ab.en), (said(ab.text_ko, ab.text_en), *used)))
+    ballot = r.vote.ballot_of(seat) if r.vote is not None and r.vote.sealed else None
+    if ballot is not None:
+        title = said(state.players[ballot]) if isinstance(ballot, int) else phrase(str(ballot))
+        out.append(Card(phrase("my_ballot"), title))
+    done: list[Words] = [phrase(k) for k, on in (("accused_already", seat in r.accusers),
+                                                  ("called_multiverse", seat in r.callers)) if on]
+    if done:
+        out.append(Items(phrase("done"), tuple(done)))
+    return out
 
 
 def _in_round(state: SpyState) -> RoundState | None:

@@ -230,7 +230,8 @@ class WatsonHolmes(Engine[WhState]):
         known = [p.character for i, p in enumerate(state.players) if p.character and (
             over or p.character_state in ("revealed", "rotated") or i == seat)]  # only what this view shows
         characters = tuple(Named(c.id, c.name.ko, c.name.en or c.name.ko) for c in state.characters if c.id in known)
-        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places, "characters": characters})
+        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places, "characters": characters},
+                              mine=views.parts(state, seat) if seat is not None and seat >= 0 else ())
 
     def secrets(self, state: WhState) -> Iterable[Secret]:
         return views.secrets(state)

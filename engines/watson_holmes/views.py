@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engines.core import Secret
+from engines.core import Card, Items, Part, Secret, Words, phrase, said
 from engines.serial import to_jsonable
 from engines.watson_holmes.content import BAKER, CAB, Text
 from engines.watson_holmes.state import WhState
@@ -96,6 +96,43 @@ def seat_view(state: WhState, seat: int) -> dict[str, Any]:
         "consulted": [{"answers": _answers(state, f)} for f in sorted(p.consulted)],
         "checks": [to_jsonable(c) for c in p.checks],
     }
+    return out
+
+
+def _said(text: Text | None) -> Words:
+    return said(text.ko, text.en) if text is not None else said("")
+
+
+def _note(state: WhState, number: int) -> Card:
+    loc = state.case.location(number)
+    return Card(said(str(number)), _said(loc.name), (_said(loc.clue),) if loc.clue is not None else ())
+
+
+def parts(state: WhState, seat: int) -> list[Part]:
+    """The seat's private screen: its character card, the card it reads now, its notes (the clue texts
+    it read, WH-40), its sealed answers and the answers it consulted or checked (WH-69)."""
+    p = state.players[seat]
+    out: list[Part] = []
+    card = state.character_card(p.character) if p.character else None
+    if card is not None:
+        out.append(Card(phrase("character_card"), _said(card.name), (_said(card.summary),)))
+    placement = state.placement_of(seat)
+    if state.phase == "investigate" and seat in state.pending and placement is not None \
+            and placement.location not in (CAB, BAKER):
+        note = _note(state, int(placement.location))
+        out.append(Card(phrase("reading"), note.title, note.lines))
+    if p.notes:
+        out.append(Items(phrase("notes"), cards=tuple(_note(state, n) for n in p.notes)))
+    if p.answers is not None:
+        out.append(Items(phrase("answers"), tuple(said(a) for a in p.answers)))
+    consulted = tuple(Card(said(state.players[f].name), said(" / ".join(state.players[f].answers or ())))
+                      for f in sorted(p.consulted))
+    if consulted:
+        out.append(Items(phrase("consulted"), cards=consulted))
+    if p.checks:
+        out.append(Items(phrase("checks"), cards=tuple(
+            Card(said(str(c.question)), said(c.answer), (phrase("right" if c.right else "wrong"),))
+            for c in p.checks)))
     return out
 
 

@@ -81,19 +81,6 @@ def _direct(fn: Callable[[], None]) -> None:
     fn()
 
 
-def _diff_paths(mine: Any, table: Any, path: tuple[str, ...] = (), depth: int = 2) -> list[list[str]]:
-    """Where a seat's view differs from the table's: the seat's private part, for the page to show first."""
-    if isinstance(mine, Mapping) and isinstance(table, Mapping) and depth > 0:
-        out: list[list[str]] = []
-        for key, value in mine.items():
-            if key not in table:
-                out.append([*path, str(key)])
-            elif value != table[key]:
-                out += _diff_paths(value, table[key], (*path, str(key)), depth - 1)
-        return out
-    return [list(path)] if mine != table and path else []
-
-
 def _unstamped(data: Mapping[str, Any]) -> dict[str, Any]:
     """As the tablet sends it: a time-bearing action gets its moment from the session when dispatched."""
     out = dict(data)
@@ -124,18 +111,17 @@ class _Snapshot:
     labeller: Labeller
 
     def build(self, seat: int) -> tuple[dict[str, Any], list[Action], list[dict[str, Any]]]:
-        """Exactly the seat's view, where it differs from the table's, its buttons, and the names of the
-        catalog ids it shows (from the view's typed catalogs)."""
+        """Exactly the seat's view, its private part (the view's display parts, in words), its buttons,
+        and the names of the catalog ids it shows (from the view's typed catalogs)."""
         engine, state = self.engine, self.state
         view = json.loads(json.dumps(engine.view(state, seat)))
-        table = json.loads(json.dumps(engine.view(state, None)))
         over = engine.outcome(state) is not None
         actions = [] if over else list(engine.legal_actions(state, seat))
         entries = self.labeller.entries(actions, view)
         shown = _strings(view, set())
         names = ViewIndex(view).names()
         message = {"t": "state", "v": self.version, "seat": seat, "view": view,
-                   "private": _diff_paths(view, table), "actions": entries,
+                   "mine": self.labeller.parts(view), "actions": entries,
                    "names": {k: v for k, v in names.items() if k in shown}, "over": over}
         return message, actions, entries
 

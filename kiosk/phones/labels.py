@@ -128,6 +128,29 @@ class Labeller:
             return self.cat.text(f"phones.value.{self.game}.{name}.{field}.{value}", default=str(value))
         return {"ko": str(value), "en": str(value)}
 
+    def said(self, words: Mapping[str, Any]) -> Text:
+        """A part's `Words` (engines.core) in both languages: its `key` from the catalogs when they name
+        it, else as given (or the key in words)."""
+        key = str(words.get("key") or "")
+        ko = str(words.get("ko") or "") or _humanize(key)
+        given = {"ko": ko, "en": str(words.get("en") or "") or ko}
+        return self.cat.text(f"phones.part.{self.game}.{key}", f"phones.part.{key}", default="") \
+            if key and (f"phones.part.{key}" in self.cat.ko or f"phones.part.{self.game}.{key}" in self.cat.ko) \
+            else given
+
+    def parts(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The seat's private part (`common.mine`: Card, Items, Reveal) with every `Words` in both
+        languages: what the page draws first, knowing no game."""
+        def resolve(node: Any) -> Any:
+            if isinstance(node, Mapping):
+                if set(node) == {"ko", "en", "key"}:
+                    return self.said(node)
+                return {k: resolve(v) for k, v in node.items()}
+            if isinstance(node, list):
+                return [resolve(v) for v in node]
+            return node
+        return [resolve(p) for p in (view.get("common") or {}).get("mine") or ()]
+
     @staticmethod
     def words(entry: Mapping[str, Any], lang: str) -> str:
         """An entry in words: its action's label and its values ("지목하기 · 민호")."""

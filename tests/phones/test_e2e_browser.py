@@ -6,6 +6,7 @@ Skips when chromium or the playwright package is missing (scripts/setup.sh insta
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import threading
@@ -15,11 +16,13 @@ from typing import Any
 
 import pytest
 
-from engines.core import TABLE
+from engines.core import TABLE, Card, Items, Reveal, View, phrase, said
 from engines.spyfall import actions as A
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.server import PhoneServer
+from tests.engines import reference
 from tests.phones.helpers import new_session
+from tests.phones.test_leaks import PlaySession
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -371,3 +374,64 @@ def test_a_phone_types_its_name_at_set_up_and_keeps_its_seat_in_the_game(browser
         server.stop()
         if session is not None:
             session.close()
+
+
+class _PartsNim(reference.SecretNim):
+    """A made-up game: its seat view declares a card, a list and a secret to hold, none of which any real
+    game's keys or words name."""
+
+    name = "parts_nim"
+
+    def observe(self, state: Any, seat: int | None) -> View:
+        view = super().observe(state, seat)
+        if seat is None or seat < 0:
+            return view
+        mine = (Card(said("비밀 무기", "Secret weapon"), said(f"돌 {state.hands[seat]}개", f"{state.hands[seat]} stones"),
+                     (said("아무에게도 말하지 마세요", "Tell nobody"),)),
+                Items(phrase("made_up_list"), (said("하나", "one"), said("둘", "two")),
+                      cards=(Card(said("3"), said("셋", "three"), (said("세 번째 줄", "third line"),)),)),
+                Reveal(said("숨은 말", "Hidden word"), said("두더지", "mole")))
+        return dataclasses.replace(view, mine=mine)
+
+
+def test_a_made_up_games_private_part_is_drawn_by_kind(browser: Browser) -> None:
+    """Issue 20: the page draws a seat's private part from the engine's display parts alone (a card, a
+    list with chips and sub-cards, a secret covered until held), for a game it has never heard of."""
+    engine = _PartsNim()
+    session = PlaySession(engine, {"players": ["A", "B"]}, {}, 0, engine.name)
+    lock = threading.RLock()
+
+    def main(fn: Callable[[], None]) -> None:
+        with lock:
+            fn()
+
+    hub = PhoneHub(run_on_main=main)
+    hub.attach(session)  # type: ignore[arg-type]
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    server.start()
+    try:
+        page = phone(browser)
+        url = server.join_url(0)
+        assert url is not None
+        page.goto(url)
+        mine = page.get_by_test_id("mine")
+        expect(mine).to_contain_text("비밀 무기")
+        expect(mine).to_contain_text(f"돌 {session.state.hands[0]}개")
+        expect(mine).to_contain_text("아무에게도 말하지 마세요")
+        expect(mine).to_contain_text("Made up list")  # a key no catalog names: shown as words
+        expect(mine.locator(".chip")).to_have_text(["하나", "둘"])
+        expect(mine).to_contain_text("3 · 셋")
+        secret = mine.get_by_text("두더지")
+        expect(secret).to_be_hidden()  # covered until held
+        assert "두더지" not in mine.inner_text()
+        hold = page.get_by_test_id("reveal-hold")
+        hold.dispatch_event("pointerdown")
+        expect(secret).to_be_visible()
+        shot(page, "made_up_parts_held")
+        hold.dispatch_event("pointerup")
+        expect(secret).to_be_hidden()
+        page.get_by_test_id("lang").click()
+        expect(mine).to_contain_text("Secret weapon")
+        expect(mine.locator(".chip")).to_have_text(["one", "two"])
+    finally:
+        server.stop()

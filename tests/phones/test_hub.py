@@ -252,3 +252,24 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     again2 = Recorder("10.0.0.1")
     assert hub3.join(again2, token=before[1][0], device=device)["code"] == "bad_token"  # old passes are dead
     fresh.close()
+
+
+def test_the_private_part_comes_from_the_views_parts_in_both_languages(tmp_path: Path) -> None:
+    """Issue 20 / JACK-09 on the phone: Jack's seat gets its role and Jack's identity as a part to hold
+    (words from the catalogs, names from the view); the detective gets neither."""
+    session = new_session(tmp_path, "mr_jack_ny", {"players": ["지수", "민호"]}, seed=3)
+    try:
+        hub = PhoneHub(catalogs=catalogs())
+        hub.attach(session)
+        jack, detective = hub.state_message(1)["mine"], hub.state_message(0)["mine"]
+        assert jack[0] == {"kind": "card", "label": {"ko": "내 역할", "en": "Your role"},
+                           "title": {"ko": "잭", "en": "Jack"}, "lines": [], "tone": "secret"}
+        reveal = [p for p in jack if p["kind"] == "reveal"]
+        assert len(reveal) == 1 and reveal[0]["label"] == {"ko": "잭의 정체", "en": "Jack is"}
+        who = session.state.jack
+        i = session.state.roster.index(who)
+        assert reveal[0]["title"] == {"ko": session.state.names_ko[i], "en": session.state.names_en[i]}
+        assert detective[0]["title"] == {"ko": "탐정", "en": "Detective"}
+        assert not any(p["kind"] == "reveal" for p in detective)
+    finally:
+        session.close()

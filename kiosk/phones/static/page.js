@@ -306,84 +306,58 @@
     return dl;
   }
 
-  function bigCard(kicker, big, small, cls) {
-    var c = el('div', 'card' + (cls ? ' ' + cls : ''));
-    c.appendChild(el('div', 'kicker', kicker));
-    c.appendChild(el('div', 'big', big));
-    if (small) { c.appendChild(el('div', 'small text', small)); }
+  // ------------------------------------------------------------------ the seat's private part
+  // Display parts the engine declares for this seat (engines/core.py: Card, Items, Reveal), every text
+  // already in both languages: drawn by kind, knowing no game.
+  function lines(box, list) { (list || []).forEach(function (w) { box.appendChild(el('div', 'small text', L(w))); }); }
+  function drawCard(p) {
+    var c = el('div', 'card' + (p.tone === 'secret' ? ' joker' : ''));
+    c.appendChild(el('div', 'kicker', L(p.label)));
+    c.appendChild(el('div', 'big', L(p.title)));
+    lines(c, p.lines);
     return c;
   }
-
-  // Nicer drawings for keys the games use; anything else is drawn generically.
-  var KNOWN = {
-    me: function (v) { return typeof v === 'number' ? el('span') : null; },  // Clue: just the seat number
-    card: function (v) {
-      if (!v || typeof v !== 'object') { return null; }
-      if (v.kind === 'joker') { return bigCard(t('role_card'), L(v), t('joker_hint'), 'joker'); }
-      return bigCard(t('location_card'), L(v), v.harley ? t('harley') : '', '');
-    },
-    ability: function (v) {
-      if (!v || typeof v !== 'object') { return null; }
-      return bigCard(keyLabel('ability'), L(v), L({ ko: v.text_ko, en: v.text_en }), '');
-    },
-    character_card: function (v) {
-      if (!v || typeof v !== 'object') { return null; }
-      return bigCard(keyLabel('character_card'), L(v.name), L(v.summary), '');
-    },
-    jack: function (v) { return typeof v === 'string' ? bigCard(keyLabel('jack'), nameOf(v), '', 'joker') : null; },
-    reading: function (v) {
-      if (!v) { return null; }
-      var p = el('div', 'panel');
-      p.appendChild(generic(v, 1));
-      return p;
-    },
-    notes: function (v) {
-      if (!Array.isArray(v)) { return null; }
-      var box = el('div');
-      v.forEach(function (n) {
-        var p = el('div', 'panel');
-        if (n && n.name) { p.appendChild(el('h2', '', (n.number !== undefined ? n.number + '. ' : '') + L(n.name))); }
-        if (n && n.clue) { p.appendChild(el('div', 'text', L(n.clue))); }
-        else { p.appendChild(generic(n, 1)); }
-        box.appendChild(p);
-      });
-      return box;
-    },
-    my_ballot: function (v) {
-      return bigCard(keyLabel('my_ballot'), typeof v === 'boolean' ? t(v ? 'value.yes' : 'value.no') :
-        (v === 'yes' || v === 'no') ? t('value.' + v) : (typeof v === 'number' && state.view.players ? String(state.view.players[v]) : nameOf(String(v))), '', '');
+  function drawList(p) {
+    var box = el('div', 'panel');
+    box.appendChild(el('h2', '', L(p.label)));
+    if ((p.items || []).length) {
+      var chips = el('div', 'chips');
+      p.items.forEach(function (w) { chips.appendChild(el('span', 'chip', L(w))); });
+      box.appendChild(chips);
     }
-  };
-
-  function drawValue(key, v) {
-    var f = KNOWN[key];
-    var out = f ? f(v) : null;
-    if (out) { return out; }
-    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.ko !== 'string') {
-      var box = el('div'), rest = [];
-      Object.keys(v).forEach(function (k) {  // cards and notes first, small facts after
-        if (k === 'seat' || k === 'name') { return; }
-        var f2 = KNOWN[k], special = f2 ? f2(v[k]) : null;
-        if (special) { box.appendChild(special); } else { rest.push(k); }
-      });
-      rest.forEach(function (k) {
-        var p = el('div', 'sub');
-        p.appendChild(el('dt', '', keyLabel(k)));
-        var dd = el('dd'); dd.appendChild(generic(v[k], 1)); p.appendChild(dd);
-        box.appendChild(p);
-      });
-      return box;
-    }
-    var wrap = el('div');
-    wrap.appendChild(el('dt', '', keyLabel(key)));
-    var dd = el('dd'); dd.appendChild(generic(v, 1)); wrap.appendChild(dd);
-    return wrap;
+    (p.cards || []).forEach(function (c) {
+      var sub = el('div', 'sub');
+      sub.appendChild(el('h3', '', (L(c.label) ? L(c.label) + ' · ' : '') + L(c.title)));
+      lines(sub, c.lines);
+      box.appendChild(sub);
+    });
+    return box;
   }
-
-  function at(view, path) {
-    var v = view;
-    for (var i = 0; i < path.length; i++) { if (v === null || typeof v !== 'object') { return undefined; } v = v[path[i]]; }
-    return v;
+  function drawReveal(p) {  // covered until held down: a neighbour's glance catches nothing
+    var box = el('div', 'reveal');
+    var inner = drawCard({ label: p.label, title: p.title, lines: p.lines, tone: 'secret' });
+    var hold = el('button', 'hold', t('hold_to_see'));
+    hold.type = 'button';
+    hold.setAttribute('data-testid', 'reveal-hold');
+    inner.classList.add('covered');
+    function on(ev) { if (ev) { ev.preventDefault(); } inner.classList.remove('covered'); }
+    function off() { inner.classList.add('covered'); }
+    hold.addEventListener('pointerdown', on);
+    ['pointerup', 'pointerleave', 'pointercancel', 'blur'].forEach(function (n) { hold.addEventListener(n, off); });
+    hold.addEventListener('contextmenu', function (ev) { ev.preventDefault(); });
+    box.appendChild(inner);
+    box.appendChild(hold);
+    return box;
+  }
+  var PARTS = { card: drawCard, list: drawList, reveal: drawReveal };
+  function drawPart(p) {
+    var f = PARTS[p && p.kind];
+    if (f) { return f(p); }
+    var box = el('div', 'panel');  // a kind this page does not know yet: its words, plainly
+    box.appendChild(el('h2', '', L(p && p.label)));
+    if (p && p.title) { box.appendChild(el('div', 'text', L(p.title))); }
+    lines(box, p && p.lines);
+    return box;
   }
 
   function render() {
@@ -394,13 +368,9 @@
     clear(mine);
     var head = el('div', 'panel secret');
     head.appendChild(el('h2', '', t('mine_title')));
-    var paths = state['private'] || [];
-    if (!paths.length) { head.appendChild(el('div', 'muted', t('mine_none'))); }
-    paths.forEach(function (p) {
-      var v = at(state.view, p);
-      if (v === undefined || p[p.length - 1] === 'seat') { return; }  // the header says whose phone it is
-      head.appendChild(drawValue(p[p.length - 1], v));
-    });
+    var parts = state.mine || [];
+    if (!parts.length) { head.appendChild(el('div', 'muted', t('mine_none'))); }
+    parts.forEach(function (p) { head.appendChild(drawPart(p)); });
     if (state.over) { head.appendChild(el('div', 'muted', t('over'))); }
     mine.appendChild(head);
     show(mine, true);
@@ -408,7 +378,9 @@
     show(acts, true);
     var body = clear($('all_body'));
     $('all_title').textContent = t('all_title');
-    body.appendChild(generic(state.view, 0));
+    var whole = Object.assign({}, state.view);  // the private part is drawn above already
+    if (whole.common) { whole.common = Object.assign({}, whole.common); delete whole.common.mine; }
+    body.appendChild(generic(whole, 0));
     show(all, true);
   }
 
