@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from audio.grammar import SlotValue, TemplateError, expand, normalise, parse, slot_names
+from audio.grammar import Node, Slot, SlotValue, TemplateError, expand, normalise, parse, slot_names
 
 DEFAULT_TEMPLATES = Path(__file__).resolve().parent.parent / "content" / "voice" / "ko.yaml"
 
@@ -39,6 +39,9 @@ class IntentSpec:
     final: bool = False
     action: str | None = None
     slot_types: frozenset[str] = frozenset()
+    # a game intent's slot type → where its values come from, read from the action field it fills:
+    # "player" for a seat field, the catalog a `ref(...)` field names ("locations"); from the engine
+    slot_sources: tuple[tuple[str, str], ...] = ()
     kind: str = "nav"  # nav | game | confirm | wake
     # in the grammar whenever its game is hosted, legal or not: for actions whose legality depends on a
     # secret (Mr. Jack's escape), so whether the phrase is understood reveals nothing
@@ -116,6 +119,35 @@ def _engine_final(game: str, action: str, where: str) -> bool:
         raise VoiceContentError(f"{where}: game {game!r} has no engine action {action!r}") from None
 
 
+def _slots(node: Node) -> list[Slot]:
+    if isinstance(node, Slot):
+        return [node]
+    return [s for child in getattr(node, "items", ()) or getattr(node, "options", ()) for s in _slots(child)]
+
+
+def _slot_sources(game: str, spec: IntentSpec, where: str) -> tuple[tuple[str, str], ...]:
+    """Each slot's values, from the action field it fills (engines/core.py FieldSpec): `$player:f` needs
+    a seat field; `$<any word>:f` a `ref(catalog)` field, whose catalog gives the values."""
+    from engines import find_engine
+    from engines.core import field_specs
+
+    assert spec.action is not None
+    specs = field_specs(find_engine(game).actions[spec.action])
+    out: dict[str, str] = {}
+    for slot in [s for t in spec.templates for s in _slots(parse(t))]:
+        fs = specs.get(slot.field)
+        if fs is None:
+            raise VoiceContentError(f"{where}: {spec.name}: ${slot.name}:{slot.field}: "
+                                    f"{spec.action!r} has no field {slot.field!r}")
+        if (slot.name == "player") != (fs.kind == "seat") or fs.kind not in ("seat", "ref"):
+            raise VoiceContentError(f"{where}: {spec.name}: ${slot.name}:{slot.field} fills a {fs.kind} field "
+                                    "($player fills a seat, any other slot a ref(catalog) field)")
+        source = "player" if fs.kind == "seat" else fs.of
+        if out.setdefault(slot.name, source) != source:
+            raise VoiceContentError(f"{where}: {spec.name}: ${slot.name} names two catalogs")
+    return tuple(sorted(out.items()))
+
+
 def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
     """Read the template file; errors name the file and the intent."""
     where = str(path)
@@ -140,7 +172,8 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
                 raise VoiceContentError(f"{where}: game intent {full!r} needs `action` (an engine action NAME)")
             if isinstance(raw, dict) and "final" in raw:
                 raise VoiceContentError(f"{where}: game intent {full!r}: `final` comes from the engine's FINAL mark")
-            specs[full] = replace(spec, final=_engine_final(str(game), spec.action, where))
+            spec = replace(spec, final=_engine_final(str(game), spec.action, where))
+            specs[full] = replace(spec, slot_sources=_slot_sources(str(game), spec, where))
     decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
     return VoiceCatalog(specs, decoys)
 
@@ -241,10 +274,12 @@ def build_phrasebook(
     """Expand the specs with the current slot values. With a vocabulary, phrases using an unknown word are
     dropped (Kaldi would silently cut the word out). A text two intents share (say a player named "다시") is
     dropped from both: an ambiguous phrase must not act."""
-    values_by_type = slot_values(slots)
+    given = slot_values(slots)
     found: dict[str, list[tuple[IntentSpec, Mapping[str, object]]]] = {}
     dropped: list[tuple[str, str]] = []
     for spec in specs:
+        # a game intent's slots take their values from the catalog its fields name (slot_sources)
+        values_by_type = {**given, **{t: given.get(source, ()) for t, source in spec.slot_sources}}
         for template in spec.templates:
             for words, values in expand(template, values_by_type):
                 text = " ".join(words)

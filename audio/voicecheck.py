@@ -35,16 +35,16 @@ CHUNK = 3200  # 0.1 s of 16 kHz s16le
 # Sample names the check says in place of the table's own (the grammar holds all four players etc.).
 PLAYERS: dict[str, object] = {"민호": 0, "지수": 1, "서연": 2, "지훈": 3}
 SAMPLE_SLOTS: dict[str, dict[str, dict[str, object]]] = {
-    "spyfall": {"location": {"아틀란티스": "atlantis", "배트케이브": "batcave", "데일리 플래닛": "daily_planet",
+    "spyfall": {"locations": {"아틀란티스": "atlantis", "배트케이브": "batcave", "데일리 플래닛": "daily_planet",
                              "아캄": "arkham_asylum", "고독의 요새": "fortress_of_solitude"}},
-    "mr_jack_ny": {"character": {"클라우드 라이더": "cloud_rider", "비치": "beach", "래티머": "latimer",
+    "mr_jack_ny": {"characters": {"클라우드 라이더": "cloud_rider", "비치": "beach", "래티머": "latimer",
                                  "그랜트": "grant", "캘러핸": "callahan", "이스트먼": "eastman", "스미스": "smith"}},
     "clue": {
-        "suspect": {"스칼렛": "scarlet", "머스타드": "mustard", "화이트": "white", "그린": "green", "피콕": "peacock",
+        "suspects": {"스칼렛": "scarlet", "머스타드": "mustard", "화이트": "white", "그린": "green", "피콕": "peacock",
                     "플럼": "plum"},
-        "weapon": {"끈": "rope", "파이프": "lead_pipe", "칼": "knife", "렌치": "wrench", "촛대": "candlestick",
+        "weapons": {"끈": "rope", "파이프": "lead_pipe", "칼": "knife", "렌치": "wrench", "촛대": "candlestick",
                    "권총": "revolver"},
-        "room": {"부엌": "kitchen", "볼룸": "ballroom", "온실": "conservatory", "식당": "dining_room",
+        "rooms": {"부엌": "kitchen", "볼룸": "ballroom", "온실": "conservatory", "식당": "dining_room",
                  "당구장": "billiard_room", "도서관": "library", "라운지": "lounge", "홀": "hall", "서재": "study"},
     },
 }

@@ -4,8 +4,9 @@ and tools import it without creating a window).
 Voice is a shared-screen input: a microphone cannot tell who spoke, and a refusal heard by the whole
 table must tell nothing. So it listens for the game intents whose action the table may be offered now
 (`View.table`, public by construction) plus `always` intents, and fills slots from the table view's
-shared part: `$player` → the players' names, `$<kind>` → the view's catalog `<kind>s` (the field's
-FieldSpec must say so: a seat for `$player`, `ref("<kind>s")` otherwise; tests check every template)."""
+shared part: a slot takes its values from the action field it fills (audio.intents reads the FieldSpec
+when it loads the templates): a seat field → the players' names, a `ref("locations")` field → the
+view's catalog "locations"."""
 
 from __future__ import annotations
 
@@ -29,16 +30,16 @@ def game_intents(catalog: Any, session: Any) -> list[str]:
 
 
 def slot_values(view: View) -> dict[str, dict[str, object]]:
-    """Spoken names → values: players → seat, and each catalog's Korean names and aliases → id."""
+    """Spoken names → values by source: "player" → seat, and each catalog (by its name) Korean names and
+    aliases → id."""
     out: dict[str, dict[str, object]] = {"player": {p.name: p.seat for p in view.players if p.name}}
     for key, entries in view.catalogs.items():
-        kind = key[:-1] if key.endswith("s") else key
         values: dict[str, object] = {}
         for n in entries:
             for spoken in (n.ko, *n.aliases):
                 if spoken:
                     values[spoken] = n.id
-        out[kind] = values
+        out[key] = values
     return out
 
 

@@ -85,7 +85,7 @@ def test_slots_filled_from_the_view_give_action_fields() -> None:
     assert intent.spec.action == "accuse"
     assert intent.action_fields() == {"accused": 0}
     clue = build_phrasebook(CATALOG.game_intents("clue"),
-                            {"suspect": {"스칼렛": "scarlet"}, "weapon": {"칼": "knife"}, "room": {"서재": "study"}})
+                            {"suspects": {"스칼렛": "scarlet"}, "weapons": {"칼": "knife"}, "rooms": {"서재": "study"}})
     assert clue.match("서재 이동").action_fields() == {"room": "study"}
     assert clue.match("스칼렛 칼 제안").action_fields() == {"suspect": "scarlet", "weapon": "knife"}
 
@@ -111,8 +111,8 @@ def test_a_phrase_two_intents_share_is_dropped_from_both() -> None:
 
 
 def test_no_two_catalog_intents_of_one_screen_share_a_phrase() -> None:
-    slots = {"player": {"민호": 0}, "location": {"아틀란티스": "atlantis"}, "character": {"비치": "beach"},
-             "suspect": {"스칼렛": "scarlet"}, "weapon": {"칼": "knife"}, "room": {"서재": "study"}}
+    slots = {"player": {"민호": 0}, "locations": {"아틀란티스": "atlantis"}, "characters": {"비치": "beach"},
+             "suspects": {"스칼렛": "scarlet"}, "weapons": {"칼": "knife"}, "rooms": {"서재": "study"}}
     for game in ("spyfall", "watson_holmes", "mr_jack_ny", "clue"):
         book = build_phrasebook(CATALOG.navigation() + CATALOG.game_intents(game), slots, decoys=CATALOG.decoys)
         assert not [d for d in book.dropped if "ambiguous" in d[1]], game
@@ -147,8 +147,8 @@ def test_game_intents_name_real_engine_actions_and_fields(game: str) -> None:
     for spec in specs:
         assert spec.action in actions, f"{spec.name}: no action {spec.action!r} in engines/{game}/actions.py"
         fields = {f.name for f in dataclasses.fields(actions[spec.action])}
-        slots = {"player": {"민호": 0}, "location": {"아틀란티스": "atlantis"}, "character": {"비치": "beach"},
-                 "suspect": {"스칼렛": "scarlet"}, "weapon": {"칼": "knife"}, "room": {"서재": "study"}}
+        slots = {"player": {"민호": 0}, "locations": {"아틀란티스": "atlantis"}, "characters": {"비치": "beach"},
+                 "suspects": {"스칼렛": "scarlet"}, "weapons": {"칼": "knife"}, "rooms": {"서재": "study"}}
         for text, (_spec, values) in build_phrasebook([spec], slots).phrases.items():
             assert set(values) <= fields, f"{spec.name} {text!r}: {set(values) - fields} not fields of {spec.action}"
 

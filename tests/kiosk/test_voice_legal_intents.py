@@ -99,19 +99,40 @@ def test_escape_is_listened_for_even_when_it_is_not_possible() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_templates_agree_with_the_engine_declarations(name: str) -> None:
-    """`$player:f` fills a seat field, `$kind:f` a ref to the catalog `<kind>s`; confirmation is FINAL."""
+    """`$player:f` fills a seat field; any other slot a ref field, whose catalog (named by the field, in
+    the table view) gives the slot's values; confirmation is FINAL."""
     engine = engines.find_engine(name)
+    pack = pack_for(name)
+    view = engine.observe(engine.setup(engine.example_configs(pack)[0], pack, 1), None)
     for spec in CATALOG.game_intents(name):
         cls = engine.actions[spec.action]
         assert spec.final == cls.FINAL, spec.name
         specs = field_specs(cls)
+        sources = dict(spec.slot_sources)
         for template in spec.templates:
             for kind, field in _slots(parse(template)):
                 fs = specs[field]
-                if kind == "player":
-                    assert fs.kind == "seat", f"{spec.name}: ${kind}:{field} is not a seat field"
-                else:
-                    assert fs.kind == "ref" and fs.of == kind + "s", f"{spec.name}: ${kind}:{field} vs {fs}"
+                assert sources[kind] == ("player" if fs.kind == "seat" else fs.of), spec.name
+                assert sources[kind] == "player" or sources[kind] in view.catalogs, f"{spec.name}: {fs.of}"
+
+
+def test_a_slot_takes_its_values_from_the_catalog_its_field_names(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """No naming convention pairs a slot with a catalog: `$place:location` fills Spyfall's location field,
+    a ref("locations"), so it gets the locations' names; a slot on a field that is no seat or ref is refused."""
+    from audio.intents import build_phrasebook
+
+    good = tmp_path / "ko.yaml"
+    good.write_text("wake: [테이블]\nconfirm: {accept: [네], reject: [아니요]}\ngames:\n  spyfall:\n"
+                    "    guess: {action: guess_location, templates: ['$place:location 입니다']}\n", encoding="utf-8")
+    spec = load_catalog(good).intents["spyfall.guess"]
+    assert spec.slot_sources == (("place", "locations"),)
+    book = build_phrasebook([spec], {"locations": {"아틀란티스": "atlantis"}, "place": {"엉뚱한 곳": "x"}})
+    assert book.match("아틀란티스 입니다").action_fields() == {"location": "atlantis"}
+    assert book.match("엉뚱한 곳 입니다") is None
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.read_text(encoding="utf-8").replace("$place:location", "$player:location"), encoding="utf-8")
+    with pytest.raises(VoiceContentError, match="fills a ref field"):
+        load_catalog(bad)
 
 
 def test_a_template_cannot_declare_final_for_an_engine_action(tmp_path) -> None:  # type: ignore[no-untyped-def]
