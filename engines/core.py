@@ -438,6 +438,11 @@ class Engine(ABC, Generic[S]):
         """Configs that cover the game's variants (player counts, modules); used by conformance tests."""
         raise NotImplementedError(f"{self.name} gives no example configs")
 
+    def setup_limits(self, config: Mapping[str, Any], pack: Mapping[str, Any]) -> Mapping[str, tuple[int, int]]:
+        """The range each number option of a set-up may take, given the rest of `config` (Spyfall's
+        rounds: 1 to the decks its modules bring), for set-up forms; `setup` refuses values outside it."""
+        return {}
+
     def secrets(self, state: S) -> Iterable[Secret]:
         """Facts hidden from some seats (used by the conformance and leak tests)."""
         return ()

@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from content.loader import Game
+from engines import find_engine
 from engines.core import Action, RuleError, Step
 from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
@@ -66,6 +67,10 @@ class HostContext:
             return None
         self.attach(session)
         return session
+
+    def setup_limits(self, config: Mapping[str, Any]) -> Mapping[str, tuple[int, int]]:
+        """The engine's ranges for a set-up's number options given the rest of `config` (rounds…)."""
+        return find_engine(self.game.engine_name).setup_limits(config, self.game.pack)
 
     def attach(self, session: Session) -> None:
         if self.session is not None and self.session is not session:

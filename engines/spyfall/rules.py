@@ -81,8 +81,7 @@ class Spyfall(ClaimRules):
         abilities = pack.get("abilities")
         if not isinstance(box, DeckBox) or not isinstance(abilities, AbilityDeck):
             raise bad_config("content")
-        kinds = {"standard"} | ({"joker"} if settings.prank else set()) | (
-            {"multiverse"} if settings.multiverse else set())
+        kinds = _deck_kinds(modules)
         decks = tuple(SessionDeck.of(d) for d in box.decks if d.kind in kinds)
         if not settings.physical and settings.multiverse:
             decks = remix(decks, seeded_rng(seed, "multiverse"))
@@ -94,6 +93,12 @@ class Spyfall(ClaimRules):
         return SpyState(players=players, settings=settings, locations=box.locations, decks=decks,
                         ability_cards=abilities.cards if settings.power_up else (), pool=pool,
                         round=self._new_round(settings, 1, -1), totals=(0,) * len(players))
+
+    def setup_limits(self, config: Mapping[str, Any], pack: Mapping[str, Any]) -> Mapping[str, tuple[int, int]]:
+        """Rounds (SPY-09): one deck each, never twice a session, so at most the decks the modules bring."""
+        box = pack.get("decks")
+        kinds = _deck_kinds(set(config.get("modules", ())))
+        return {"rounds": (1, sum(d.kind in kinds for d in box.decks) if isinstance(box, DeckBox) else 1)}
 
     @staticmethod
     def _new_round(settings: Settings, number: int, dealer: int) -> RoundState:
@@ -564,6 +569,12 @@ class Spyfall(ClaimRules):
         return Outcome(winners=winners, reason="session_over",
                        scores={s: p for s, p in enumerate(state.totals)},
                        detail={"rounds": len(state.history)})
+
+
+def _deck_kinds(modules: set[str]) -> set[str]:
+    """The kinds of deck in play: standard, plus the Joker deck (prank) and the multiverse decks."""
+    return {"standard"} | ({"joker"} if "prank" in modules else set()) | (
+        {"multiverse"} if "multiverse" in modules else set())
 
 
 def _sample_points(n: int, vote: Vote) -> list[tuple[int, ...]]:

@@ -80,3 +80,26 @@ def test_one_module_list_per_game_in_game_yaml() -> None:
             assert game.info.modules == ()
     for path in SCREENS:
         assert '"power_up", "harley"' not in path.read_text(encoding="utf-8"), f"{path.name} lists the modules"
+
+
+def test_setup_limits_are_what_the_engine_accepts() -> None:
+    """A set-up form's number ranges come from the engine (Spyfall's rounds: the decks the modules bring,
+    SPY-09): the engine starts with each end of the range and refuses one more."""
+    from content.loader import load_library
+
+    game = load_library().games["spyfall"]
+    engine = engines.find_engine(game.engine_name)
+    base = {"players": ["A", "B", "C", "D", "E"]}
+    seen = set()
+    for modules in ([], ["prank"], ["multiverse"], ["prank", "multiverse"], list(game.info.modules)):
+        config = {**base, "modules": modules}
+        lo, hi = engine.setup_limits(config, game.pack)["rounds"]
+        seen.add(hi)
+        engine.setup({**config, "rounds": lo}, game.pack, 1)
+        engine.setup({**config, "rounds": hi}, game.pack, 1)
+        try:
+            engine.setup({**config, "rounds": hi + 1}, game.pack, 1)
+            raise AssertionError(f"{modules}: {hi + 1} rounds accepted")
+        except engines.core.ConfigError:
+            pass
+    assert len(seen) > 1, "the most rounds depends on the modules"

@@ -89,17 +89,21 @@ class SpyPrivate:
             return True
         return False
 
-    def sealed_ballots(self, question: str) -> None:
-        """Pass the tablet to each voter still to vote; each taps yes or no alone."""
+    def _next_voter(self, ballot: Callable[[int, Callable[[], None]], Widget], again: Callable[[], None]) -> None:
+        """A sealed vote: pass the tablet to the next seat still to vote; `ballot(seat, done)` is what it
+        sees alone; `again` runs once it closes (for the seat after)."""
         vote = self.view()["round"]["vote"]
         if vote is None or not vote["sealed"]:
             return
         left = [x for x in vote["eligible"] if x not in vote["voted"]]
-        if not left:
-            return
-        seat = left[0]
+        if left:
+            seat = left[0]
+            self.ctx.private(self.names()[seat], lambda done: ballot(seat, done),
+                             lambda: self.ctx.later(again, 0.35), "input")
 
-        def content(done: Callable[[], None]) -> Widget:
+    def sealed_ballots(self, question: str) -> None:
+        """Pass the tablet to each voter still to vote; each taps yes or no alone."""
+        def content(seat: int, done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             box.add_widget(title(question, LEAD))
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
@@ -112,20 +116,13 @@ class SpyPrivate:
             box.add_widget(row)
             return box
 
-        self.ctx.private(self.names()[seat], content, lambda: self.ctx.later(lambda: self.sealed_ballots(question),
-                                                                              0.35), "input")
+        self._next_voter(content, lambda: self.sealed_ballots(question))
 
     def sealed_points(self) -> None:
-        vote = self.view()["round"]["vote"]
-        if vote is None or not vote["sealed"]:
-            return
-        left = [x for x in vote["eligible"] if x not in vote["voted"]]
-        if not left:
-            return
-        seat = left[0]
+        """Pass the tablet to each pointer still to point; each taps a player alone."""
         names = self.names()
 
-        def content(done: Callable[[], None]) -> Widget:
+        def content(seat: int, done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             box.add_widget(title(self.tr("points.who"), LEAD))
             targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
@@ -135,4 +132,4 @@ class SpyPrivate:
             box.add_widget(Widget())
             return box
 
-        self.ctx.private(names[seat], content, lambda: self.ctx.later(self.sealed_points, 0.35), "input")
+        self._next_voter(content, self.sealed_points)

@@ -65,9 +65,11 @@ class SpySetup(BoxLayout):
 
     def toggle(self, module: str) -> None:
         self.modules[module] = not self.modules[module]
+        self.change_rounds(0)  # fewer decks in play may lower the most rounds
 
     def change_rounds(self, delta: int) -> None:
-        self.rounds = max(1, min(23, int(self.rounds) + delta))
+        lo, hi = self.host.ctx.setup_limits(self.config())["rounds"]  # the engine's: decks the modules bring
+        self.rounds = max(lo, min(hi, int(self.rounds) + delta))
 
     def names(self) -> list[str]:
         tr = self.host.ctx.tr
