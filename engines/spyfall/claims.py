@@ -11,7 +11,7 @@ from typing import Any
 from engines.core import Engine, Event, Step
 from engines.spyfall import actions as A
 from engines.spyfall.messages import err, module_off
-from engines.spyfall.state import Ending, RoundState, SpyState
+from engines.spyfall.state import JokerPlay, Powers, RoundState, SpyState, Verdict
 from engines.timers import Clock
 
 
@@ -28,12 +28,8 @@ class ClaimRules(Engine[SpyState]):
     """The secret-dependent moves; `Spyfall` (rules.py) adds the round's other rules and its end."""
 
     @abstractmethod
-    def _end(self, state: SpyState, ending: Ending, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
+    def _end(self, state: SpyState, verdict: Verdict, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
         """The round ends (scores, or the physical reveal)."""
-
-    def _need(self, r: RoundState, *phases: str) -> None:
-        if r.phase not in phases:
-            raise err("wrong_phase")
 
     def _seat(self, state: SpyState, seat: int) -> None:
         if not 0 <= seat < len(state.players):
@@ -47,18 +43,17 @@ class ClaimRules(Engine[SpyState]):
             raise err("time_is_up")
 
     def _do_reveal_joker(self, state: SpyState, r: RoundState, a: A.RevealJoker, t: float) -> Step[SpyState]:
-        self._need(r, "play")
         self._running(r, t)
         if not state.settings.physical and (r.facts is None or not r.facts.is_joker(a.seat)):
             raise err("not_joker")
-        nxt = with_round(state, r, clock=r.clock.pause(t), revealer=a.seat, phase="guess")
+        nxt = with_round(state, r, clock=r.clock.pause(t), joker=JokerPlay(a.seat), phase="guess")
         return Step(nxt, (Event("joker_revealed", {"seat": a.seat}),))
 
     def _do_guess_location(self, state: SpyState, r: RoundState, a: A.GuessLocation, t: float) -> Step[SpyState]:
-        self._need(r, "guess")
         if a.location not in {loc.id for loc in state.locations}:
             raise err("bad_location")
-        nxt = with_round(state, r, guess=a.location)
+        assert r.joker is not None
+        nxt = with_round(state, r, joker=dataclasses.replace(r.joker, guess=a.location))
         ev = Event("guessed", {"seat": a.seat, "guess": a.location})
         if state.settings.physical:
             return Step(with_round(nxt, round_of(nxt), phase="confirm_guess"), (ev,))
@@ -67,35 +62,36 @@ class ClaimRules(Engine[SpyState]):
         return self._after_guess(nxt, round_of(nxt), correct, t, (ev,))
 
     def _do_confirm_guess(self, state: SpyState, r: RoundState, a: A.ConfirmGuess, t: float) -> Step[SpyState]:
-        self._need(r, "confirm_guess")
         return self._after_guess(state, r, a.correct, t, ())
 
     def _after_guess(self, state: SpyState, r: RoundState, correct: bool, t: float,
                      events: tuple[Event, ...]) -> Step[SpyState]:
         events = events + (Event("guess_result", {"correct": correct}),)
+        assert r.joker is not None
+        joker = dataclasses.replace(r.joker, correct=correct)
         if correct and state.settings.harley:
             talk = Clock(state.settings.harley_s).start(t)
-            return Step(with_round(state, r, guess_correct=True, talk=talk, phase="harley_talk"), events)
-        return self._end(with_round(state, r, guess_correct=correct), "guess", t, events)
+            return Step(with_round(state, r, joker=joker, talk=talk, phase="harley_talk"), events)
+        return self._end(with_round(state, r, joker=joker), Verdict("guess"), t, events)
 
     def _do_declare_prank(self, state: SpyState, r: RoundState, a: A.DeclarePrank, t: float) -> Step[SpyState]:
-        self._need(r, "guess")
         if not state.settings.prank:
             raise module_off("prank")
-        nxt = with_round(state, r, prank_by=a.seat)
-        return self._end(nxt, "prank", t, (Event("prank_declared", {"seat": a.seat}),))
+        assert r.joker is not None
+        nxt = with_round(state, r, joker=dataclasses.replace(r.joker, prank=True))
+        return self._end(nxt, Verdict("prank"), t, (Event("prank_declared", {"seat": a.seat}),))
 
     def _one_shot(self, state: SpyState, seat: int, pride: bool) -> bool:
         r = round_of(state)
-        if not state.settings.power_up or state.settings.physical or not r.abilities or seat in r.flipped:
+        if not state.settings.power_up or state.settings.physical or r.powers is None or seat in r.flipped:
             return False
-        card = state.ability_cards[r.abilities[seat]]
+        card = state.ability_cards[r.powers.cards[seat]]
         return card.one_shot and (card.effect == "gods_pride") == pride
 
     def _may_pride(self, state: SpyState, seat: int) -> bool:
         """SPY-62/64/65: the holder voted with the majority (yes); the accused never votes."""
-        r = round_of(state)
-        if r.pride_by >= 0 or r.vote is None or seat not in r.majority:
+        pride = round_of(state).pride
+        if pride is None or pride.by is not None or seat not in pride.majority:
             return False
         return state.settings.physical or self._one_shot(state, seat, pride=True)
 
@@ -103,7 +99,8 @@ class ClaimRules(Engine[SpyState]):
         if not state.settings.power_up:
             raise module_off("power_up")
         if r.phase == "pride":
-            if r.pride_by >= 0:
+            assert r.pride is not None
+            if r.pride.by is not None:
                 raise err("pride_used")
             if not state.settings.physical and not self._one_shot(state, a.seat, pride=True):
                 raise err("no_ability")
@@ -111,11 +108,10 @@ class ClaimRules(Engine[SpyState]):
                 raise err("pride_side")
             assert r.vote is not None
             accuser, accused = r.accusations[-1]
-            nxt = with_round(state, r, pride_by=a.seat, flipped=r.flipped | {a.seat}, vote=None, convicted=accused,
-                        accuser=accuser)
+            nxt = with_round(state, r, pride=dataclasses.replace(r.pride, by=a.seat), powers=_flip(r, a.seat),
+                             vote=None)
             ev = Event("ability_used", {"seat": a.seat, "ability": "gods_pride"})
-            return self._end(nxt, "accusation", t, (ev,))
-        self._need(r, "play")
+            return self._end(nxt, Verdict("accusation", accused, accuser), t, (ev,))
         if state.settings.physical:
             raise err("digital_only")
         self._running(r, t)  # like every play move: not while the table has paused the clock
@@ -123,6 +119,12 @@ class ClaimRules(Engine[SpyState]):
             if self._one_shot(state, a.seat, pride=True):
                 raise err("pride_timing")
             raise err("no_ability")
-        card = state.ability_cards[r.abilities[a.seat]]
-        return Step(with_round(state, r, flipped=r.flipped | {a.seat}),
+        assert r.powers is not None
+        card = state.ability_cards[r.powers.cards[a.seat]]
+        return Step(with_round(state, r, powers=_flip(r, a.seat)),
                     (Event("ability_used", {"seat": a.seat, "ability": card.id}),))
+
+
+def _flip(r: RoundState, seat: int) -> Powers | None:
+    """The seat's ability card turned face up (physical rounds keep no cards: the real one is flipped)."""
+    return None if r.powers is None else dataclasses.replace(r.powers, flipped=r.powers.flipped | {seat})

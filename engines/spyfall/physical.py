@@ -27,10 +27,9 @@ def cards_problem(state: SpyState, a: A.EnterCards) -> str | None:
             return "harley_icon"
     elif a.joker != -1 or a.harley != -1:
         return "no_single"
-    for who in (r.revealer, r.prank_by):
-        if who >= 0 and not (a.kind == "joker" or a.joker == who):
-            return "revealer"
-    if r.guess_correct and a.kind != "standard":
+    if r.joker is not None and not (a.kind == "joker" or a.joker == r.joker.seat):
+        return "revealer"
+    if r.joker is not None and r.joker.correct and a.kind != "standard":
         return "guessed"
     return None
 

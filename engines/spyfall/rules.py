@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engines.core import (
     CHANCE,
@@ -28,13 +28,48 @@ from engines.spyfall.deal import deal_facts, remix
 from engines.spyfall.messages import bad_config, detail, err, module_off
 from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
-from engines.spyfall.state import JOKER, Ending, Facts, RoundRecord, RoundState, SessionDeck, Settings, SpyState
+from engines.spyfall.state import (
+    JOKER,
+    Facts,
+    MultiverseCall,
+    Phase,
+    Powers,
+    Pride,
+    RoundRecord,
+    RoundState,
+    SessionDeck,
+    Settings,
+    SpyState,
+    Verdict,
+)
 from engines.spyfall.views import card_view, hidden_variants, parts_of, secrets_of, view_of
 from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
 
 MODULES = ("power_up", "harley", "prank", "multiverse")
-VOTING = ("accusation", "multiverse_vote", "harley_vote", "final_vote")
+
+# The phase table: who moves in each phase, and the only actions each phase takes (checked once, in
+# `_apply`, for every handler). "all": every player and the table; "ballots": the voters when votes are
+# sealed, else the table (it enters the counts); "pride": the vote's voters and the table.
+Movers = Literal["table", "chance", "all", "ballots", "pride", "revealer"]
+PHASES: Mapping[Phase, tuple[Movers, frozenset[str]]] = {
+    "choose_dealer": ("table", frozenset({"choose_dealer"})),
+    "deal": ("chance", frozenset({"deal", "pick_bag"})),
+    "ready": ("table", frozenset({"start_clock"})),
+    "play": ("all", frozenset({"pause_clock", "resume_clock", "time_up", "accuse", "reveal_joker",
+                               "call_multiverse", "use_ability"})),
+    "accusation": ("ballots", frozenset({"vote", "hands"})),
+    "pride": ("pride", frozenset({"use_ability", "resume_clock"})),
+    "multiverse_vote": ("ballots", frozenset({"vote", "hands"})),
+    "guess": ("revealer", frozenset({"guess_location", "declare_prank"})),
+    "confirm_guess": ("table", frozenset({"confirm_guess"})),
+    "harley_talk": ("table", frozenset({"time_up", "start_pointing"})),
+    "harley_vote": ("ballots", frozenset({"point", "points"})),
+    "discussion": ("table", frozenset({"time_up", "start_pointing"})),
+    "final_vote": ("ballots", frozenset({"point", "points"})),
+    "reveal": ("table", frozenset({"enter_cards"})),
+    "round_over": ("table", frozenset({"next_round", "end_session"})),
+}
 
 
 class Spyfall(ClaimRules):
@@ -111,19 +146,19 @@ class Spyfall(ClaimRules):
         if state.over or state.round is None:
             return frozenset()
         r = state.round
-        everyone = frozenset(range(len(state.players)))
-        if r.phase == "deal":
+        movers = PHASES[r.phase][0]
+        if movers == "chance":
             return frozenset({CHANCE})
-        if r.phase == "play":
-            return everyone | {TABLE}
-        if r.phase in VOTING:
+        if movers == "all":
+            return frozenset(range(len(state.players))) | {TABLE}
+        if movers == "revealer":
+            assert r.joker is not None
+            return frozenset({r.joker.seat})
+        if movers in ("ballots", "pride"):
             assert r.vote is not None  # sealed: every voter (one who voted is told a vote cannot change)
+            if movers == "pride":
+                return frozenset(r.vote.eligible) | {TABLE}
             return frozenset(r.vote.eligible) if state.settings.sealed else frozenset({TABLE})
-        if r.phase == "pride":
-            assert r.vote is not None
-            return frozenset(r.vote.eligible) | {TABLE}
-        if r.phase == "guess":
-            return frozenset({r.revealer})
         return frozenset({TABLE})
 
     def legal_actions(self, state: SpyState, seat: int) -> Sequence[Action]:
@@ -154,7 +189,7 @@ class Spyfall(ClaimRules):
             if self._one_shot(state, seat, pride=False):
                 out.append(A.UseAbility(seat, at))
             return out
-        if r.phase in VOTING:
+        if PHASES[r.phase][0] == "ballots":
             assert r.vote is not None
             if s.sealed:
                 if seat in r.vote.voted:
@@ -243,6 +278,8 @@ class Spyfall(ClaimRules):
         at = float(getattr(action, "at", 0.0) or 0.0)
         t = max(at, state.now)
         r = round_of(state)
+        if action.NAME not in PHASES[r.phase][1]:
+            raise err("wrong_phase")
         handler = getattr(self, "_do_" + action.NAME)
         step: Step[SpyState] = handler(state, r, action, t)
         if t != step.state.now:
@@ -250,7 +287,6 @@ class Spyfall(ClaimRules):
         return step
 
     def _do_choose_dealer(self, state: SpyState, r: RoundState, a: A.ChooseDealer, t: float) -> Step[SpyState]:
-        self._need(r, "choose_dealer")
         self._seat(state, a.dealer)
         nxt = with_round(state, r, dealer=a.dealer, phase="deal")
         nxt = dataclasses.replace(nxt, first_dealer=a.dealer)
@@ -266,7 +302,6 @@ class Spyfall(ClaimRules):
         return state.deck(deck_id)
 
     def _do_pick_bag(self, state: SpyState, r: RoundState, a: A.PickBag, t: float) -> Step[SpyState]:
-        self._need(r, "deal")
         if not state.settings.physical:
             raise err("physical_only")
         deck = self._fresh_deck(state, a.deck)
@@ -275,7 +310,6 @@ class Spyfall(ClaimRules):
         return Step(nxt, (Event("take_bag", {"bag": deck.bag, "dealer": r.dealer, "round": r.number}),))
 
     def _do_deal(self, state: SpyState, r: RoundState, a: A.Deal, t: float) -> Step[SpyState]:
-        self._need(r, "deal")
         if state.settings.physical:
             raise err("digital_only")
         deck = self._fresh_deck(state, a.deck)
@@ -291,7 +325,8 @@ class Spyfall(ClaimRules):
         elif a.abilities:
             raise module_off("power_up")
         facts = deal_facts(deck, a.cards, state.settings.harley)
-        nxt = with_round(state, r, deck=deck.id, dealt=a.cards, abilities=a.abilities, facts=facts, phase="ready")
+        powers = Powers(a.abilities) if a.abilities else None
+        nxt = with_round(state, r, deck=deck.id, dealt=a.cards, powers=powers, facts=facts, phase="ready")
         nxt = dataclasses.replace(nxt, used=state.used + (deck.id,))
         events = [Event("dealt", {"round": r.number, "dealer": r.dealer})]
         assert nxt.round is not None
@@ -300,12 +335,10 @@ class Spyfall(ClaimRules):
         return Step(nxt, tuple(events))
 
     def _do_start_clock(self, state: SpyState, r: RoundState, a: A.StartClock, t: float) -> Step[SpyState]:
-        self._need(r, "ready")
         clock = Clock(state.settings.round_s).start(t)
         return Step(with_round(state, r, clock=clock, phase="play"), (Event("clock_started", {"at": t}),))
 
     def _do_pause_clock(self, state: SpyState, r: RoundState, a: A.PauseClock, t: float) -> Step[SpyState]:
-        self._need(r, "play")
         if not r.clock.running:
             raise err("clock_not_running")
         assert r.clock.deadline is not None
@@ -314,16 +347,14 @@ class Spyfall(ClaimRules):
         return Step(with_round(state, r, clock=clock), (Event("clock_paused", {"at": t}),))
 
     def _do_resume_clock(self, state: SpyState, r: RoundState, a: A.ResumeClock, t: float) -> Step[SpyState]:
-        self._need(r, "play", "pride")
         if r.clock.running:
             raise err("clock_running")
         changes: dict[str, Any] = {"clock": r.clock.resume(t), "phase": "play"}
         if r.phase == "pride":
-            changes["vote"], changes["majority"] = None, frozenset()
+            changes["vote"], changes["pride"] = None, None
         return Step(with_round(state, r, **changes), (Event("clock_resumed", {"at": t}),))
 
     def _do_time_up(self, state: SpyState, r: RoundState, a: A.TimeUp, t: float) -> Step[SpyState]:
-        self._need(r, "play", "discussion", "harley_talk")
         if r.phase == "play":
             if not r.clock.expired(t):
                 raise err("time_not_up")
@@ -336,7 +367,6 @@ class Spyfall(ClaimRules):
         return self._pointing(state, r, t)
 
     def _do_start_pointing(self, state: SpyState, r: RoundState, a: A.StartPointing, t: float) -> Step[SpyState]:
-        self._need(r, "discussion", "harley_talk")
         return self._pointing(state, r, t)
 
     def _pointing(self, state: SpyState, r: RoundState, t: float) -> Step[SpyState]:
@@ -346,12 +376,12 @@ class Spyfall(ClaimRules):
         if r.phase == "discussion":
             vote = Vote.pointing(tuple(range(n)), tuple(range(n)), state.settings.sealed)
             return Step(with_round(state, r, talk=talk, vote=vote, phase="final_vote"), (Event("point_now", {}),))
-        others = tuple(s for s in range(n) if s != r.revealer)
+        assert r.joker is not None  # the hunt follows the Joker's right guess
+        others = tuple(s for s in range(n) if s != r.joker.seat)
         vote = Vote.pointing(others, others, state.settings.sealed)
         return Step(with_round(state, r, talk=talk, vote=vote, phase="harley_vote"), (Event("hunt_now", {}),))
 
     def _do_accuse(self, state: SpyState, r: RoundState, a: A.Accuse, t: float) -> Step[SpyState]:
-        self._need(r, "play")
         self._seat(state, a.accused)
         self._running(r, t)
         if a.seat in r.accusers:
@@ -367,7 +397,6 @@ class Spyfall(ClaimRules):
 
     def _do_call_multiverse(self, state: SpyState, r: RoundState, a: A.CallMultiverse,
                             t: float) -> Step[SpyState]:
-        self._need(r, "play")
         if not state.settings.multiverse:
             raise module_off("multiverse")
         self._running(r, t)
@@ -375,19 +404,17 @@ class Spyfall(ClaimRules):
             raise err("already_called")
         vote = Vote.yes_no(VoteKind.MAJORITY, tuple(range(len(state.players))), state.settings.sealed)
         nxt = with_round(state, r, clock=r.clock.pause(t), vote=vote, phase="multiverse_vote",
-                    callers=r.callers + (a.seat,), mv_caller=a.seat)
+                    callers=r.callers + (a.seat,), multiverse=MultiverseCall(a.seat))
         return Step(nxt, (Event("multiverse_called", {"seat": a.seat}),))
 
     # -- votes
 
     def _do_vote(self, state: SpyState, r: RoundState, a: A.VoteYesNo, t: float) -> Step[SpyState]:
-        self._need(r, "accusation", "multiverse_vote")
         vote = self._sealed_vote(state, r, a.seat)
         vote = vote.cast(a.seat, YES if a.yes else NO)
         return self._ballot(state, r, vote, a.seat, t)
 
     def _do_point(self, state: SpyState, r: RoundState, a: A.PointAt, t: float) -> Step[SpyState]:
-        self._need(r, "final_vote", "harley_vote")
         vote = self._sealed_vote(state, r, a.seat)
         if a.target == a.seat:
             raise err("self_point")
@@ -400,7 +427,7 @@ class Spyfall(ClaimRules):
         if not state.settings.sealed:
             raise err("open_votes")
         if seat not in r.vote.eligible:
-            if r.phase == "harley_vote" and seat == r.revealer:
+            if r.phase == "harley_vote" and r.joker is not None and seat == r.joker.seat:
                 raise err("joker_votes")
             raise err("accused_votes") if r.phase == "accusation" else err("not_a_voter")
         if seat in r.vote.voted:
@@ -418,7 +445,6 @@ class Spyfall(ClaimRules):
         return self._decided_hands(state, r, vote, yes, t, (ev,))
 
     def _do_hands(self, state: SpyState, r: RoundState, a: A.Hands, t: float) -> Step[SpyState]:
-        self._need(r, "accusation", "multiverse_vote")
         assert r.vote is not None
         if state.settings.sealed:
             raise err("sealed_votes")
@@ -432,7 +458,6 @@ class Spyfall(ClaimRules):
         return self._decided_hands(state, r, r.vote, yes, t, ())
 
     def _do_points(self, state: SpyState, r: RoundState, a: A.Points, t: float) -> Step[SpyState]:
-        self._need(r, "final_vote", "harley_vote")
         assert r.vote is not None
         if state.settings.sealed:
             raise err("sealed_votes")
@@ -460,40 +485,44 @@ class Spyfall(ClaimRules):
                                                  "passed": result.decided}),)
         if r.phase == "multiverse_vote":
             if result.decided:
-                return self._end(with_round(state, r, mv_yes=yes, vote=None), "multiverse", t, events)
+                assert r.multiverse is not None
+                call = dataclasses.replace(r.multiverse, yes=yes)
+                return self._end(with_round(state, r, multiverse=call, vote=None), Verdict("multiverse"), t, events)
             return Step(with_round(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
         accuser, accused = r.accusations[-1]
         if result.decided:
-            return self._end(with_round(state, r, vote=None, convicted=accused, accuser=accuser), "accusation", t,
-                             events)
+            return self._end(with_round(state, r, vote=None), Verdict("accusation", accused, accuser), t, events)
         if state.settings.power_up and len(yes) > no:
-            return Step(with_round(state, r, vote=vote, majority=yes, phase="pride"), events)
+            return Step(with_round(state, r, vote=vote, pride=Pride(yes), phase="pride"), events)
         return Step(with_round(state, r, vote=None, clock=r.clock.resume(t), phase="play"), events)
 
     def _decided_points(self, state: SpyState, r: RoundState, vote: Vote, counts: Mapping[int, int], t: float,
                         events: tuple[Event, ...]) -> Step[SpyState]:
         result = decide(VoteKind.PLURALITY, {k: v for k, v in counts.items()}, len(vote.eligible))
-        winner = int(result.winner) if result.winner is not None else -1
+        winner = int(result.winner) if result.winner is not None else None
         r = dataclasses.replace(r, vote=None, counts=tuple((str(k), v) for k, v in sorted(counts.items())))
-        events = events + (Event("pointed", {"counts": {str(k): v for k, v in counts.items()}, "top": winner}),)
+        top = -1 if winner is None else winner
+        events = events + (Event("pointed", {"counts": {str(k): v for k, v in counts.items()}, "top": top}),)
         if r.phase == "harley_vote":
-            return self._end(with_round(state, r, hunt_suspect=winner), "guess", t, events)
-        if winner >= 0:
-            return self._end(with_round(state, r, convicted=winner), "final_vote", t, events)
-        return self._end(with_round(state, r), "no_conviction", t, events)
+            assert r.joker is not None
+            hunt = dataclasses.replace(r.joker, hunt_suspect=winner)
+            return self._end(with_round(state, r, joker=hunt), Verdict("guess"), t, events)
+        if winner is not None:
+            return self._end(with_round(state, r), Verdict("final_vote", winner), t, events)
+        return self._end(with_round(state, r), Verdict("no_conviction"), t, events)
 
     # -- abilities
 
     # -- end of round
 
-    def _end(self, state: SpyState, ending: Ending, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
+    def _end(self, state: SpyState, verdict: Verdict, t: float, events: tuple[Event, ...]) -> Step[SpyState]:
         r = round_of(state)
         clock = r.clock.stop(t) if r.clock.started else r.clock
         talk = r.talk.stop(t) if r.talk is not None else None
-        r = dataclasses.replace(r, ending=ending, clock=clock, talk=talk, vote=None)
+        r = dataclasses.replace(r, verdict=verdict, clock=clock, talk=talk, vote=None)
         if state.settings.physical:
             return Step(dataclasses.replace(state, round=dataclasses.replace(r, phase="reveal")),
-                        events + (Event("show_cards", {"ending": ending}),))
+                        events + (Event("show_cards", {"ending": verdict.ending}),))
         assert r.facts is not None
         return self._score(state, r, r.facts, events)
 
@@ -501,12 +530,15 @@ class Spyfall(ClaimRules):
         n = len(state.players)
         points = score_round(n, state.settings, r, facts)
         totals = tuple(a + b for a, b in zip(state.totals, points, strict=True))
+        assert r.deck is not None and r.verdict is not None
         deck = state.deck(r.deck)
+        v = r.verdict
         record = RoundRecord(
             number=r.number, dealer=r.dealer, deck=r.deck, kind=facts.kind, cards=facts.cards,
-            joker=facts.joker, harley=facts.harley, place=facts.location or deck.location, ending=r.ending,
-            convicted=r.convicted, accuser=r.accuser, guess=r.guess, points=points,
-            abilities=tuple(state.ability_cards[i].id for i in r.abilities))
+            joker=facts.joker, harley=facts.harley, place=facts.location or deck.location, ending=v.ending,
+            convicted=_seat_or_none(v.convicted), accuser=_seat_or_none(v.accuser),
+            guess=(r.joker.guess if r.joker is not None else None) or "", points=points,
+            abilities=tuple(state.ability_cards[i].id for i in (r.powers.cards if r.powers else ())))
         r = dataclasses.replace(r, facts=facts, points=points, phase="round_over")
         history = state.history + (record,)
         over = len(history) >= state.settings.rounds
@@ -518,7 +550,6 @@ class Spyfall(ClaimRules):
         return Step(nxt, events)
 
     def _do_enter_cards(self, state: SpyState, r: RoundState, a: A.EnterCards, t: float) -> Step[SpyState]:
-        self._need(r, "reveal")
         problem = cards_problem(state, a)
         if problem is not None:
             raise detail("bad_cards", problem)
@@ -533,7 +564,6 @@ class Spyfall(ClaimRules):
                                                                      "harley": a.harley}),))
 
     def _do_next_round(self, state: SpyState, r: RoundState, a: A.NextRound, t: float) -> Step[SpyState]:
-        self._need(r, "round_over")
         assert r.facts is not None
         # the previous Joker deals; a round without a single Joker keeps its dealer (SPY-14)
         dealer = r.facts.joker if r.facts.kind == "standard" else r.dealer
@@ -541,7 +571,6 @@ class Spyfall(ClaimRules):
         return Step(nxt, (Event("next_round", {"round": r.number + 1, "dealer": dealer}),))
 
     def _do_end_session(self, state: SpyState, r: RoundState, a: A.EndSession, t: float) -> Step[SpyState]:
-        self._need(r, "round_over")
         return Step(dataclasses.replace(state, over=True), (Event("session_over", {"totals": list(state.totals)}),))
 
     # ------------------------------------------------------------ views, outcome, secrets
@@ -569,6 +598,11 @@ class Spyfall(ClaimRules):
         return Outcome(winners=winners, reason="session_over",
                        scores={s: p for s, p in enumerate(state.totals)},
                        detail={"rounds": len(state.history)})
+
+
+def _seat_or_none(seat: int | None) -> int:
+    """A round record's seat: -1 for nobody (the records keep their JSON shape)."""
+    return -1 if seat is None else seat
 
 
 def _deck_kinds(modules: set[str]) -> set[str]:

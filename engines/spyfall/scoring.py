@@ -17,15 +17,18 @@ def first_accuser_of(r: RoundState, suspect: int) -> int:
 def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tuple[int, ...]:
     """Points of every seat for a finished round."""
     pts = [0] * n
+    assert r.verdict is not None
+    ending, convicted = r.verdict.ending, r.verdict.convicted
+    joker_play, call = r.joker, r.multiverse
     if facts.kind == "joker":  # Joker's prank round: only a right prank declaration scores (SPY-87, SPY-89)
-        if r.ending == "prank" and r.prank_by >= 0:
-            pts[r.prank_by] = 3
+        if ending == "prank" and joker_play is not None:
+            pts[joker_play.seat] = 3
         return tuple(pts)
     if facts.kind == "multiverse":  # SPY-97, SPY-98, SPY-100
-        if r.ending == "multiverse":
-            for seat in r.mv_yes:
+        if ending == "multiverse" and call is not None:
+            for seat in call.yes:
                 pts[seat] = 1
-            pts[r.mv_caller] = 3  # the caller gets 3 in all, not 3 + 1 (SPY-98)
+            pts[call.caller] = 3  # the caller gets 3 in all, not 3 + 1 (SPY-98)
         return tuple(pts)
     joker = facts.joker
     harley = facts.harley if settings.harley else -1
@@ -38,7 +41,7 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
             pts[bonus] += 1
 
     def hero_convicted() -> None:
-        if harley >= 0 and r.convicted == harley:  # SPY-81 (the specific Harley line wins: SPY-82)
+        if harley >= 0 and convicted == harley:  # SPY-81 (the specific Harley line wins: SPY-82)
             heroes_win()
             pts[joker] = 1
         else:  # SPY-45, SPY-77
@@ -46,28 +49,30 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
             if harley >= 0:
                 pts[harley] = 2
 
-    if r.ending == "multiverse":  # not a multiverse round (SPY-99)
+    if ending == "multiverse":  # not a multiverse round (SPY-99)
+        assert call is not None
         pts[joker] = 3
         for s in heroes:
-            pts[s] = 0 if s in r.mv_yes else 1
-    elif r.ending == "prank":  # a wrong prank declaration in a normal round: the heroes win (SPY-88)
+            pts[s] = 0 if s in call.yes else 1
+    elif ending == "prank":  # a wrong prank declaration in a normal round: the heroes win (SPY-88)
         heroes_win()
-    elif r.ending == "guess":
-        if not r.guess_correct:  # SPY-43, SPY-47
+    elif ending == "guess":
+        assert joker_play is not None
+        if not joker_play.correct:  # SPY-43, SPY-47
             heroes_win()
-        elif harley >= 0 and r.hunt_suspect == harley:  # SPY-73, SPY-78
+        elif harley >= 0 and joker_play.hunt_suspect == harley:  # SPY-73, SPY-78
             heroes_win()
         else:  # SPY-46, SPY-75
             pts[joker] = 4
             if harley >= 0:
                 pts[harley] = 3
-    elif r.ending == "accusation":
-        if r.convicted == joker:  # SPY-47, SPY-48, SPY-79
-            heroes_win(bonus=r.accuser)
+    elif ending == "accusation":
+        if convicted == joker:  # SPY-47, SPY-48, SPY-79
+            heroes_win(bonus=-1 if r.verdict.accuser is None else r.verdict.accuser)
         else:
             hero_convicted()
-    elif r.ending == "final_vote":
-        if r.convicted == joker:  # SPY-49, SPY-80: the first accuser of the Joker this round (SPY-50)
+    elif ending == "final_vote":
+        if convicted == joker:  # SPY-49, SPY-80: the first accuser of the Joker this round (SPY-50)
             heroes_win(bonus=first_accuser_of(r, joker))
         else:
             hero_convicted()

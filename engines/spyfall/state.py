@@ -28,7 +28,7 @@ Phase = Literal[
     "reveal",  # physical: the table enters the revealed cards
     "round_over",  # scores shown; next round or end of session
 ]
-Ending = Literal["", "accusation", "final_vote", "no_conviction", "guess", "prank", "multiverse"]
+Ending = Literal["accusation", "final_vote", "no_conviction", "guess", "prank", "multiverse"]
 
 
 
@@ -82,38 +82,79 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class Powers:
+    """Power-up (digital deal): each seat's ability card (an index into the session's cards), and the seats
+    whose one-shot card is face up."""
+
+    cards: tuple[int, ...]
+    flipped: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class JokerPlay:
+    """The Joker revealed themselves: who, the location named (physical: `correct` once the table said),
+    or a prank declared instead; after a right guess with Harley, the hunt's most pointed-at seat."""
+
+    seat: int
+    guess: str | None = None
+    correct: bool | None = None
+    prank: bool = False
+    hunt_suspect: int | None = None  # None: no hunt, a tie or nobody
+
+
+@dataclass(frozen=True)
+class MultiverseCall:
+    """The latest multiverse call; `yes`: who raised a hand, once the call passed."""
+
+    caller: int
+    yes: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Pride:
+    """An accusation failed with more yes than no (Power-up): the majority side may flip God's Pride."""
+
+    majority: frozenset[int]
+    by: int | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How the round ended; who was convicted (None: nobody) and, for an accusation, who accused them."""
+
+    ending: Ending
+    convicted: int | None = None
+    accuser: int | None = None
+
+
+@dataclass(frozen=True)
 class RoundState:
     number: int
     dealer: int
     phase: Phase
     clock: Clock
-    deck: str = ""
+    deck: str | None = None  # the deck (bag) in play, once picked
     dealt: tuple[int, ...] = ()  # digital: index of each seat's card in the deck
-    abilities: tuple[int, ...] = ()  # digital Power-up: index of each seat's ability card
-    flipped: frozenset[int] = frozenset()  # seats whose one-shot ability card is face up
+    powers: Powers | None = None  # digital Power-up
     facts: Facts | None = None
     accusations: tuple[tuple[int, int], ...] = ()  # (accuser, accused), in order
     callers: tuple[int, ...] = ()  # seats that called a multiverse vote
     vote: Vote | None = None
     talk: Clock | None = None  # the discussion or Harley-hunt timer
-    revealer: int = -1
-    guess: str = ""
-    guess_correct: bool | None = None
-    prank_by: int = -1
-    ending: Ending = ""
-    convicted: int = -1
-    accuser: int = -1  # who stopped the clock for the conviction (accusation ending)
-    pride_by: int = -1
-    majority: frozenset[int] = frozenset()  # pride phase: the seats that voted yes (the majority side)
-    hunt_suspect: int = -1  # most pointed-at in the Harley hunt (-1: tie / nobody)
-    mv_caller: int = -1
-    mv_yes: frozenset[int] = frozenset()
+    joker: JokerPlay | None = None
+    multiverse: MultiverseCall | None = None
+    pride: Pride | None = None
+    verdict: Verdict | None = None
     counts: tuple[tuple[str, int], ...] = ()  # the last decided vote's counts (shown on the table)
     points: tuple[int, ...] = ()  # this round's points, once scored
 
     @property
     def accusers(self) -> tuple[int, ...]:
         return tuple(a for a, _ in self.accusations)
+
+    @property
+    def flipped(self) -> frozenset[int]:
+        return self.powers.flipped if self.powers is not None else frozenset()
 
 
 @dataclass(frozen=True)

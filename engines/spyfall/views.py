@@ -30,7 +30,8 @@ def card_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
 
 
 def ability_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
-    card = state.ability_cards[r.abilities[seat]]
+    assert r.powers is not None
+    card = state.ability_cards[r.powers.cards[seat]]
     return {"id": card.id, "ko": card.ko, "en": card.en, "text_ko": card.text_ko, "text_en": card.text_en,
             "one_shot": card.one_shot}
 
@@ -48,8 +49,8 @@ def parts_of(state: SpyState, seat: int) -> list[Part]:
         else:
             out.append(Card(phrase("location_card"), said(card["ko"], card["en"]),
                             (phrase("harley"),) if card.get("harley") else ()))
-    if r.abilities:
-        ab = state.ability_cards[r.abilities[seat]]
+    if r.powers is not None:
+        ab = state.ability_cards[r.powers.cards[seat]]
         used = (phrase("ability_flipped"),) if seat in r.flipped else ()
         out.append(Card(phrase("ability"), said(ab.ko, ab.en), (said(ab.text_ko, ab.text_en), *used)))
     ballot = r.vote.ballot_of(seat) if r.vote is not None and r.vote.sealed else None
@@ -88,16 +89,35 @@ def secrets_of(state: SpyState) -> list[Secret]:
     for seat in range(n):
         groups.setdefault(json.dumps(card_view(state, r, seat), sort_keys=True), set()).add(seat)
     # a Joker who revealed themselves is public from then on (the table saw the card)
-    out += [Secret("card", json.loads(v), frozenset(s)) for v, s in groups.items() if r.revealer not in s]
+    revealer = r.joker.seat if r.joker is not None else None
+    out += [Secret("card", json.loads(v), frozenset(s)) for v, s in groups.items() if revealer not in s]
     places: dict[str, set[int]] = {}
     for seat, value in enumerate(r.facts.cards):
         if value != JOKER:
             places.setdefault(value, set()).add(seat)
     out += [Secret("location", p, frozenset(s)) for p, s in places.items()]
     out.append(Secret("deck", r.deck, frozenset()))
-    if r.abilities:
+    if r.powers is not None:
         out += [Secret("ability", ability_view(state, r, s), frozenset({s})) for s in range(n) if s not in r.flipped]
     return out
+
+
+def _seat(seat: int | None) -> int:
+    return -1 if seat is None else seat
+
+
+def _joker_view(r: RoundState) -> dict[str, Any]:
+    """The Joker's reveal as the table sees it (-1 / "" / None: not yet)."""
+    j = r.joker
+    return {"revealer": _seat(j.seat if j else None), "guess": (j.guess if j else None) or "",
+            "guess_correct": j.correct if j else None, "prank_by": _seat(j.seat if j and j.prank else None),
+            "hunt_suspect": _seat(j.hunt_suspect if j else None)}
+
+
+def _verdict_view(r: RoundState) -> dict[str, Any]:
+    v = r.verdict
+    return {"ending": v.ending if v else "", "convicted": _seat(v.convicted if v else None),
+            "accuser": _seat(v.accuser if v else None)}
 
 
 def _record(state: SpyState, rec: RoundRecord) -> dict[str, Any]:
@@ -132,20 +152,18 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
             "number": r.number, "dealer": r.dealer, "phase": r.phase, "clock": r.clock.to_view(),
             "talk": r.talk.to_view() if r.talk is not None else None,
             "accusations": [list(x) for x in r.accusations], "used_accusation": sorted(set(r.accusers)),
-            "multiverse_callers": list(r.callers), "revealer": r.revealer, "guess": r.guess,
-            "guess_correct": r.guess_correct, "prank_by": r.prank_by, "ending": r.ending,
-            "convicted": r.convicted, "accuser": r.accuser, "pride_by": r.pride_by,
-            "hunt_suspect": r.hunt_suspect, "counts": {k: v for k, v in r.counts},
+            "multiverse_callers": list(r.callers), **_joker_view(r), **_verdict_view(r),
+            "pride_by": _seat(r.pride.by if r.pride is not None else None), "counts": {k: v for k, v in r.counts},
             "points": list(r.points), "vote": r.vote.to_view(seat) if r.vote is not None else None,
         }
         if r.phase in ("accusation", "pride") and r.accusations:
             rv["accuser_now"], rv["accused_now"] = r.accusations[-1]
         if s.physical and r.deck:
             rv["bag"] = state.deck(r.deck).bag
-        if r.abilities:
-            rv["flipped"] = [{"seat": x, "id": state.ability_cards[r.abilities[x]].id,
-                              "ko": state.ability_cards[r.abilities[x]].ko,
-                              "en": state.ability_cards[r.abilities[x]].en} for x in sorted(r.flipped)]
+        if r.powers is not None:
+            cards = [state.ability_cards[i] for i in r.powers.cards]
+            rv["flipped"] = [{"seat": x, "id": cards[x].id, "ko": cards[x].ko, "en": cards[x].en}
+                             for x in sorted(r.flipped)]
         if _in_round(state) is None and r.phase == "round_over" and state.history:
             rv["revealed"] = _record(state, state.history[-1])
         out["round"] = rv
@@ -154,7 +172,7 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
                                   "accused_already": seat in r.accusers, "called_multiverse": seat in r.callers}
             if r.facts is not None and not s.physical:
                 me["card"] = card_view(state, r, seat)
-            if r.abilities:
+            if r.powers is not None:
                 me["ability"] = ability_view(state, r, seat)
                 me["ability_flipped"] = seat in r.flipped
             out["me"] = me
@@ -180,7 +198,7 @@ def hidden_variants(state: SpyState) -> list[tuple[SpyState, frozenset[int]]]:
     cards = facts.cards
     pair = next(((a, b) for a in range(len(cards)) for b in range(a + 1, len(cards))
                  if cards[a] != cards[b] or (facts.harley in (a, b))), None)
-    if pair is not None and not (r.abilities and set(pair) & r.flipped):
+    if pair is not None and not set(pair) & r.flipped:
         a, b = pair
         swapped = list(cards)
         swapped[a], swapped[b] = cards[b], cards[a]
@@ -190,12 +208,13 @@ def hidden_variants(state: SpyState) -> list[tuple[SpyState, frozenset[int]]]:
         joker = {a: b, b: a}.get(facts.joker, facts.joker)
         nf = dataclasses.replace(facts, cards=tuple(swapped), harley=harley, joker=joker)
         out.append((_with_round(state, dataclasses.replace(r, facts=nf, dealt=tuple(dealt))), frozenset(pair)))
-    unflipped = [s for s in range(len(r.abilities)) if s not in r.flipped]
-    if len(unflipped) >= 2:
+    unflipped = [s for s in range(len(r.powers.cards)) if s not in r.flipped] if r.powers is not None else []
+    if r.powers is not None and len(unflipped) >= 2:
         a, b = unflipped[:2]
-        ab = list(r.abilities)
+        ab = list(r.powers.cards)
         ab[a], ab[b] = ab[b], ab[a]
-        out.append((_with_round(state, dataclasses.replace(r, abilities=tuple(ab))), frozenset({a, b})))
+        powers = dataclasses.replace(r.powers, cards=tuple(ab))
+        out.append((_with_round(state, dataclasses.replace(r, powers=powers)), frozenset({a, b})))
     spare = [d for d in state.pool if d not in state.used and state.deck(d).kind == "standard"]
     if facts.kind == "standard" and spare:
         new = state.deck(spare[0])

@@ -49,7 +49,7 @@ def test_example_1_mid_round_conviction(votes: str) -> None:
     t.accuse(ISAAC, ANN)
     assert t.r.phase == "accusation" and not t.r.clock.running
     t.vote_hands({JUAN, MARIA, ISAAC})
-    assert t.r.phase == "round_over" and t.r.ending == "accusation" and t.r.convicted == ANN
+    assert t.r.phase == "round_over" and t.r.verdict.ending == "accusation" and t.r.verdict.convicted == ANN
     assert t.points_of_round() == (0, 1, 1, 2)
 
 
@@ -62,7 +62,7 @@ def test_example_2_conviction_after_time(votes: str) -> None:
     assert t.r.phase == "discussion"
     t.discuss_then_point()
     t.vote_points({ANN: ISAAC, JUAN: MARIA, MARIA: ANN, ISAAC: ANN})
-    assert t.r.ending == "final_vote" and t.r.convicted == ANN
+    assert t.r.verdict.ending == "final_vote" and t.r.verdict.convicted == ANN
     assert t.points_of_round() == (0, 1, 1, 1)
 
 
@@ -78,7 +78,7 @@ def test_example_3_failed_mid_round_then_success(votes: str) -> None:
     t.time_up()
     t.discuss_then_point()
     t.vote_points({ANN: JUAN, JUAN: ANN, MARIA: ANN, ISAAC: ANN})
-    assert t.r.convicted == ANN
+    assert t.r.verdict.convicted == ANN
     assert t.points_of_round() == (0, 1, 1, 2)
 
 
@@ -89,7 +89,7 @@ def test_example_4_nobody_convicted(votes: str) -> None:
     t.time_up()
     t.discuss_then_point()
     t.vote_points({ANN: JUAN, JUAN: ANN, MARIA: ANN, ISAAC: JUAN})
-    assert t.r.ending == "no_conviction" and t.r.convicted == -1
+    assert t.r.verdict.ending == "no_conviction" and t.r.verdict.convicted is None
     assert t.points_of_round() == (2, 0, 0, 0)
 
 
@@ -101,7 +101,7 @@ def test_example_5_hero_convicted(votes: str) -> None:
     t.time_up()
     t.discuss_then_point()
     t.vote_points({ANN: JUAN, JUAN: ANN, MARIA: JUAN, ISAAC: JUAN})
-    assert t.r.convicted == JUAN
+    assert t.r.verdict.convicted == JUAN
     assert t.points_of_round() == (4, 0, 0, 0)
 
 
@@ -111,7 +111,7 @@ def test_example_6_joker_guesses_right() -> None:
     t.do(A.RevealJoker(ANN, t.at()))
     assert t.r.phase == "guess" and not t.r.clock.running
     t.do(A.GuessLocation(ANN, "watchtower", t.at()))
-    assert t.r.guess_correct is True
+    assert t.r.joker.correct is True
     assert t.points_of_round() == (4, 0, 0, 0)
 
 
@@ -120,7 +120,7 @@ def test_example_7_joker_guesses_wrong() -> None:
     t = watchtower("open")
     t.do(A.RevealJoker(ANN, t.at()))
     t.do(A.GuessLocation(ANN, "warworld", t.at()))
-    assert t.r.guess_correct is False
+    assert t.r.joker.correct is False
     assert t.points_of_round() == (0, 1, 1, 1)
     assert t.state.totals == (0, 1, 1, 1)
     t.do(A.NextRound(TABLE))

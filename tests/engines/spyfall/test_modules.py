@@ -86,7 +86,7 @@ def test_gods_pride_example_four_to_one() -> None:
     t.hands([0, 1, 2, 3])
     assert t.r.phase == "pride" and t.r.counts == (("yes", 4), ("no", 1)) and not t.r.clock.running
     t.do(A.UseAbility(0, t.at()))
-    assert t.r.ending == "accusation" and t.r.convicted == 5 and t.r.pride_by == 0
+    assert t.r.verdict.ending == "accusation" and t.r.verdict.convicted == 5 and t.r.pride.by == 0
     assert t.points_of_round() == (2, 1, 1, 1, 1, 0)
     u = _pride_table(holder=0, joker=4)  # the accused was a hero: the Joker wins
     u.accuse(0, 5)
@@ -119,7 +119,7 @@ def test_gods_pride_holder_need_not_be_the_accuser() -> None:
     t.fails(A.UseAbility(1, t.at()), "no_ability")
     t.fails(A.UseAbility(5, t.at()), "not_your_turn")
     t.do(A.UseAbility(2, t.at()))
-    assert t.r.accuser == 0 and t.points_of_round() == (2, 1, 1, 1, 1, 0)
+    assert t.r.verdict.accuser == 0 and t.points_of_round() == (2, 1, 1, 1, 1, 0)
 
 
 @pytest.mark.parametrize("votes", ["open", "sealed"])
@@ -134,14 +134,14 @@ def test_gods_pride_only_for_a_holder_on_the_majority_side(votes: str) -> None:
     assert t.r.phase == "pride"
     assert A.UseAbility(4, t.state.now) not in E.legal_actions(t.state, 4)
     t.fails(A.UseAbility(4, t.at()), "pride_side")
-    assert t.r.convicted == -1 and 4 not in t.r.flipped
+    assert t.r.verdict is None and 4 not in t.r.flipped
     u = Table(SIX, modules=["power_up"], votes=votes)
     u.start(deck="themyscira", joker=5, abilities={3: "gods_pride"})
     u.accuse(0, 5)
     u.vote_hands([0, 1, 2, 3])  # the holder (seat 3) is on the majority side
     assert A.UseAbility(3, u.state.now) in E.legal_actions(u.state, 3)
     u.do(A.UseAbility(3, u.at()))
-    assert u.r.ending == "accusation" and u.r.convicted == 5
+    assert u.r.verdict.ending == "accusation" and u.r.verdict.convicted == 5
 
 
 # ---------------------------------------------------------------- Harley Quinn helper
@@ -212,7 +212,7 @@ def test_harley_found_heroes_steal_the_win() -> None:
     t = _hunt(votes="sealed")
     t.discuss_then_point()
     t.vote_points({1: 3, 2: 3, 3: 1, 4: 3})
-    assert t.r.hunt_suspect == 3 and t.points_of_round() == (0, 1, 1, 0, 1)
+    assert t.r.joker.hunt_suspect == 3 and t.points_of_round() == (0, 1, 1, 0, 1)
 
 
 def test_harley_not_found_or_tie_joker_and_harley_win() -> None:
@@ -224,7 +224,7 @@ def test_harley_not_found_or_tie_joker_and_harley_win() -> None:
     u = _hunt()
     u.discuss_then_point()
     u.point_counts([0, 2, 0, 2, 0])  # a tie: nobody shows a card
-    assert u.r.hunt_suspect == -1 and u.points_of_round() == (4, 0, 0, 3, 0)
+    assert u.r.joker.hunt_suspect is None and u.points_of_round() == (4, 0, 0, 3, 0)
     u.fails(A.Points(TABLE, (1, 1, 0, 0, 0), u.at()), "wrong_phase")
 
 
@@ -264,7 +264,7 @@ def test_harley_convicted_as_the_joker_heroes_and_joker_one_each() -> None:
             t.time_up()
             t.discuss_then_point()
             t.point_counts([0, 0, 0, 3, 0])
-        assert t.r.convicted == 3 and t.points_of_round() == (1, 1, 1, 0, 1), how
+        assert t.r.verdict.convicted == 3 and t.points_of_round() == (1, 1, 1, 0, 1), how
 
 
 def test_harley_first_accuser_bonus_after_surviving_a_vote() -> None:
@@ -313,7 +313,7 @@ def test_prank_declared_right_scores_three() -> None:
     t.start(deck="jokers")
     t.do(A.RevealJoker(MARIA, t.at()))
     t.do(A.DeclarePrank(MARIA, t.at()))
-    assert t.r.ending == "prank" and t.points_of_round() == (0, 0, 3, 0)
+    assert t.r.verdict.ending == "prank" and t.points_of_round() == (0, 0, 3, 0)
 
 
 def test_prank_declared_wrong_every_other_player_one() -> None:
@@ -399,7 +399,7 @@ def test_multiverse_call_majority_ends_the_round() -> None:
     assert t.r.phase == "multiverse_vote" and not t.r.clock.running
     assert E.to_move(t.state) == {0, 1, 2, 3}  # everyone votes, hands hidden until all are in
     t.vote_hands([JUAN, MARIA, ISAAC])
-    assert t.r.ending == "multiverse" and t.points_of_round() == (0, 3, 1, 1)
+    assert t.r.verdict.ending == "multiverse" and t.points_of_round() == (0, 3, 1, 1)
 
 
 def test_multiverse_call_without_majority_play_goes_on() -> None:
@@ -441,7 +441,7 @@ def test_multiverse_round_without_a_successful_call_scores_nothing() -> None:
     t.time_up()
     t.discuss_then_point()
     t.point_counts([0, 3, 0, 0])
-    assert t.r.ending == "final_vote" and t.points_of_round() == (0, 0, 0, 0)
+    assert t.r.verdict.ending == "final_vote" and t.points_of_round() == (0, 0, 0, 0)
 
 
 def test_next_dealer_after_a_round_without_a_single_joker() -> None:

@@ -317,8 +317,8 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     driver.tap("spy_pride_skip")
     assert session.state.round.phase == "play" and session.state.round.clock.running
     state = session.state
-    one_shots = [s for s in range(5) if state.ability_cards[state.round.abilities[s]].one_shot
-                 and state.ability_cards[state.round.abilities[s]].effect == "none"]
+    one_shots = [s for s in range(5) if state.ability_cards[state.round.powers.cards[s]].one_shot
+                 and state.ability_cards[state.round.powers.cards[s]].effect == "none"]
     if one_shots:
         driver.tap("spy_ability")
         driver.tap(f"spy_pick_{one_shots[0]}")
@@ -408,7 +408,7 @@ def test_im_the_joker_is_answered_only_on_the_seats_own_screen(driver: Any) -> N
     driver.tap("spy_reveal")
     driver.tap(f"spy_pick_{facts.joker}")
     _claim(driver, NAMES[facts.joker], shot="spyfall_claim_joker")
-    assert session.state.round.phase == "guess" and session.state.round.revealer == facts.joker
+    assert session.state.round.phase == "guess" and session.state.round.joker.seat == facts.joker
     driver.tap("host_undo")
     assert driver.find_all("staffpin_ok")
     _check(driver, "spyfall_undo_pin")
