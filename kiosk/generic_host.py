@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Action, Step
 from kiosk.hosting import GameHost, HostContext
 from kiosk.phones.labels import Catalogs, Labeller, fill_free
-from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, TButton, TLabel
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
 
 
@@ -193,8 +193,11 @@ class GenericHost(GameHost):
         def content(done: Callable[[], None]) -> Widget:
             assert self.ctx.session is not None
             actions = self.ctx.session.legal(seat)
-            entries = self.labeller.entries(actions, self.ctx.session.view(seat))
+            view = self.ctx.session.view(seat)
+            entries = self.labeller.entries(actions, view)
             box = BoxLayout(orientation="vertical", spacing=dp(8))
+            for widget in self._parts(view):
+                box.add_widget(widget)
             if not entries:
                 box.add_widget(_label(self.ctx.tr("host.generic.no_moves"), BODY, MUTED))
             else:
@@ -203,6 +206,31 @@ class GenericHost(GameHost):
             return box
 
         self.ctx.private(name, content, None, "input", seat=seat)
+
+    def _parts(self, view: Mapping[str, Any]) -> list[Widget]:
+        """The seat's private part (its card, hand, notes…) from the view's display parts, as the phones
+        draw it: a label, a title, lines; a list's items on one line, its cards one line each."""
+        def say(words: Mapping[str, str]) -> str:
+            return words.get(self.ctx.lang) or words["ko"]
+
+        def text(words: str, size: str = BODY, color: Any = None) -> TLabel:
+            lab = TLabel(text=words, font_size=size)
+            if color is not None:
+                lab.color = color
+            return lab
+
+        out: list[Widget] = []
+        for part in self.labeller.parts(view):
+            out.append(text(say(part["label"]), BODY, MUTED))
+            if part.get("title"):
+                out.append(text(say(part["title"]), LEAD, ACCENT))
+            if part.get("items"):
+                out.append(text("  ·  ".join(say(w) for w in part["items"])))
+            out += [text(say(w)) for w in part.get("lines", ())]
+            for card in part.get("cards", ()):
+                out.append(text(" · ".join(x for x in (say(card["label"]), say(card["title"])) if x)))
+                out += [text(say(w), SMALL, MUTED) for w in card.get("lines", ())]
+        return out
 
     def go(self, action: Action, text: str) -> None:
         self.ctx.dispatch(action, self.ctx.tr("host.generic.confirm", what=text))

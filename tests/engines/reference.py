@@ -19,6 +19,7 @@ from engines.core import (
     TABLE,
     Action,
     At,
+    Card,
     Deadline,
     Engine,
     Event,
@@ -29,6 +30,7 @@ from engines.core import (
     View,
     actions_map,
     number,
+    said,
     seeded_rng,
 )
 from engines.timers import Clock
@@ -145,7 +147,8 @@ class SecretNim(Engine[NimState]):
             out["hand"] = state.hands[seat]
         if state.winner is not None:
             out["hands"] = list(state.hands)
-        return self.make_view(state, seat, "over" if state.winner is not None else "play", out)
+        mine = (Card(said("손패", "Hand"), said(str(state.hands[seat]))),) if seat is not None and seat >= 0 else ()
+        return self.make_view(state, seat, "over" if state.winner is not None else "play", out, mine=mine)
 
     def outcome(self, state: NimState) -> Outcome | None:
         if state.winner is None:

@@ -51,6 +51,9 @@ def test_a_game_without_its_own_screen_is_played_from_the_declarations(nim: Any)
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
     driver.tap("handover_i_am")
     driver.wait_for(lambda: bool(driver.find_all("gen_pick_0")))
+    texts = driver.texts()  # the seat's private part, from its view's display parts (its hand)
+    assert "손패" in texts and str(session.state.hands[1]) in texts
+    _check(driver, "generic_private")
     driver.tap("gen_pick_0")
     assert session.view(None)["pile"] == 6
     # play on to the end: the same winner banner and sound as the games with screens of their own
