@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from engines.core import (
     CHANCE,
@@ -26,13 +26,13 @@ from engines.spyfall.claims import ClaimRules, round_of, with_round
 from engines.spyfall.content import AbilityDeck, DeckBox
 from engines.spyfall.deal import deal_facts, remix
 from engines.spyfall.messages import bad_config, detail, err, module_off
+from engines.spyfall.phases import PHASES, to_move
 from engines.spyfall.physical import cards_problem, sample_entries
 from engines.spyfall.scoring import score_round
 from engines.spyfall.state import (
     JOKER,
     Facts,
     MultiverseCall,
-    Phase,
     Powers,
     Pride,
     RoundRecord,
@@ -47,30 +47,6 @@ from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
 
 MODULES = ("power_up", "harley", "prank", "multiverse")
-
-# The phase table: who moves in each phase, and the only actions each phase takes (checked once, in
-# `_apply`, for every handler). "all": every player and the table; "ballots": the voters when votes are
-# sealed, else the table (it enters the counts); "pride": the vote's voters and the table.
-Movers = Literal["table", "chance", "all", "ballots", "pride", "revealer"]
-PHASES: Mapping[Phase, tuple[Movers, frozenset[str]]] = {
-    "choose_dealer": ("table", frozenset({"choose_dealer"})),
-    "deal": ("chance", frozenset({"deal", "pick_bag"})),
-    "ready": ("table", frozenset({"start_clock"})),
-    "play": ("all", frozenset({"pause_clock", "resume_clock", "time_up", "accuse", "reveal_joker",
-                               "call_multiverse", "use_ability"})),
-    "accusation": ("ballots", frozenset({"vote", "hands"})),
-    "pride": ("pride", frozenset({"use_ability", "resume_clock"})),
-    "multiverse_vote": ("ballots", frozenset({"vote", "hands"})),
-    "guess": ("revealer", frozenset({"guess_location", "declare_prank"})),
-    "confirm_guess": ("table", frozenset({"confirm_guess"})),
-    "harley_talk": ("table", frozenset({"time_up", "start_pointing"})),
-    "harley_vote": ("ballots", frozenset({"point", "points"})),
-    "discussion": ("table", frozenset({"time_up", "start_pointing"})),
-    "final_vote": ("ballots", frozenset({"point", "points"})),
-    "reveal": ("table", frozenset({"enter_cards"})),
-    "round_over": ("table", frozenset({"next_round", "end_session"})),
-}
-
 
 class Spyfall(ClaimRules):
     name = "spyfall"
@@ -143,23 +119,7 @@ class Spyfall(ClaimRules):
     # ------------------------------------------------------------ who moves
 
     def to_move(self, state: SpyState) -> frozenset[int]:
-        if state.over or state.round is None:
-            return frozenset()
-        r = state.round
-        movers = PHASES[r.phase][0]
-        if movers == "chance":
-            return frozenset({CHANCE})
-        if movers == "all":
-            return frozenset(range(len(state.players))) | {TABLE}
-        if movers == "revealer":
-            assert r.joker is not None
-            return frozenset({r.joker.seat})
-        if movers in ("ballots", "pride"):
-            assert r.vote is not None  # sealed: every voter (one who voted is told a vote cannot change)
-            if movers == "pride":
-                return frozenset(r.vote.eligible) | {TABLE}
-            return frozenset(r.vote.eligible) if state.settings.sealed else frozenset({TABLE})
-        return frozenset({TABLE})
+        return to_move(state)
 
     def legal_actions(self, state: SpyState, seat: int) -> Sequence[Action]:
         if seat not in self.to_move(state) or seat == CHANCE:

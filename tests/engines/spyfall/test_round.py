@@ -249,3 +249,24 @@ def test_every_seat_sees_only_its_own_card() -> None:
             assert me["card"]["location"] == "batcave" and me["card"]["ko"] == "배트케이브"
     table = E.view(t.state, None)
     assert "me" not in table and "batcave" not in repr(table).replace("'id': 'batcave'", "")
+
+
+def test_the_phase_table_covers_every_phase_and_action() -> None:
+    """Issue 20: one phase table says who moves and which actions each phase takes; every phase has a row,
+    every action is taken in some phase, and an action outside its phase's row is refused before any
+    handler runs (state unchanged)."""
+    import typing
+
+    from engines.spyfall.phases import PHASES
+    from engines.spyfall.state import Phase
+
+    assert set(PHASES) == set(typing.get_args(Phase))
+    assert set().union(*(names for _, names in PHASES.values())) == set(E.actions)
+    state = E.setup({"players": ["A", "B", "C"]}, PACK, 1)
+    assert state.round is not None and state.round.phase == "choose_dealer"
+    with pytest.raises(RuleError) as err:
+        E.apply(state, A.StartClock(TABLE))
+    assert err.value.code in ("wrong_phase", "not_allowed")
+    with pytest.raises(RuleError) as err:
+        E._apply(state, A.StartClock(TABLE))
+    assert err.value.code == "wrong_phase"
