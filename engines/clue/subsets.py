@@ -3,17 +3,18 @@
 The same problem as engines.clue.layers (every deal consistent with the marks, the open numbered marks and
 the hand sizes), counted another way that costs far less Python per problem when few cards are unknown:
 
-- owners (each player with room, one envelope slot per open category) are taken one at a time, fewest
-  possible hands first; a state is the set of unknown cards handed out so far (a bitmask);
+- owners (each player with room, one envelope slot per open category) are split into two chains (fewest
+  possible hands first, alternating); along a chain a state is the set of unknown cards its owners hold
+  so far (a bitmask), and the chains meet in the middle: a full deal is a set from one chain's end whose
+  complement is a set from the other's;
 - an owner's possible hands ("picks") are listed once: its capacity's worth of the cards it may hold,
   keeping only those that meet every numbered mark on it (so no mark needs a bit in the state);
-- a card no later owner may hold must be handed out by then (states that miss one are dropped);
-- the last owner takes what is left, if that is one of its picks;
-- a forward pass counts ways to reach each state, a backward pass the ways to finish from it; the
-  product, summed per pick, gives each (card, owner) count.
+- a card no later owner (of either chain) may hold must be handed out by then (states that miss it go);
+- each chain's forward pass counts ways to reach its sets; from the join, a backward pass along each
+  chain gives the ways to finish; the products, summed per pick, give each (card, owner) count.
 
-`estimate()` bounds the work from the pick counts before anything is built; the counter uses this
-programme only below a limit (bench/clue_counting.py: at most a few hundred state × pick steps), and the
+`estimate` bounds the work from the pick counts before anything is built; the counter uses this
+programme only below LIMIT (about where the two cost the same on bench/clue_counting.py), and the
 layered one above it. Both give the same exact counts (tests/engines/clue/test_counting_props.py).
 """
 
@@ -27,7 +28,7 @@ from engines.clue.knowledge import Knowledge
 from engines.clue.layers import BudgetExceeded
 from engines.clue.notation import O
 
-LIMIT = 3000  # estimated state × pick steps above which the layered programme is used instead
+LIMIT = 6000  # estimated state × pick steps above which the layered programme is used instead
 
 
 class SubsetModel:
@@ -86,16 +87,23 @@ class SubsetModel:
                 ok = False  # a numbered mark on a full hand (no propagation in a sub-count)
         sizes.sort()
         self.ok = ok
-        self.order = [o for _, o in sizes]
-        est, width, placed, n_cards = 0, 1, 0, len(unknown)
-        for n, o in sizes[:-1]:
-            est += width * n
-            placed += caps[o]
-            width = min(width * n, comb(n_cards, placed))  # distinct sets of `placed` cards
+        # two chains from both ends, met in the middle: owners alternate between them, fewest hands first
+        self.chains = ([o for _, o in sizes[0::2]], [o for _, o in sizes[1::2]])
+        n_cards = len(unknown)
+        est = 0
+        for chain in self.chains:
+            width, placed = 1, 0
+            for o in chain:
+                n = comb(allowed[o].bit_count(), caps[o])
+                est += width * n
+                placed += caps[o]
+                width = min(width * n, comb(n_cards, placed))  # distinct sets of `placed` cards
+            est += width  # the join
         self.estimate = est
-        self.layers: list[dict[int, int]] = []
-        self.back: list[dict[int, int]] = []
-        self.picks: list[list[int]] = []
+        self.layers: list[dict[int, int]] = []  # the forward layers of both chains (freed after counting)
+        self.back: list[dict[int, int]] = []  # the same, kept for sampling
+        self.runs: tuple[list[dict[int, int]], list[dict[int, int]]] = ([], [])
+        self.picks: tuple[list[list[int]], list[list[int]]] = ([], [])
 
     def _picks(self, o: int) -> list[int]:
         a, cap = self.allowed[o], self.caps[o]
@@ -116,57 +124,60 @@ class SubsetModel:
         return out
 
     def forward(self) -> None:
-        order = self.order
+        """Each chain's layers: the sets of cards its first k owners may hold, with their numbers of ways."""
         full = self.full
-        self.picks = picks = [self._picks(o) for o in order]
-        # cards no owner after the k-th may hold: handed out by the k-th
-        later = 0
-        needs = [0] * len(order)
-        for k in range(len(order) - 1, -1, -1):
-            needs[k] = full & ~later
-            later |= self.allowed[order[k]]
-        layer = {0: 1} if later == full and all(picks) else {}
-        self.layers = [layer]
-        for k in range(len(order) - 1):
-            nxt: dict[int, int] = {}
-            get = nxt.get
-            need = needs[k]
-            for m, w in layer.items():
-                for s in picks[k]:
-                    if not s & m:
-                        t = m | s
-                        if t & need == need:
-                            nxt[t] = get(t, 0) + w
-            if len(nxt) > self.max_states:
-                raise BudgetExceeded(len(nxt))
-            layer = nxt
-            self.layers.append(layer)
+        self.picks = ([self._picks(o) for o in self.chains[0]], [self._picks(o) for o in self.chains[1]])
+        reach = [0, 0]  # cards some owner of each chain may hold
+        for i in (0, 1):
+            for o in self.chains[i]:
+                reach[i] |= self.allowed[o]
+        runs: list[list[dict[int, int]]] = []
+        for i in (0, 1):
+            chain, picks = self.chains[i], self.picks[i]
+            later = reach[1 - i]
+            needs = [0] * len(chain)
+            for k in range(len(chain) - 1, -1, -1):  # cards no later owner may hold: handed out by then
+                needs[k] = full & ~later
+                later |= self.allowed[chain[k]]
+            layer = {0: 1} if later == full and all(self.picks[0]) and all(self.picks[1]) else {}
+            run = [layer]
+            for k in range(len(chain)):
+                nxt: dict[int, int] = {}
+                get = nxt.get
+                need = needs[k]
+                for m, w in layer.items():
+                    for s in picks[k]:
+                        if not s & m:
+                            t = m | s
+                            if t & need == need:
+                                nxt[t] = get(t, 0) + w
+                if len(nxt) > self.max_states:
+                    raise BudgetExceeded(len(nxt))
+                layer = nxt
+                run.append(layer)
+            runs.append(run)
+        self.runs = (runs[0], runs[1])
+        self.layers = self.back = runs[0] + runs[1]
 
     def backward(self, counts: dict[str, list[int]]) -> int:
-        """Backward pass; adds per-card, per-owner deal counts into `counts`; returns the total."""
+        """Join the chains; pass back along each; adds per-card, per-owner deal counts into `counts`; returns
+        the total."""
         P = len(self.kn.hand_sizes)
-        full, order, picks = self.full, self.order, self.picks
-        m_ = len(order)
-        per: list[dict[int, int]] = []  # per owner: pick → deals in which that owner holds exactly it
-        if not m_:
-            back = {0: 1} if not full and self.layers[0] else {}
-            self.back = [back]
-        else:
-            last = set(picks[-1])
-            back = {}
-            pw: dict[int, int] = {}
-            for m, f in self.layers[-1].items():
-                r = full ^ m
-                if r in last:
-                    back[m] = 1
-                    pw[r] = pw.get(r, 0) + f
-            per.append(pw)
-            self.back = [back]
-            for k in range(m_ - 2, -1, -1):
+        full, unknown = self.full, self.unknown
+        ends = (self.runs[0][-1], self.runs[1][-1])
+        total = 0
+        for m, f in ends[0].items():
+            g = ends[1].get(full ^ m)
+            if g:
+                total += f * g
+        for i in (0, 1):
+            run, picks, other = self.runs[i], self.picks[i], ends[1 - i]
+            back = {m: g for m in run[-1] if (g := other.get(full ^ m, 0))}
+            for k in range(len(picks) - 1, -1, -1):
                 cur: dict[int, int] = {}
-                pw = {}
+                pw: dict[int, int] = {}  # pick → deals in which this owner holds exactly it
                 get = back.get
-                for m, f in self.layers[k].items():
+                for m, f in run[k].items():
                     acc = 0
                     for s in picks[k]:
                         if not s & m:
@@ -177,46 +188,47 @@ class SubsetModel:
                     if acc:
                         cur[m] = acc
                 back = cur
-                per.append(pw)
-                self.back.append(cur)
-            self.back.reverse()
-            per.reverse()
-        unknown = self.unknown
-        for o, pw in zip(order, per, strict=True):
-            col = P if o >= P else o
-            for s, v in pw.items():
-                while s:
-                    low = s & -s
-                    counts[unknown[low.bit_length() - 1]][col] += v
-                    s ^= low
-        total = back.get(0, 0)
+                o = self.chains[i][k]
+                col = P if o >= P else o
+                for s, v in pw.items():
+                    while s:
+                        low = s & -s
+                        counts[unknown[low.bit_length() - 1]][col] += v
+                        s ^= low
         for c, o in self.fixed.items():
             counts[c][o] += total
         return total
 
     def sample(self, rng: random.Random) -> dict[str, int]:
-        """One consistent deal drawn uniformly (card → owner), after forward/backward."""
+        """One consistent deal drawn uniformly (card → owner), after forward/backward: the join drawn by its
+        number of deals, then each chain walked back from it by the forward counts."""
         P = len(self.kn.hand_sizes)
+        full = self.full
+        n0 = len(self.chains[0]) + 1
+        runs = (self.back[:n0], self.back[n0:])
+        other = runs[1][-1]
+        m = _draw(rng, [(f * other.get(full ^ m, 0), m) for m, f in runs[0][-1].items()])
         deal = dict(self.fixed)
-        m = 0
-        order = self.order
-        for k, o in enumerate(order):
-            if k == len(order) - 1:
-                s = self.full ^ m
-            else:
-                get = self.back[k + 1].get
-                options = [(get(m | s, 0), s) for s in self.picks[k] if not s & m]
-                r = rng.randrange(sum(w for w, _ in options))
-                s = options[-1][1]
-                for w, t in options:
-                    if r < w:
-                        s = t
-                        break
-                    r -= w
-            m |= s
-            col = P if o >= P else o
-            while s:
-                low = s & -s
-                deal[self.unknown[low.bit_length() - 1]] = col
-                s ^= low
+        for i, held in ((0, m), (1, full ^ m)):
+            run, picks = runs[i], self.picks[i]
+            for k in range(len(picks) - 1, -1, -1):
+                get = run[k].get
+                s = _draw(rng, [(get(held ^ s, 0), s) for s in picks[k] if s & held == s])
+                held ^= s
+                o = self.chains[i][k]
+                col = P if o >= P else o
+                while s:
+                    low = s & -s
+                    deal[self.unknown[low.bit_length() - 1]] = col
+                    s ^= low
         return deal
+
+
+def _draw(rng: random.Random, options: list[tuple[int, int]]) -> int:
+    """One option's value, drawn with probability proportional to its weight."""
+    r = rng.randrange(sum(w for w, _ in options))
+    for w, v in options:
+        if r < w:
+            return v
+        r -= w
+    return options[-1][1]
