@@ -1,0 +1,322 @@
+"""Memory of the kiosk after a compressed hour of mixed play, against bare Kivy and the kiosk without the voice
+model, each measured in its own process in the same run.
+
+    python -m bench.memory                  # bare Kivy, kiosk without model, kiosk with model
+    python -m bench.memory --only model     # one of them (bare, plain, model)
+    python -m bench.memory --detail 12      # also the 12 widget classes / object types grown most
+
+The hour (`--rounds` of it): every game in turn, as a table does — attract, library, the game's page, its
+teaching screen, the host screen; a session from the engine's example config played by random legal actions
+and random taps on whatever is on screen (bench/frames.py's play: hand-overs, dialogs, notebooks, tabs), a
+language switch, then table turnover (the kiosk's own `new_table`). In the background, as in bench/frames.py:
+push-to-talk utterances into the kiosk's own voice controller (five times real time, 1 s apart) and the Clue
+notebook's tutor on 6-player notebooks every 0.5 s. An hour at a table is about 300 voice commands, 30
+notebook views and a few hundred taps.
+
+After each game (turnover done, a full collection) it prints RSS and its parts (anon = heap, file = mapped
+files: the voice graph, libraries), glibc's own account (mallinfo2: in use vs free inside the heap — free
+but resident is fragmentation), live Kivy widgets, textures and their pixels (software GL keeps them in the
+process's heap), Kivy's Cache entries and gc-tracked objects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import ctypes
+import gc
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def mallinfo() -> dict[str, float]:
+    """glibc's heap, all arenas, MB: `used` (allocated, brk + mmapped), `free` (freed, held inside the arenas;
+    resident unless trimmed), `mmap` (chunks of their own)."""
+    try:
+        fn = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    fn.restype = _Mallinfo2
+    m = fn()
+    mb = 1 / (1 << 20)
+    return {"used": (m.uordblks + m.hblkhd) * mb, "free": m.fordblks * mb, "mmap": m.hblkhd * mb,
+            "arena": m.arena * mb}
+
+
+def pymalloc() -> dict[str, float]:
+    """Python's small-object allocator, MB: `py_arenas` (its 1 MiB arenas, all resident once touched) and
+    `py_blocks` (objects in them); the difference is fragmentation glibc cannot trim."""
+    with tempfile.TemporaryFile("w+") as f:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        text = f.read()
+    out = {}
+    for line in text.splitlines():
+        if " arenas * " in line:
+            out["py_arenas"] = int(line.split("=")[1].replace(",", "")) / (1 << 20)
+        elif line.startswith("# bytes in allocated blocks"):
+            out["py_blocks"] = int(line.split("=")[1].replace(",", "")) / (1 << 20)
+    return out
+
+
+def status() -> dict[str, float]:
+    out = {}
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            key = line.split(":")[0]
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(line.split()[1]) / 1024
+    return out
+
+
+def census(detail: bool) -> dict[str, Any]:
+    """Live widgets (by class), textures and their pixels, Kivy Cache entries, gc objects (by type); what
+    `gc.freeze()` put in the permanent generation at start (the start-up screens) is only counted."""
+    from kivy.cache import Cache
+    from kivy.graphics.texture import Texture
+    from kivy.uix.widget import Widget
+
+    gc.collect()
+    objs = gc.get_objects()
+    types = Counter(type(o).__name__ for o in objs) if detail else Counter()
+    widgets = Counter(type(o).__name__ for o in objs if issubclass(type(o), Widget))
+    textures = [o for o in objs if issubclass(type(o), Texture)]  # type(): dead weak proxies are skipped
+    pixels = sum(t.width * t.height * 4 for t in textures) / (1 << 20)
+    cache = {k: len(v) for k, v in getattr(Cache, "_objects", {}).items() if v}
+    out = {"objects": len(objs), "frozen": gc.get_freeze_count(), "widgets": sum(widgets.values()), "textures": len(textures),
+           "texture_mb": pixels, "cache": cache}
+    if detail:
+        out["widget_classes"] = dict(widgets)
+        out["types"] = dict(types)
+    del objs, textures
+    return out
+
+
+def sample(label: str, detail: bool) -> dict[str, Any]:
+    from audio import heap
+
+    c = census(detail)
+    heap.release(force=True)  # what the kiosk's trimmer does every 10 s
+    return {"label": label, **status(), **mallinfo(), **pymalloc(), **c}
+
+
+# ---------------------------------------------------------------- one hour of a table (child process)
+def hour_block(driver: Any, game: str, frames: int, rng: random.Random) -> None:
+    """A table's game: attract → library → the game's page → teaching → play → language switch → turnover."""
+    from bench.frames import play_game
+
+    app = driver.app
+    for screen in ("attract", "library"):
+        app.go(screen)
+        driver.pump(10)
+    app.open_game(game)
+    driver.pump(10)
+    app.teach(game)
+    driver.pump(20)
+    play_game(driver, game, frames, rng, [])
+    app.toggle_lang()
+    driver.pump(10)
+    app.toggle_lang()
+    driver.pump(5)
+    app.keeper.new_table()
+    driver.pump(10)
+
+
+class PacedVoice(threading.Thread):
+    """bench/frames.py's utterances (five times real time), each after the kiosk answered the last one (its
+    vote decided), as a guest waits for the answer: on a loaded machine the votes would otherwise queue
+    up without bound, which measures the backlog, not the kiosk."""
+
+    def __init__(self, controller: Any) -> None:
+        super().__init__(name="bench-voice", daemon=True)
+        from bench.frames import Voice
+
+        self.voice = Voice(controller)
+        self.stop = self.voice.stop
+        self.controller = controller
+
+    @property
+    def count(self) -> int:
+        return self.voice.count
+
+    def run(self) -> None:
+        from kivy.clock import Clock
+
+        rng = random.Random(5)
+        c = self.controller
+        while not self.stop.is_set() and self.voice.clips:
+            pcm = rng.choice(self.voice.clips)
+            Clock.schedule_once(lambda _dt: c.press())
+            time.sleep(0.05)
+            for i in range(0, len(pcm), 3200):
+                c.feed(pcm[i : i + 3200])
+                time.sleep(0.02)
+            Clock.schedule_once(lambda _dt: c.release())
+            self.voice.count += 1
+            time.sleep(0.5)
+            deadline = time.monotonic() + 30
+            while getattr(c, "_deciding", 0) and time.monotonic() < deadline and not self.stop.is_set():
+                time.sleep(0.1)
+            time.sleep(0.5)
+
+
+def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0) -> None:
+    os.environ.pop("DISPLAY", None)
+    os.environ["KIVY_NO_ARGS"] = "1"
+    if mode != "model":
+        os.environ["TABLEHOST_NO_VOICE"] = "1"
+    from kivy.clock import Clock
+
+    from bench.frames import Tutor
+    from kiosk import gc_policy
+    from kiosk.testing import Driver, start_app
+
+    data = Path(tempfile.mkdtemp(prefix="bench-memory-"))
+    atexit.register(shutil.rmtree, data, True)  # the voice model's grammar copy is 190 MB
+    driver = Driver(start_app(data))
+    app = driver.app
+    app.exit_kiosk = lambda: None
+    voice = None
+    if mode == "model":
+        deadline = time.monotonic() + 180
+        while app.voice is None and time.monotonic() < deadline:
+            driver.pump(1)
+        system = getattr(app.voice, "system", None)
+        engine = system.loader.wait(180) if system is not None else None
+        if engine is None:
+            raise SystemExit("the voice model did not load")
+        voice = PacedVoice(system.controller)
+    driver.pump(5)
+    gc_policy.settle()  # as `tablehost run` does 5 s after start
+    emit(sample("start", detail))
+    time.sleep(pause)  # time to attach a profiler (heaptrack -p PID) to what grows from here
+    tutor = Tutor()
+    Clock._max_fps = 0
+    rng = random.Random(2026)
+    cpu0, t0 = time.process_time(), time.monotonic()
+    if voice is not None:
+        voice.start()
+    tutor.start()
+    for r in range(rounds):
+        for game in GAMES:
+            hour_block(driver, game, frames, rng)
+            emit(sample(f"{game} {r + 1}", detail))
+    for th in (voice, tutor):
+        if th is not None:
+            th.stop.set()
+    driver.pump(20)
+    end = sample("end", detail)
+    end.update(utterances=voice.count if voice else 0, tutor=tutor.count, errors=len(app.errors),
+               seconds=time.monotonic() - t0, cpu=time.process_time() - cpu0)
+    emit(end)
+
+
+def emit(s: dict[str, Any]) -> None:
+    print("SAMPLE " + json.dumps(s), flush=True)
+
+
+# ---------------------------------------------------------------- the run (parent)
+def run_child(mode: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "bench.memory", "--child", mode, "--rounds", str(args.rounds), "--frames",
+           str(args.frames)] + (["--detail", str(args.detail)] if args.detail else [])
+    log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-memory-{mode}-", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
+    out = []
+    assert proc.stdout is not None
+    prev: dict[str, Any] | None = None
+    for line in proc.stdout:
+        if not line.startswith("SAMPLE "):
+            continue
+        s = json.loads(line[7:])
+        out.append(s)
+        show(mode, s, prev, args.detail)
+        prev = s
+    if proc.wait() != 0:
+        print(f"  {mode}: the child failed (exit {proc.returncode}); its log: {log.name}", flush=True)
+    return out
+
+
+def show(mode: str, s: dict[str, Any], prev: dict[str, Any] | None, detail: int) -> None:
+    print(f"  {mode:<6} {s['label']:<16} RSS {s['VmRSS']:>5.0f} (anon {s['RssAnon']:>4.0f} + file "
+          f"{s['RssFile']:>3.0f})  malloc used {s.get('used', 0):>4.0f} free {s.get('free', 0):>4.0f}  "
+          f"py arenas {s.get('py_arenas', 0):>4.0f} objects {s.get('py_blocks', 0):>4.0f}  "
+          f"widgets {s['widgets']:>5}  textures {s['textures']:>5} ({s['texture_mb']:>5.1f} MB)  "
+          f"gc objects {s['objects']:>7} (+{s['frozen']} frozen)  cache {sum(s['cache'].values()):>4}", flush=True)
+    if detail and prev is not None:
+        for key, what in (("widget_classes", "widgets"), ("types", "objects")):
+            grown = Counter(s.get(key, {}))
+            grown.subtract(prev.get(key, {}))
+            top = [f"{k} {v:+d}" for k, v in grown.most_common(detail) if v > 0]
+            if top:
+                print(f"           grown {what}: " + ", ".join(top), flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=2, help="times every game is played")
+    ap.add_argument("--frames", type=int, default=120, help="frames of play per game")
+    ap.add_argument("--only", choices=("bare", "plain", "model"), action="append")
+    ap.add_argument("--detail", type=int, default=0)
+    ap.add_argument("--child", choices=("plain", "model"), help="run one kiosk and print its samples")
+    ap.add_argument("--pause", type=float, default=0.0, help="--child: seconds to wait after the start sample")
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child, args.rounds, args.frames, bool(args.detail), args.pause)
+        return
+    modes = args.only or ["bare", "plain", "model"]
+    load = os.getloadavg()
+    print(f"Memory after {args.rounds} round(s) of the four games, {args.frames} frames of play each; load "
+          f"{load[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    bare_rss = None
+    results: dict[str, list[dict[str, Any]]] = {}
+    if "bare" in modes:
+        from bench.frames import bare
+
+        _times, bare_rss = bare(200)
+        print(f"  bare   Kivy, one label, 200 frames: RSS {bare_rss:.0f} MB", flush=True)
+    for mode in ("plain", "model"):
+        if mode in modes:
+            results[mode] = run_child(mode, args)
+    print("Summary (MB):")
+    for mode, samples in results.items():
+        if not samples:
+            continue
+        start, end = samples[0], samples[-1]
+        peak = max(s["VmRSS"] for s in samples)
+        ratio = f"; end/bare {end['VmRSS'] / bare_rss:.2f}×" if bare_rss else ""
+        print(f"  {'kiosk with model' if mode == 'model' else 'kiosk, no model':<17} start {start['VmRSS']:.0f}, "
+              f"peak {peak:.0f}, end {end['VmRSS']:.0f} (anon {end['RssAnon']:.0f} + file {end['RssFile']:.0f}; "
+              f"malloc used {end.get('used', 0):.0f}, free {end.get('free', 0):.0f}){ratio}; "
+              f"{end.get('utterances', 0)} utterances, {end.get('tutor', 0)} tutor runs, {end.get('errors', 0)} "
+              f"errors, {end.get('seconds', 0):.0f} s, CPU {end.get('cpu', 0):.0f} s")
+
+
+if __name__ == "__main__":
+    main()
