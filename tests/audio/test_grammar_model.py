@@ -152,3 +152,46 @@ def test_mapped_loading_switches_and_restores_the_flag() -> None:
         assert on
         assert ctypes.string_at(flag.value, 4) == b"map\0"
     assert ctypes.string_at(flag.value, 5) == b"read\0"
+
+
+def cached_share(path: Path) -> float:
+    """The share of `path`'s pages in the kernel's page cache (mincore on a mapping that touches none)."""
+    import ctypes
+    import mmap
+    import os
+
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    size = path.stat().st_size
+    pages = -(-size // mmap.PAGESIZE)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        addr = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+        assert addr not in (None, ctypes.c_void_p(-1).value)
+        vec = (ctypes.c_ubyte * pages)()
+        try:
+            assert libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vec) == 0
+        finally:
+            libc.munmap(ctypes.c_void_p(addr), ctypes.c_size_t(size))
+    finally:
+        os.close(fd)
+    return sum(v & 1 for v in vec) / pages
+
+
+@needs_model
+def test_the_mapped_graph_starts_out_of_the_page_cache(tmp_path: Path) -> None:
+    """Just built (180 MB written) or read by anything else, the graph's pages sit in the page cache, and
+    every page the decoder touches then maps its cached neighbours too: the kiosk's RSS grew by ~80 MB of
+    graph pages over bench/memory.py's hour (~5 MB when the file starts cold). The copy is handed to the
+    loader with its graph's pages dropped (on disk first: a power cut must not leave a short file)."""
+    full = default_model_path()
+    assert full is not None
+    copy = gm.grammar_model(full, tmp_path / "cache")
+    assert cached_share(copy / gm.HCL) < 0.1
+    with (copy / gm.HCL).open("rb") as f:  # read whole, as a backup or a file copy would
+        while f.read(1 << 22):
+            pass
+    assert cached_share(copy / gm.HCL) > 0.9
+    assert gm.grammar_model(full, tmp_path / "cache") == copy  # the next start
+    assert cached_share(copy / gm.HCL) < 0.1
