@@ -164,7 +164,8 @@ class Counter:
     def _count(nb: Notebook, clauses: list[tuple[int, tuple[str, ...]]], triples: list[tuple[str, ...]],
                max_states: int) -> _Memo:
         kn = nb.knowledge
-        counts = {c: [0] * (kn.players + 1) for c in kn.cards}
+        row = [0] * (len(kn.hand_sizes) + 1)
+        counts = {c: row[:] for cat in kn.categories for c in cat}
         base = _model(kn, nb.marks, clauses, max_states)
         if not base.ok:
             return [], [], 0, counts, 0
@@ -180,7 +181,7 @@ class Counter:
             if not sub.ok:
                 continue
             sub.forward()
-            sub_counts = {c: [0] * (kn.players + 1) for c in kn.cards}
+            sub_counts = {c: row[:] for c in counts}
             n = sub.backward(sub_counts)
             if n:
                 total -= n
