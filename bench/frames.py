@@ -70,11 +70,12 @@ def pct(xs: list[float], q: float) -> float:
 
 
 STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
+SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
 
 
-def frame(before: Any = None) -> tuple[float, float]:
+def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     """One pass of Kivy's loop, with `before()` (a tap or an action, handled on the UI thread as input is)
-    at its start: (wall s, UI-thread CPU s)."""
+    at its start: (wall s, UI-thread CPU s). `what` names it in the list of slowest frames."""
     from kivy.base import EventLoop
 
     if STALL:
@@ -84,6 +85,8 @@ def frame(before: Any = None) -> tuple[float, float]:
         before()
     EventLoop.idle()
     out = time.perf_counter() - w, time.thread_time() - c
+    if out[1] > 0.025:
+        SLOW.append((out[1], what))
     if STALL:
         faulthandler.cancel_dump_traceback_later()
     return out
@@ -169,8 +172,8 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
 
     def open_game() -> Any:
         app.host(game)
-        for _ in range(30):
-            times.append(frame())
+        for i in range(30):
+            times.append(frame(what=f"{game}: opening, frame {i}"))
         ctx = app.get_screen("host").ctx
         g = app.library.games[game]
         config = find_engine(g.engine_name).example_configs(g.pack)[0]
@@ -186,21 +189,24 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
         if s.engine.outcome(s.state) is not None:
             ctx = open_game()
             continue
-        before = None
+        before, what = None, game
         if n % 3 == 0:
             seats = list(range(len(s.view(None).get("players", [])) or 1))
             rng.shuffle(seats)
             for seat in seats:
                 acts = s.legal(seat)
                 if acts:
-                    before = functools.partial(ctx.dispatch, rng.choice(acts))
+                    act = rng.choice(acts)
+                    before, what = functools.partial(ctx.dispatch, act), f"{game}: action {act.NAME}"
                     break
         else:
             targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") not in
                        ("frame_back", "frame_end", "staff", "exit")]
             if targets:
-                before = functools.partial(tap, rng.choice(targets))
-        times.append(frame(before))
+                target = rng.choice(targets)
+                before = functools.partial(tap, target)
+                what = f"{game}: tap {getattr(target, 'test_id', '') or type(target).__name__}"
+        times.append(frame(before, what))
 
 
 def summary(times: list[tuple[float, float]]) -> dict[str, float]:
@@ -263,6 +269,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--stall", type=float, default=0.0, help="print all stacks when a frame exceeds this (s)")
     ap.add_argument("--baseline", action="store_true",
                     help="with Python's default GC settings and no heap trimming (as before #21's frame work)")
+    ap.add_argument("--slowest", type=int, default=12, help="list the N frames with the most UI-thread CPU")
+    ap.add_argument("--profile", type=int, default=0,
+                    help="cProfile the UI thread during play; print the N functions with the most cumulative time")
     ap.add_argument("--trace", type=int, default=0, help="tracemalloc: print the N biggest Python growths")
     args = ap.parse_args(argv)
     if args.trace:
@@ -333,6 +342,12 @@ def main(argv: list[str] | None = None) -> None:
     if voice is not None:
         voice.start()
     tutor.start()
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     for r in range(args.rounds):
         for g in args.games:
             times: list[tuple[float, float]] = []
@@ -340,6 +355,8 @@ def main(argv: list[str] | None = None) -> None:
             per_game[g] += times
             samples.append(rss_mb())
             line(f"{g} (round {r + 1})", summary(times))
+    if profiler is not None:
+        profiler.disable()
     for th in (voice, tutor):
         if th is not None:
             th.stop.set()
@@ -369,6 +386,13 @@ def main(argv: list[str] | None = None) -> None:
           f"(ratio end/bare {rss['end'] / base_rss:.2f}×); after each game: "
           + ", ".join(f"{v:.0f}" for v in samples), flush=True)
     print(f"  before play {parts['start']}, at the end {parts['end']}")
+    if args.slowest:
+        print("  slowest frames (UI-thread CPU, ms): " + "; ".join(
+            f"{c * 1e3:.0f} {what}" for c, what in sorted(SLOW, reverse=True)[: args.slowest]))
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     if snapshot is not None:
         import tracemalloc
 

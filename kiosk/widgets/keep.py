@@ -1,13 +1,14 @@
 """Widgets kept from one refresh to the next, by key, instead of made again.
 
-Game screens redraw from the view after every action by clearing their boxes and adding new widgets. A
-Kivy widget costs about a millisecond of UI-thread CPU to make here (its kv rules, bindings and canvas),
-several on a tablet; a board of a dozen buttons made again on every tap was the largest part of the
-slowest frames left (`bench/frames.py --stall`). With `Keep`, a refresh asks for the widget of a key:
-the same widget as last time comes back, taken out of its old parent, its text updated if that alone
-changed (drawn again only then); any other change makes a new widget. `on_release` is called through
-the widget, so the callback may change from one refresh to the next. `built` keeps a whole group (a
-player's row) while what it shows is unchanged, and builds it again when anything in it changed.
+Game screens redraw from the view after every action. A Kivy widget costs about a millisecond of UI-thread
+CPU to make here (its kv rules, bindings and canvas), several on a tablet, and a label's text is drawn again
+whenever it is made anew; a panel of a dozen buttons made again on every tap was the largest part of the
+slowest frames (`bench/frames.py --slowest`). With `Keep`, a refresh asks for the widget of a key: the same
+widget as last time comes back, the properties its class lets change in place updated (drawn again only
+then); any other change makes a new widget. `on_release` is called through the widget, so the callback may
+change from one refresh to the next. `built` keeps a whole group (a player's row) while what it shows is
+unchanged, and builds it again when anything in it changed. `Fill` lays a box's children out of a `Keep`
+in order and touches the box only when that order changed.
 """
 
 from __future__ import annotations
@@ -17,11 +18,22 @@ from typing import Any, TypeVar
 
 W = TypeVar("W")
 
+# What a kept widget may change in place, per class (its own KEEP_IN_PLACE: property → the given properties
+# that forbid it). A kv rule that overrides a base rule's property keeps both bindings, so changing, say,
+# `selected` on a subclass would let the base rule's colour win over the subclass's: subclasses that do not
+# declare their own get only the text changed in place.
+TEXT_ONLY: dict[str, tuple[str, ...]] = {"text": ()}
+
 
 def _tap(widget: Any) -> None:
     fn = getattr(widget, "_keep_tap", None)
     if fn is not None:
         fn()
+
+
+def _in_place(cls: type, props: dict[str, Any]) -> set[str]:
+    rules: dict[str, tuple[str, ...]] = cls.__dict__.get("KEEP_IN_PLACE", TEXT_ONLY)
+    return {p for p, blockers in rules.items() if not any(b in props for b in blockers)}
 
 
 class Keep:
@@ -31,35 +43,41 @@ class Keep:
         self.made = 0
 
     def get(self, cls: type[W], key: str, on_release: Callable[[], Any] | None = None, **props: Any) -> W:
-        """The widget for `key`: last refresh's, with its text updated in place, when it has the same class and
-        the same other properties; else a new `cls(**props)`. (Only the text is set in place: a kv rule that
-        overrides a base rule's property keeps both bindings, so changing, say, `selected` later would let
-        the base rule's colour win over the subclass's.)"""
-        widget = self._widgets.get(key)
-        same = (widget is not None and type(widget) is cls and widget._keep_props == props.keys()
-                and all(getattr(widget, k) == v for k, v in props.items() if k != "text"))
-        if not same:
-            widget = cls(**props)
-            self.made += 1
-            if hasattr(widget, "on_release"):
-                widget.bind(on_release=_tap)
-            self._widgets[key] = widget
-        else:
-            if widget.parent is not None:
-                widget.parent.remove_widget(widget)
-            if "text" in props and widget.text != props["text"]:
-                widget.text = props["text"]
-        widget._keep_props = set(props)
-        widget._keep_tap = on_release
-        return widget  # type: ignore[no-any-return]
+        """The widget for `key`, taken out of its old parent: last refresh's, with what its class lets change in
+        place updated, when it has the same class and the same other properties; else a new `cls(**props)`."""
+        return self.widget(cls, key, on_release, props, detach=True)
 
-    def built(self, key: str, shown: Any, build: Callable[[], W]) -> W:
+    def widget(self, cls: type[W], key: str, on_release: Callable[[], Any] | None, props: dict[str, Any],
+               detach: bool) -> W:
+        widget = self._widgets.get(key)
+        if widget is not None and type(widget) is cls and widget._keep_props.keys() == props.keys():
+            given = widget._keep_props
+            in_place = _in_place(cls, props)
+            if all(k in in_place or given[k] == v for k, v in props.items()):
+                for k in in_place & props.keys():
+                    if getattr(widget, k) != props[k]:
+                        setattr(widget, k, props[k])
+                if detach and widget.parent is not None:
+                    widget.parent.remove_widget(widget)
+                widget._keep_props = props
+                widget._keep_tap = on_release
+                return widget  # type: ignore[no-any-return]
+        widget = cls(**props)
+        self.made += 1
+        if hasattr(widget, "on_release"):
+            widget.bind(on_release=_tap)
+        self._widgets[key] = widget
+        widget._keep_props = props
+        widget._keep_tap = on_release
+        return widget
+
+    def built(self, key: str, shown: Any, build: Callable[[], W], detach: bool = True) -> W:
         """What `build()` made for `key` last time if `shown` (everything it shows and does; hashable or
         comparable) is the same, taken out of its old parent; else `build()` now."""
         kept = self._built.get(key)
         if kept is not None and kept[0] == shown:
             widget = kept[1]
-            if widget.parent is not None:
+            if detach and widget.parent is not None:
                 widget.parent.remove_widget(widget)
             return widget  # type: ignore[no-any-return]
         widget = build()
@@ -71,3 +89,74 @@ class Keep:
         """Forget every widget (a new game: other keys)."""
         self._widgets.clear()
         self._built.clear()
+
+
+class Fill:
+    """A box's children for this redraw, in order, from a `Keep` (None: all made anew). Use as a context
+    manager (or call `done()`): the box is given the children only if they differ from what it holds, so an
+    unchanged panel is neither laid out nor drawn again. Keys default to the `test_id`, else the position."""
+
+    def __init__(self, keep: Keep | None, box: Any, key: str) -> None:
+        self.keep, self.box, self.key = keep, box, key
+        self.items: list[Any] = []
+
+    def add(self, cls: type[W], key: str = "", on_release: Callable[[], Any] | None = None, **props: Any) -> W:
+        key = f"{self.key}/{key or props.get('test_id') or f'{len(self.items)}.{cls.__name__}'}"
+        if self.keep is None:
+            widget: Any = cls(**props)
+            if on_release is not None:
+                widget.bind(on_release=lambda *_: on_release())
+        else:
+            widget = self.keep.widget(cls, key, on_release, props, detach=False)
+        self.items.append(widget)
+        return widget  # type: ignore[no-any-return]
+
+    def box_of(self, cls: type, key: str = "", **props: Any) -> Fill:
+        """A kept container as the next child, and a Fill for its own children (finish it before this one)."""
+        key = key or f"{len(self.items)}.{cls.__name__}"
+        return Fill(self.keep, self.add(cls, key, **props), f"{self.key}/{key}")
+
+    def built(self, key: str, shown: Any, build: Callable[[], W]) -> W:
+        """`Keep.built` as the next child."""
+        widget = build() if self.keep is None else self.keep.built(f"{self.key}/{key}", shown, build, detach=False)
+        self.items.append(widget)
+        return widget
+
+    def add_widget(self, widget: Any) -> None:
+        """A widget the caller made (not kept)."""
+        self.items.append(widget)
+
+    def done(self) -> None:
+        children = self.box.children[::-1]
+        if len(children) == len(self.items) and all(a is b for a, b in zip(children, self.items, strict=True)):
+            return
+        self.box.clear_widgets()
+        for widget in self.items:
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            self.box.add_widget(widget)
+
+    def __enter__(self) -> Fill:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if exc[0] is None:
+            self.done()
+
+
+def put(into: Any, cls: type[W], key: str = "", on_release: Callable[[], Any] | None = None, **props: Any) -> W:
+    """Add a `cls(**props)` to `into`: a Fill (kept between redraws) or any widget (made anew)."""
+    if isinstance(into, Fill):
+        return into.add(cls, key, on_release, **props)
+    widget: Any = cls(**props)
+    if on_release is not None:
+        widget.bind(on_release=lambda *_: on_release())
+    into.add_widget(widget)
+    return widget  # type: ignore[no-any-return]
+
+
+def box_in(into: Any, cls: type, key: str = "", **props: Any) -> Fill:
+    """A container added to `into` (see `put`) and the Fill for its children (use it as a context manager)."""
+    if isinstance(into, Fill):
+        return into.box_of(cls, key, **props)
+    return Fill(None, put(into, cls, **props), "")

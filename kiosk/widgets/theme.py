@@ -13,6 +13,7 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 # -- type scale (sp; at this tablet's density 1 sp = 1 px)
@@ -71,6 +72,13 @@ class TButton(ButtonBehavior, Label):
     selected = BooleanProperty(False)
     test_id = StringProperty("")
     why = StringProperty("")  # shown on the screen while the button is greyed: why, and how to go on
+    # kiosk.widgets.keep: a kept button changes these in place (selected and kind only when its colours are
+    # the rule's, not given)
+    KEEP_IN_PLACE = {"text": (), "disabled": (), "why": (), "selected": ("color", "bg"), "kind": ("color", "bg")}
+
+
+class FitGrid(GridLayout):
+    """A grid as tall as its rows."""
 
 
 class TLabel(Label):

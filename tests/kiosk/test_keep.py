@@ -25,19 +25,70 @@ def test_a_kept_button_is_the_same_widget_with_its_text_updated(driver) -> None:
     assert keep.get(TButton, "b", text="둘", selected=True) is not first
 
 
-def test_any_other_change_makes_a_new_widget_styled_as_new(driver) -> None:
-    """A kept TButton-based tile whose `selected` changed is made again: set in place, the base rule's
-    colour would win over the tile's own (light text on a paper card, 1.1:1)."""
+def test_a_button_changes_its_own_state_in_place_styled_as_new(driver) -> None:
+    """TButton declares what may change in place (text, disabled, why, selected, kind): its kv rule alone
+    derives the colours from them, so a kept button looks exactly as a new one."""
     from kiosk.widgets.keep import Keep
     from kiosk.widgets.theme import TButton
 
     keep = Keep()
-    a = keep.get(TButton, "b", text="하나", selected=True)
-    b = keep.get(TButton, "b", text="하나", selected=False)
+    a = keep.get(TButton, "b", text="하나", selected=True, kind="primary", disabled=True)
+    b = keep.get(TButton, "b", text="하나", selected=False, kind="danger", disabled=False)
+    assert b is a and not b.selected and not b.disabled and keep.made == 1
+    fresh = TButton(text="하나", selected=False, kind="danger", disabled=False)
+    assert list(b.color) == list(fresh.color) and list(b.bg) == list(fresh.bg) and b.opacity == fresh.opacity
+    assert keep.get(TButton, "b", text="하나", selected=False, kind="danger", disabled=False, height=90) is not b
+
+
+def test_any_other_change_makes_a_new_widget_styled_as_new(driver) -> None:
+    """A TButton-based tile with its own kv colours, whose `selected` changed, is made again: set in place, the
+    base rule's colour would win over the tile's own (light text on a paper card, 1.1:1)."""
+    from kiosk.games.watson_holmes.host import WhTile
+    from kiosk.widgets.keep import Keep
+
+    keep = Keep()
+    a = keep.get(WhTile, "b", text="하나", selected=True)
+    b = keep.get(WhTile, "b", text="하나", selected=False)
     assert b is not a and not b.selected
-    fresh = TButton(text="하나", selected=False)
+    fresh = WhTile(text="하나", selected=False)
     assert list(b.color) == list(fresh.color) and list(b.bg) == list(fresh.bg)
-    assert keep.get(TButton, "b", text="하나") is not b  # a property no longer given: new as well
+    assert keep.get(WhTile, "b", text="하나") is not b  # a property no longer given: new as well
+
+
+def test_fill_touches_a_box_only_when_its_children_changed(driver) -> None:
+    """A redraw through Fill gives the box the same widgets; an unchanged panel keeps its children list (no
+    new layout), a changed one gets exactly what the latest redraw described, in order."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.widget import Widget
+
+    from kiosk.widgets.keep import Fill, Keep
+    from kiosk.widgets.theme import TButton, TLabel
+
+    keep, box, taps = Keep(), BoxLayout(), []
+
+    def redraw(title: str, with_row: bool, n: int) -> list:
+        with Fill(keep, box, "p") as f:
+            f.add(TLabel, text=title)
+            if with_row:
+                with f.box_of(BoxLayout, "row") as row:
+                    for i in range(n):
+                        row.add(TButton, on_release=lambda i=i: taps.append(i), text=str(i), test_id=f"b{i}")
+            f.add(Widget)
+        return list(box.children)
+
+    first = redraw("제목", True, 2)
+    children_list = box.children
+    again = redraw("제목", True, 2)
+    assert again == first and box.children is children_list and keep.made == 5
+    row = box.children[1]
+    assert [w.text for w in reversed(row.children)] == ["0", "1"]
+    redraw("새 제목", True, 3)
+    assert box.children[-1].text == "새 제목" and box.children[-1] is first[-1]  # text changed in place
+    assert [w.test_id for w in reversed(box.children[1].children)] == ["b0", "b1", "b2"]
+    box.children[1].children[0].dispatch("on_release")
+    assert taps == [2]
+    redraw("새 제목", False, 0)
+    assert len(box.children) == 2 and isinstance(box.children[0], Widget)
 
 
 def test_a_group_is_built_again_only_when_what_it_shows_changed(driver) -> None:

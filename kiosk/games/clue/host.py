@@ -36,6 +36,7 @@ from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, 
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
+from kiosk.widgets.keep import Fill
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
@@ -89,7 +90,7 @@ class ClueSetup(BoxLayout):
         row.add_widget(b)
         self.add_widget(row)
         self.add_widget(Widget())
-        self.add_widget(action_button(tr("clue.setup.start"), "clue_start", self.start, "primary", 80))
+        action_button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
 
     def set_count(self, n: int) -> None:
         self.count = n
@@ -158,12 +159,11 @@ class ClueHost(PrivateChannel, GameHost):
         if self.ctx.session is None:
             return
         view = self.session.view(None)
-        self.clear_widgets()
-        self.add_widget(ClueTitle(text=self.status(view), font_size=BODY))
-        body = BoxLayout(spacing=dp(16))
-        body.add_widget(self.players_panel(view))
-        body.add_widget(self.action_panel(view))
-        self.add_widget(body)
+        with Fill(self.keep, self, "clue") as top:  # kept widgets: only what changed is drawn again
+            top.add(ClueTitle, text=self.status(view), font_size=BODY)
+            with top.box_of(BoxLayout, "body", spacing=dp(16)) as body:
+                self.players_panel(view, body)
+                self.action_panel(view, body)
         if step is not None:
             self.after_step(view, step)
 
@@ -194,8 +194,12 @@ class ClueHost(PrivateChannel, GameHost):
         return self.tr("end.nobody", **names)
 
     # ------------------------------------------------------------ the table screen
-    def players_panel(self, view: dict[str, Any]) -> Panel:
-        panel = Panel(orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6), padding=dp(10))
+    def players_panel(self, view: dict[str, Any], body: Fill) -> None:
+        with body.box_of(Panel, "players", orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6),
+                         padding=dp(10)) as panel:
+            self.player_rows(view, panel)
+
+    def player_rows(self, view: dict[str, Any], panel: Fill) -> None:
         cards = self.cards(view)
         for p in view["players"]:
             colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
@@ -203,8 +207,7 @@ class ClueHost(PrivateChannel, GameHost):
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
             extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
             shown = (tuple(colour), f"{p['name']} · {where}\n{extra}", p["out"], self.tr("act.notebook", name=""))
-            panel.add_widget(self.keep.built(f"clue_player_{p['seat']}", shown,
-                                             partial(self.player_row, p["seat"], *shown)))
+            panel.built(f"clue_player_{p['seat']}", shown, partial(self.player_row, p["seat"], *shown))
         rooms: dict[str, list[str]] = {}
         for sid, room in view["tokens"].items():
             if room:
@@ -212,9 +215,8 @@ class ClueHost(PrivateChannel, GameHost):
         for wid, room in view["weapons"].items():
             rooms.setdefault(room, []).append(self.cname(view, wid))
         lines = [f"{self.cname(view, r)}: {', '.join(rooms[r])}" for r in cards.ids(2) if r in rooms]
-        panel.add_widget(ClueText(text="\n".join(lines), font_size=SMALL, color=MUTED))
-        panel.add_widget(Widget())
-        return panel
+        panel.add(ClueText, text="\n".join(lines), font_size=SMALL, color=MUTED)
+        panel.add(Widget)
 
     def player_row(self, seat: int, colour: tuple[float, ...], text: str, out: bool, nb_text: str) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
@@ -227,36 +229,40 @@ class ClueHost(PrivateChannel, GameHost):
         row.add_widget(nb)
         return row
 
-    def action_panel(self, view: dict[str, Any]) -> BoxLayout:
-        box = BoxLayout(orientation="vertical", spacing=dp(10))
+    def action_panel(self, view: dict[str, Any], body: Fill) -> None:
+        ph = "over" if view["over"] else view["phase"]
+        with body.box_of(BoxLayout, f"act_{ph}_{int(self.accusing)}", orientation="vertical", spacing=dp(10)) as box:
+            self.actions(view, box)
+
+    def actions(self, view: dict[str, Any], box: Fill) -> None:
         if view["over"]:
             won = view["winner"] >= 0
             head = (self.ctx.tr("results.winner", names=self.pname(view, view["winner"])) if won
                     else self.ctx.tr("results.nobody"))
-            box.add_widget(WinnerBanner(head, self.end_text(view)))
-            box.add_widget(Widget())
-            return box
+            line = self.end_text(view)
+            box.built("winner", (head, line), lambda: WinnerBanner(head, line))
+            box.add(Widget)
+            return
         ph, turn = view["phase"], view["turn"]
         if ph == "hands":
             seat = view["asking"]
-            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
-                                         lambda: self.record_hand(seat), "primary", 80))
+            action_button(box, self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+                          lambda: self.record_hand(seat), "primary", 80)
         elif ph == "refute":
             self.refute_panel(view, box)
         elif ph == "note":
-            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
-                                         lambda: self.note_shown(turn), "primary", 80))
+            action_button(box, self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+                          lambda: self.note_shown(turn), "primary", 80)
         elif ph == "accuse_check":
-            box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
-                                         lambda: self.check_accusation(turn), "primary", 80))
+            action_button(box, self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+                          lambda: self.check_accusation(turn), "primary", 80)
         elif self.accusing:
             self.accuse_panel(view, box)
         else:
             self.turn_panel(view, box)
-        box.add_widget(Widget())
-        return box
+        box.add(Widget)
 
-    def turn_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+    def turn_panel(self, view: dict[str, Any], box: Fill) -> None:
         turn = view["turn"]
         legal = self.legal(turn)
         last = view["suggestions"][-1] if view["suggestions"] else None
@@ -265,48 +271,52 @@ class ClueHost(PrivateChannel, GameHost):
             passed = ", ".join(self.pname(view, p) for p in last["passed"]) or "-"
             result = (self.tr("status.showed_by", name=self.pname(view, last["shown_by"]), passed=passed)
                       if last["shown_by"] >= 0 else self.tr("status.nobody_showed", passed=passed))
-            box.add_widget(ClueText(text=f"{named}\n{result}", font_size=BODY))
+            box.add(ClueText, text=f"{named}\n{result}", font_size=BODY)
         names = {a.NAME for a in legal}
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        moves: list[tuple[str, str, Callable[[], Any], str]] = []  # (label, test id, on tap, kind)
         if "roll_die" in names:
-            row.add_widget(action_button(self.tr("act.roll"), "clue_roll", lambda: self.send(RollDie(turn)), "primary"))
-        passage = next((a for a in legal if isinstance(a, UsePassage)), None)
-        if passage is not None:
+            moves.append((self.tr("act.roll"), "clue_roll", lambda: self.send(RollDie(turn)), "primary"))
+        if any(isinstance(a, UsePassage) for a in legal):
             room = self.cards(view).passage_from(view["tokens"][view["players"][turn]["suspect"]]) or ""
-            row.add_widget(action_button(self.tr("act.passage", room=self.cname(view, room)), "clue_passage",
-                                         lambda: self.send(UsePassage(turn))))
+            moves.append((self.tr("act.passage", room=self.cname(view, room)), "clue_passage",
+                          lambda: self.send(UsePassage(turn)), "normal"))
         if "trapped" in names:
-            row.add_widget(action_button(self.tr("act.trapped"), "clue_trapped", lambda: self.send(Trapped(turn))))
-        if row.children:
-            box.add_widget(row)
+            moves.append((self.tr("act.trapped"), "clue_trapped", lambda: self.send(Trapped(turn)), "normal"))
+        self.button_row(box, "moves", moves)
         rooms = [a.room for a in legal if isinstance(a, EnterRoom)]
         if rooms:
-            box.add_widget(ClueText(text=self.tr("act.enter")))
-            box.add_widget(button_grid([(r, self.cname(view, r)) for r in rooms],
-                                       lambda r: self.send(EnterRoom(turn, r)), 3, prefix="clue_room", height=60))
-            box.add_widget(action_button(self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn))))
+            box.add(ClueText, text=self.tr("act.enter"))
+            button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
+                        prefix="clue_room", height=60)
+            action_button(box, self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn)))
         if "suggest" in names:
             self.suggest_panel(view, box, turn)
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        ends: list[tuple[str, str, Callable[[], Any], str]] = []
         if "end_turn" in names:
-            row.add_widget(action_button(self.tr("act.end_turn"), "clue_end_turn", lambda: self.send(EndTurn(turn))))
+            ends.append((self.tr("act.end_turn"), "clue_end_turn", lambda: self.send(EndTurn(turn)), "normal"))
         if "accuse" in names:
-            row.add_widget(action_button(self.tr("act.accuse"), "clue_accuse", self.start_accuse, "danger"))
-        if row.children:
-            box.add_widget(row)
+            ends.append((self.tr("act.accuse"), "clue_accuse", self.start_accuse, "danger"))
+        self.button_row(box, "ends", ends)
 
-    def suggest_panel(self, view: dict[str, Any], box: BoxLayout, turn: int) -> None:
+    @staticmethod
+    def button_row(box: Fill, key: str, buttons: list[tuple[str, str, Callable[[], Any], str]],
+                   height: float = 64, disabled: tuple[str, ...] = ()) -> None:
+        if buttons:
+            with box.box_of(BoxLayout, key, size_hint_y=None, height=dp(height), spacing=dp(8)) as row:
+                for text, test_id, fn, kind in buttons:
+                    action_button(row, text, test_id, fn, kind, height, disabled=test_id in disabled)
+
+    def suggest_panel(self, view: dict[str, Any], box: Fill, turn: int) -> None:
         room = view["tokens"][view["players"][turn]["suspect"]]
         cards = self.cards(view)
-        box.add_widget(ClueText(text=self.tr("act.suggest_title", room=self.cname(view, room))))
-        box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(0)], lambda c: self.choose("suspect", c),
-                                   3, self.pick.get("suspect", ""), "clue_sus", 56))
-        box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(1)], lambda c: self.choose("weapon", c),
-                                   4, self.pick.get("weapon", ""), "clue_wpn", 56))
+        box.add(ClueText, text=self.tr("act.suggest_title", room=self.cname(view, room)))
+        button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(0)], lambda c: self.choose("suspect", c), 3,
+                    self.pick.get("suspect", ""), "clue_sus", 56)
+        button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(1)], lambda c: self.choose("weapon", c), 4,
+                    self.pick.get("weapon", ""), "clue_wpn", 56)
         ready = "suspect" in self.pick and "weapon" in self.pick
-        b = action_button(self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary")
-        b.disabled = not ready
-        box.add_widget(b)
+        action_button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
+                      disabled=not ready)
 
     def choose(self, key: str, cid: str) -> None:
         self.pick[key] = cid
@@ -317,42 +327,38 @@ class ClueHost(PrivateChannel, GameHost):
         if step is not None:
             self.pick = {}
 
-    def refute_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+    def refute_panel(self, view: dict[str, Any], box: Fill) -> None:
         rec = view["suggestions"][-1]
         named = ", ".join(self.cname(view, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
-        box.add_widget(ClueText(text=f"{self.pname(view, rec['seat'])}: {named}", font_size=BODY))
+        box.add(ClueText, text=f"{self.pname(view, rec['seat'])}: {named}", font_size=BODY)
         seat = view["asking"]
         offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}
         if (seat, "pass") in offers:  # physical cards, no recorded hand: nothing secret decides the answer
-            row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-            row.add_widget(action_button(self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)),
-                                         "primary", 72))
-            row.add_widget(action_button(self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal", 72))
-            box.add_widget(row)
+            self.button_row(box, "answer", [
+                (self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)), "primary"),
+                (self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal")], 72)
             return
         # the seat's hand decides show or pass: they answer on their own channel, where a refusal tells no one
         private = self.pick_card_to_show if view["mode"] == "digital" else self.answer_privately
-        box.add_widget(action_button(self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
-                                     lambda: private(seat), "primary", 80))
+        action_button(box, self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+                      lambda: private(seat), "primary", 80)
 
     def start_accuse(self) -> None:
         self.accusing, self.pick = True, {}
         self.refresh(None)
 
-    def accuse_panel(self, view: dict[str, Any], box: BoxLayout) -> None:
+    def accuse_panel(self, view: dict[str, Any], box: Fill) -> None:
         cards = self.cards(view)
         turn = view["turn"]
-        box.add_widget(ClueText(text=self.tr("act.accuse_title")))
+        box.add(ClueText, text=self.tr("act.accuse_title"))
         for key, cat, cols in (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5)):
-            box.add_widget(button_grid([(c, self.cname(view, c)) for c in cards.ids(cat)],
-                                       lambda c, k=key: self.choose(k, c), cols, self.pick.get(key, ""),
-                                       f"clue_acc_{key}", 56))
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(action_button(self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse))
-        go = action_button(self.tr("act.accuse_go"), "clue_acc_go", lambda: self.confirm_accuse(view, turn), "danger")
-        go.disabled = not all(k in self.pick for k in ("suspect", "weapon", "room"))
-        row.add_widget(go)
-        box.add_widget(row)
+            button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(cat)], lambda c, k=key: self.choose(k, c),
+                        cols, self.pick.get(key, ""), f"clue_acc_{key}", 56)
+        ready = all(k in self.pick for k in ("suspect", "weapon", "room"))
+        self.button_row(box, "go", [
+            (self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse, "normal"),
+            (self.tr("act.accuse_go"), "clue_acc_go", lambda: self.confirm_accuse(view, turn), "danger")],
+            disabled=() if ready else ("clue_acc_go",))
 
     def cancel_accuse(self) -> None:
         self.accusing, self.pick = False, {}

@@ -96,7 +96,7 @@ class NotebookPanel(BoxLayout):
                         test_id=f"clue_nb_level_{lvl}", selected=self.level == lvl)
             b.bind(on_release=lambda _w, level=lvl: self.set_level(level))
             top.add_widget(b)
-        top.add_widget(action_button(self.tr("clue.notebook.close"), "clue_nb_close", self.on_close, "primary"))
+        action_button(top, self.tr("clue.notebook.close"), "clue_nb_close", self.on_close, "primary")
         top.children[0].size_hint_x = None
         top.children[0].width = dp(130)
         self.add_widget(top)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from engines.clue.content import CardSet
+from kiosk.widgets.keep import box_in, put
 from kiosk.widgets.theme import PANEL, SMALL, TButton
 
 SUSPECT_RGBA = {
@@ -60,23 +61,22 @@ def card_name(cards: CardSet, cid: str, lang: str) -> str:
         return cid
 
 
-def button_grid(items: Sequence[tuple[str, str]], on_pick: Callable[[str], None], cols: int,
-                selected: str = "", prefix: str = "clue_pick", height: float = 64) -> GridLayout:
-    """A grid of finger-sized buttons: (id, label) → on_pick(id)."""
+def button_grid(into: Any, items: Sequence[tuple[str, str]], on_pick: Callable[[str], None], cols: int,
+                selected: str | Collection[str] = "", prefix: str = "clue_pick", height: float = 64) -> None:
+    """A grid of finger-sized buttons added to `into` (a kept Fill or any widget): (id, label) → on_pick(id)."""
+    chosen = {selected} if isinstance(selected, str) else set(selected)
     rows = (len(items) + cols - 1) // cols
-    grid = GridLayout(cols=cols, spacing=dp(8), size_hint_y=None, height=rows * dp(height) + (rows - 1) * dp(8))
-    for cid, text in items:
-        b = TButton(text=text, font_size=SMALL, test_id=f"{prefix}_{cid}", selected=cid == selected)
-        b.bind(on_release=lambda _w, c=cid: on_pick(c))
-        grid.add_widget(b)
-    return grid
+    with box_in(into, GridLayout, prefix, cols=cols, spacing=dp(8), size_hint_y=None,
+                height=rows * dp(height) + (rows - 1) * dp(8)) as grid:
+        for cid, text in items:
+            put(grid, TButton, "", lambda c=cid: on_pick(c), text=text, font_size=SMALL, test_id=f"{prefix}_{cid}",
+                selected=cid in chosen)
 
 
-def action_button(text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
-                  height: float = 64) -> TButton:
-    b = TButton(text=text, kind=kind, test_id=test_id, size_hint_y=None, height=dp(height))
-    b.bind(on_release=lambda *_: on_press())
-    return b
+def action_button(into: Any, text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
+                  height: float = 64, disabled: bool = False) -> TButton:
+    return put(into, TButton, "", on_press, text=text, kind=kind, test_id=test_id, size_hint_y=None,
+               height=dp(height), disabled=disabled)
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

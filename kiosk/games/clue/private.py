@@ -50,7 +50,7 @@ class PrivateChannel:
                 if self.send(Show(seat, cid)) is not None:
                     done()
 
-            box.add_widget(button_grid(opts, show, 3, prefix="clue_show", height=96))
+            button_grid(box, opts, show, 3, prefix="clue_show", height=96)
             box.add_widget(self.hand_line(mine))
             box.add_widget(Widget())
             return box
@@ -91,14 +91,13 @@ class PrivateChannel:
                     why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
 
                 row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-                row.add_widget(action_button(self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)),
-                                             "primary", 80))
-                row.add_widget(action_button(self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)),
-                                             "normal", 80))
+                action_button(row, self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)), "primary",
+                              80)
+                action_button(row, self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)), "normal", 80)
                 holder.add_widget(row)
                 holder.add_widget(why)
                 holder.add_widget(self.hand_line(mine))
-                holder.add_widget(action_button(self.tr("private.record_fix"), "clue_answer_fix", correcting))
+                action_button(holder, self.tr("private.record_fix"), "clue_answer_fix", correcting)
                 holder.add_widget(Widget())
 
             def correcting() -> None:
@@ -182,17 +181,13 @@ class PrivateChannel:
 
         def redraw() -> None:
             holder.clear_widgets()
-            holder.add_widget(button_grid([(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7,
-                                          prefix="clue_rec", height=60))
-            for b in holder.children[0].children:
-                b.selected = b.test_id[len("clue_rec_"):] in self.recording
+            button_grid(holder, [(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7, self.recording,
+                        prefix="clue_rec", height=60)
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-            row.add_widget(action_button(self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(())))
-            ok = action_button(self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
-                               lambda: finish(tuple(self.recording)), "primary")
-            ok.disabled = len(self.recording) != size
+            action_button(row, self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(()))
+            ok = action_button(row, self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
+                               lambda: finish(tuple(self.recording)), "primary", disabled=len(self.recording) != size)
             ok.why = self.tr("private.record_why", n=size)
-            row.add_widget(ok)
             holder.add_widget(row)
             if ok.disabled:
                 holder.add_widget(ClueText(text=ok.why, color=MUTED))
@@ -219,8 +214,8 @@ class PrivateChannel:
                     done()
 
             named = [(c, self.cname(mine, c)) for c in (rec["suspect"], rec["weapon"], rec["room"])]
-            box.add_widget(button_grid(named, note, 3, prefix="clue_note", height=96))
-            box.add_widget(action_button(self.tr("private.note_skip"), "clue_note_skip", lambda: note("")))
+            button_grid(box, named, note, 3, prefix="clue_note", height=96)
+            action_button(box, self.tr("private.note_skip"), "clue_note_skip", lambda: note(""))
             box.add_widget(Widget())
             return box
 
@@ -236,10 +231,8 @@ class PrivateChannel:
             def report(correct: bool) -> None:
                 self.send(ReportAccusation(seat, correct), then=lambda step: done() if step else None)
 
-            row.add_widget(action_button(self.tr("private.check_right"), "clue_check_right", lambda: report(True),
-                                         "primary", 96))
-            row.add_widget(action_button(self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False),
-                                         "danger", 96))
+            action_button(row, self.tr("private.check_right"), "clue_check_right", lambda: report(True), "primary", 96)
+            action_button(row, self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False), "danger", 96)
             box.add_widget(row)
             box.add_widget(Widget())
             return box

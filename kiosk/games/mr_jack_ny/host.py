@@ -29,6 +29,7 @@ from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTit
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
 from kiosk.session import Session
+from kiosk.widgets.keep import Fill, put
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
 
@@ -212,66 +213,59 @@ class MrJackHost(GameHost):
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
 
     def _center(self, view: dict[str, Any]) -> None:
-        box = self.table.ids.center  # type: ignore[union-attr]
-        box.clear_widgets()
         phase = view["phase"]
-        if phase == "pick":
-            self._pick_panel(box, view)
-        elif phase == "act":
-            self._act_panel(box, view)
-        elif phase == "witness":
-            self._witness_panel(box, view)
-        elif phase == "over":
-            self._over_panel(box, view)
+        key = f"mj_{phase}_{self.choice.get('mode', '')}"
+        with Fill(self.keep, self.table.ids.center, key) as box:  # type: ignore[union-attr]  # kept widgets
+            if phase == "pick":
+                self._pick_panel(box, view)
+            elif phase == "act":
+                self._act_panel(box, view)
+            elif phase == "witness":
+                self._witness_panel(box, view)
+            elif phase == "over":
+                self._over_panel(box, view)
 
-    def _button(self, text: str, test_id: str, on: Callable[[], Any], kind: str = "normal",
-                enabled: bool = True, height: float = 72, font: str = BODY) -> TButton:
-        btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), font_size=font)
-        btn.disabled = not enabled
-        btn.bind(on_release=lambda *_: on())
-        return btn
+    def _button(self, into: Any, text: str, test_id: str, on: Callable[[], Any], kind: str = "normal",
+                enabled: bool = True, height: float = 72, font: str = BODY, **props: Any) -> TButton:
+        props = {"size_hint_y": None, "height": dp(height), **props}
+        return put(into, TButton, "", on, text=text, test_id=test_id, kind=kind, font_size=font,
+                   disabled=not enabled, **props)
 
-    def _pick_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
-        box.add_widget(MjTitle(text=self.tr("pick.title")))
-        grid = GridLayout(cols=2, spacing=dp(12))
+    def _pick_panel(self, box: Fill, view: dict[str, Any]) -> None:
+        box.add(MjTitle, text=self.tr("pick.title"))
         seat = 0 if view["to_move"] == "detective" else 1
-        for cid in view["offer"]:
-            text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
-            btn = self._button(text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
-                               enabled=cid in view["remaining"], height=200, font=BODY)
-            btn.size_hint_y = 1
-            btn.markup = True
-            grid.add_widget(btn)
-        box.add_widget(grid)
+        with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12)) as grid:
+            for cid in view["offer"]:
+                text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
+                self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
+                             enabled=cid in view["remaining"], font=BODY, markup=True, size_hint_y=1)
 
-    def _act_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
+    def _act_panel(self, box: Fill, view: dict[str, Any]) -> None:
         cur = view["current"]
         seat = cur["seat"]
         cid = cur["character"]
         legal = self.session.legal(seat)
-        box.add_widget(MjTitle(text=self.card_name(cid), font_size=LEAD))
-        box.add_widget(TLabel(text=self.card_summary(cid), font_size=BODY))
-        box.add_widget(TLabel(text=self.tr("act.reminder"), font_size=BODY, color=MUTED))
+        box.add(MjTitle, text=self.card_name(cid), font_size=LEAD)
+        box.add(TLabel, text=self.card_summary(cid), font_size=BODY)
+        box.add(TLabel, text=self.tr("act.reminder"), font_size=BODY, color=MUTED)
         if self.choice:
             self._choice_panel(box, view, legal, seat, cid)
             return
-        box.add_widget(Widget())
-        grid = GridLayout(cols=2, spacing=dp(12), size_hint_y=None, height=dp(2 * 72 + 12))
-        can_ability = any(isinstance(a, UseAbility) for a in legal)
-        label = self.tr("act.ability_done") if cur["ability_used"] else self.tr("act.ability")
-        grid.add_widget(self._button(label, "mj_ability", lambda: self._ability(view, seat, cid, legal),
-                                     enabled=can_ability))
-        grid.add_widget(self._button(self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
-                                     enabled=VisitSpy(seat) in legal))
-        offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}  # the escape: a claim (private)
-        if (seat, Escape.NAME) in offers:
-            grid.add_widget(self._button(self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger"))
-        else:
-            grid.add_widget(self._button(self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
-                                         enabled=(seat, Arrest.NAME) in offers))
-        end = self._button(self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
-        grid.add_widget(end)
-        box.add_widget(grid)
+        box.add(Widget)
+        with box.box_of(GridLayout, "moves", cols=2, spacing=dp(12), size_hint_y=None,
+                        height=dp(2 * 72 + 12)) as grid:
+            can_ability = any(isinstance(a, UseAbility) for a in legal)
+            label = self.tr("act.ability_done") if cur["ability_used"] else self.tr("act.ability")
+            self._button(grid, label, "mj_ability", lambda: self._ability(view, seat, cid, legal), enabled=can_ability)
+            self._button(grid, self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
+                         enabled=VisitSpy(seat) in legal)
+            offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}  # the escape: a claim (private)
+            if (seat, Escape.NAME) in offers:
+                self._button(grid, self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger")
+            else:
+                self._button(grid, self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
+                             enabled=(seat, Arrest.NAME) in offers)
+            self._button(grid, self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
 
     def _ability(self, view: dict[str, Any], seat: int, cid: str, legal: list[Action]) -> None:
         kind = next(c["ability"] for c in view["characters"] if c["id"] == cid)
@@ -309,13 +303,13 @@ class MrJackHost(GameHost):
                 box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine["jack"])),
                                       font_size=BODY, color=MUTED))
             if Escape(1) in self.session.legal(1):
-                box.add_widget(self._button(self.tr("escape.go"), "mj_escape_go",
-                                            lambda: self.send(Escape(1), then=lambda step: done() if step else None),
-                                            kind="danger", height=80))
+                self._button(box, self.tr("escape.go"), "mj_escape_go",
+                             lambda: self.send(Escape(1), then=lambda step: done() if step else None), kind="danger",
+                             height=80)
             else:
                 box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size=BODY))
             box.add_widget(Widget())
-            box.add_widget(self._button(self.tr("escape.back"), "mj_escape_back", done, kind="ghost", height=64))
+            self._button(box, self.tr("escape.back"), "mj_escape_back", done, kind="ghost", height=64)
             return box
 
         self.ctx.private(name, content, None, "input", seat=1)
@@ -326,7 +320,7 @@ class MrJackHost(GameHost):
             return True
         return False
 
-    def _choice_panel(self, box: BoxLayout, view: dict[str, Any], legal: list[Action], seat: int,
+    def _choice_panel(self, box: Fill, view: dict[str, Any], legal: list[Action], seat: int,
                       cid: str) -> None:
         mode = self.choice["mode"]
         options: list[tuple[str, str, Callable[..., Any]]] = []  # (id, label, on tap)
@@ -358,13 +352,11 @@ class MrJackHost(GameHost):
             title = self.tr("act.choose_suspect", card=self.card_name(cid))
             options = [(a.suspect, self.card_name(a.suspect), lambda a=a: self._ask_arrest(a))
                        for a in legal if isinstance(a, Arrest)]
-        box.add_widget(MjTitle(text=title, font_size=BODY))
-        grid = GridLayout(cols=3, spacing=dp(10))
-        for oid, label, fn in options:
-            grid.add_widget(self._button(label, f"mj_choose_{oid}", fn, height=64, font=SMALL,
-                                         enabled=oid not in disabled))
-        box.add_widget(grid)
-        box.add_widget(self._button(self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64))
+        box.add(MjTitle, text=title, font_size=BODY)
+        with box.box_of(GridLayout, "options", cols=3, spacing=dp(10)) as grid:
+            for oid, label, fn in options:
+                self._button(grid, label, f"mj_choose_{oid}", fn, height=64, font=SMALL, enabled=oid not in disabled)
+        self._button(box, self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64)
 
     def _order(self, view: dict[str, Any]) -> Callable[[str], int]:
         ids = [c["id"] for c in view["characters"]] + ["spy"]
@@ -381,21 +373,18 @@ class MrJackHost(GameHost):
     def _ask_arrest(self, action: Arrest) -> None:
         self.send(action, self.tr("confirm.arrest", name=self.card_name(action.suspect)), danger=True)
 
-    def _witness_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
-        box.add_widget(MjTitle(text=self.tr("witness.title")))
+    def _witness_panel(self, box: Fill, view: dict[str, Any]) -> None:
+        box.add(MjTitle, text=self.tr("witness.title"))
         guide = self.ctx.game.pack.get("table")
         if guide is not None:
             rule = guide.witness_rule.en if self.ctx.lang == "en" and guide.witness_rule.en else guide.witness_rule.ko
-            box.add_widget(TLabel(text=rule, font_size=BODY, color=MUTED))
-        grid = GridLayout(cols=2, spacing=dp(10))
-        for ch in view["characters"]:
-            btn = self._button(self.card_name(ch["id"]), f"mj_seen_{ch['id']}",
-                               partial(self._toggle, ch["id"]), height=60, font=SMALL)
-            btn.selected = ch["id"] in self.visible
-            grid.add_widget(btn)
-        box.add_widget(grid)
-        box.add_widget(self._button(self.tr("witness.confirm"), "mj_witness_confirm", self._ask_witness,
-                                    kind="primary", height=68))
+            box.add(TLabel, text=rule, font_size=BODY, color=MUTED)
+        with box.box_of(GridLayout, "seen", cols=2, spacing=dp(10)) as grid:
+            for ch in view["characters"]:
+                self._button(grid, self.card_name(ch["id"]), f"mj_seen_{ch['id']}", partial(self._toggle, ch["id"]),
+                             height=60, font=SMALL, selected=ch["id"] in self.visible)
+        self._button(box, self.tr("witness.confirm"), "mj_witness_confirm", self._ask_witness, kind="primary",
+                     height=68)
 
     def _toggle(self, cid: str) -> None:
         self.visible ^= {cid}
@@ -412,16 +401,17 @@ class MrJackHost(GameHost):
         if step is not None:
             self.visible = set()
 
-    def _over_panel(self, box: BoxLayout, view: dict[str, Any]) -> None:
-        box.add_widget(Widget())
+    def _over_panel(self, box: Fill, view: dict[str, Any]) -> None:
+        box.add(Widget)
         side = "detective" if view.get("winner") == "detective" else "jack"
         name = view["players"][0 if side == "detective" else 1]
         role = self.tr("over.detective_wins" if side == "detective" else "over.jack_wins")
         reason = self.tr(f"over.{view.get('reason', '')}")
-        box.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=name), f"{role} {reason}"))
-        box.add_widget(TLabel(text=self.tr("over.jack_was", name=self.card_name(view.get("jack", ""))),
-                              font_size=LEAD, halign="center"))
-        box.add_widget(Widget())
+        head, line = self.ctx.tr("results.winner", names=name), f"{role} {reason}"
+        box.built("winner", (head, line), lambda: WinnerBanner(head, line))
+        box.add(TLabel, text=self.tr("over.jack_was", name=self.card_name(view.get("jack", ""))), font_size=LEAD,
+                halign="center")
+        box.add(Widget)
 
     # ------------------------------------------------------------ the optional turn timer (blitz)
     def _timer_reset(self, view: dict[str, Any]) -> None:

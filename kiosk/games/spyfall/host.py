@@ -6,6 +6,7 @@ rules forbid (a toast in the guests' language)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,6 @@ from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step, field_specs
@@ -33,7 +33,8 @@ from kiosk.games.spyfall.setup import SpySetup
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.clock import GameClock
-from kiosk.widgets.theme import BODY, CLOCK, LEAD
+from kiosk.widgets.keep import Fill, box_in
+from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
 from kiosk.widgets.winner import WinnerBanner
 
 CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
@@ -145,10 +146,9 @@ class SpyfallHost(SpyPrivate, GameHost):
             self.phase_key = key
             self.yes, self.counts, self.pick = set(), {}, {}
         self._side(view)
-        main = ids.main
-        main.clear_widgets()
         phase = "over" if view["over"] else r["phase"]
-        getattr(self, f"_main_{phase}")(view, main)
+        with Fill(self.keep, ids.main, f"spy_{phase}_{self.pick.get('purpose', '')}") as main:  # kept widgets
+            getattr(self, f"_main_{phase}")(view, main)
 
     def _toasts(self, step: Step[Any] | None, r: dict[str, Any]) -> None:
         if step is None:
@@ -179,7 +179,9 @@ class SpyfallHost(SpyPrivate, GameHost):
             if "clock" in key:
                 side.add_widget(self.clock)
             if "list" in key:
-                side.add_widget(LocationList(view["locations"], self.ctx.lang, self.ctx.tr))
+                shown = (self.ctx.lang, tuple(loc["id"] for loc in view["locations"]))  # kept: 30+ rows to draw
+                side.add_widget(self.keep.built("spy_locations", shown, lambda: LocationList(
+                    view["locations"], self.ctx.lang, self.ctx.tr)))
             else:
                 side.add_widget(Widget())
             self.side_key = key
@@ -194,40 +196,36 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     # ------------------------------------------------------------ phases
     def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("dealer.ask"), LEAD))
-        main.add_widget(player_grid(self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer"))
-        icon_row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(16))
-        icon_row.add_widget(HarleyIcon(test_id="spy_harley_icon"))
-        icon_row.add_widget(note(self.tr("dealer.icon"), BODY))
-        main.add_widget(icon_row)
+        title(main, self.tr("dealer.ask"), LEAD)
+        player_grid(main, self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer")
+        with box_in(main, BoxLayout, "icon", size_hint_y=None, height=dp(80), spacing=dp(16)) as icon_row:
+            icon_row.add(HarleyIcon, test_id="spy_harley_icon")
+            note(icon_row, self.tr("dealer.icon"), BODY)
         mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if view["settings"][m]]
-        main.add_widget(note(self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"),
-                             BODY))
-        main.add_widget(Widget())
+        note(main, self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"), BODY)
+        main.add(Widget)
 
     def _main_deal(self, view: dict[str, Any], main: Any) -> None:  # chance steps run at once; never shown long
-        main.add_widget(title(self.tr("phase.deal")))
+        title(main, self.tr("phase.deal"))
 
     def _main_ready(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         names = self.names()
         dealer = names[r["dealer"]]
         if view["settings"]["deal"] == "physical":
-            main.add_widget(title(self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), LEAD))
+            title(main, self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), LEAD)
         else:
-            main.add_widget(title(self.tr("ready.digital", name=dealer), LEAD))
-            main.add_widget(button(self.tr("ready.pass"), "spy_pass_cards", lambda: self.show_cards(0),
-                                   kind="primary", height=80))
-            main.add_widget(note(self.tr("ready.recheck")))
-            main.add_widget(player_grid(names, lambda s: self.show_cards(s, chain=False), "spy_recheck"))
-        main.add_widget(Widget())
-        start = button(self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
-                       kind="primary", height=80)
+            title(main, self.tr("ready.digital", name=dealer), LEAD)
+            button(main, self.tr("ready.pass"), "spy_pass_cards", lambda: self.show_cards(0), kind="primary",
+                   height=80)
+            note(main, self.tr("ready.recheck"))
+            player_grid(main, names, lambda s: self.show_cards(s, chain=False), "spy_recheck")
+        main.add(Widget)
         why = self.holds_back(A.StartClock(TABLE))
         if why:
-            start.disabled, start.why = True, why
-            main.add_widget(note(why, BODY))
-        main.add_widget(start)
+            note(main, why, BODY)
+        button(main, self.tr("ready.start"), "spy_start_clock", lambda: self.send(A.StartClock(TABLE)),
+               kind="primary", height=80, disabled=bool(why), why=why)
 
     def holds_back(self, action: Any) -> str:
         """The clock starts once every player has seen their card (digital deal); the button and voice ask here."""
@@ -249,32 +247,30 @@ class SpyfallHost(SpyPrivate, GameHost):
         if purpose:
             self._picker(view, main, purpose)
             return
-        main.add_widget(note(self.tr("play.hint"), BODY))
+        note(main, self.tr("play.hint"), BODY)
         if not r["clock"]["running"]:
-            main.add_widget(title(self.tr("play.paused"), BODY))
-        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(10))
-        if self.offered(view, A.PauseClock.NAME):
-            row.add_widget(button(self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)),
-                                  height=72))
-        else:
-            row.add_widget(button(self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
-                                  kind="primary", height=72, disabled=not self.offered(view, A.ResumeClock.NAME)))
-        main.add_widget(row)
+            title(main, self.tr("play.paused"), BODY)
+        with box_in(main, BoxLayout, "clock", size_hint_y=None, height=dp(72), spacing=dp(10)) as row:
+            if self.offered(view, A.PauseClock.NAME):
+                button(row, self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)), height=72)
+            else:
+                button(row, self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
+                       kind="primary", height=72, disabled=not self.offered(view, A.ResumeClock.NAME))
         # every button as the engine's offers say: who may still accuse, call, claim (never while paused)
-        main.add_widget(button(self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"),
-                               kind="danger", height=80, disabled=not self.offered(view, A.Accuse.NAME)))
-        main.add_widget(button(self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"),
-                               height=72, disabled=not self.offered(view, A.RevealJoker.NAME)))
+        button(main, self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"), kind="danger",
+               height=80, disabled=not self.offered(view, A.Accuse.NAME))
+        button(main, self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"), height=72,
+               disabled=not self.offered(view, A.RevealJoker.NAME))
         if s["multiverse"]:
-            main.add_widget(button(self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
-                                   height=72, disabled=not self.offered(view, A.CallMultiverse.NAME)))
+            button(main, self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
+                   height=72, disabled=not self.offered(view, A.CallMultiverse.NAME))
         if s["power_up"] and s["deal"] == "digital":
-            main.add_widget(button(self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"),
-                                   height=72, disabled=not self.offered(view, A.UseAbility.NAME)))
-        main.add_widget(Widget())
+            button(main, self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"), height=72,
+                   disabled=not self.offered(view, A.UseAbility.NAME))
+        main.add(Widget)
         if s["deal"] == "digital":
-            main.add_widget(button(self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"),
-                                   kind="ghost", height=64))
+            button(main, self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"), kind="ghost",
+                   height=64)
 
     def open_pick(self, purpose: str) -> None:
         self.pick = {"purpose": purpose}
@@ -294,10 +290,10 @@ class SpyfallHost(SpyPrivate, GameHost):
                       "ability": "pick.ability_user", "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
             if purpose in self.PICKS:  # the seats the engine offers it for
                 seats = sorted(self.offered(view, self.PICKS[purpose]))
-        main.add_widget(title(self.tr(prompt), LEAD))
-        main.add_widget(player_grid(names, lambda seat: self.picked(purpose, seat), "spy_pick", seats))
-        main.add_widget(Widget())
-        main.add_widget(button(self.tr("pick.cancel"), "spy_pick_cancel", self.cancel_pick, kind="ghost"))
+        title(main, self.tr(prompt), LEAD)
+        player_grid(main, names, lambda seat: self.picked(purpose, seat), "spy_pick", seats)
+        main.add(Widget)
+        button(main, self.tr("pick.cancel"), "spy_pick_cancel", self.cancel_pick, kind="ghost")
 
     def cancel_pick(self) -> None:
         self.pick = {}
@@ -335,15 +331,15 @@ class SpyfallHost(SpyPrivate, GameHost):
         names = self.names()
         r = view["round"]
         accuser, accused = names[r["accuser_now"]], names[r["accused_now"]]
-        main.add_widget(title(self.tr("accuse.title", accuser=accuser, accused=accused), LEAD))
-        main.add_widget(note(self.tr("accuse.rule", accused=accused), BODY))
+        title(main, self.tr("accuse.title", accuser=accuser, accused=accused), LEAD)
+        note(main, self.tr("accuse.rule", accused=accused), BODY)
         self._yes_no(view, main, self.tr("vote.accuse_question", accused=accused))
 
     def _main_multiverse_vote(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         caller = self.names()[r["multiverse_callers"][-1]]
-        main.add_widget(title(self.tr("mv.title", caller=caller), LEAD))
-        main.add_widget(note(self.tr("mv.rule"), BODY))
+        title(main, self.tr("mv.title", caller=caller), LEAD)
+        note(main, self.tr("mv.rule"), BODY)
         self._yes_no(view, main, self.tr("vote.mv_question"))
 
     def _yes_no(self, view: dict[str, Any], main: Any, question: str) -> None:
@@ -351,19 +347,19 @@ class SpyfallHost(SpyPrivate, GameHost):
         names = self.names()
         if vote["sealed"]:
             left = [x for x in vote["eligible"] if x not in vote["voted"]]
-            main.add_widget(note(self.tr("vote.left", n=len(left)), BODY))
-            main.add_widget(button(self.tr("vote.sealed"), "spy_sealed_start",
-                                   lambda: self.sealed_ballots(question), kind="primary", height=80))
-            main.add_widget(Widget())
+            note(main, self.tr("vote.left", n=len(left)), BODY)
+            button(main, self.tr("vote.sealed"), "spy_sealed_start", lambda: self.sealed_ballots(question),
+                   kind="primary", height=80)
+            main.add(Widget)
             return
-        main.add_widget(note(self.tr("vote.who_yes"), BODY))
-        main.add_widget(player_grid(names, self.toggle_yes, "spy_yes", vote["eligible"], self.yes))
-        main.add_widget(Widget())
+        note(main, self.tr("vote.who_yes"), BODY)
+        player_grid(main, names, self.toggle_yes, "spy_yes", vote["eligible"], self.yes)
+        main.add(Widget)
         yes = len(self.yes)
         no = len(vote["eligible"]) - yes
-        main.add_widget(button(self.tr("vote.submit"), "spy_vote_submit", lambda: self.send(
+        button(main, self.tr("vote.submit"), "spy_vote_submit", lambda: self.send(
             A.Hands(TABLE, tuple(sorted(self.yes))), self.tr("vote.confirm", yes=yes, no=no)),
-            kind="primary", height=76))
+            kind="primary", height=76)
 
     def toggle_yes(self, seat: int) -> None:
         self.yes ^= {seat}
@@ -371,58 +367,55 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     def _main_pride(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
-        main.add_widget(title(self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)),
-                              LEAD))
+        title(main, self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)), LEAD)
         if self.pick.get("purpose") == "pride":
             self._picker(view, main, "pride")
             return
-        main.add_widget(note(self.tr("pride.private"), BODY))
-        main.add_widget(button(self.tr("pride.claim"), "spy_pride_claim", lambda: self.open_pick("pride"),
-                               kind="danger", height=80))
-        main.add_widget(Widget())
-        main.add_widget(button(self.tr("pride.skip"), "spy_pride_skip", lambda: self.send(A.ResumeClock(TABLE)),
-                               kind="primary", height=76))
+        note(main, self.tr("pride.private"), BODY)
+        button(main, self.tr("pride.claim"), "spy_pride_claim", lambda: self.open_pick("pride"), kind="danger",
+               height=80)
+        main.add(Widget)
+        button(main, self.tr("pride.skip"), "spy_pride_skip", lambda: self.send(A.ResumeClock(TABLE)),
+               kind="primary", height=76)
 
     # -- the Joker's guess
     def _main_guess(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
         joker = r["revealer"]
-        main.add_widget(title(self.tr("guess.title", name=self.names()[joker]), LEAD))
+        title(main, self.tr("guess.title", name=self.names()[joker]), LEAD)
         if view["settings"]["prank"]:
-            main.add_widget(button(self.tr("guess.prank"), "spy_prank", lambda: self.send(
-                A.DeclarePrank(joker), self.tr("guess.prank_confirm")), kind="danger"))
-        main.add_widget(LocationList(view["locations"], self.ctx.lang, self.ctx.tr,
-                                     on_pick=lambda loc: self.send(A.GuessLocation(joker, loc), self.tr(
-                                         "guess.confirm", place=self.place_name(loc)))))
+            button(main, self.tr("guess.prank"), "spy_prank", lambda: self.send(
+                A.DeclarePrank(joker), self.tr("guess.prank_confirm")), kind="danger")
+        main.built("locations", (joker, self.ctx.lang), lambda: LocationList(
+            view["locations"], self.ctx.lang, self.ctx.tr, on_pick=lambda loc: self.send(
+                A.GuessLocation(joker, loc), self.tr("guess.confirm", place=self.place_name(loc)))))
 
     def _main_confirm_guess(self, view: dict[str, Any], main: Any) -> None:
         r = view["round"]
-        main.add_widget(title(self.tr("confirm_guess.title", name=self.names()[r["revealer"]],
-                                      place=self.place_name(r["guess"])), LEAD))
-        row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(20))
-        row.add_widget(button(self.tr("confirm_guess.right"), "spy_guess_right",
-                              lambda: self.send(A.ConfirmGuess(TABLE, True), self.tr("ask.guess_right")),
-                              kind="primary", height=96))
-        row.add_widget(button(self.tr("confirm_guess.wrong"), "spy_guess_wrong",
-                              lambda: self.send(A.ConfirmGuess(TABLE, False), self.tr("ask.guess_wrong")),
-                              height=96))
-        main.add_widget(row)
-        main.add_widget(Widget())
+        title(main, self.tr("confirm_guess.title", name=self.names()[r["revealer"]],
+                            place=self.place_name(r["guess"])), LEAD)
+        with box_in(main, BoxLayout, "row", size_hint_y=None, height=dp(96), spacing=dp(20)) as row:
+            button(row, self.tr("confirm_guess.right"), "spy_guess_right",
+                   lambda: self.send(A.ConfirmGuess(TABLE, True), self.tr("ask.guess_right")), kind="primary",
+                   height=96)
+            button(row, self.tr("confirm_guess.wrong"), "spy_guess_wrong",
+                   lambda: self.send(A.ConfirmGuess(TABLE, False), self.tr("ask.guess_wrong")), height=96)
+        main.add(Widget)
 
     # -- discussion and pointing
     def _main_discussion(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("discussion.title"), LEAD))
-        main.add_widget(note(self.tr("discussion.rule"), BODY))
-        main.add_widget(Widget())
-        main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
-                               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80))
+        title(main, self.tr("discussion.title"), LEAD)
+        note(main, self.tr("discussion.rule"), BODY)
+        main.add(Widget)
+        button(main, self.tr("discussion.point_now"), "spy_point_now",
+               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
 
     def _main_harley_talk(self, view: dict[str, Any], main: Any) -> None:
-        main.add_widget(title(self.tr("discussion.harley_title"), LEAD))
-        main.add_widget(note(self.tr("discussion.harley_rule"), BODY))
-        main.add_widget(Widget())
-        main.add_widget(button(self.tr("discussion.point_now"), "spy_point_now",
-                               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80))
+        title(main, self.tr("discussion.harley_title"), LEAD)
+        note(main, self.tr("discussion.harley_rule"), BODY)
+        main.add(Widget)
+        button(main, self.tr("discussion.point_now"), "spy_point_now",
+               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
 
     def _main_final_vote(self, view: dict[str, Any], main: Any) -> None:
         self._pointing(view, main, self.tr("points.title"))
@@ -433,30 +426,25 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _pointing(self, view: dict[str, Any], main: Any, heading: str) -> None:
         vote = view["round"]["vote"]
         names = self.names()
-        main.add_widget(title(heading, LEAD))
+        title(main, heading, LEAD)
         if vote["sealed"]:
             left = [x for x in vote["eligible"] if x not in vote["voted"]]
-            main.add_widget(note(self.tr("vote.left", n=len(left)), BODY))
-            main.add_widget(button(self.tr("points.sealed"), "spy_sealed_start", self.sealed_points,
-                                   kind="primary", height=80))
-            main.add_widget(Widget())
+            note(main, self.tr("vote.left", n=len(left)), BODY)
+            button(main, self.tr("points.sealed"), "spy_sealed_start", self.sealed_points, kind="primary", height=80)
+            main.add(Widget)
             return
-        rows = GridLayout(cols=1 if len(vote["options"]) <= 4 else 2, size_hint_y=None, spacing=dp(8))
-        rows.bind(minimum_height=rows.setter("height"))
-        for seat in vote["options"]:
-            row = CountRow(names[seat], seat, self.set_count)
-            row.count = self.counts.get(seat, 0)
-            row.value.text = str(row.count)
-            rows.add_widget(row)
-        main.add_widget(rows)
-        main.add_widget(Widget())
+        with box_in(main, FitGrid, "counts", cols=1 if len(vote["options"]) <= 4 else 2, spacing=dp(8)) as rows:
+            for seat in vote["options"]:
+                row = rows.built(f"count_{seat}", names[seat], partial(CountRow, names[seat], seat, self.set_count))
+                row.count = self.counts.get(seat, 0)
+                row.value.text = str(row.count)
+        main.add(Widget)
         total = sum(self.counts.values())
-        self.total_label = note(self.tr("points.total", n=total, max=len(vote["eligible"])), BODY)
-        main.add_widget(self.total_label)
+        note(main, self.tr("points.total", n=total, max=len(vote["eligible"])), BODY)
         summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
         counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
-        main.add_widget(button(self.tr("points.submit"), "spy_points_submit", lambda: self.send(
-            A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72))
+        button(main, self.tr("points.submit"), "spy_points_submit", lambda: self.send(
+            A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72)
 
     def set_count(self, seat: int, count: int) -> None:
         self.counts[seat] = count
@@ -466,29 +454,27 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _main_reveal(self, view: dict[str, Any], main: Any) -> None:
         s = view["settings"]
         names = self.names()
-        main.add_widget(title(self.tr("reveal.title"), LEAD))
+        title(main, self.tr("reveal.title"), LEAD)
         entries = {a.kind for a in self.session.legal(TABLE) if isinstance(a, A.EnterCards)}
         kinds = [k for k in field_specs(A.EnterCards)["kind"].values if k in entries]  # the engine's kinds
         if len(kinds) > 1:
-            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
-            for k in kinds:
-                row.add_widget(button(self.tr(f"kind.{k}"), f"spy_kind_{k}", lambda k=k: self.set_card("kind", k),
-                                      selected=self.cards["kind"] == k))
-            main.add_widget(row)
+            with box_in(main, BoxLayout, "kinds", size_hint_y=None, height=dp(64), spacing=dp(10)) as row:
+                for k in kinds:
+                    button(row, self.tr(f"kind.{k}"), f"spy_kind_{k}", lambda k=k: self.set_card("kind", k),
+                           selected=self.cards["kind"] == k)
         if self.cards["kind"] == "standard":
-            main.add_widget(note(self.tr("reveal.joker"), BODY))
-            main.add_widget(player_grid(names, lambda x: self.set_card("joker", x), "spy_joker",
-                                        selected=[self.cards["joker"]]))
+            note(main, self.tr("reveal.joker"), BODY)
+            player_grid(main, names, lambda x: self.set_card("joker", x), "spy_joker", selected=[self.cards["joker"]])
             if s["harley"]:
-                main.add_widget(note(self.tr("reveal.harley"), BODY))
-                main.add_widget(player_grid(names, lambda x: self.set_card("harley", x), "spy_harley",
-                                            selected=[self.cards["harley"]]))
-        main.add_widget(Widget())
+                note(main, self.tr("reveal.harley"), BODY)
+                player_grid(main, names, lambda x: self.set_card("harley", x), "spy_harley",
+                            selected=[self.cards["harley"]])
+        main.add(Widget)
         c = self.cards
         standard = c["kind"] == "standard"
-        main.add_widget(button(self.tr("reveal.submit"), "spy_reveal_submit", lambda: self.send(A.EnterCards(
+        button(main, self.tr("reveal.submit"), "spy_reveal_submit", lambda: self.send(A.EnterCards(
             TABLE, c["kind"], c["joker"] if standard else -1, c["harley"] if standard else -1), self.tr("ask.cards")),
-            kind="primary", height=72))
+            kind="primary", height=72)
 
     def set_card(self, key: str, value: Any) -> None:
         if key == "harley" and self.cards["harley"] == value:
@@ -499,12 +485,11 @@ class SpyfallHost(SpyPrivate, GameHost):
     # -- results
     def _main_round_over(self, view: dict[str, Any], main: Any) -> None:
         self._result(view, main)
-        row = BoxLayout(size_hint_y=None, height=dp(76), spacing=dp(16))
-        row.add_widget(button(self.tr("result.end"), "spy_end_session", lambda: self.send(
-            A.EndSession(TABLE), self.tr("result.end_confirm"), danger=True), height=76))
-        row.add_widget(button(self.tr("result.next"), "spy_next", lambda: self.send(A.NextRound(TABLE)),
-                              kind="primary", height=76))
-        main.add_widget(row)
+        with box_in(main, BoxLayout, "row", size_hint_y=None, height=dp(76), spacing=dp(16)) as row:
+            button(row, self.tr("result.end"), "spy_end_session", lambda: self.send(
+                A.EndSession(TABLE), self.tr("result.end_confirm"), danger=True), height=76)
+            button(row, self.tr("result.next"), "spy_next", lambda: self.send(A.NextRound(TABLE)), kind="primary",
+                   height=76)
         self.cards = {"kind": "standard", "joker": -1, "harley": -1}
 
     def _main_over(self, view: dict[str, Any], main: Any) -> None:
@@ -512,8 +497,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         outcome = self.session.outcome  # who won is the engine's to say
         winners = outcome.winners if outcome is not None else ()
         best_names = ", ".join(names[s] for s in winners)
-        main.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=best_names),
-                                     self.tr("result.over", names=best_names)))
+        head, line = self.ctx.tr("results.winner", names=best_names), self.tr("result.over", names=best_names)
+        main.built("winner", (head, line), lambda: WinnerBanner(head, line))
         self._result(view, main)
 
     def _result(self, view: dict[str, Any], main: Any) -> None:
@@ -521,8 +506,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         rec = view["history"][-1] if view["history"] else None
         if rec is None:
             return
-        main.add_widget(title(self.tr("result.title", n=rec["number"], ending=self.tr(f"ending.{rec['ending']}")),
-                              LEAD))
+        title(main, self.tr("result.title", n=rec["number"], ending=self.tr(f"ending.{rec['ending']}")), LEAD)
         lines = []
         if rec["place"]:
             lines.append(self.tr("result.place", place=rec["place_en"] if self.ctx.lang == "en" else rec["place_ko"]))
@@ -540,9 +524,10 @@ class SpyfallHost(SpyPrivate, GameHost):
             ok = view["round"]["guess_correct"]
             lines.append(self.tr("result.guess", place=self.place_name(rec["guess"]),
                                  ok=self.tr("result.right" if ok else "result.wrong")))
-        main.add_widget(note("  ·  ".join(lines), BODY))
-        main.add_widget(ScoreTable(names, rec["points"], view["totals"], self.ctx.tr))
-        main.add_widget(Widget())
+        note(main, "  ·  ".join(lines), BODY)
+        shown = (tuple(names), tuple(rec["points"]), tuple(view["totals"]), self.ctx.lang)
+        main.built("scores", shown, lambda: ScoreTable(names, rec["points"], view["totals"], self.ctx.tr))
+        main.add(Widget)
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

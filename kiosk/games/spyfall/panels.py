@@ -18,37 +18,34 @@ from kivy.uix.widget import Widget
 
 from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
-from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TEXT, TButton, TLabel
+from kiosk.widgets.keep import box_in, put
+from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TEXT, FitGrid, TButton, TLabel
 
 Tr = Callable[..., str]
 
 
-def title(text: str, size: str = LEAD, color: Any = ACCENT) -> TLabel:
-    return TLabel(text=text, font_size=size, color=color, bold=True)
+def title(into: Any, text: str, size: str = LEAD, color: Any = ACCENT) -> TLabel:
+    """A heading added to `into` (a kept `Fill` or any widget; kiosk.widgets.keep.put)."""
+    return put(into, TLabel, text=text, font_size=size, color=color, bold=True)
 
 
-def note(text: str, size: str = SMALL) -> TLabel:
-    return TLabel(text=text, font_size=size, color=MUTED)
+def note(into: Any, text: str, size: str = SMALL) -> TLabel:
+    return put(into, TLabel, text=text, font_size=size, color=MUTED)
 
 
-def button(text: str, test_id: str, on_press: Callable[[], None], kind: str = "normal", height: float = 64,
-           selected: bool = False, disabled: bool = False) -> TButton:
-    btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(height), selected=selected,
-                  disabled=disabled)
-    btn.bind(on_release=lambda *_: on_press())
-    return btn
+def button(into: Any, text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
+           height: float = 64, selected: bool = False, disabled: bool = False, why: str = "") -> TButton:
+    return put(into, TButton, "", on_press, text=text, test_id=test_id, kind=kind, size_hint_y=None,
+               height=dp(height), selected=selected, disabled=disabled, why=why)
 
 
-def player_grid(names: Sequence[str], on_pick: Callable[[int], None], prefix: str = "spy_pick",
-                seats: Iterable[int] | None = None, selected: Iterable[int] = (), cols: int = 4) -> GridLayout:
+def player_grid(into: Any, names: Sequence[str], on_pick: Callable[[int], None], prefix: str = "spy_pick",
+                seats: Iterable[int] | None = None, selected: Iterable[int] = (), cols: int = 4) -> None:
     """One finger-sized button per player (only `seats` if given)."""
     chosen = set(selected)
-    grid = GridLayout(cols=cols, spacing=dp(10), size_hint_y=None)
-    grid.bind(minimum_height=grid.setter("height"))
-    for seat in (range(len(names)) if seats is None else seats):
-        grid.add_widget(button(names[seat], f"{prefix}_{seat}", lambda s=seat: on_pick(s),
-                               selected=seat in chosen))
-    return grid
+    with box_in(into, FitGrid, prefix, cols=cols, spacing=dp(10)) as grid:
+        for seat in (range(len(names)) if seats is None else seats):
+            button(grid, names[seat], f"{prefix}_{seat}", lambda s=seat: on_pick(s), selected=seat in chosen)
 
 
 class HarleyIcon(Widget):
@@ -114,8 +111,7 @@ class LocationList(BoxLayout):
             if not self.matches(loc):
                 continue
             if self.on_pick is not None:
-                rows.add_widget(button(self.label(loc), f"spy_loc_{loc['id']}",
-                                       lambda i=loc["id"]: self.on_pick(i), height=64))
+                button(rows, self.label(loc), f"spy_loc_{loc['id']}", lambda i=loc["id"]: self.on_pick(i), height=64)
             else:
                 rows.add_widget(TLabel(text=self.label(loc), font_size=SMALL, color=TEXT))
 
@@ -161,10 +157,10 @@ class CountRow(BoxLayout):
                                 shorten=True)
         self.name_label.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self.name_label)
-        self.add_widget(button("-", f"spy_minus_{seat}", lambda: self.step(-1)))
+        button(self, "-", f"spy_minus_{seat}", lambda: self.step(-1))
         self.value = Label(text="0", font_size=LEAD, bold=True, color=ACCENT, size_hint_x=None, width=dp(64))
         self.add_widget(self.value)
-        self.add_widget(button("+", f"spy_plus_{seat}", lambda: self.step(1)))
+        button(self, "+", f"spy_plus_{seat}", lambda: self.step(1))
         for w in self.children:
             if isinstance(w, TButton):
                 w.size_hint_x = None
@@ -182,21 +178,21 @@ def private_card(me: Mapping[str, Any], tr: Tr, lang: str, prank: bool) -> Widge
     card = me.get("card", {})
     if card.get("kind") == "joker":
         box.add_widget(secret_text(tr("spyfall.card.joker"), HEADLINE))
-        box.add_widget(note(tr("spyfall.card.joker_hint"), BODY))
+        note(box, tr("spyfall.card.joker_hint"), BODY)
         if prank:
-            box.add_widget(note(tr("spyfall.card.prank_hint"), BODY))
+            note(box, tr("spyfall.card.prank_hint"), BODY)
     elif card:
         name = card["en"] if lang == "en" else card["ko"]
-        box.add_widget(note(tr("spyfall.card.location"), BODY))
+        note(box, tr("spyfall.card.location"), BODY)
         box.add_widget(secret_text(name, HEADLINE))
         if card.get("harley"):
-            box.add_widget(title(tr("spyfall.card.harley"), LEAD))
+            title(box, tr("spyfall.card.harley"), LEAD)
     ability = me.get("ability")
     if ability:
         name = ability["en"] if lang == "en" else ability["ko"]
         text = ability["text_en"] if lang == "en" else ability["text_ko"]
-        box.add_widget(title(tr("spyfall.card.ability", name=name), BODY, TEXT))
-        box.add_widget(note(text, SMALL))
+        title(box, tr("spyfall.card.ability", name=name), BODY, TEXT)
+        note(box, text, SMALL)
     return box
 
 

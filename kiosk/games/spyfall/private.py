@@ -66,13 +66,12 @@ class SpyPrivate:
             box.add_widget(private_card(view.get("me", {}), self.ctx.tr, self.ctx.lang,
                                         bool(view["settings"]["prank"])))
             if any(type(a) is cls for a in self.session.legal(seat)):
-                box.add_widget(button(self.tr(f"claim.{purpose}_go"), "spy_claim_go",
-                                      lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
-                                                        then=lambda step: done() if step else None),
-                                      kind="danger", height=80))
+                button(box, self.tr(f"claim.{purpose}_go"), "spy_claim_go",
+                       lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
+                                         then=lambda step: done() if step else None), kind="danger", height=80)
             else:
-                box.add_widget(note(self.tr(f"claim.{purpose}_no"), BODY))
-            box.add_widget(button(self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64))
+                note(box, self.tr(f"claim.{purpose}_no"), BODY)
+            button(box, self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64)
             return box
 
         self.ctx.private(name, content, None, "input", seat=seat)
@@ -105,14 +104,13 @@ class SpyPrivate:
         """Pass the tablet to each voter still to vote; each taps yes or no alone."""
         def content(seat: int, done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(question, LEAD))
+            title(box, question, LEAD)
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
             choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
             for yes, key, tid in choices:
-                row.add_widget(button(self.tr(key), tid, lambda y=yes: self.send(
+                button(row, self.tr(key), tid, lambda y=yes: self.send(
                     A.VoteYesNo(seat, y), self.tr("ask.ballot_yes" if y else "ask.ballot_no"),
-                    then=lambda step: done() if step else None),
-                    kind="primary" if yes else "normal", height=110))
+                    then=lambda step: done() if step else None), kind="primary" if yes else "normal", height=110)
             box.add_widget(row)
             return box
 
@@ -124,11 +122,11 @@ class SpyPrivate:
 
         def content(seat: int, done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
-            box.add_widget(title(self.tr("points.who"), LEAD))
+            title(box, self.tr("points.who"), LEAD)
             targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
-            box.add_widget(player_grid(names, lambda t: self.send(
+            player_grid(box, names, lambda t: self.send(
                 A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=lambda step: done() if step else None),
-                "spy_ballot", targets))
+                "spy_ballot", targets)
             box.add_widget(Widget())
             return box
 
