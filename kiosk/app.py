@@ -19,7 +19,7 @@ from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import FadeTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk import ops, paths, storage
 from kiosk import settings as settings_mod
@@ -198,7 +198,9 @@ class TableHostApp(App):
         Window.bind(on_keyboard=self._on_keyboard, on_request_close=self._on_request_close)
         ExceptionManager.add_handler(_KeepRunning(self))
         root = FloatLayout()
-        self.sm = ScreenManager(transition=FadeTransition(duration=0.12))
+        # an instant change: a fade draws both whole screens into two new framebuffers for every frame it
+        # lasts, which a tablet's software GL pays for on the UI thread (bench/frames.py, "opening")
+        self.sm = ScreenManager(transition=NoTransition())
         # Kivy moves only the screen on show with its manager, and never during a change: a keyboard lift
         # dropped while the screens changed would leave a screen shifted for good (title cut off). Re-seat them.
         self.sm.transition.bind(on_complete=lambda *_: self._seat_screens())
@@ -473,9 +475,7 @@ class TableHostApp(App):
         if self.keeper is not None:
             self.keeper.last_touch = time.monotonic()
             self.keeper.asking = None
-        self.sm.transition.duration = 0
         self.go("attract")
-        self.sm.transition.duration = 0.12
 
     # ------------------------------------------------------------ navigation
     def go(self, name: str) -> None:
