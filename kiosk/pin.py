@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 ITERATIONS = 200_000
@@ -63,3 +65,35 @@ class PinLock:
         if failures >= MAX_TRIES:
             return False, PinLock(0, now + lock_seconds(self.lockouts), self.lockouts + 1)
         return False, replace(self, failures=failures)
+
+
+class Checks:
+    """PIN checks running on worker threads: the hash costs ~80 ms of CPU here and several times that on a
+    tablet, a frozen screen if it ran on the UI thread. `start` calls `lock.attempt` on a thread and hands the
+    result to `post` (which must bring it to the UI thread); `running` counts checks not yet posted back."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self._guard = threading.Lock()
+
+    def start(self, lock: PinLock, pin: str, stored: str, now: float,
+              post: Callable[[Callable[[], None]], None], done: Callable[[bool, PinLock], None]) -> None:
+        with self._guard:
+            self.running += 1
+
+        def finish(ok: bool, new: PinLock) -> None:
+            with self._guard:
+                self.running -= 1
+            done(ok, new)
+
+        def work() -> None:
+            try:
+                ok, new = lock.attempt(pin, stored, now)
+            except Exception:  # noqa: BLE001  (a damaged hash: refused, as check_pin refuses one)
+                ok, new = False, lock
+            post(lambda: finish(ok, new))
+
+        threading.Thread(target=work, name="pin-check", daemon=True).start()
+
+
+CHECKS = Checks()

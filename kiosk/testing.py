@@ -177,6 +177,10 @@ class Driver:
         self.pump(1)
         touch.touch_up()
         self.pump(frames)
+        from kiosk.pin import CHECKS
+
+        if CHECKS.running:  # a PIN being checked on its worker thread: the guest waits for the answer too
+            self.wait_for(lambda: not CHECKS.running)
         self.sweep_texts(f"after tapping {target if isinstance(target, str) else getattr(widget, 'test_id', '')!r}")
 
     def hold(self, target: Any, seconds: float = 0.3, during: Callable[[], None] | None = None) -> None:

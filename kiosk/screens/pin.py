@@ -8,8 +8,11 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+
+from kiosk.pin import CHECKS, PinLock
+from kiosk.widgets.pin_dialog import post
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -17,6 +20,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 class PinScreen(Screen):
     entered = StringProperty("")
     message = StringProperty("")
+    checking = BooleanProperty(False)  # the PIN's hash runs on a worker thread (kiosk.pin.Checks)
 
     def on_pre_enter(self, *args: Any) -> None:
         App.get_running_app().reload_settings_if_changed()
@@ -29,6 +33,8 @@ class PinScreen(Screen):
         Clock.unschedule(self._tick)
 
     def _tick(self, _dt: float) -> None:
+        if self.checking:
+            return
         app = App.get_running_app()
         if app.settings.pin_disabled:  # damaged settings: no PIN opens the staff screen until a reset
             self.ids.pad.disabled = True
@@ -52,12 +58,21 @@ class PinScreen(Screen):
             self.entered += key
 
     def submit(self) -> None:
+        if self.checking:
+            return
         app = App.get_running_app()
         app.reload_settings_if_changed()
-        ok, lock = app.settings.pin_lock.attempt(self.entered, app.settings.pin_hash, app.now())
+        entered, self.entered = self.entered, ""
+        self.checking, self.ids.pad.disabled, self.message = True, True, app.tr("pin.checking")
+        CHECKS.start(app.settings.pin_lock, entered, app.settings.pin_hash, app.now(), post, self._checked)
+
+    def _checked(self, ok: bool, lock: PinLock) -> None:
+        app = App.get_running_app()
+        self.checking, self.ids.pad.disabled, self.message = False, False, ""
         app.settings.pin_lock = lock
         app.save_settings()
-        self.entered = ""
+        if app.sm.current != "pin":  # the guest left while it was checked
+            return
         if ok:
             app.go("staff")
         elif lock.locked(app.now()):

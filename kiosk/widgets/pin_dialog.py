@@ -6,14 +6,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from kiosk.pin import CHECKS, PinLock
 from kiosk.widgets.keypad import Keypad
-from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, PANEL, SMALL, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
+
+
+def post(fn: Callable[[], None]) -> None:
+    """Run `fn` on the UI thread (a worker's result)."""
+    Clock.schedule_once(lambda _dt: fn())
 
 
 class StaffPinDialog(ModalView):
@@ -21,6 +28,7 @@ class StaffPinDialog(ModalView):
         super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.7), background="")
         self.app, self.on_ok = app, on_ok
+        self.checking = False  # the PIN's hash runs on a worker thread (kiosk.pin.Checks)
         box = Panel(orientation="vertical", bg=PANEL, padding=dp(20), spacing=dp(10))
         top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(12))
         cancel = TButton(text=app.tr("common.cancel"), test_id="staffpin_cancel", size_hint_x=None, width=dp(150))
@@ -56,11 +64,20 @@ class StaffPinDialog(ModalView):
 
     def submit(self, value: str) -> None:
         app = self.app
-        if self._locked_message():
+        if self.checking or self._locked_message():
             return
-        ok, lock = app.settings.pin_lock.attempt(value, app.settings.pin_hash, app.now())
+        self.checking, self.pad.disabled = True, True
+        self.message.text, self.message.color = app.tr("pin.checking"), MUTED
+        CHECKS.start(app.settings.pin_lock, value, app.settings.pin_hash, app.now(), post, self._checked)
+
+    def _checked(self, ok: bool, lock: PinLock) -> None:
+        app = self.app
+        self.checking, self.pad.disabled = False, False
+        self.message.text, self.message.color = "", DANGER_TEXT
         app.settings.pin_lock = lock
         app.save_settings()
+        if self._window is None:  # cancelled while it was checked
+            return
         if ok:
             self.dismiss()
             self.on_ok()

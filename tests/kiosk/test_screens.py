@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -142,6 +143,38 @@ def test_pin_wrong_five_times_locks_for_60_seconds(driver: Any) -> None:
     finally:
         import time
         driver.app.now = time.time
+
+
+def test_pin_is_checked_off_the_ui_thread(driver: Any, monkeypatch: Any) -> None:
+    """The PIN's hash (~80 ms of CPU here, several times that on a tablet) runs on a worker thread: the screen
+    says it is checking and keeps drawing, and takes no second PIN meanwhile."""
+    import threading
+
+    from kiosk import pin
+
+    release = threading.Event()
+    real = pin.check_pin
+
+    def slow_check(value: str, stored: str) -> bool:
+        release.wait(3)
+        return real(value, stored)
+
+    monkeypatch.setattr(pin, "check_pin", slow_check)
+    driver.tap("staff")
+    driver.wait_screen("pin")
+    for k in "0000":
+        driver.tap(f"pin_{k}")
+    ok = driver.find("pin_ok")
+    started = time.monotonic()
+    driver.tap_at(*ok.to_window(*ok.center))  # a bare touch: Driver.tap would wait for the answer
+    screen = driver.app.get_screen("pin")
+    assert time.monotonic() - started < 2.5, "the tap waited for the hash"
+    assert screen.message == "확인하는 중…" and screen.ids.pad.disabled
+    driver.screenshot("pin_checking")
+    driver.pump(3)
+    assert driver.app.sm.current == "pin"
+    release.set()
+    driver.wait_screen("staff")
 
 
 def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
