@@ -10,9 +10,9 @@ from engines.spyfall.state import JOKER, Facts, SessionDeck
 
 def deal_facts(deck: SessionDeck, dealt: tuple[int, ...], harley_module: bool) -> Facts:
     cards = tuple(deck.cards[c] for c in dealt)
-    joker = cards.index(JOKER) if deck.kind == "standard" else -1
-    harley = dealt.index(deck.harley) if harley_module and deck.harley in dealt else -1
-    return Facts(kind=deck.kind, cards=cards, joker=joker, harley=harley, location=deck.location)
+    joker = cards.index(JOKER) if deck.kind == "standard" else None
+    harley = dealt.index(deck.harley) if harley_module and deck.harley in dealt else None
+    return Facts(kind=deck.kind, cards=cards, joker=joker, harley=harley, location=deck.location or None)
 
 
 def remix(decks: tuple[SessionDeck, ...], rng: random.Random) -> tuple[SessionDeck, ...]:

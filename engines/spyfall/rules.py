@@ -495,7 +495,8 @@ class Spyfall(ClaimRules):
         v = r.verdict
         record = RoundRecord(
             number=r.number, dealer=r.dealer, deck=r.deck, kind=facts.kind, cards=facts.cards,
-            joker=facts.joker, harley=facts.harley, place=facts.location or deck.location, ending=v.ending,
+            joker=_seat_or_none(facts.joker), harley=_seat_or_none(facts.harley),
+            place=facts.location or deck.location, ending=v.ending,
             convicted=_seat_or_none(v.convicted), accuser=_seat_or_none(v.accuser),
             guess=(r.joker.guess if r.joker is not None else None) or "", points=points,
             abilities=tuple(state.ability_cards[i].id for i in (r.powers.cards if r.powers else ())))
@@ -518,15 +519,16 @@ class Spyfall(ClaimRules):
             cards = (JOKER,) * n
         else:
             cards = tuple(JOKER if s == a.joker else "" for s in range(n))
-        facts = Facts(kind=a.kind, cards=cards, joker=a.joker if a.kind == "standard" else -1,  # type: ignore[arg-type]
-                      harley=a.harley if state.settings.harley and a.kind == "standard" else -1)
+        standard = a.kind == "standard"
+        facts = Facts(kind=a.kind, cards=cards, joker=a.joker if standard else None,  # type: ignore[arg-type]
+                      harley=a.harley if state.settings.harley and standard and a.harley >= 0 else None)
         return self._score(state, r, facts, (Event("cards_entered", {"kind": a.kind, "joker": a.joker,
                                                                      "harley": a.harley}),))
 
     def _do_next_round(self, state: SpyState, r: RoundState, a: A.NextRound, t: float) -> Step[SpyState]:
         assert r.facts is not None
         # the previous Joker deals; a round without a single Joker keeps its dealer (SPY-14)
-        dealer = r.facts.joker if r.facts.kind == "standard" else r.dealer
+        dealer = r.facts.joker if r.facts.joker is not None else r.dealer
         nxt = dataclasses.replace(state, round=self._new_round(state.settings, r.number + 1, dealer))
         return Step(nxt, (Event("next_round", {"round": r.number + 1, "dealer": dealer}),))
 

@@ -31,7 +31,8 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
             pts[call.caller] = 3  # the caller gets 3 in all, not 3 + 1 (SPY-98)
         return tuple(pts)
     joker = facts.joker
-    harley = facts.harley if settings.harley else -1
+    assert joker is not None  # a standard round has its one Joker
+    harley = facts.harley if settings.harley else None
     heroes = [s for s in range(n) if s not in (joker, harley)]  # Harley never scores hero points (SPY-70)
 
     def heroes_win(bonus: int = -1) -> None:
@@ -41,12 +42,12 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
             pts[bonus] += 1
 
     def hero_convicted() -> None:
-        if harley >= 0 and convicted == harley:  # SPY-81 (the specific Harley line wins: SPY-82)
+        if harley is not None and convicted == harley:  # SPY-81 (the specific Harley line wins: SPY-82)
             heroes_win()
             pts[joker] = 1
         else:  # SPY-45, SPY-77
             pts[joker] = 4
-            if harley >= 0:
+            if harley is not None:
                 pts[harley] = 2
 
     if ending == "multiverse":  # not a multiverse round (SPY-99)
@@ -60,11 +61,11 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
         assert joker_play is not None
         if not joker_play.correct:  # SPY-43, SPY-47
             heroes_win()
-        elif harley >= 0 and joker_play.hunt_suspect == harley:  # SPY-73, SPY-78
+        elif harley is not None and joker_play.hunt_suspect == harley:  # SPY-73, SPY-78
             heroes_win()
         else:  # SPY-46, SPY-75
             pts[joker] = 4
-            if harley >= 0:
+            if harley is not None:
                 pts[harley] = 3
     elif ending == "accusation":
         if convicted == joker:  # SPY-47, SPY-48, SPY-79
@@ -78,6 +79,6 @@ def score_round(n: int, settings: Settings, r: RoundState, facts: Facts) -> tupl
             hero_convicted()
     else:  # nobody convicted (SPY-44, SPY-76)
         pts[joker] = 2
-        if harley >= 0:
+        if harley is not None:
             pts[harley] = 2
     return tuple(pts)

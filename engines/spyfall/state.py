@@ -73,9 +73,9 @@ class Facts:
 
     kind: DeckKind  # "joker": a prank round (every card a Joker)
     cards: tuple[str, ...]  # per seat: a location id or "joker" (physical: "" for a location card)
-    joker: int = -1  # the one Joker of a standard round
-    harley: int = -1  # the holder of the Harley icon (module on and dealt), else -1
-    location: str = ""  # a standard round's location ("" when unknown in physical mode)
+    joker: int | None = None  # the one Joker of a standard round
+    harley: int | None = None  # the holder of the Harley icon (module on and dealt)
+    location: str | None = None  # a standard round's location (None: physical mode, or no single place)
 
     def is_joker(self, seat: int) -> bool:
         return self.cards[seat] == JOKER

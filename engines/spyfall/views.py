@@ -204,9 +204,9 @@ def hidden_variants(state: SpyState) -> list[tuple[SpyState, frozenset[int]]]:
         swapped[a], swapped[b] = cards[b], cards[a]
         dealt = list(r.dealt)
         dealt[a], dealt[b] = r.dealt[b], r.dealt[a]
-        harley = {a: b, b: a}.get(facts.harley, facts.harley)
-        joker = {a: b, b: a}.get(facts.joker, facts.joker)
-        nf = dataclasses.replace(facts, cards=tuple(swapped), harley=harley, joker=joker)
+        swap: dict[int | None, int | None] = {a: b, b: a}
+        nf = dataclasses.replace(facts, cards=tuple(swapped), harley=swap.get(facts.harley, facts.harley),
+                                 joker=swap.get(facts.joker, facts.joker))
         out.append((_with_round(state, dataclasses.replace(r, facts=nf, dealt=tuple(dealt))), frozenset(pair)))
     unflipped = [s for s in range(len(r.powers.cards)) if s not in r.flipped] if r.powers is not None else []
     if r.powers is not None and len(unflipped) >= 2:

@@ -158,7 +158,7 @@ def test_without_the_module_the_icon_is_ignored() -> None:
     """Covers SPY-67. The icon holder is an ordinary hero: no Harley mark, hero points when heroes win."""
     t = Table(FIVE)
     t.start(deck="batcave", joker=0, harley=1)
-    assert "harley" not in E.view(t.state, 1)["me"]["card"] and t.r.facts.harley == -1  # type: ignore[union-attr]
+    assert "harley" not in E.view(t.state, 1)["me"]["card"] and t.r.facts.harley is None  # type: ignore[union-attr]
     t.do(A.RevealJoker(0, t.at()))
     t.do(A.GuessLocation(0, "oa", t.at()))
     assert t.points_of_round() == (0, 1, 1, 1, 1)
@@ -231,7 +231,7 @@ def test_harley_not_found_or_tie_joker_and_harley_win() -> None:
 def test_hunt_without_a_dealt_harley_can_only_fail() -> None:
     """Covers SPY-74. Fewer than 8 players: the icon may stay in the bag; the hunt runs and fails."""
     t = _hunt(harley=-1)
-    assert t.r.facts.harley == -1 and t.r.phase == "harley_talk"  # type: ignore[union-attr]
+    assert t.r.facts.harley is None and t.r.phase == "harley_talk"  # type: ignore[union-attr]
     t.discuss_then_point()
     t.point_counts([0, 0, 0, 3, 1])
     assert t.points_of_round() == (4, 0, 0, 0, 0)
