@@ -384,7 +384,7 @@ def test_multiverse_round_has_no_joker() -> None:
     t = Table(modules=["multiverse"])
     t.start(deck="multiverse_a")
     f = t.r.facts
-    assert f is not None and "joker" not in f.cards and len(set(f.cards)) == 4 and f.joker == -1
+    assert f is not None and "joker" not in f.cards and len(set(f.cards)) == 4 and f.joker is None
     for s in range(4):
         t.fails(A.RevealJoker(s, t.at()), "not_joker")
 
