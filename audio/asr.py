@@ -74,6 +74,7 @@ VOICE_STATUS = "voice"
 MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the perturbed decodes
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_AFTER_WAKE = 3  # seconds of audio kept while the wake phrase is decided, for the command after it
+MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes stop streaming (see _stream)
 
 
 class VoiceController:
@@ -129,7 +130,7 @@ class VoiceController:
         self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
         self._after_wake: list[bytes] | None = None  # audio heard while a wake vote runs on a thread
         self._acted = False  # push-to-talk: this press's command was acted on; the rest of it is not heard
-        self._noisy = False  # the last utterance was under NOISY_DB: a command needs 3 agreeing decodes
+        self._noisy = self._behind = False  # the last utterance under NOISY_DB; streams stopped (MAX_BEHIND)
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -431,7 +432,11 @@ class VoiceController:
         from `SPEECH_MARGIN` chunks before the speech starts (a chunk 6 dB over the background, as
         `speech_span` trims it), so the release only finishes them. Later stages, needed only when the
         first is not decisive, decode the utterance after the release: streaming them too would cost twice
-        the CPU while the button is held, and on a busy machine the decodes then fall behind the audio."""
+        the CPU while the button is held, and on a busy machine the decodes then fall behind the audio. When
+        the worker falls `MAX_BEHIND` calls behind anyway, the utterance is decoded after the release."""
+        if self._behind or (self._serial is not None and self._serial.backlog() > MAX_BEHIND):
+            self._live, self._preroll, self._behind = None, [], True
+            return
         if self._live is None:
             self._preroll = (self._preroll + [pcm])[-(SPEECH_MARGIN + 1):]
             floor = self._floor.value
@@ -516,7 +521,7 @@ class VoiceController:
         book = self._books.get(key)
         live = None
         if decided is None:  # this utterance's streams (a vote on a thread had none)
-            live, self._live = self._live, None
+            live, self._live, self._behind = self._live, None, False
         if not heard.candidates or book is None:
             return
         if decided is None:
@@ -580,7 +585,7 @@ class VoiceController:
         self._levels = []
         self._audio = bytearray()
         self._utterance = b""
-        self._live, self._preroll = None, []
+        self._live, self._preroll, self._behind = None, [], False
 
     def _drop(self, why: str) -> None:
         if self._in_utterance:

@@ -36,6 +36,10 @@ class Serial:
         self._queue.put((fn, args))
         return True
 
+    def backlog(self) -> int:
+        """Calls queued and not yet started (approximate)."""
+        return self._queue.qsize()
+
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Until everything queued so far has run."""
         done = threading.Event()

@@ -366,3 +366,31 @@ def test_in_noise_two_perturbed_decodes_do_not_outvote_the_normal_one() -> None:
         ctl.release()
         assert intents(events) == expected
         events.clear()
+
+
+def test_a_worker_that_falls_behind_stops_streaming_and_decodes_after_the_release() -> None:
+    """On an overloaded machine five decodes in real time fall behind the audio: the release then waited for
+    every stream to catch up (release → intent 4.4 s at load 22). Behind by more than MAX_BEHIND calls, the
+    utterance is decoded after the release instead."""
+
+    class Busy:  # the worker's queue, as seen from a call it is running
+        def post(self, fn, *args) -> bool:  # type: ignore[no-untyped-def]
+            return False
+
+        def backlog(self) -> int:
+            return 10
+
+    engine = Counting()
+    ctl = VoiceController(CATALOG, engine, Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(), board=StatusBoard(),
+                          stages=((0.9, 1.1, 1.2),))
+    ctl.mic_available(True)
+    ctl.set_context("lobby", ["help", "score"])
+    events: list[VoiceEvent] = []
+    ctl.listen(events.append)
+    ctl._serial = Busy()  # type: ignore[assignment]
+    ctl.press()
+    ctl.feed("도움말".encode())
+    assert ctl._live is None and len(engine.recognizers) == 4  # nothing streamed
+    ctl.release()
+    assert intents(events) == ["score"]
+    assert len(engine.recognizers) == 4 + 3  # no streams: three perturbed decodes made for the release
