@@ -63,7 +63,7 @@ from audio.recognizer import (
 from audio.serial import Serial
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 from audio.voice_events import Mode, Phase, VoiceEvent
-from audio.vote import NOISY_DB, PerturbedStreams, agree_strictly, confirm_strictly, decide, vote_in_stages
+from audio.vote import PerturbedStreams, agree_strictly, confirm_strictly, decide, vote_in_stages
 
 __all__ = [
     "Heard", "ModelLoader", "Mode", "Phase", "QuickEndpoint", "Recognizer", "SpeechEngine", "VoiceController",
@@ -130,7 +130,7 @@ class VoiceController:
         self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
         self._after_wake: list[bytes] | None = None  # audio heard while a wake vote runs on a thread
         self._acted = False  # push-to-talk: this press's command was acted on; the rest of it is not heard
-        self._noisy = self._behind = False  # the last utterance under NOISY_DB; streams stopped (MAX_BEHIND)
+        self._behind = False  # this utterance's perturbed decodes stopped streaming (MAX_BEHIND)
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -345,14 +345,14 @@ class VoiceController:
         self._deciding += 1
         if key == "wake":
             self._after_wake = []
-        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle, self._noisy),
+        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
                          name="voice-vote", daemon=True).start()
         return True
 
     def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
-                          settle: bool = True, noisy: bool = False) -> None:
+                          settle: bool = True) -> None:
         try:
-            decided = self._vote(key, book, heard, audio, noisy=noisy)
+            decided = self._vote(key, book, heard, audio)
         except BaseException:
             with self._lock:
                 self._deciding -= 1
@@ -482,7 +482,6 @@ class VoiceController:
         """Speech too close to the noise is not acted on (a "heard" event with detail "noisy" says so):
         in loud noise the recogniser mostly picks a wrong command."""
         snr = snr_db(self._levels, self._floor.value)
-        self._noisy = snr is not None and snr < NOISY_DB
         self._utterance = speech_span(bytes(self._audio), self._levels, self._floor.value) if self.trim else b""
         self._utterance = self._utterance or bytes(self._audio)
         self._levels, self._audio = [], bytearray()
@@ -497,9 +496,8 @@ class VoiceController:
         on confirmations."""
         return bool(self.stages) and bool(audio) and self._engine is not None
 
-    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, live: PerturbedStreams | None = None,
-              noisy: bool | None = None) -> tuple[str, Intent | None]:
-        noisy = self._noisy if noisy is None else noisy
+    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes,
+              live: PerturbedStreams | None = None) -> tuple[str, Intent | None]:
         engine = self._engine
         if live is not None and live.book is book and engine is not None:
             decode = partial(decode_perturbed, engine, book.grammar, audio)
@@ -509,12 +507,12 @@ class VoiceController:
 
             if key in ("confirm", "wake"):
                 return agree_strictly(book, heard.candidates, self.stages[0], run)
-            return vote_in_stages(book, heard.candidates, self.stages, run, noisy=noisy)
+            return vote_in_stages(book, heard.candidates, self.stages, run)
         if engine is None or not self._votes(audio):
             return book.pick(heard.candidates)
         if key in ("confirm", "wake"):
             return confirm_strictly(engine, book, heard.candidates, audio, self.stages[0])
-        return decide(engine, book, heard.candidates, audio, self.stages, noisy=noisy)
+        return decide(engine, book, heard.candidates, audio, self.stages)
 
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()

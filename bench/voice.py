@@ -44,7 +44,7 @@ from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog
 from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 from audio.voicecheck import SCREENS, sample_slots  # noqa: E402
-from audio.vote import NOISY_DB, decide  # noqa: E402
+from audio.vote import decide  # noqa: E402
 
 CHUNK = 3200  # 0.1 s of 16 kHz s16le
 VOICES = [
@@ -166,7 +166,7 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     # the controller's noise gate (audio/recognizer.py MIN_SNR_DB) on the audio of the utterance
     snr = snr_db([chunk_level(raw[i : i + CHUNK]) for i in range(0, cut, CHUNK)])
     t0 = time.perf_counter()
-    text = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES, noisy=snr is not None and snr < NOISY_DB)[0]
+    text = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES)[0]
     voting = time.perf_counter() - t0
     decode += flush + voting
     lat += voting

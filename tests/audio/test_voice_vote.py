@@ -335,39 +335,6 @@ def test_push_to_talk_streams_start_just_before_the_speech() -> None:
     assert [len(r.buffer) // 2 for r in streamed] == [sum(int(k * f) <= 6398 for k in range(8000)) for f in (0.9, 1.1)]
 
 
-def test_in_noise_two_perturbed_decodes_do_not_outvote_the_normal_one() -> None:
-    """Speech 12 dB over the noise, heard as 도움말 by the normal decode, 점수 by two perturbed ones and a
-    decoy by two: in quiet the two votes win; under NOISY_DB two perturbed decodes do not outvote the normal
-    one and nothing is acted on (half the wrong accepts in babble at 10 dB on the bench)."""
-
-    class Split(FakeEngine):
-        def recognizer(self, grammar):  # type: ignore[no-untyped-def]
-            rec = super().recognizer(grammar)
-            n = len(self.recognizers)
-            heard = "도움말" if n <= 4 else "점수" if n <= 6 else "커피"
-            rec.final = lambda: Heard(heard)  # type: ignore[method-assign]
-            return rec
-
-    def _pcm(level: int) -> bytes:
-        return array("h", [level, -level] * 800).tobytes()
-
-    ctl = VoiceController(CATALOG, Split(), Mode.PUSH_TO_TALK, clock=FakeClock(), gate=MicGate(),
-                          board=StatusBoard(), stages=((0.9, 1.1, 1.2, 1.3),))
-    ctl.mic_available(True)
-    ctl.set_context("lobby", ["help", "score"])
-    events: list[VoiceEvent] = []
-    ctl.listen(events.append)
-    for level, expected in ((4000, []), (9000, ["score"])):  # 12 dB, then 19 dB over the room
-        for _ in range(30):
-            ctl.feed(_pcm(1000))
-        ctl.press()
-        for chunk in [_pcm(1000)] * 3 + [_pcm(level)] * 6 + [_pcm(1000)] * 2:
-            ctl.feed(chunk)
-        ctl.release()
-        assert intents(events) == expected
-        events.clear()
-
-
 def test_a_worker_that_falls_behind_stops_streaming_and_decodes_after_the_release() -> None:
     """On an overloaded machine five decodes in real time fall behind the audio: the release then waited for
     every stream to catch up (release → intent 4.4 s at load 22). Behind by more than MAX_BEHIND calls, the
