@@ -32,6 +32,7 @@ from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.art import location_sign
+from kiosk.widgets.keep import Fill
 from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
@@ -325,32 +326,28 @@ class WatsonHolmesHost(GameHost):
         ids.cards.text = " · ".join(x for x in (watson, holmes) if x)
 
     def _board(self, view: dict[str, Any]) -> None:
-        box = self.table.ids.board  # type: ignore[union-attr]
-        box.clear_widgets()
-        if view["phase"] == "over":
-            self._solution(box, view)
-            return
-        case = self.case()
-        by_number = {loc["number"]: loc for loc in view["locations"]}
-        rows = [list(r) for r in case.layout] or [
-            [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
-        for row in rows:
-            line = BoxLayout(spacing=dp(6))
-            for number in row:
-                line.add_widget(self._tile(case, by_number[number], view))
-            box.add_widget(line)
-        line = BoxLayout(spacing=dp(6))
-        for key, seats in (("cab", view["cab"]), ("221b", [b["seat"] for b in view["baker"]])):
-            names = ", ".join(self.name(s) for s in seats)
-            text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
-            if names:
-                text += "\n" + self.tr("loc.here", names=names)
-            line.add_widget(self.keep.get(WhTile, f"wh_loc_{key}", lambda k=key: self.choose(k), text=text,
-                                          test_id=f"wh_loc_{key}", selected=self.sel == key,
-                                          signs=["cab" if key == "cab" else "baker"]))
-        box.add_widget(line)
+        with Fill(self.keep, self.table.ids.board, "wh_board") as box:  # type: ignore[union-attr]  # kept widgets
+            if view["phase"] == "over":
+                self._solution(box, view)
+                return
+            case = self.case()
+            by_number = {loc["number"]: loc for loc in view["locations"]}
+            rows = [list(r) for r in case.layout] or [
+                [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
+            for i, row in enumerate(rows):
+                with box.box_of(BoxLayout, f"row{i}", spacing=dp(6)) as line:
+                    for number in row:
+                        self._tile(line, case, by_number[number])
+            with box.box_of(BoxLayout, "stops", spacing=dp(6)) as line:
+                for key, seats in (("cab", view["cab"]), ("221b", [b["seat"] for b in view["baker"]])):
+                    names = ", ".join(self.name(s) for s in seats)
+                    text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
+                    if names:
+                        text += "\n" + self.tr("loc.here", names=names)
+                    line.add(WhTile, "", lambda k=key: self.choose(k), text=text, test_id=f"wh_loc_{key}",
+                             selected=self.sel == key, signs=["cab" if key == "cab" else "baker"])
 
-    def _tile(self, case: Case, loc: dict[str, Any], view: dict[str, Any]) -> WhTile:
+    def _tile(self, line: Fill, case: Case, loc: dict[str, Any]) -> WhTile:
         card = case.location(loc["number"])
         marks = [self.tr(k) for k, on in (("loc.police", loc["police"]), ("loc.locked", card.locked),
                                           ("loc.no_police", card.no_police), ("loc.no_watson", card.no_watson))
@@ -362,13 +359,14 @@ class WatsonHolmesHost(GameHost):
                          else self.tr("loc.walker", name=who))
         signs = [k for k, on in (("police", loc["police"]), ("locked", card.locked), ("no_police", card.no_police),
                                  ("no_watson", card.no_watson)) if on]
-        return self.keep.get(WhTile, f"wh_loc_{card.number}", lambda k=str(card.number): self.choose(k),
-                             text="\n".join(x for x in lines if x), test_id=f"wh_loc_{card.number}",
-                             selected=self.sel == str(card.number), signs=signs)
+        return line.add(WhTile, "", lambda k=str(card.number): self.choose(k), text="\n".join(x for x in lines if x),
+                        test_id=f"wh_loc_{card.number}", selected=self.sel == str(card.number), signs=signs)
 
     def _players(self, view: dict[str, Any]) -> None:
-        box = self.table.ids.players  # type: ignore[union-attr]
-        box.clear_widgets()
+        with Fill(self.keep, self.table.ids.players, "wh_players") as box:  # type: ignore[union-attr]
+            self._player_rows(box, view)
+
+    def _player_rows(self, box: Fill, view: dict[str, Any]) -> None:
         movers = {p["seat"] for p in view["common"]["prompts"]}  # whom the game waits for (the engine says)
         tall = len(view["players"]) <= 5
         for p in view["players"]:
@@ -384,9 +382,9 @@ class WatsonHolmesHost(GameHost):
             off = (view["phase"] in ("over", "judge") or view["pending_check"] is not None
                    or (p["status"] != "active" and seat not in movers))
             shown = (head, line, tall, off, self.tr("player.acts"))
-            box.add_widget(self.keep.built(f"wh_player_{seat}", shown, partial(self._player_row, seat, *shown)))
+            box.built(f"wh_player_{seat}", shown, partial(self._player_row, seat, *shown))
         if len(view["players"]) < 7:
-            box.add_widget(BoxLayout())
+            box.add(BoxLayout)
 
     def _player_row(self, seat: int, head: str, line: str, tall: bool, off: bool, acts_text: str) -> Panel:
         # seven rows must fit beside the board without reaching over the status line
@@ -402,7 +400,11 @@ class WatsonHolmesHost(GameHost):
         row.add_widget(acts)
         return row
 
-    def _solution(self, box: BoxLayout, view: dict[str, Any]) -> None:
+    def _solution(self, box: Fill, view: dict[str, Any]) -> None:
+        shown = (tuple(view["winners"]), repr(view.get("solution", {})), self.ctx.lang)
+        box.built("solution", shown, partial(self._solution_panel, view))
+
+    def _solution_panel(self, view: dict[str, Any]) -> Panel:
         sol = view.get("solution", {})
         panel = Panel(orientation="vertical", bg=PANEL)
         winners = [self.name(s) for s in view["winners"]]
@@ -422,13 +424,15 @@ class WatsonHolmesHost(GameHost):
         scroll = ScrollView(do_scroll_x=False)  # Holmes's solution and the reasoning can be long
         scroll.add_widget(texts)
         panel.add_widget(scroll)
-        box.add_widget(panel)
+        return panel
 
     # ------------------------------------------------------------ the action bar
     def _actions(self, view: dict[str, Any]) -> None:
-        bar = self.table.ids.actions  # type: ignore[union-attr]
+        with Fill(self.keep, self.table.ids.actions, "wh_actions") as bar:  # type: ignore[union-attr]
+            self._action_bar(bar, view)
+
+    def _action_bar(self, bar: Fill, view: dict[str, Any]) -> None:
         prompt = self.table.ids.prompt  # type: ignore[union-attr]
-        bar.clear_widgets()
         phase = view["phase"]
         prompt.text = self.reading_text
         if phase == "visit":
@@ -442,15 +446,12 @@ class WatsonHolmesHost(GameHost):
                     self._button(bar, self.tr("watson.pass"), "wh_watson_pass", a)
         elif phase == "investigate" and view["pending"]:
             seat = view["pending"][0]
-            b = TButton(text=self.tr("read.next", name=self.name(seat)), kind="primary", test_id=f"wh_read_{seat}")
-            b.bind(on_release=lambda *_: self.private.read(seat))
-            bar.add_widget(b)
+            bar.add(TButton, "", lambda: self.private.read(seat), text=self.tr("read.next", name=self.name(seat)),
+                    kind="primary", test_id=f"wh_read_{seat}")
         elif phase == "solve" and view["pending"]:
             seat = view["pending"][0]
-            b = TButton(text=self.tr("solve.next", name=self.name(seat)), kind="primary",
-                        test_id=f"wh_answer_{seat}")
-            b.bind(on_release=lambda *_: self.private.answers(seat))
-            bar.add_widget(b)
+            bar.add(TButton, "", lambda: self.private.answers(seat), text=self.tr("solve.next", name=self.name(seat)),
+                    kind="primary", test_id=f"wh_answer_{seat}")
         elif phase == "judge":
             verdicts = [a for a in self.session.legal(TABLE) if isinstance(a, Verdict)]
             if verdicts:
@@ -459,25 +460,21 @@ class WatsonHolmesHost(GameHost):
                 for n in range(view["case"]["questions"] + 1):
                     self._button(bar, self.tr("judge.right", n=n), f"wh_judge_{n}", Verdict(TABLE, player, n))
         elif phase == "over":
-            b = TButton(text=self.tr("end.close"), kind="primary", test_id="wh_end")
-            b.bind(on_release=lambda *_: self.ctx.confirm(self.tr("end.confirm"), self.ctx.end_game))
-            bar.add_widget(b)
+            bar.add(TButton, "", lambda: self.ctx.confirm(self.tr("end.confirm"), self.ctx.end_game),
+                    text=self.tr("end.close"), kind="primary", test_id="wh_end")
         if view["pending_check"] is not None:
-            bar.clear_widgets()
+            bar.items.clear()
             prompt.text = self.tr("check.title")
             self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
         if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
-            b = TButton(text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size=SMALL)
-            b.bind(on_release=lambda *_: self.send(EndGame(TABLE), self.tr("end.confirm"), danger=True))
-            bar.add_widget(b)
+            bar.add(TButton, "", lambda: self.send(EndGame(TABLE), self.tr("end.confirm"), danger=True),
+                    text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size=SMALL)
 
-    def _button(self, bar: BoxLayout, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
-        b = TButton(text=text, test_id=test_id, kind=kind, font_size=SMALL)
-        b.bind(on_release=lambda *_: self.send(action))
-        bar.add_widget(b)
+    def _button(self, bar: Fill, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
+        bar.add(TButton, "", lambda: self.send(action), text=text, test_id=test_id, kind=kind, font_size=SMALL)
 
-    def _visit_bar(self, bar: BoxLayout, prompt: Label, view: dict[str, Any]) -> None:
+    def _visit_bar(self, bar: Fill, prompt: Label, view: dict[str, Any]) -> None:
         seat = view["turn"]
         legal = self.session.legal(seat)
         if view["must_solve"]:
@@ -492,21 +489,15 @@ class WatsonHolmesHost(GameHost):
             return
         for text, tid, fn in ((self.tr("visit.less"), "wh_bid_less", lambda: self._bid(-1)),
                               (self.tr("visit.more"), "wh_bid_more", lambda: self._bid(1))):
-            b = TButton(text=text, test_id=tid, size_hint_x=None, width=dp(72), font_size=LEAD,
-                        disabled=self.sel in ("cab", "221b"))
-            b.bind(on_release=lambda *_, f=fn: f())
-            bar.add_widget(b)
+            bar.add(TButton, "", fn, text=text, test_id=tid, size_hint_x=None, width=dp(72), font_size=LEAD,
+                    disabled=self.sel in ("cab", "221b"))
         if any(isinstance(a, Visit) and a.location == self.sel and a.withdraw for a in legal):
-            w = TButton(text=self.tr("visit.withdraw"), test_id="wh_withdraw", selected=self.withdraw)
-            w.bind(on_release=lambda *_: self._toggle("withdraw"))
-            bar.add_widget(w)
+            bar.add(TButton, "", lambda: self._toggle("withdraw"), text=self.tr("visit.withdraw"), test_id="wh_withdraw",
+                    selected=self.withdraw)
         if not view["expert"] and view["watson"] is None:
-            w = TButton(text=self.tr("visit.watson"), test_id="wh_watson_after", selected=self.watson_after)
-            w.bind(on_release=lambda *_: self._toggle("watson_after"))
-            bar.add_widget(w)
-        go = TButton(text=self.tr("visit.go"), kind="primary", test_id="wh_visit")
-        go.bind(on_release=lambda *_: self.visit(seat))
-        bar.add_widget(go)
+            bar.add(TButton, "", lambda: self._toggle("watson_after"), text=self.tr("visit.watson"),
+                    test_id="wh_watson_after", selected=self.watson_after)
+        bar.add(TButton, "", lambda: self.visit(seat), text=self.tr("visit.go"), kind="primary", test_id="wh_visit")
 
     # ------------------------------------------------------------ visit choices
     def choose(self, location: str) -> None:
