@@ -71,6 +71,7 @@ def pct(xs: list[float], q: float) -> float:
 
 STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
 SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
+BY_KIND: dict[str, list[float]] = {}  # UI-thread CPU s per kind of frame: opening, action, tap, idle
 
 
 def frame(before: Any = None, what: str = "") -> tuple[float, float]:
@@ -87,6 +88,8 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     out = time.perf_counter() - w, time.thread_time() - c
     if out[1] > 0.025:
         SLOW.append((out[1], what))
+    kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
+    BY_KIND.setdefault(kind, []).append(out[1])
     if STALL:
         faulthandler.cancel_dump_traceback_later()
     return out
@@ -366,6 +369,10 @@ def main(argv: list[str] | None = None) -> None:
     everything = [t for g in args.games for t in per_game[g]]
     k = summary(everything)
     line("kiosk, all", k)
+    print("  UI-thread CPU by kind of frame (a game's screen opened: 30 frames each time; a reopen after a game ends "
+          "or a tap that left it): " + "; ".join(
+              f"{kind} {len(cs)} frames, median {pct(cs, .5) * 1e3:.1f} ms, p99 {pct(cs, .99) * 1e3:.0f} ms, worst "
+              f"{max(cs) * 1e3:.0f} ms, {sum(1 for c in cs if c > 0.05)} over 50 ms" for kind, cs in sorted(BY_KIND.items())))
     print(f"  ratio kiosk/bare: median {k['median'] / b['median']:.2f}×, p99 {k['p99'] / b['p99']:.2f}×, "
           f"worst {k['worst'] / b['worst']:.2f}×")
     print(f"  UI-thread CPU per frame (load-independent): median {k['cpu_median'] * 1e3:.2f} ms, p99 "
