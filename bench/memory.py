@@ -9,14 +9,21 @@ The hour (`--rounds` of it): every game in turn, as a table does — attract, li
 teaching screen, the host screen; a session from the engine's example config played by random legal actions
 and random taps on whatever is on screen (bench/frames.py's play: hand-overs, dialogs, notebooks, tabs), a
 language switch, then table turnover (the kiosk's own `new_table`). In the background, as in bench/frames.py:
-push-to-talk utterances into the kiosk's own voice controller (five times real time, 1 s apart) and the Clue
-notebook's tutor on 6-player notebooks every 0.5 s. An hour at a table is about 300 voice commands, 30
-notebook views and a few hundred taps.
+push-to-talk utterances into the kiosk's own voice controller (five times real time, 1 s apart, each once
+the last one's vote is decided) and the Clue notebook's tutor on 6-player notebooks every 0.5 s. An hour at
+a table is about 300 voice commands, 30 notebook views and a few hundred taps.
 
 After each game (turnover done, a full collection) it prints RSS and its parts (anon = heap, file = mapped
-files: the voice graph, libraries), glibc's own account (mallinfo2: in use vs free inside the heap — free
-but resident is fragmentation), live Kivy widgets, textures and their pixels (software GL keeps them in the
-process's heap), Kivy's Cache entries and gc-tracked objects.
+files: the voice graph, libraries), glibc's own account (mallinfo2: in use, and free inside its arenas,
+which the kiosk's trimming gives back to the system, so mostly not resident), Python's arenas and the
+objects in them, the rest of the heap (anon - in use - Python arenas: resident free memory, stacks, JIT
+code), live Kivy widgets, textures and their pixels (software GL keeps them in the process's heap), Kivy's
+Cache entries and gc-tracked objects.
+
+Where it goes (heaptrack, one round, no model): of the heap in use at the end, software GL (llvmpipe)
+~134 MB (its context ~42, what draws leave: compiled shader variants and the like ~60, textures ~22),
+Python ~57 MB of arenas + ~10 MB of larger blocks, SDL and fonts ~9 MB. The model (its peak): the
+graph's lookahead add-on 88 MB, acoustic model and i-vector extractor matrices 67 MB, word table 59 MB.
 """
 
 from __future__ import annotations
@@ -32,7 +39,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -148,44 +154,6 @@ def hour_block(driver: Any, game: str, frames: int, rng: random.Random) -> None:
     driver.pump(10)
 
 
-class PacedVoice(threading.Thread):
-    """bench/frames.py's utterances (five times real time), each after the kiosk answered the last one (its
-    vote decided), as a guest waits for the answer: on a loaded machine the votes would otherwise queue
-    up without bound, which measures the backlog, not the kiosk."""
-
-    def __init__(self, controller: Any) -> None:
-        super().__init__(name="bench-voice", daemon=True)
-        from bench.frames import Voice
-
-        self.voice = Voice(controller)
-        self.stop = self.voice.stop
-        self.controller = controller
-
-    @property
-    def count(self) -> int:
-        return self.voice.count
-
-    def run(self) -> None:
-        from kivy.clock import Clock
-
-        rng = random.Random(5)
-        c = self.controller
-        while not self.stop.is_set() and self.voice.clips:
-            pcm = rng.choice(self.voice.clips)
-            Clock.schedule_once(lambda _dt: c.press())
-            time.sleep(0.05)
-            for i in range(0, len(pcm), 3200):
-                c.feed(pcm[i : i + 3200])
-                time.sleep(0.02)
-            Clock.schedule_once(lambda _dt: c.release())
-            self.voice.count += 1
-            time.sleep(0.5)
-            deadline = time.monotonic() + 30
-            while getattr(c, "_deciding", 0) and time.monotonic() < deadline and not self.stop.is_set():
-                time.sleep(0.1)
-            time.sleep(0.5)
-
-
 def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0) -> None:
     os.environ.pop("DISPLAY", None)
     os.environ["KIVY_NO_ARGS"] = "1"
@@ -193,7 +161,7 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0)
         os.environ["TABLEHOST_NO_VOICE"] = "1"
     from kivy.clock import Clock
 
-    from bench.frames import Tutor
+    from bench.frames import Tutor, Voice
     from kiosk import gc_policy
     from kiosk.testing import Driver, start_app
 
@@ -211,7 +179,7 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0)
         engine = system.loader.wait(180) if system is not None else None
         if engine is None:
             raise SystemExit("the voice model did not load")
-        voice = PacedVoice(system.controller)
+        voice = Voice(system.controller, paced=True)
     driver.pump(5)
     gc_policy.settle()  # as `tablehost run` does 5 s after start
     emit(sample("start", detail))
@@ -263,10 +231,16 @@ def run_child(mode: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     return out
 
 
+def rest(s: dict[str, Any]) -> float:
+    """Heap RSS neither glibc nor Python's allocator holds as in use: resident free memory (fragmentation,
+    what trimming cannot give back), thread stacks, JIT code (software GL)."""
+    return float(s["RssAnon"] - s.get("used", 0) - s.get("py_arenas", 0))
+
+
 def show(mode: str, s: dict[str, Any], prev: dict[str, Any] | None, detail: int) -> None:
     print(f"  {mode:<6} {s['label']:<16} RSS {s['VmRSS']:>5.0f} (anon {s['RssAnon']:>4.0f} + file "
           f"{s['RssFile']:>3.0f})  malloc used {s.get('used', 0):>4.0f} free {s.get('free', 0):>4.0f}  "
-          f"py arenas {s.get('py_arenas', 0):>4.0f} objects {s.get('py_blocks', 0):>4.0f}  "
+          f"py arenas {s.get('py_arenas', 0):>4.0f} objects {s.get('py_blocks', 0):>4.0f}  rest {rest(s):>3.0f}  "
           f"widgets {s['widgets']:>5}  textures {s['textures']:>5} ({s['texture_mb']:>5.1f} MB)  "
           f"gc objects {s['objects']:>7} (+{s['frozen']} frozen)  cache {sum(s['cache'].values()):>4}", flush=True)
     if detail and prev is not None:
