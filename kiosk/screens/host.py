@@ -63,9 +63,11 @@ class HostScreen(Screen):
         stays bound to the Window's keyboard and would keep the whole old game screen alive)."""
         from kivy.uix.textinput import TextInput
 
-        for w in self.ids.body.walk(restrict=True):
-            if isinstance(w, TextInput) and w.focus:
+        fields = [w for w in self.ids.body.walk(restrict=True) if isinstance(w, TextInput)]
+        for w in fields:
+            if w.focus:
                 w.focus = False
+        _forget_last_field(fields)
         self.ids.body.clear_widgets()
         if self.ctx is not None:
             self.ctx.detach()
@@ -133,3 +135,22 @@ class HostScreen(Screen):
     def leave(self) -> None:
         """Back to the game page; an unfinished game stays saved and resumes from there."""
         App.get_running_app().go("detail")
+
+
+def _forget_last_field(fields: list[Any]) -> None:
+    """Kivy's `TextInput._adjust_viewport` is a `Clock.triggered` function: its closure, shared by the class,
+    keeps the arguments of its last call, so the last text field adjusted (a set-up form's name field) and
+    through its parents the whole game screen stayed alive after the game left (found with
+    bench/memory.py: the last game's host after every table turnover). When that field is one of the game's,
+    its pending adjustment is cancelled and the arguments dropped."""
+    from kivy.uix.textinput import TextInput
+
+    fn = TextInput._adjust_viewport
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            args = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(args, list) and args and any(args[0] is f for f in fields):
+            fn.cancel()
+            args.clear()
