@@ -154,7 +154,7 @@ def hour_block(driver: Any, game: str, frames: int, rng: random.Random) -> None:
     driver.pump(10)
 
 
-def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0) -> None:
+def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0, streamed: bool = True) -> None:
     os.environ.pop("DISPLAY", None)
     os.environ["KIVY_NO_ARGS"] = "1"
     if mode != "model":
@@ -180,6 +180,8 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0)
         if engine is None:
             raise SystemExit("the voice model did not load")
         voice = Voice(system.controller, paced=True)
+        if not streamed:
+            system.controller.streamed = 0  # every perturbed decode after the release
     driver.pump(5)
     gc_policy.settle()  # as `tablehost run` does 5 s after start
     emit(sample("start", detail))
@@ -213,7 +215,8 @@ def emit(s: dict[str, Any]) -> None:
 def run_child(mode: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "bench.memory", "--child", mode, "--rounds", str(args.rounds), "--frames",
-           str(args.frames)] + (["--detail", str(args.detail)] if args.detail else [])
+           str(args.frames)] + (["--detail", str(args.detail)] if args.detail else []) + (
+               ["--no-stream"] if args.no_stream else [])
     log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-memory-{mode}-", suffix=".log", delete=False)
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
     out = []
@@ -258,11 +261,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--frames", type=int, default=120, help="frames of play per game")
     ap.add_argument("--only", choices=("bare", "plain", "model"), action="append")
     ap.add_argument("--detail", type=int, default=0)
+    ap.add_argument("--no-stream", action="store_true",
+                    help="push-to-talk decodes the perturbed copies after the release (controller.streamed = 0)")
     ap.add_argument("--child", choices=("plain", "model"), help="run one kiosk and print its samples")
     ap.add_argument("--pause", type=float, default=0.0, help="--child: seconds to wait after the start sample")
     args = ap.parse_args(argv)
     if args.child:
-        child(args.child, args.rounds, args.frames, bool(args.detail), args.pause)
+        child(args.child, args.rounds, args.frames, bool(args.detail), args.pause, not args.no_stream)
         return
     modes = args.only or ["bare", "plain", "model"]
     load = os.getloadavg()
