@@ -223,7 +223,7 @@ def test_undo_after_an_arrest_needs_the_staff_pin(driver: Any) -> None:
     driver.enter_pin("0000", pad="staffpin")
     driver.wait_for(lambda: session.outcome is None)
     assert session.state.phase == "act" and session.state.current is not None
-    assert not driver.find_all("staffpin_ok")
+    driver.wait_for(lambda: not driver.find_all("staffpin_ok"))  # the PIN dialog closes once the check is back
 
 
 def test_blitz_timer_and_english_screen(driver: Any) -> None:
