@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
+
 os.environ.setdefault("TABLEHOST_DATA", tempfile.mkdtemp(prefix="tablehost-test-"))
 os.environ.setdefault("TABLEHOST_PHONES_HOST", "127.0.0.1")
 os.environ.setdefault("TABLEHOST_NO_VOICE", "1")
@@ -17,6 +19,19 @@ from kiosk import env  # noqa: E402
 
 env.configure(headless=True)
 env.apply_config()  # window size etc. before any import can create the Window (1280x800, not Kivy's 800x600)
+
+
+@pytest.hookimpl(trylast=True)  # after -m/-k have chosen
+def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
+    """Tests marked `alone` measure the app's own memory, so they need a process of their own: the hundreds
+    of tests before them leave the test process's heap at 1-2 GB. In a run with other tests they are
+    deselected and said so; run-tests runs them afterwards by themselves (`pytest -m alone`)."""
+    alone = [item for item in items if item.get_closest_marker("alone")]
+    if not alone or len(alone) == len(items):
+        return
+    config.hook.pytest_deselected(items=alone)
+    items[:] = [item for item in items if not item.get_closest_marker("alone")]
+    print(f"\n{len(alone)} test(s) marked 'alone' deselected here: run-tests runs them in a process of their own")
 
 
 def pytest_collection_finish(session) -> None:  # type: ignore[no-untyped-def]
