@@ -190,10 +190,7 @@ class LayeredModel:
         index = {c: 1 << i for i, c in enumerate(unknown)}
         cl: set[tuple[int, int]] = set()
         for p, cards in clauses:
-            s = 0
-            for c in cards:
-                if c in index and marks[c][p] is None:
-                    s |= index[c]
+            s = clause_mask(cards, p, index, marks)
             if not s:
                 self.ok = False
             cl.add((p, s))
@@ -404,3 +401,13 @@ class LayeredModel:
                         free.remove(c)
             s += delta
         return deal
+
+
+def clause_mask(cards: tuple[str, ...], p: int, index: dict[str, int],
+                marks: dict[str, list[int | None]]) -> int:
+    """A numbered mark's cards as a bitmask over the unknown cards still open for player p (0: none left)."""
+    s = 0
+    for c in cards:
+        if c in index and marks[c][p] is None:
+            s |= index[c]
+    return s

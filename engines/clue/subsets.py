@@ -25,7 +25,7 @@ from itertools import combinations
 from math import comb
 
 from engines.clue.knowledge import Knowledge
-from engines.clue.layers import BudgetExceeded
+from engines.clue.layers import BudgetExceeded, clause_mask
 from engines.clue.notation import O
 
 LIMIT = 6000  # estimated state × pick steps above which the layered programme is used instead
@@ -71,10 +71,7 @@ class SubsetModel:
         index = {c: 1 << i for i, c in enumerate(unknown)}
         ok = min(caps) >= 0 and sum(caps) == len(unknown)
         for p, cards in clauses:
-            s = 0
-            for c in cards:
-                if c in index and marks[c][p] is None:
-                    s |= index[c]
+            s = clause_mask(cards, p, index, marks)
             if not s:
                 ok = False
             mine.setdefault(p, set()).add(s)
