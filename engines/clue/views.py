@@ -13,8 +13,9 @@ from typing import Any
 from engines.clue.content import SUSPECT, WEAPON
 from engines.clue.knowledge import Fact, Knowledge
 from engines.clue.state import DIGITAL, REFUTE, ClueState
-from engines.core import Card, Items, Part, Secret, Words, said
-from engines.core import phrase as ph
+from engines.core import Secret
+from engines.parts import Card, Items, Part, Words, said
+from engines.parts import phrase as ph
 
 
 def _public(state: ClueState) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engines.core import Card, Items, Part, Reveal, Words, phrase, said
 from engines.mr_jack_ny.cards import TILE_KINDS
 from engines.mr_jack_ny.state import DETECTIVE, JACK, OVER, ROUNDS, JackState, Play, order_of
+from engines.parts import Card, Items, Part, Reveal, Words, phrase, said
 
 ROLE = {DETECTIVE: "detective", JACK: "jack"}
 COLOUR = {DETECTIVE: "yellow", JACK: "black"}  # JACK-10: the round track's card colours

@@ -12,7 +12,8 @@ import dataclasses
 import json
 from typing import Any
 
-from engines.core import Card, Items, Part, Secret, Words, phrase, said
+from engines.core import Secret
+from engines.parts import Card, Items, Part, Words, phrase, said
 from engines.spyfall.state import JOKER, RoundRecord, RoundState, SpyState
 
 

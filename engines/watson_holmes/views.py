@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engines.core import Card, Items, Part, Secret, Words, phrase, said
+from engines.core import Secret
+from engines.parts import Card, Items, Part, Words, phrase, said
 from engines.serial import to_jsonable
 from engines.watson_holmes.content import BAKER, CAB, Text
 from engines.watson_holmes.state import WhState

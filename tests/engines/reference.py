@@ -19,7 +19,6 @@ from engines.core import (
     TABLE,
     Action,
     At,
-    Card,
     Deadline,
     Engine,
     Event,
@@ -30,9 +29,9 @@ from engines.core import (
     View,
     actions_map,
     number,
-    said,
     seeded_rng,
 )
+from engines.parts import Card, said
 from engines.timers import Clock
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from engines.core import TABLE, Card, Items, Reveal, View, phrase, said
+from engines.core import TABLE, View
+from engines.parts import Card, Items, Reveal, phrase, said
 from engines.spyfall import actions as A
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.server import PhoneServer

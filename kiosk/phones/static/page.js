@@ -307,7 +307,7 @@
   }
 
   // ------------------------------------------------------------------ the seat's private part
-  // Display parts the engine declares for this seat (engines/core.py: Card, Items, Reveal), every text
+  // Display parts the engine declares for this seat (engines/parts.py: Card, Items, Reveal), every text
   // already in both languages: drawn by kind, knowing no game.
   function lines(box, list) { (list || []).forEach(function (w) { box.appendChild(el('div', 'small text', L(w))); }); }
   function drawCard(p) {
