@@ -58,10 +58,8 @@ class Catalogs:
         return {"ko": default, "en": default}
 
     def page_strings(self) -> dict[str, Text]:
-        """What the page draws by itself: `page.*` as is, `key.*` (names of view keys), yes/no."""
+        """What the page draws by itself: `page.*` as is, yes/no."""
         out = {k[len("phones.page."):]: self.text(k) for k in self.ko if k.startswith("phones.page.")}
-        out.update({k[len("phones."):]: self.text(k) for k in self.ko
-                    if k.startswith(("phones.key.", "phones.word."))})
         for word in ("yes", "no", "none"):
             out[f"value.{word}"] = self.text(f"phones.value.{word}", default=word)
         return out

@@ -112,6 +112,9 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         expect(joker.get_by_test_id("mine")).to_contain_text("조커")
         expect(hero.get_by_test_id("mine")).to_contain_text(me1["ko"])
         expect(joker.get_by_test_id("who")).to_contain_text("지수 · 1번 자리")
+        expect(hero.get_by_test_id("all")).to_contain_text("점수")
+        expect(hero.get_by_test_id("all")).to_contain_text("지수 0")
+        assert "_" not in hero.locator("main").inner_text()
         expect(hero.get_by_test_id("who")).to_contain_text("민호 · 2번 자리")
         assert me1["ko"] not in joker.get_by_test_id("mine").inner_text()
         assert "조커" not in hero.get_by_test_id("mine").inner_text()
@@ -208,6 +211,15 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         names = table.hub.state_message(0)["names"]
         mine = page.get_by_test_id("mine")
         expect(mine).to_contain_text("내 손패")
+        # the table at a glance: whose turn it is, from the view's shared part; no raw view keys or codes
+        expect(page.get_by_test_id("all")).to_contain_text("지금 내 차례예요.")
+        assert "_" not in page.locator("main").inner_text()
+        other = phone(browser)
+        other_url = table.server.join_url(1)
+        assert other_url is not None
+        other.goto(other_url)
+        expect(other.get_by_test_id("all")).to_contain_text("지금 차례: 지수")
+        shot(other, "clue_table_other")
         for card in hand:
             expect(mine).to_contain_text(names[card]["ko"])
         others = table.session.view(1)["hand"]

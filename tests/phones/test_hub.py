@@ -163,7 +163,7 @@ def test_answers_at_221b_are_typed_never_offered() -> None:
 def test_the_page_gets_its_strings_in_korean_and_english() -> None:
     page = Catalogs.load().page_strings()
     assert page["lost"]["ko"].startswith("연결이 끊겼어요") and page["lost"]["en"].startswith("Connection lost")
-    assert page["key.hand"] == {"ko": "내 손패", "en": "My hand"}
+    assert page["turn_me"] == {"ko": "지금 내 차례예요.", "en": "It's your turn."}
     assert page["value.yes"] == {"ko": "예", "en": "Yes"}
 
 

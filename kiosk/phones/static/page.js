@@ -269,41 +269,31 @@
     if (setup) { drawSetup(); }
   });
 
-  function keyLabel(k) { return S['key.' + k] ? t('key.' + k) : String(k).replace(/_/g, ' '); }
-  function nameOf(s) {
-    var n = state && state.names && state.names[s];
-    return n ? L(n) : (S['word.' + s] ? t('word.' + s) : s);
-  }
-  function isScalar(v) { return v === null || typeof v !== 'object'; }
-
-  function generic(v, depth) {
-    depth = depth || 0;
-    if (v === null || v === undefined) { return el('span', 'muted', '—'); }
-    if (typeof v === 'boolean') { return el('span', '', t(v ? 'value.yes' : 'value.no')); }
-    if (typeof v === 'number') { return el('span', '', String(v)); }
-    if (typeof v === 'string') { return el('span', 'text', nameOf(v)); }
-    if (Array.isArray(v)) {
-      if (v.length === 0) { return el('span', 'muted', '—'); }
-      if (v.every(isScalar)) {
-        var chips = el('div', 'chips');
-        v.forEach(function (x) { chips.appendChild(el('span', 'chip', typeof x === 'string' ? nameOf(x) : (typeof x === 'boolean' ? t(x ? 'value.yes' : 'value.no') : String(x)))); });
-        return chips;
-      }
-      var list = el('div');
-      v.forEach(function (x) { var d = el('div', 'sub'); d.appendChild(generic(x, depth + 1)); list.appendChild(d); });
-      return list;
-    }
-    if (typeof v.ko === 'string') {
-      var box = el('div', 'text', L(v));
-      return box;
-    }
-    if (depth > 5) { return el('span', 'muted', '…'); }
-    var dl = el('dl');
-    Object.keys(v).forEach(function (k) {
-      dl.appendChild(el('dt', '', keyLabel(k)));
-      var dd = el('dd'); dd.appendChild(generic(v[k], depth + 1)); dl.appendChild(dd);
+  // ------------------------------------------------------------------ the table at a glance
+  // From the view's typed shared part only (players, prompts, scores): who the game waits for and the
+  // score. Everything else public is on the tablet in front of everyone.
+  function drawTable(box) {
+    var c = (state.view && state.view.common) || {}, players = c.players || [], me = state.seat;
+    var nameAt = function (s) { var p = players.filter(function (x) { return x.seat === s; })[0]; return p ? p.name : ''; };
+    var waits = [], tableWaits = false;
+    (c.prompts || []).forEach(function (p) {
+      if (p.seat < 0) { tableWaits = true; } else if (waits.indexOf(p.seat) < 0) { waits.push(p.seat); }
     });
-    return dl;
+    var line;
+    if (state.over) { line = t('table_over'); }
+    else if (waits.indexOf(me) >= 0) { line = waits.length > 1 ? t('turn_me_too', { names: waits.filter(function (s) { return s !== me; }).map(nameAt).join(', ') }) : t('turn_me'); }
+    else if (waits.length) { line = t('turn_of', { names: waits.map(nameAt).join(', ') }); }
+    else if (tableWaits) { line = t('turn_table'); }
+    if (line) { box.appendChild(el('div', 'big-line', line)); }
+    var scores = c.scores || [];
+    if (scores.length === players.length && players.length) {
+      box.appendChild(el('h3', '', t('scores_title')));
+      var chips = el('div', 'chips');
+      players.forEach(function (p, i) {
+        chips.appendChild(el('span', 'chip' + (p.seat === me ? ' me' : ''), p.name + ' ' + scores[i]));
+      });
+      box.appendChild(chips);
+    }
   }
 
   // ------------------------------------------------------------------ the seat's private part
@@ -377,10 +367,8 @@
     drawActions(clear(acts));
     show(acts, true);
     var body = clear($('all_body'));
-    $('all_title').textContent = t('all_title');
-    var whole = Object.assign({}, state.view);  // the private part is drawn above already
-    if (whole.common) { whole.common = Object.assign({}, whole.common); delete whole.common.mine; }
-    body.appendChild(generic(whole, 0));
+    $('all_title').textContent = t('table_title');
+    drawTable(body);
     show(all, true);
   }
 
