@@ -74,7 +74,7 @@ VOICE_STATUS = "voice"
 MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the perturbed decodes
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_AFTER_WAKE = 3  # seconds of audio kept while the wake phrase is decided, for the command after it
-MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes stop streaming (see _stream)
+MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes wait (see _stream)
 
 
 class VoiceController:
@@ -120,7 +120,7 @@ class VoiceController:
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.denoiser = Denoiser() if denoise else None  # the kiosk: on (audio/denoise.py)
         self.trim = True  # perturbed decodes hear the speech only (recognizer.speech_span)
-        self.streamed = 1  # push-to-talk: stages decoded while the button is held (0: all after the release)
+        self.streamed = 2  # push-to-talk: stages decoded while the button is held (0: all after the release)
         self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
         self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
@@ -130,7 +130,6 @@ class VoiceController:
         self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
         self._after_wake: list[bytes] | None = None  # audio heard while a wake vote runs on a thread
         self._acted = False  # push-to-talk: this press's command was acted on; the rest of it is not heard
-        self._behind = False  # this utterance's perturbed decodes stopped streaming (MAX_BEHIND)
         self._utterance = b""
         self._mic_ok = False
         self._mic_reason = "마이크 확인 중 / checking the microphone"
@@ -428,15 +427,14 @@ class VoiceController:
                 self._handle(heard)
 
     def _stream(self, pcm: bytes, level: float) -> None:
-        """Push-to-talk: the first stage's perturbed decodes hear the utterance while the button is held,
-        from `SPEECH_MARGIN` chunks before the speech starts (a chunk 6 dB over the background, as
-        `speech_span` trims it), so the release only finishes them. Later stages, needed only when the
-        first is not decisive, decode the utterance after the release: streaming them too would cost twice
-        the CPU while the button is held, and on a busy machine the decodes then fall behind the audio. When
-        the worker falls `MAX_BEHIND` calls behind anyway, the utterance is decoded after the release."""
-        if self._behind or (self._serial is not None and self._serial.backlog() > MAX_BEHIND):
-            self._live, self._preroll, self._behind = None, [], True
-            return
+        """Push-to-talk: the perturbed decodes of the first `streamed` stages hear the utterance while the
+        button is held, from `SPEECH_MARGIN` chunks before the speech starts (a chunk 6 dB over the
+        background, as `speech_span` trims it), so the release only finishes them. They catch up on the
+        audio as the worker has time: the first stage unless the worker is more than `MAX_BEHIND` calls
+        behind the audio, the later ones (needed only when the first is not decisive) only when the worker
+        has nothing else queued. What they have heard is kept; the release decodes only the rest (a worker
+        that fell behind used to drop the streams and decode the whole utterance again after the release).
+        The wake phrase and 네 / 아니요 stream their one stage."""
         if self._live is None:
             self._preroll = (self._preroll + [pcm])[-(SPEECH_MARGIN + 1):]
             floor = self._floor.value
@@ -445,14 +443,18 @@ class VoiceController:
             key = self._active_key()
             book = self._books[key]
             live = self._streams.get(key)
-            speeds = tuple(f for stage in self.stages[: 1 if key != "command" else self.streamed] for f in stage)
+            stages = self.stages[: 1 if key != "command" else self.streamed]
+            speeds = tuple(f for stage in stages for f in stage)
             if live is None or live.book is not book or live.speeds != speeds:
                 assert self._engine is not None
-                live = self._streams[key] = PerturbedStreams.build(self._engine, book, speeds)
+                live = self._streams[key] = PerturbedStreams.build(self._engine, book, stages)
             live.reset()
             self._live = live
             pcm, self._preroll = b"".join(self._preroll), []
-        self._live.feed(pcm)
+        self._live.push(pcm)
+        backlog = self._serial.backlog() if self._serial is not None else 0
+        if backlog <= MAX_BEHIND:
+            self._live.catch_up(1 if backlog else len(self.stages))
 
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""
@@ -519,7 +521,7 @@ class VoiceController:
         book = self._books.get(key)
         live = None
         if decided is None:  # this utterance's streams (a vote on a thread had none)
-            live, self._live, self._behind = self._live, None, False
+            live, self._live = self._live, None
         if not heard.candidates or book is None:
             return
         if decided is None:
@@ -583,7 +585,7 @@ class VoiceController:
         self._levels = []
         self._audio = bytearray()
         self._utterance = b""
-        self._live, self._preroll, self._behind = None, [], False
+        self._live, self._preroll = None, []
 
     def _drop(self, why: str) -> None:
         if self._in_utterance:

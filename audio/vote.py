@@ -1,9 +1,9 @@
 """How one utterance is decided: the normal decode's n-best and speed-perturbed decodes of the same audio
 vote on commands (`decide`) and must agree on the wake phrase and on 네 / 아니요 (`confirm_strictly`).
 
-Push-to-talk decodes the first stage's perturbed copies while the button is held (`PerturbedStreams`: one
-recogniser per speed, fed as the audio arrives), so the release only finishes them: the 4-8 decodes of the
-whole utterance after the release took 2-4 s on a busy 2-core machine. Hands-free decodes them after the
+Push-to-talk decodes the perturbed copies while the button is held (`PerturbedStreams`: one recogniser per
+speed, fed as the audio arrives, the second stage when the first has caught up), so the release only
+finishes them: the 4-8 decodes of the whole utterance after the release took 2-4 s on a busy 2-core machine. Hands-free decodes them after the
 utterance ends (`decode_perturbed`): streaming them there would decode every minute of the room's audio
 five times over.
 """
@@ -162,30 +162,65 @@ class PerturbedStream:
 
 
 class PerturbedStreams:
-    """One stage's perturbed decodes of one utterance, fed as it arrives (in parallel: vosk releases the
-    GIL) and finished when it ends."""
+    """The perturbed decodes of one utterance, fed as it arrives (in parallel: vosk releases the GIL) and
+    finished when it ends. Each stream has a rank (its stage). The audio is kept (`push`), and `catch_up`
+    feeds the streams of the first stages what they have not heard yet: the caller decides when there is
+    time for which stages, and a stream that fell behind loses nothing it has heard (`finish` decodes only
+    the rest)."""
 
-    def __init__(self, book: PhraseBook, streams: Sequence[PerturbedStream]) -> None:
+    def __init__(self, book: PhraseBook, streams: Sequence[PerturbedStream], ranks: Sequence[int] = ()) -> None:
         self.book = book
         self.streams = streams
+        self.ranks = list(ranks) or [0] * len(streams)
+        self._chunks: list[bytes] = []
+        self._pos = [0] * len(streams)  # chunks each stream has heard
 
     @classmethod
-    def build(cls, engine: SpeechEngine, book: PhraseBook, speeds: tuple[float, ...]) -> PerturbedStreams:
-        return cls(book, [PerturbedStream(engine.recognizer(book.grammar), f) for f in speeds])
-
-    def reset(self) -> None:
-        for s in self.streams:
-            s.reset()
-
-    def feed(self, pcm: bytes) -> None:
-        list(perturb_pool().map(lambda s: s.feed(pcm), self.streams))
+    def build(cls, engine: SpeechEngine, book: PhraseBook, stages: Sequence[tuple[float, ...]]) -> PerturbedStreams:
+        streams = [PerturbedStream(engine.recognizer(book.grammar), f) for stage in stages for f in stage]
+        return cls(book, streams, [r for r, stage in enumerate(stages) for _ in stage])
 
     @property
     def speeds(self) -> tuple[float, ...]:
         return tuple(s.perturb.factor for s in self.streams)
 
+    def reset(self) -> None:
+        """A new utterance."""
+        for s in self.streams:
+            s.reset()
+        self._chunks, self._pos = [], [0] * len(self.streams)
+
+    def push(self, pcm: bytes) -> None:
+        self._chunks.append(pcm)
+
+    def feed(self, pcm: bytes) -> None:
+        """`push`, and every stream hears everything so far."""
+        self.push(pcm)
+        self.catch_up(len(self.streams))
+
+    def lag(self) -> list[int]:
+        """Chunks each stream has still to hear."""
+        return [len(self._chunks) - p for p in self._pos]
+
+    def catch_up(self, stages: int) -> None:
+        """The streams of the first `stages` stages hear what they have not heard yet."""
+        todo = [i for i, p in enumerate(self._pos) if self.ranks[i] < stages and p < len(self._chunks)]
+        if todo:
+            list(perturb_pool().map(self._catch_up_one, todo))
+
+    def _catch_up_one(self, i: int) -> None:
+        chunks = self._chunks[self._pos[i] :]
+        self._pos[i] += len(chunks)
+        for pcm in chunks:
+            self.streams[i].feed(pcm)
+
     def finish(self, speeds: tuple[float, ...]) -> Decodes:
         """The n-best of the utterance at these speeds (of `self.speeds`): each stream's audio to its end."""
-        out = list(perturb_pool().map(PerturbedStream.finish, [s for s in self.streams if s.perturb.factor in speeds]))
+
+        def one(i: int) -> tuple[str, ...]:
+            self._catch_up_one(i)
+            return self.streams[i].finish()
+
+        out = list(perturb_pool().map(one, [i for i, s in enumerate(self.streams) if s.perturb.factor in speeds]))
         heap.release()
         return out

@@ -6,11 +6,12 @@ Measured: from the touch's release to the moment the UI thread acts on what was 
 0 when the controller's endpoint decided while the button was still held), the part of it spent before the
 UI thread's frame, the process's CPU time from the release to the decision, and the CPU time of the run.
 
-    python -m bench.voice_ui [--runs 20] [--streamed 1 0]
+    python -m bench.voice_ui [--runs 20] [--streamed 2 1] [--trace]
 
 `--streamed`: how many stages of perturbed decodes run while the button is held (the controller's
-`streamed`; 0 = all after the release, as before issue 22's fix), alternating between the values
-given (every take said once with each), so that the figures compare under the same load.
+`streamed`; 0 = all after the release, as before issue 22's fix), alternating between the values given (every take
+said once with each), so that the figures compare under the same load. `--trace`: where the slowest takes'
+time went (the worker's queue, the final decode, each finish and each decode after the release).
 
 Voices are bench/voice.py's HELD_OUT ones. Prints figures; asserts nothing. Goal: p90 ≤ 0.8 s."""
 
@@ -83,10 +84,72 @@ class Backend:
         pass
 
 
+class Trace:
+    """Where the release's wait goes (--trace): when the worker starts the release (after the audio queued
+    before it), the final decode, each finish of streamed decodes and each decode after the release, as
+    offsets from the touch's release; printed for the slowest takes of each variant."""
+
+    def __init__(self, ctl: Any) -> None:
+        from audio import asr
+        from audio.vote import PerturbedStreams
+
+        self.events: list[tuple[str, float]] = []
+        self.kept: list[tuple[str, float, float, list[tuple[str, float]]]] = []
+        self.ctl = ctl
+        mark = self.mark
+
+        def timed(name: str, fn: Any) -> Any:
+            def wrapped(*a: Any, **k: Any) -> Any:
+                label = name(a) if callable(name) else name
+                mark(label + " >")
+                try:
+                    return fn(*a, **k)
+                finally:
+                    mark(label + " <")
+            return wrapped
+
+        def release() -> None:
+            if threading.current_thread().name != "voice-worker":
+                mark(f"release queued behind {ctl._serial.backlog()} calls")
+                return type(ctl).release(ctl)
+            live = ctl._live
+            mark(f"release starts on the worker; streams' lag (chunks) {live.lag() if live else None}")
+            try:
+                return type(ctl).release(ctl)
+            finally:
+                mark("release returns")
+
+        ctl.release = release
+        ctl._noise_check = timed("final decoded; noise check", ctl._noise_check)
+        PerturbedStreams.finish = timed(lambda a: f"finish streamed {a[1]}, lag {a[0].lag()}", PerturbedStreams.finish)
+        asr.decode_perturbed = timed(lambda a: f"decode after release {a[3]} ({len(a[2]) / 32000:.1f} s)",
+                                     asr.decode_perturbed)
+
+    def mark(self, what: str) -> None:
+        self.events.append((what, time.perf_counter()))
+
+    def start(self) -> None:
+        self.events = []
+
+    def keep(self, variant: str, t0: float, acted: float, seconds: float) -> None:
+        self.kept.append((variant, acted - t0, seconds, [(w, t - t0) for w, t in self.events]))
+
+    def report(self) -> None:
+        for variant in sorted({k[0] for k in self.kept}):
+            mine = sorted((k for k in self.kept if k[0] == variant), key=lambda k: -k[1])
+            print(f"streamed={variant}: slowest takes")
+            for _, latency, seconds, events in mine[: max(3, len(mine) // 5)]:
+                print(f"  {latency:.2f} s ({seconds:.1f} s take):")
+                for what, t in events:
+                    if t > -1.0:
+                        print(f"    {t:+.2f} {what}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
-    ap.add_argument("--streamed", type=int, nargs="*", default=[1])
+    ap.add_argument("--streamed", nargs="*", default=["2"], help="stages streamed while held, per variant")
+    ap.add_argument("--trace", action="store_true", help="per-stage timings of the slowest takes")
     args = ap.parse_args(argv)
     os.environ["TABLEHOST_AUDIO_DEVICE"] = "fake"
     os.environ["TABLEHOST_NO_VOICE"] = "1"
@@ -129,26 +192,29 @@ def main(argv: list[str] | None = None) -> None:
     decided: list[tuple[float, float]] = []  # when the controller emitted (wall, process CPU), before the UI saw it
     ctl.listen(lambda ev: decided.append((time.perf_counter(), time.process_time()))
                if ev.kind in ("intent", "heard") else None)
+    trace = Trace(ctl) if args.trace else None
     takes = []
     for i in range(args.runs):
         variant, speed, pitch = HELD_OUT[i % len(HELD_OUT)].split("/")
         voice = sg.Voice("" if variant == "ko" else variant, int(speed), int(pitch))
         takes.append(sg.speak(PHRASES[i % len(PHRASES)], voice) + sg.silence(0.3))
-    lat: dict[int, list[float]] = {v: [] for v in args.streamed}
-    dec: dict[int, list[float]] = {v: [] for v in args.streamed}
-    cpu_after: dict[int, list[float]] = {v: [] for v in args.streamed}
+    lat: dict[str, list[float]] = {v: [] for v in args.streamed}
+    dec: dict[str, list[float]] = {v: [] for v in args.streamed}
+    cpu_after: dict[str, list[float]] = {v: [] for v in args.streamed}
     before = dict.fromkeys(args.streamed, 0)
     missed = dict.fromkeys(args.streamed, 0)
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
     for pcm, variant in ((p, v) for p in takes for v in args.streamed):  # every take with every variant
-        ctl.streamed = variant
+        ctl.streamed = int(variant)
         driver.wait(0.5)
         touch = driver._touch(driver.find("voice_mic"))
         touch.touch_down()
         driver.pump(1)
         acted.clear()
         decided.clear()
+        if trace is not None:
+            trace.start()
         mic.say(pcm)
         driver.wait_for(lambda: not mic.busy(), 10)
         driver.wait(0.1)
@@ -161,6 +227,8 @@ def main(argv: list[str] | None = None) -> None:
             continue
         before[variant] += acted[0] < t0
         lat[variant].append(max(0.0, acted[0] - t0))
+        if trace is not None:
+            trace.keep(variant, t0, acted[0], len(pcm) / 32000)
         dec[variant].append(max(0.0, decided[0][0] - t0) if decided else float("nan"))
         cpu_after[variant].append(max(0.0, decided[0][1] - c0) if decided else float("nan"))
         driver.wait(0.3)
@@ -182,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"process CPU {cpu:.1f} s over {wall:.1f} s wall ({cpu / wall:.0%} of a core); "
           f"load average {os.getloadavg()[0]:.1f}")
     print("goal: p90 ≤ 0.8 s")
+    if trace is not None:
+        trace.report()
     app.stop()
 
 
