@@ -24,8 +24,10 @@ SRC="$(cd "$(dirname "$0")/.." && pwd)"
 APP="$ROOT/opt/tablehost"
 UNIT_DIR="$ROOT/etc/systemd/system"
 DATA="$ROOT/var/lib/tablehost"
-PKGS=(cage python3 python3-venv python3-pip libgl1 libegl1 libmtdev1 libespeak-ng1 espeak-ng libportaudio2
-      fonts-nanum alsa-utils rsync)
+# xwayland: Debian's cage (0.1.4) starts an XWayland server and exits when /usr/bin/Xwayland is missing, and
+# the package only recommends it (installed here without recommends).
+PKGS=(cage xwayland python3 python3-venv python3-pip libgl1 libegl1 libmtdev1 libespeak-ng1 espeak-ng
+      libportaudio2 fonts-nanum alsa-utils rsync)
 
 run() {
   # Commands that change the system: printed in a dry run, executed otherwise.

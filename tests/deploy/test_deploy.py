@@ -55,6 +55,9 @@ def test_install_dry_run_into_a_scratch_root(tmp_path: Path) -> None:
     for cmd in ("apt-get install", "systemctl enable tablehost.service", "python3 -m venv /opt/tablehost/.venv"):
         assert f"would run: {cmd}" in out.stdout.replace("\\ ", " ") or cmd.split()[0] in out.stdout
     assert "would run: systemctl restart tablehost.service" in out.stdout
+    # cage exits at start ("Cannot create XWayland server") without Xwayland, which it only recommends
+    apt = next(line for line in out.stdout.splitlines() if "apt-get install" in line)
+    assert " cage " in apt and " xwayland " in apt
 
 
 def test_install_refuses_to_run_unprivileged_for_real() -> None:
