@@ -63,7 +63,7 @@ from audio.recognizer import (
 from audio.serial import Serial
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 from audio.voice_events import Mode, Phase, VoiceEvent
-from audio.vote import PerturbedStreams, agree_strictly, confirm_strictly, decide, vote_in_stages
+from audio.vote import PerturbedStreams, agree_strictly, vote_in_stages
 
 __all__ = [
     "Heard", "ModelLoader", "Mode", "Phase", "QuickEndpoint", "Recognizer", "SpeechEngine", "VoiceController",
@@ -75,6 +75,10 @@ MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the p
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_AFTER_WAKE = 3  # seconds of audio kept while the wake phrase is decided, for the command after it
 MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes wait (see _stream)
+
+
+class _Stale(Exception):
+    """A vote on a thread for an utterance recognition has moved on from."""
 
 
 class VoiceController:
@@ -351,15 +355,17 @@ class VoiceController:
     def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
                           settle: bool = True) -> None:
         try:
-            decided = self._vote(key, book, heard, audio)
+            decided: tuple[str, Intent | None] | None = self._vote(key, book, heard, audio, gen=gen)
+        except _Stale:
+            decided = None
         except BaseException:
             with self._lock:
                 self._deciding -= 1
             raise
         with self._lock:
             self._deciding -= 1
-            if gen == self._gen and self._books.get(key) is book:  # else pressed again, screen changed or
-                self._handle(heard, key, decided)                  # reset meanwhile: the result is stale
+            if decided is not None and gen == self._gen and self._books.get(key) is book:  # else pressed
+                self._handle(heard, key, decided)  # again, screen changed or reset meanwhile: the result is stale
                 if settle and self.phase is Phase.LISTENING and not self._pressed:
                     self._set_phase(Phase.IDLE)
             if key == "wake" and not self._post(self._after_waking):
@@ -499,22 +505,25 @@ class VoiceController:
         return bool(self.stages) and bool(audio) and self._engine is not None
 
     def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes,
-              live: PerturbedStreams | None = None) -> tuple[str, Intent | None]:
+              live: PerturbedStreams | None = None, gen: int | None = None) -> tuple[str, Intent | None]:
+        """The decision on one utterance (`audio/vote.py`). With `gen` (a vote on a thread) the decodes stop
+        as soon as recognition restarted (a new press, another screen): the stale result would be dropped
+        anyway, and its decodes took the CPU from the next utterance's."""
         engine = self._engine
-        if live is not None and live.book is book and engine is not None:
-            decode = partial(decode_perturbed, engine, book.grammar, audio)
-
-            def run(speeds: tuple[float, ...]) -> list[tuple[str, ...]]:  # streamed, or decoded now
-                return live.finish(speeds) if set(speeds) <= set(live.speeds) else decode(speeds)
-
-            if key in ("confirm", "wake"):
-                return agree_strictly(book, heard.candidates, self.stages[0], run)
-            return vote_in_stages(book, heard.candidates, self.stages, run)
-        if engine is None or not self._votes(audio):
+        if engine is None or not (self._votes(audio) or (live is not None and live.book is book)):
             return book.pick(heard.candidates)
+        decode = partial(decode_perturbed, engine, book.grammar, audio)
+
+        def run(speeds: tuple[float, ...]) -> list[tuple[str, ...]]:  # streamed, or decoded now
+            if gen is not None and gen != self._gen:
+                raise _Stale
+            if live is not None and live.book is book and set(speeds) <= set(live.speeds):
+                return live.finish(speeds)
+            return decode(speeds)
+
         if key in ("confirm", "wake"):
-            return confirm_strictly(engine, book, heard.candidates, audio, self.stages[0])
-        return decide(engine, book, heard.candidates, audio, self.stages)
+            return agree_strictly(book, heard.candidates, self.stages[0], run)
+        return vote_in_stages(book, heard.candidates, self.stages, run)
 
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()

@@ -65,7 +65,7 @@ def test_controller_lets_perturbed_decodes_outvote_a_mishearing() -> None:
 
 
 class Slow(Scripted):
-    """The extra decodes of a command (`extra` = "점수") wait for `gate_open`."""
+    """The extra decodes of a command (not of the wake phrase) wait for `gate_open`."""
 
     def __init__(self, extra: str, gate_open: threading.Event) -> None:
         super().__init__(extra)
@@ -73,7 +73,7 @@ class Slow(Scripted):
 
     def recognizer(self, grammar):  # type: ignore[no-untyped-def]
         rec = super().recognizer(grammar)
-        if len(self.recognizers) > 4 and self.extra == "점수":
+        if len(self.recognizers) > 4 and self.extra != "헤이 테이블":
             final = rec.final
             rec.final = lambda: (self.gate_open.wait(5), final())[1]  # type: ignore[method-assign]
         return rec
@@ -123,6 +123,26 @@ def test_a_hands_free_vote_runs_on_a_thread_and_a_screen_change_drops_its_late_r
     gate_open.set()
     threading.Event().wait(0.2)
     assert intents(events) == []
+
+
+def test_a_stale_vote_on_a_thread_stops_decoding() -> None:
+    """A vote for an utterance recognition has moved on from (a new press, another screen) ran all its
+    decodes, taking the CPU from the next utterance's, and was then dropped: now it stops at the next stage."""
+    gate_open = threading.Event()
+    engine = Slow("점수", gate_open)
+    ctl, clock, events = awake(engine)
+    ctl.stages = ((0.9, 1.1), (0.8, 1.2))
+    engine.extra = "커피"  # a decoy: the first stage does not decide, the second would run
+    made = len(engine.recognizers)
+    ctl.feed("도움말".encode())
+    ctl.feed(b"")  # the vote starts on its thread; its first stage waits for the gate
+    wait_for(lambda: len(engine.recognizers) >= made + 2)
+    ctl.set_context("lobby", ["help", "score", "next"])  # the screen changed meanwhile
+    after_screen = len(engine.recognizers)
+    gate_open.set()
+    wait_for(lambda: not ctl._deciding)
+    assert not ctl._deciding and intents(events) == []
+    assert len(engine.recognizers) == after_screen  # the second stage was never decoded
 
 
 def test_a_vote_started_by_the_endpoint_in_feed_does_not_hold_the_lock() -> None:
