@@ -89,8 +89,16 @@ def free_spot(boxes: list[tuple[float, float, float, float]], width: float, heig
     xs = [centre] + [x for k in range(1, int(centre // step) + 1) for x in (centre - k * step, centre + k * step)]
     y = screen_h - height - dp(8)
     while y >= dp(8):
+        # x is blocked by a box in this band when bx0 - width < x < bx1: merge those open intervals, then try
+        # the candidates in order (checking every candidate against every box cost ~40 ms per call here)
+        spans: list[list[float]] = []
+        for a, b in sorted((bx0 - width, bx1) for bx0, by0, bx1, by1 in boxes if by0 < y + height and by1 > y):
+            if spans and a < spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], b)
+            else:
+                spans.append([a, b])
         for x in xs:
-            if not any(bx0 < x + width and bx1 > x and by0 < y + height and by1 > y for bx0, by0, bx1, by1 in boxes):
+            if not any(a < x < b for a, b in spans):
                 return x, y
         y -= step
     return None
