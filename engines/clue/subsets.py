@@ -10,8 +10,10 @@ the hand sizes), counted another way that costs far less Python per problem when
 - an owner's possible hands ("picks") are listed once: its capacity's worth of the cards it may hold,
   keeping only those that meet every numbered mark on it (so no mark needs a bit in the state);
 - a card no later owner (of either chain) may hold must be handed out by then (states that miss it go);
-- each chain's forward pass counts ways to reach its sets; from the join, a backward pass along each
-  chain gives the ways to finish; the products, summed per pick, give each (card, owner) count.
+- each chain's forward pass counts ways to reach its sets, but for one chain's last owner (the larger
+  last step): that step is passed once, in the backward pass, making the join as it goes (its sets are
+  looked up as complements of the other chain's end); a backward pass along each chain gives the ways
+  to finish; the products, summed per pick, give each (card, owner) count.
 
 `estimate` bounds the work from the pick counts before anything is built; the counter uses this
 programme only below LIMIT (about where the two cost the same on bench/clue_counting.py), and the
@@ -67,146 +69,209 @@ class SubsetModel:
                 bit <<= 1
         self.fixed, self.unknown, self.allowed, self.caps = fixed, unknown, allowed, caps
         self.full = bit - 1
-        mine: dict[int, set[int]] = {}
+        mine: dict[int, list[int]] = {}
         index = {c: 1 << i for i, c in enumerate(unknown)}
         ok = min(caps) >= 0 and sum(caps) == len(unknown)
         for p, cards in clauses:
             s = clause_mask(cards, p, index, marks)
             if not s:
                 ok = False
-            mine.setdefault(p, set()).add(s)
+            mine.setdefault(p, []).append(s)
         self.mine = mine
-        sizes: list[tuple[int, int]] = []  # (hands it may get, owner)
+        sizes: list[tuple[int, int, int]] = []  # (hands it may get, owner, capacity)
         for o, cap in enumerate(caps):
             if cap > 0:
-                sizes.append((comb(allowed[o].bit_count(), cap), o))
+                sizes.append((comb(allowed[o].bit_count(), cap), o, cap))
             elif o in mine:
                 ok = False  # a numbered mark on a full hand (no propagation in a sub-count)
         sizes.sort()
         self.ok = ok
         # two chains from both ends, met in the middle: owners alternate between them, fewest hands first
-        self.chains = ([o for _, o in sizes[0::2]], [o for _, o in sizes[1::2]])
+        self.chains = ([t[1] for t in sizes[0::2]], [t[1] for t in sizes[1::2]])
         n_cards = len(unknown)
         est = 0
-        for chain in self.chains:
+        for part in (sizes[0::2], sizes[1::2]):
             width, placed = 1, 0
-            for o in chain:
-                n = comb(allowed[o].bit_count(), caps[o])
+            for n, _o, cap in part:
                 est += width * n
-                placed += caps[o]
+                placed += cap
                 width = min(width * n, comb(n_cards, placed))  # distinct sets of `placed` cards
             est += width  # the join
         self.estimate = est
         self.layers: list[dict[int, int]] = []  # the forward layers of both chains (freed after counting)
-        self.back: list[dict[int, int]] = []  # the same, kept for sampling
+        self.back: list[dict[int, int]] = []  # the same and the join, kept for sampling
         self.runs: tuple[list[dict[int, int]], list[dict[int, int]]] = ([], [])
         self.picks: tuple[list[list[int]], list[list[int]]] = ([], [])
+        self.needs: list[int] = []
+        self.join: dict[int, int] = {}
 
     def _picks(self, o: int) -> list[int]:
+        """Owner o's possible hands: its capacity's worth of the cards it may hold, meeting its marks."""
         a, cap = self.allowed[o], self.caps[o]
+        need = self.mine.get(o, ())
+        if cap == 1:  # one card: it must be in every mark on o
+            for t in need:
+                a &= t
+            need = ()
         bits = []
         while a:
             low = a & -a
             bits.append(low)
             a ^= low
+        if cap == 1:
+            return bits
         if cap == len(bits):
             out = [self.allowed[o]]
-        elif cap == 1:
-            out = bits
+        elif cap == 2:
+            out = [x | y for x, y in combinations(bits, 2)]
         else:
             out = [sum(t) for t in combinations(bits, cap)]
-        need = self.mine.get(o)
-        if need:
-            out = [s for s in out if all(s & t for t in need)]
+        for t in need:
+            out = [s for s in out if s & t]
         return out
 
     def forward(self) -> None:
-        """Each chain's layers: the sets of cards its first k owners may hold, with their numbers of ways."""
-        full = self.full
-        self.picks = ([self._picks(o) for o in self.chains[0]], [self._picks(o) for o in self.chains[1]])
+        """Each chain's forward layers (the sets of cards its first k owners may hold, with their numbers of
+        ways), the second chain's last owner included, the first's left for the join in `backward`."""
+        full, allowed = self.full, self.allowed
+        chains = self.chains
+        picks = ([self._picks(o) for o in chains[0]], [self._picks(o) for o in chains[1]])
         reach = [0, 0]  # cards some owner of each chain may hold
         for i in (0, 1):
-            for o in self.chains[i]:
-                reach[i] |= self.allowed[o]
-        runs: list[list[dict[int, int]]] = []
+            for o in chains[i]:
+                reach[i] |= allowed[o]
+        needs: list[list[int]] = [[], []]
         for i in (0, 1):
-            chain, picks = self.chains[i], self.picks[i]
             later = reach[1 - i]
-            needs = [0] * len(chain)
-            for k in range(len(chain) - 1, -1, -1):  # cards no later owner may hold: handed out by then
-                needs[k] = full & ~later
-                later |= self.allowed[chain[k]]
-            layer = {0: 1} if later == full and all(self.picks[0]) and all(self.picks[1]) else {}
-            run = [layer]
-            for k in range(len(chain)):
-                nxt: dict[int, int] = {}
-                get = nxt.get
-                need = needs[k]
-                for m, w in layer.items():
-                    for s in picks[k]:
-                        if not s & m:
-                            t = m | s
-                            if t & need == need:
-                                nxt[t] = get(t, 0) + w
-                if len(nxt) > self.max_states:
-                    raise BudgetExceeded(len(nxt))
-                layer = nxt
-                run.append(layer)
-            runs.append(run)
-        self.runs = (runs[0], runs[1])
+            need = needs[i] = [0] * len(chains[i])
+            for k in range(len(chains[i]) - 1, -1, -1):  # cards no later owner may hold: handed out by then
+                need[k] = full & ~later
+                later |= allowed[chains[i][k]]
+        alive = reach[0] | reach[1] == full and all(picks[0]) and all(picks[1])
+        runs = ([{0: 1} if alive else {}], [{0: 1} if alive else {}])
+        for i in (0, 1):
+            self._extend(runs[i], picks[i], needs[i], len(chains[i]) - 1)
+        # the join is made while passing the last owner of one chain: the chain whose last step is the
+        # larger (its forward step is never made on its own); the other chain is finished here
+        if chains[1] and len(runs[1][-1]) * len(picks[1][-1]) > len(runs[0][-1]) * len(picks[0][-1]):
+            chains, picks, runs, needs = chains[::-1], picks[::-1], runs[::-1], needs[::-1]
+        if chains[1]:
+            self._extend(runs[1], picks[1], needs[1], len(chains[1]))
+        self.chains, self.picks, self.runs = chains, picks, runs
         self.layers = self.back = runs[0] + runs[1]
 
-    def backward(self, counts: dict[str, list[int]]) -> int:
-        """Join the chains; pass back along each; adds per-card, per-owner deal counts into `counts`; returns
-        the total."""
-        P = len(self.kn.hand_sizes)
-        full, unknown = self.full, self.unknown
-        ends = (self.runs[0][-1], self.runs[1][-1])
-        total = 0
-        for m, f in ends[0].items():
-            g = ends[1].get(full ^ m)
-            if g:
-                total += f * g
-        for i in (0, 1):
-            run, picks, other = self.runs[i], self.picks[i], ends[1 - i]
-            back = {m: g for m in run[-1] if (g := other.get(full ^ m, 0))}
-            for k in range(len(picks) - 1, -1, -1):
-                cur: dict[int, int] = {}
-                pw: dict[int, int] = {}  # pick → deals in which this owner holds exactly it
-                get = back.get
-                for m, f in run[k].items():
-                    acc = 0
+    def _extend(self, run: list[dict[int, int]], picks: list[list[int]], needs: list[int], upto: int) -> None:
+        """Append forward layers to `run` until it holds `upto` + 1 layers."""
+        layer = run[-1]
+        for k in range(len(run) - 1, upto):
+            nxt: dict[int, int] = {}
+            need = needs[k]
+            if need:
+                for m, w in layer.items():
                     for s in picks[k]:
-                        if not s & m:
-                            b = get(m | s)
-                            if b:
-                                acc += b
-                                pw[s] = pw.get(s, 0) + f * b
-                    if acc:
-                        cur[m] = acc
-                back = cur
-                o = self.chains[i][k]
-                col = P if o >= P else o
-                for s, v in pw.items():
-                    while s:
-                        low = s & -s
-                        counts[unknown[low.bit_length() - 1]][col] += v
-                        s ^= low
+                        if s & m:
+                            continue
+                        t = m | s
+                        if t & need != need:
+                            continue
+                        if t in nxt:
+                            nxt[t] += w
+                        else:
+                            nxt[t] = w
+            else:
+                for m, w in layer.items():
+                    for s in picks[k]:
+                        if s & m:
+                            continue
+                        t = m | s
+                        if t in nxt:
+                            nxt[t] += w
+                        else:
+                            nxt[t] = w
+            if len(nxt) > self.max_states:
+                raise BudgetExceeded(len(nxt))
+            layer = nxt
+            run.append(layer)
+
+    def backward(self, counts: dict[str, list[int]]) -> int:
+        """Join the chains while passing the first chain's last owner; pass back along each chain; adds
+        per-card, per-owner deal counts into `counts`; returns the total."""
+        P = len(self.kn.hand_sizes)
+        full = self.full
+        rows = [counts[c] for c in self.unknown]
+        chains, picks, runs = self.chains, self.picks, self.runs
+        total = 0
+        join: dict[int, int] = {}  # second chain's set → ways the first chain holds the rest
+        if chains[0]:
+            k = len(chains[0]) - 1
+            end = runs[1][-1]
+            back: dict[int, int] = {}
+            pw = dict.fromkeys(picks[0][k], 0)  # pick → deals in which this owner holds exactly it
+            for m, f in runs[0][k].items():
+                acc = 0
+                for s in picks[0][k]:
+                    if s & m:
+                        continue
+                    u = full ^ m ^ s
+                    if u in end:
+                        b = end[u]
+                        acc += b
+                        pw[s] += f * b
+                        if u in join:
+                            join[u] += f
+                        else:
+                            join[u] = f
+                if acc:
+                    back[m] = acc
+                    total += f * acc
+            _spread(pw, rows, P if chains[0][k] >= P else chains[0][k])
+            self._back(0, k - 1, back, rows, P)
+            self._back(1, len(chains[1]) - 1, join, rows, P)
+        elif full == 0 and runs[0][0]:
+            total = 1
+        self.join = join
+        self.back = self.back + [join]
         for c, o in self.fixed.items():
             counts[c][o] += total
         return total
+
+    def _back(self, i: int, top: int, back: dict[int, int], rows: list[list[int]], P: int) -> None:
+        """The backward pass along chain i from its owner `top` down, `back` giving the ways to finish from
+        each set after that owner; per-card counts added into `rows`."""
+        run, picks, chain = self.runs[i], self.picks[i], self.chains[i]
+        for k in range(top, -1, -1):
+            pw = dict.fromkeys(picks[k], 0)
+            if k:
+                cur: dict[int, int] = {}
+                for m, f in run[k].items():
+                    acc = 0
+                    for s in picks[k]:
+                        if s & m:
+                            continue
+                        t = m | s
+                        if t in back:
+                            b = back[t]
+                            acc += b
+                            pw[s] += f * b
+                    if acc:
+                        cur[m] = acc
+                back = cur
+            else:  # the first owner: from the empty set, once
+                for s in picks[0]:
+                    if s in back:
+                        pw[s] = back[s]
+            _spread(pw, rows, P if chain[k] >= P else chain[k])
 
     def sample(self, rng: random.Random) -> dict[str, int]:
         """One consistent deal drawn uniformly (card → owner), after forward/backward: the join drawn by its
         number of deals, then each chain walked back from it by the forward counts."""
         P = len(self.kn.hand_sizes)
         full = self.full
-        n0 = len(self.chains[0]) + 1
-        runs = (self.back[:n0], self.back[n0:])
-        other = runs[1][-1]
-        m = _draw(rng, [(f * other.get(full ^ m, 0), m) for m, f in runs[0][-1].items()])
+        runs = self.runs
+        end = runs[1][-1]
+        u = _draw(rng, [(w * end[u], u) for u, w in self.join.items()]) if self.chains[0] else 0
         deal = dict(self.fixed)
-        for i, held in ((0, m), (1, full ^ m)):
+        for i, held in ((0, full ^ u), (1, u)):
             run, picks = runs[i], self.picks[i]
             for k in range(len(picks) - 1, -1, -1):
                 get = run[k].get
@@ -219,6 +284,16 @@ class SubsetModel:
                     deal[self.unknown[low.bit_length() - 1]] = col
                     s ^= low
         return deal
+
+
+def _spread(pw: dict[int, int], rows: list[list[int]], col: int) -> None:
+    """Add each pick's deals to the counts of its cards (rows: the unknown cards' count rows) for one owner."""
+    for s, v in pw.items():
+        if v:
+            while s:
+                low = s & -s
+                rows[low.bit_length() - 1][col] += v
+                s ^= low
 
 
 def _draw(rng: random.Random, options: list[tuple[int, int]]) -> int:
