@@ -180,13 +180,15 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
     app = driver.app
 
     def open_game() -> Any:
-        app.host(game)
-        for i in range(30):
+        # the screen is built in the frame of the tap that opens it, the game in the frame of its start tap
+        times.append(frame(functools.partial(app.host, game), what=f"{game}: opening, frame 0"))
+        for i in range(1, 30):
             times.append(frame(what=f"{game}: opening, frame {i}"))
         ctx = app.get_screen("host").ctx
         g = app.library.games[game]
         config = find_engine(g.engine_name).example_configs(g.pack)[0]
-        ctx.start(config, seed=rng.randrange(1 << 30))
+        times.append(frame(functools.partial(ctx.start, config, seed=rng.randrange(1 << 30)),
+                           what=f"{game}: opening, the game started"))
         return ctx
 
     ctx = open_game()
@@ -317,7 +319,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.baseline:
         from kiosk import gc_policy
 
-        gc_policy.settle()  # as `tablehost run` does 5 s after start
+        for step in getattr(app, "warm_steps", lambda: ())():  # as `tablehost run` does 5 s after start
+            step()
+            driver.pump(1)
+        gc_policy.settle()
     parts = {"start": rss_parts()}
     snapshot = None
     if args.trace:

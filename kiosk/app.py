@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import errno
+import functools
 import importlib
 import logging
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -234,6 +236,19 @@ class TableHostApp(App):
             module, cls = SCREENS[name]
             self.sm.add_widget(getattr(importlib.import_module(module), cls)())
         return self.sm.get_screen(name)
+
+    def warm_steps(self) -> Iterator[Callable[[], Any]]:
+        """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
+        runs them in idle frames before freezing the heap): the library, game page and host frame, each
+        playable game's screen module (its engine and kv rules)."""
+        from kiosk.hosting import host_class
+
+        for name in ("library", "detail", "host"):
+            yield functools.partial(self.get_screen, name)
+        if self.library_ready():
+            for game in self.library.games.values():
+                if game.playable:
+                    yield functools.partial(host_class, game.id)
 
     def on_start(self) -> None:
         started_with_splash = self.splash is not None

@@ -41,7 +41,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from kiosk import gc_policy
 
-    Clock.schedule_once(lambda _dt: gc_policy.settle(), 5.0)  # once the first screens are up
+    # once the first screens are up: what first visits would build anyway, then the collector's policy
+    Clock.schedule_once(lambda _dt: gc_policy.settle_after(app.warm_steps()), 5.0)
     app.run()
     return 0
 

@@ -1,0 +1,38 @@
+"""kiosk.gc_policy.settle_after and the app's warm-up: what first visits would build, made in idle frames
+before the heap is frozen."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+
+def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kiosk import gc_policy
+
+    ran: list[Any] = []
+    monkeypatch.setattr(gc_policy, "settle", lambda: ran.append("settled") or 7)
+
+    def broken() -> None:
+        raise RuntimeError("a step that fails is skipped")
+
+    gc_policy.settle_after([lambda: ran.append(1), broken, lambda: ran.append(2)], done=ran.append)
+    driver.pump(1)
+    assert ran == [1]  # one step in a frame, not all of them
+    driver.pump(4)
+    assert ran == [1, 2, "settled", 7]
+
+
+def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any) -> None:
+    app = driver.app
+    steps = list(app.warm_steps())
+    playable = [g.id for g in app.library.games.values() if g.playable]
+    assert len(steps) == 3 + len(playable) and {"clue", "spyfall"} <= set(playable)
+    for step in steps:
+        step()
+    assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
+    assert all(f"kiosk.games.{g}" in sys.modules or g not in ("clue", "spyfall", "watson_holmes", "mr_jack_ny")
+               for g in playable)
+    assert app.sm.current == "attract"  # built, not shown
