@@ -97,11 +97,12 @@ class HostContext:
             self.session.unsubscribe(self._on_step)
         dialog = self.open_dialog
         while dialog is not None:  # a question may sit on a hand-over: close both
+            under, dialog.under = getattr(dialog, "under", None), None  # a kept dialog keeps no old game
             try:
                 dialog.dismiss(animation=False)
             except Exception:
                 log.exception("could not close the game's dialog")
-            dialog = getattr(dialog, "under", None)
+            dialog = under
         self.open_dialog = None
         self.host = None
 
@@ -192,11 +193,10 @@ class HostContext:
             if fn is not None:
                 fn()
 
-        dlg = ConfirmDialog(text, self.tr("common.yes"), self.tr("common.no"), lambda: answered(on_yes),
-                            on_no=lambda: answered(None), timeout=timeout, danger=danger)
+        dlg = ConfirmDialog.ask(text, self.tr("common.yes"), self.tr("common.no"), lambda: answered(on_yes),
+                                on_no=lambda: answered(None), timeout=timeout, danger=danger)
         dlg.under = under
         self.open_dialog = dlg
-        dlg.open()
 
     def private(self, name: str, content: Callable[[Callable[[], None]], Widget],
                 on_done: Callable[[], None] | None = None, mode: str = "reveal",

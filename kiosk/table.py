@@ -54,10 +54,9 @@ class TableKeeper:
         if app.sm.current in ("attract", "pin", "staff"):
             return
         if app.session is not None and app.session.outcome is None:
-            self.asking = ConfirmDialog(app.tr("table.still_playing"), app.tr("table.still_playing_yes"),
-                                        app.tr("table.still_playing_no"), on_yes=self._still_playing,
-                                        on_no=self._left, timeout=ASK_SECONDS)
-            self.asking.open()
+            self.asking = ConfirmDialog.ask(app.tr("table.still_playing"), app.tr("table.still_playing_yes"),
+                                            app.tr("table.still_playing_no"), on_yes=self._still_playing,
+                                            on_no=self._left, timeout=ASK_SECONDS)
             return
         self.new_table()
 

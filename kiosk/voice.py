@@ -145,11 +145,10 @@ class VoiceBridge:
     def _ask(self, pending: Any) -> None:
         from kiosk.widgets.dialogs import ConfirmDialog
 
-        self.confirm_dialog = ConfirmDialog(
+        self.confirm_dialog = ConfirmDialog.ask(
             self.app.tr("voice.confirm", what=pending.prompt_ko()), self.app.tr("common.yes"),
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
             on_no=lambda: self.controller.tap_confirm(False))
-        self.confirm_dialog.open()
 
     def run_intent(self, intent: Any) -> None:
         """Navigation acts on the screen; a game intent becomes the engine action touch would send."""

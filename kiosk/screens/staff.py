@@ -48,5 +48,5 @@ class StaffScreen(Screen):
     def ask_exit(self) -> None:
         app = App.get_running_app()
         from kiosk.widgets.dialogs import ConfirmDialog
-        ConfirmDialog(app.tr("staff.confirm_exit"), app.tr("common.yes"), app.tr("common.no"), app.exit_kiosk,
-                      danger=True).open()
+        ConfirmDialog.ask(app.tr("staff.confirm_exit"), app.tr("common.yes"), app.tr("common.no"), app.exit_kiosk,
+                          danger=True)

@@ -56,8 +56,8 @@ def build_table(app: Any, panel: Any, screen: Any) -> None:
             app.keeper.new_table()
             app.toast(app.tr("staff.new_table_done"))
 
-        ConfirmDialog(app.tr("staff.confirm_new_table"), app.tr("common.yes"), app.tr("common.no"), go,
-                      danger=playing).open()
+        ConfirmDialog.ask(app.tr("staff.confirm_new_table"), app.tr("common.yes"), app.tr("common.no"), go,
+                          danger=playing)
 
     b.bind(on_release=turnover)
     row.add_widget(b)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
@@ -16,37 +17,69 @@ from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 
 
 class ConfirmDialog(ModalView):
-    """Yes/no with an optional timeout (no answer → no). Final actions go through it."""
+    """Yes/no with an optional timeout (no answer → no). Final actions go through it. `ConfirmDialog.ask` opens
+    one made earlier and closed since, its words changed in place: a dialog made anew cost 10-20 ms of
+    UI-thread CPU here (its widgets, kv rules and three texts drawn) on top of the frame that asked."""
+
+    _made: list[ConfirmDialog] = []  # every dialog `ask` made; a closed one is asked again
 
     def __init__(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
                  on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> None:
         super().__init__(size_hint=(0.6, None), height=dp(300), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.6), background="")
-        self._on_yes, self._on_no = on_yes, on_no
         box = Panel(orientation="vertical", bg=PANEL)
-        self.message = Label(text=text, color=TEXT, font_size=BODY, halign="center", valign="middle")
+        self.message = Label(color=TEXT, font_size=BODY, halign="center", valign="middle")
         self.message.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(20), None)))
         box.add_widget(self.message)
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(16))
-        self.no_button = TButton(text=no, kind="normal", test_id="confirm_no")
-        self.yes_button = TButton(text=yes, kind="danger" if danger else "primary", test_id="confirm_yes")
+        self.no_button = TButton(kind="normal", test_id="confirm_no")
+        self.yes_button = TButton(test_id="confirm_yes")
         self.no_button.bind(on_release=lambda *_: self._answer(False))
         self.yes_button.bind(on_release=lambda *_: self._answer(True))
         row.add_widget(self.no_button)
         row.add_widget(self.yes_button)
         box.add_widget(row)
         self.add_widget(box)
+        self._timer: Any = None
+        self.under: Any = None
+        self.words(text, yes, no, on_yes, on_no, timeout, danger)
+
+    def words(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
+              on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> None:
+        """What the dialog asks and does on each answer (texts drawn again only where they changed)."""
+        self.message.text, self.yes_button.text, self.no_button.text = text, yes, no
+        self.yes_button.kind = "danger" if danger else "primary"
+        self._on_yes, self._on_no = on_yes, on_no
         self._timer = Clock.schedule_once(lambda dt: self._answer(False), timeout) if timeout > 0 else None
 
+    @classmethod
+    def ask(cls, text: str, yes: str, no: str, on_yes: Callable[[], None],
+            on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> ConfirmDialog:
+        """The question, opened: in a closed dialog made earlier when there is one, else in a new one."""
+        for dlg in cls._made:
+            if not dlg._is_open:
+                dlg.words(text, yes, no, on_yes, on_no, timeout, danger)
+                break
+        else:
+            dlg = cls(text, yes, no, on_yes, on_no, timeout, danger)
+            cls._made.append(dlg)
+        dlg.open()
+        return dlg
+
     def _answer(self, yes: bool) -> None:
+        fn = self._on_yes if yes else self._on_no
+        self.dismiss()
+        if fn is not None:
+            fn()
+
+    def on_dismiss(self) -> None:
+        """Closed (answered, or by whoever opened it): nothing of the question is kept (a closed dialog must
+        not keep the last game's screen alive through its callbacks)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.dismiss()
-        if yes:
-            self._on_yes()
-        elif self._on_no is not None:
-            self._on_no()
+        self._on_yes, self._on_no = (lambda: None), None
+        self.under: Any = None  # a hand-over the question sat on (kiosk.hosting)
 
 
 def _targets(text: bool = False, skip: Widget | None = None) -> list[tuple[float, float, float, float]]:

@@ -1,0 +1,46 @@
+"""kiosk/widgets/dialogs.py: the confirmation dialog, made once and asked again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def test_a_closed_confirmation_asks_the_next_question_with_its_own_words_and_answers(driver: Any) -> None:
+    """The next question reuses the closed dialog (made anew it cost 10-20 ms of UI-thread CPU): its words,
+    its colour and its answers are the new question's; a closed dialog keeps no callback of the last one."""
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    ctx = app.get_screen("host").ctx
+    said: list[str] = []
+    ctx.confirm(app.tr("host.confirm_undo"), lambda: said.append("undo"))
+    driver.pump(3)
+    first = ctx.open_dialog
+    assert first.message.text == app.tr("host.confirm_undo") and first.yes_button.kind == "primary"
+    driver.tap("confirm_no")
+    driver.wait_for(lambda: first.parent is None)
+    assert said == [] and ctx.open_dialog is None and first.under is None
+    ctx.confirm(app.tr("host.confirm_end"), lambda: said.append("end"), danger=True)
+    driver.pump(3)
+    second = ctx.open_dialog
+    assert second is first and second.message.text == app.tr("host.confirm_end")
+    assert second.yes_button.kind == "danger" and driver.find("confirm_yes") is second.yes_button
+    driver.screenshot("confirm_reused")
+    driver.tap("confirm_yes")
+    assert said == ["end"]
+    second._on_yes()  # what a closed dialog still holds does nothing
+    assert said == ["end"] and second._on_no is None
+
+
+def test_two_questions_at_once_are_two_dialogs(driver: Any) -> None:
+    """A question asked while another is open (voice's, over a screen's) gets a dialog of its own."""
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    said: list[str] = []
+    a = ConfirmDialog.ask("가", "네", "아니요", lambda: said.append("a"))
+    b = ConfirmDialog.ask("나", "네", "아니요", lambda: said.append("b"))
+    driver.pump(3)
+    assert a is not b and a.message.text == "가" and b.message.text == "나"
+    b._answer(True)
+    a._answer(False)
+    assert said == ["b"]
