@@ -58,51 +58,64 @@ class ClueSetup(BoxLayout):
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.players"), size_hint_x=None, width=dp(160), size_hint_y=1))
         lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
+        self.counts: dict[int, TButton] = {}
         for n in range(lo, hi + 1):
-            b = TButton(text=str(n), test_id=f"clue_count_{n}", selected=n == self.count)
+            b = TButton(text=str(n), test_id=f"clue_count_{n}")
             b.bind(on_release=lambda _w, k=n: self.set_count(k))
             row.add_widget(b)
+            self.counts[n] = b
         self.add_widget(row)
         names = GridLayout(cols=3, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
-        old = [i.text for i in self.inputs]
-        self.inputs = []
         for i in range(hi):
             ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("clue.setup.name", n=i + 1),
-                           padding=(dp(12), dp(16)), disabled=i >= self.count)
+                           padding=(dp(12), dp(16)))
             ti.test_id = f"clue_name_{i}"
-            ti.text = old[i] if i < len(old) else ""
-            ti.opacity = 1 if i < self.count else 0.3
             self.inputs.append(ti)
             names.add_widget(ti)
         self.add_widget(names)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.mode"), size_hint_x=None, width=dp(160), size_hint_y=1))
+        self.modes: dict[str, TButton] = {}
         for mode in ("digital", "physical"):
-            b = TButton(text=tr(f"clue.setup.{mode}"), test_id=f"clue_mode_{mode}", selected=mode == self.mode)
+            b = TButton(text=tr(f"clue.setup.{mode}"), test_id=f"clue_mode_{mode}")
             b.bind(on_release=lambda _w, m=mode: self.set_mode(m))
             row.add_widget(b)
+            self.modes[mode] = b
         self.add_widget(row)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.aids"), size_hint_y=1))
-        b = TButton(text=tr("clue.setup.aids_on" if self.host.aids else "clue.setup.aids_off"),
-                    test_id="clue_aids", selected=self.host.aids, size_hint_x=None, width=dp(220))
-        b.bind(on_release=lambda *_: self.toggle_aids())
-        row.add_widget(b)
+        self.aids_button = TButton(test_id="clue_aids", size_hint_x=None, width=dp(220))
+        self.aids_button.bind(on_release=lambda *_: self.toggle_aids())
+        row.add_widget(self.aids_button)
         self.add_widget(row)
         self.add_widget(Widget())
         action_button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
+        self.show()
+
+    def show(self) -> None:
+        """The choices made so far, changed in place: the form (six text fields) is built once, not again on
+        every tap."""
+        for n, b in self.counts.items():
+            b.selected = n == self.count
+        for i, ti in enumerate(self.inputs):
+            ti.disabled = i >= self.count
+            ti.opacity = 1 if i < self.count else 0.3
+        for mode, b in self.modes.items():
+            b.selected = mode == self.mode
+        self.aids_button.text = self.host.ctx.tr("clue.setup.aids_on" if self.host.aids else "clue.setup.aids_off")
+        self.aids_button.selected = self.host.aids
 
     def set_count(self, n: int) -> None:
         self.count = n
-        self.build()
+        self.show()
 
     def set_mode(self, mode: str) -> None:
         self.mode = mode
-        self.build()
+        self.show()
 
     def toggle_aids(self) -> None:
         self.host.aids = not self.host.aids
-        self.build()
+        self.show()
 
     def start(self) -> None:
         tr = self.host.ctx.tr
@@ -230,8 +243,12 @@ class ClueHost(PrivateChannel, GameHost):
         return row
 
     def action_panel(self, view: dict[str, Any], body: Fill) -> None:
-        ph = "over" if view["over"] else view["phase"]
-        with body.box_of(BoxLayout, f"act_{ph}_{int(self.accusing)}", orientation="vertical", spacing=dp(10)) as box:
+        ph = view["phase"]
+        # keyed by the panel shown, not by the phase: the accusation's 21 buttons, the turn's buttons stay kept
+        # from one phase (roll, move, after) to the next
+        panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
+                 else "accuse" if self.accusing else "turn")
+        with body.box_of(BoxLayout, f"act_{panel}", orientation="vertical", spacing=dp(10)) as box:
             self.actions(view, box)
 
     def actions(self, view: dict[str, Any], box: Fill) -> None:
