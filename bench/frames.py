@@ -164,7 +164,7 @@ class Tutor(threading.Thread):
 
 # ---------------------------------------------------------------- scripted play
 def tap(w: Any) -> None:
-    from kivy.tests.common import UnitTestTouch
+    from kivy.tests.common import UnitTestTouch  # imported before play starts (main): pytest's import took 200 ms
 
     touch = UnitTestTouch(*w.to_window(*w.center))
     touch.touch_down()
@@ -301,6 +301,7 @@ def main(argv: list[str] | None = None) -> None:
 
     driver = Driver(start_app(Path(tempfile.mkdtemp(prefix="bench-frames-"))))
     from kivy.clock import Clock
+    from kivy.tests.common import UnitTestTouch  # noqa: F401  (imports pytest: not inside the first tap's frame)
 
     app = driver.app
     app.exit_kiosk = lambda: None
