@@ -23,7 +23,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk import ops, paths, storage
+from kiosk import gl_frames, ops, paths, storage
 from kiosk import settings as settings_mod
 from kiosk.i18n import Translator
 from kiosk.notices import Notice, add
@@ -198,6 +198,7 @@ class TableHostApp(App):
 
         Window.clearcolor = BG
         Window.bind(on_keyboard=self._on_keyboard, on_request_close=self._on_request_close)
+        gl_frames.finish_headless_frames()  # else software GL keeps what it drew (tests, benches)
         ExceptionManager.add_handler(_KeepRunning(self))
         root = FloatLayout()
         # an instant change: a fade draws both whole screens into two new framebuffers for every frame it
