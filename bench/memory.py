@@ -20,7 +20,10 @@ objects in them, the rest of the heap (anon - in use - Python arenas: resident f
 code), live Kivy widgets, textures and their pixels (software GL keeps them in the process's heap), Kivy's
 Cache entries and gc-tracked objects.
 
-Where it goes (heaptrack, one round, no model): of the heap in use at the end, software GL (llvmpipe)
+Headless, software GL (llvmpipe) drew frames in the background and, when its threads fell behind, kept a
+backlog of scenes each holding what its frame drew, for good: most of the growth these runs measured until
+kiosk/gl_frames.py finished every headless frame as a display's swap does (one round, no model, load 11-15:
+after three games 503 → 275 MB). Before that (heaptrack, one round, no model): of the heap in use at the end, software GL (llvmpipe)
 ~134 MB (its context ~42, what draws leave: compiled shader variants and the like ~60, textures ~22),
 Python ~57 MB of arenas + ~10 MB of larger blocks, SDL and fonts ~9 MB. The model (its peak): the
 graph's lookahead add-on 88 MB, acoustic model and i-vector extractor matrices 67 MB, word table 59 MB.
@@ -66,6 +69,25 @@ def mallinfo() -> dict[str, float]:
     mb = 1 / (1 << 20)
     return {"used": (m.uordblks + m.hblkhd) * mb, "free": m.fordblks * mb, "mmap": m.hblkhd * mb,
             "arena": m.arena * mb}
+
+
+def arenas() -> dict[str, float]:
+    """glibc's arenas (the main heap and one per thread that allocated while the others were busy, up to
+    8 per core): how many, and the memory they span, MB (resident only where used, once trimmed)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.fdopen.restype = ctypes.c_void_p
+    except (OSError, AttributeError):
+        return {}
+    with tempfile.TemporaryFile("w+") as f:
+        fp = libc.fdopen(os.dup(f.fileno()), b"w")
+        libc.malloc_info(0, ctypes.c_void_p(fp))
+        libc.fclose(ctypes.c_void_p(fp))
+        f.seek(0)
+        text = f.read()
+    heaps = text.split("<heap nr=")[1:]
+    spans = [int(h.split('<system type="current" size="')[1].split('"')[0]) for h in heaps]
+    return {"arenas": len(heaps), "arena_span": sum(spans) / (1 << 20)}
 
 
 def pymalloc() -> dict[str, float]:
@@ -129,7 +151,7 @@ def sample(label: str, detail: bool) -> dict[str, Any]:
 
     c = census(detail)
     heap.release(force=True)  # what the kiosk's trimmer does every 10 s
-    return {"label": label, **status(), **mallinfo(), **pymalloc(), **c}
+    return {"label": label, **status(), **mallinfo(), **arenas(), **pymalloc(), **c}
 
 
 # ---------------------------------------------------------------- one hour of a table (child process)
