@@ -190,6 +190,11 @@ def test_rule_lookup_from_the_help_button(driver: Any) -> None:
     assert "찾는 규칙이 없어요. 다른 말로 찾아보세요." in driver.texts()
     driver.tap("lookup_close")
     assert not driver.find_all("lookup_input")
+    driver.tap("help")  # the same dialog again (made once per game and language), its search reset
+    driver.pump(2)
+    assert driver.find("lookup_input") is box and box.text == "" and not driver.find_all("lookup_hit_0")
+    assert "찾는 규칙이 없어요. 다른 말로 찾아보세요." not in driver.texts()
+    driver.tap("lookup_close")
 
 
 def test_english_pages_fit(driver: Any) -> None:
