@@ -264,7 +264,8 @@ def rest(s: dict[str, Any]) -> float:
 
 def show(mode: str, s: dict[str, Any], prev: dict[str, Any] | None, detail: int) -> None:
     print(f"  {mode:<6} {s['label']:<16} RSS {s['VmRSS']:>5.0f} (anon {s['RssAnon']:>4.0f} + file "
-          f"{s['RssFile']:>3.0f})  malloc used {s.get('used', 0):>4.0f} free {s.get('free', 0):>4.0f}  "
+          f"{s['RssFile']:>3.0f})  malloc used {s.get('used', 0):>4.0f} free {s.get('free', 0):>4.0f} "
+          f"({s.get('arenas', 0)} arenas)  "
           f"py arenas {s.get('py_arenas', 0):>4.0f} objects {s.get('py_blocks', 0):>4.0f}  rest {rest(s):>3.0f}  "
           f"widgets {s['widgets']:>5}  textures {s['textures']:>5} ({s['texture_mb']:>5.1f} MB)  "
           f"gc objects {s['objects']:>7} (+{s['frozen']} frozen)  cache {sum(s['cache'].values()):>4}", flush=True)
@@ -311,9 +312,12 @@ def main(argv: list[str] | None = None) -> None:
             continue
         start, end = samples[0], samples[-1]
         peak = max(s["VmRSS"] for s in samples)
-        ratio = f"; end/bare {end['VmRSS'] / bare_rss:.2f}×" if bare_rss else ""
-        print(f"  {'kiosk with model' if mode == 'model' else 'kiosk, no model':<17} start {start['VmRSS']:.0f}, "
-              f"peak {peak:.0f}, end {end['VmRSS']:.0f} (anon {end['RssAnon']:.0f} + file {end['RssFile']:.0f}; "
+        def x(mb: float) -> str:
+            return f"{mb:.0f}" + (f" ({mb / bare_rss:.2f}× bare)" if bare_rss else "")
+
+        ratio = f"; limit 700 = {700 / bare_rss:.2f}× bare" if bare_rss and mode == "model" else ""
+        print(f"  {'kiosk with model' if mode == 'model' else 'kiosk, no model':<17} start {x(start['VmRSS'])}, "
+              f"peak {x(peak)}, end {x(end['VmRSS'])} (anon {end['RssAnon']:.0f} + file {end['RssFile']:.0f}; "
               f"malloc used {end.get('used', 0):.0f}, free {end.get('free', 0):.0f}){ratio}; "
               f"{end.get('utterances', 0)} utterances, {end.get('tutor', 0)} tutor runs, {end.get('errors', 0)} "
               f"errors, {end.get('seconds', 0):.0f} s, CPU {end.get('cpu', 0):.0f} s")
