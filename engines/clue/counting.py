@@ -33,6 +33,7 @@ from engines.clue import memory, subsets
 from engines.clue.knowledge import Knowledge
 from engines.clue.layers import BudgetExceeded, LayeredModel
 from engines.clue.notation import Notebook, O, X
+from engines.clue.problem import Problem
 from engines.clue.subsets import SubsetModel
 
 __all__ = ["MAX_STATES", "BudgetExceeded", "Counter", "Probabilities", "approximate", "forget", "probabilities"]
@@ -122,13 +123,12 @@ def forget() -> None:
     _MEMORY.clear()
 
 
-def _model(kn: Knowledge, marks: dict[str, list[int | None]], clauses: list[tuple[int, tuple[str, ...]]],
-           max_states: int) -> Model:
+def _model(kn: Knowledge, marks: dict[str, list[int | None]], pb: Problem, max_states: int) -> Model:
     """The owner-by-owner programme when its estimated work is small, else the card-by-card one."""
-    small = SubsetModel(kn, marks, clauses, max_states)
+    small = SubsetModel(pb, max_states)
     if small.estimate <= subsets.LIMIT or not small.ok:
         return small
-    return LayeredModel(kn, marks, clauses, max_states)
+    return LayeredModel(kn, marks, _facts(kn, marks)[0], max_states)
 
 
 class Counter:
@@ -149,24 +149,26 @@ class Counter:
             self.result = Probabilities(kn, 0, {c: [0] * (kn.players + 1) for c in kn.cards})
             return
         marks = nb.marks
-        clauses, triples = _facts(kn, marks)
-        key = (kn.categories, kn.hand_sizes, max_states, tuple([tuple(row) for row in marks.values()]),
-               frozenset(clauses), tuple(triples))
+        if nb.numbers:  # propagation found the open numbered marks and the wrong accusations
+            pb, triples = Problem(kn, marks, numbers=nb.numbers), nb.triples
+        else:
+            clauses, triples = _facts(kn, marks)
+            pb = Problem(kn, marks, clauses)
+        key = (kn.categories, kn.hand_sizes, max_states, pb.key, tuple(triples))
         hit = _MEMORY.get(key)
         if hit is None:
-            hit = self._count(nb, clauses, triples, max_states)
+            hit = self._count(nb, pb, triples, max_states)
             if sum(len(layer) for m in hit[0] for layer in m.back) <= memory.STATES:
                 _MEMORY.put(key, hit)
         self.models, self.excluded, total, counts, states = hit
         self.result = Probabilities(kn, total, {c: row[:] for c, row in counts.items()}, True, states)
 
     @staticmethod
-    def _count(nb: Notebook, clauses: list[tuple[int, tuple[str, ...]]], triples: list[tuple[str, ...]],
-               max_states: int) -> _Memo:
+    def _count(nb: Notebook, pb: Problem, triples: list[tuple[str, ...]], max_states: int) -> _Memo:
         kn = nb.knowledge
         row = [0] * (len(kn.hand_sizes) + 1)
         counts = {c: row[:] for cat in kn.categories for c in cat}
-        base = _model(kn, nb.marks, clauses, max_states)
+        base = _model(kn, nb.marks, pb, max_states)
         if not base.ok:
             return [], [], 0, counts, 0
         base.forward()
@@ -177,7 +179,7 @@ class Counter:
             marks = _with_envelope(nb, t)
             if marks is None:
                 continue
-            sub = _model(kn, marks, _facts(kn, marks)[0], max_states)
+            sub = _model(kn, marks, Problem(kn, marks, _facts(kn, marks)[0]), max_states)
             if not sub.ok:
                 continue
             sub.forward()

@@ -46,13 +46,15 @@ class Contradiction:
 
 @dataclass
 class Notebook:
-    """The filled grid. `marks[card][owner]` is O, X or None; `numbers[card][owner]` the open numbered marks."""
+    """The filled grid. `marks[card][owner]` is O, X or None; `numbers[card][owner]` the open numbered marks
+    (those blank cells carry); `triples` the wrong accusations."""
 
     knowledge: Knowledge
     marks: dict[str, list[int | None]]
     numbers: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
     deductions: list[Deduction] = field(default_factory=list)
     contradiction: Contradiction | None = None
+    triples: list[tuple[str, ...]] = field(default_factory=list)  # wrong accusations (sorted, distinct)
 
     def envelope_known(self) -> dict[int, str]:
         """Category index → card known to be in the envelope."""
@@ -148,6 +150,7 @@ def propagate(kn: Knowledge, max_rounds: int = 100, local_only: bool = False) ->
         pass
     nb = Notebook(kn, g.marks, deductions=g.deductions, contradiction=g.contradiction)
     nb.numbers = _numbers(g, clauses)
+    nb.triples = sorted({tuple(sorted(t)) for t in triples})
     return nb
 
 

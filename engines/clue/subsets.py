@@ -26,9 +26,8 @@ import random
 from itertools import combinations
 from math import comb
 
-from engines.clue.knowledge import Knowledge
-from engines.clue.layers import BudgetExceeded, clause_mask
-from engines.clue.notation import O
+from engines.clue.layers import BudgetExceeded
+from engines.clue.problem import Problem
 
 LIMIT = 6000  # estimated state × pick steps above which the layered programme is used instead
 
@@ -36,56 +35,21 @@ LIMIT = 6000  # estimated state × pick steps above which the layered programme 
 class SubsetModel:
     """Owner-by-owner counting for fixed marks: forward/backward passes, marginals, sampling.
 
-    Built in two steps so that the counter can give up cheaply: the constructor decodes the marks and
-    sets `estimate` (an upper bound on the work) without listing any pick; `forward()` does the rest."""
+    Built in two steps so that the counter can give up cheaply: the constructor sets `estimate` (an upper
+    bound on the work) from the decoded problem without listing any pick; `forward()` does the rest."""
 
-    def __init__(self, kn: Knowledge, marks: dict[str, list[int | None]],
-                 clauses: list[tuple[int, tuple[str, ...]]], max_states: int) -> None:
-        self.kn = kn
+    def __init__(self, pb: Problem, max_states: int) -> None:
+        self.P = pb.P
         self.max_states = max_states
-        P = len(kn.hand_sizes)
-        K = len(kn.categories)
-        caps = [*kn.hand_sizes, *([1] * K)]
-        allowed = [0] * (P + K)
-        fixed: dict[str, int] = {}
-        unknown: list[str] = []
-        bit = 1
-        players = range(P)
-        for k, cat in enumerate(kn.categories):
-            ek = P + k
-            for c in cat:
-                row = marks[c]
-                if O in row:
-                    o = row.index(O)
-                    fixed[c] = o
-                    caps[ek if o == P else o] -= 1
-                    continue
-                for p in players:
-                    if row[p] is None:
-                        allowed[p] |= bit
-                if row[P] is None:
-                    allowed[ek] |= bit
-                unknown.append(c)
-                bit <<= 1
-        self.fixed, self.unknown, self.allowed, self.caps = fixed, unknown, allowed, caps
-        self.full = bit - 1
-        mine: dict[int, list[int]] = {}
-        index = {c: 1 << i for i, c in enumerate(unknown)}
-        ok = min(caps) >= 0 and sum(caps) == len(unknown)
-        for p, cards in clauses:
-            s = clause_mask(cards, p, index, marks)
-            if not s:
-                ok = False
-            mine.setdefault(p, []).append(s)
-        self.mine = mine
+        self.fixed, self.unknown, self.allowed, self.caps, self.mine = pb.fixed, pb.unknown, pb.allowed, pb.caps, pb.mine
+        self.full = pb.full
+        self.ok = pb.ok
+        allowed, caps, unknown = pb.allowed, pb.caps, pb.unknown
         sizes: list[tuple[int, int, int]] = []  # (hands it may get, owner, capacity)
         for o, cap in enumerate(caps):
             if cap > 0:
                 sizes.append((comb(allowed[o].bit_count(), cap), o, cap))
-            elif o in mine:
-                ok = False  # a numbered mark on a full hand (no propagation in a sub-count)
         sizes.sort()
-        self.ok = ok
         # two chains from both ends, met in the middle: owners alternate between them, fewest hands first
         self.chains = ([t[1] for t in sizes[0::2]], [t[1] for t in sizes[1::2]])
         n_cards = len(unknown)
@@ -102,7 +66,6 @@ class SubsetModel:
         self.back: list[dict[int, int]] = []  # the same and the join, kept for sampling
         self.runs: tuple[list[dict[int, int]], list[dict[int, int]]] = ([], [])
         self.picks: tuple[list[list[int]], list[list[int]]] = ([], [])
-        self.needs: list[int] = []
         self.join: dict[int, int] = {}
 
     def _picks(self, o: int) -> list[int]:
@@ -196,7 +159,7 @@ class SubsetModel:
     def backward(self, counts: dict[str, list[int]]) -> int:
         """Join the chains while passing the first chain's last owner; pass back along each chain; adds
         per-card, per-owner deal counts into `counts`; returns the total."""
-        P = len(self.kn.hand_sizes)
+        P = self.P
         full = self.full
         rows = [counts[c] for c in self.unknown]
         chains, picks, runs = self.chains, self.picks, self.runs
@@ -265,7 +228,7 @@ class SubsetModel:
     def sample(self, rng: random.Random) -> dict[str, int]:
         """One consistent deal drawn uniformly (card → owner), after forward/backward: the join drawn by its
         number of deals, then each chain walked back from it by the forward counts."""
-        P = len(self.kn.hand_sizes)
+        P = self.P
         full = self.full
         runs = self.runs
         end = runs[1][-1]

@@ -91,6 +91,7 @@ def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> 
     from engines.clue.counting import MAX_STATES, _facts
     from engines.clue.layers import LayeredModel
     from engines.clue.notation import O, X
+    from engines.clue.problem import Problem
     from engines.clue.subsets import SubsetModel
 
     rng = random.Random(seed)
@@ -99,7 +100,7 @@ def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> 
     for _turn, kn in play(d, rng, turns):
         nb = propagate(kn)
         clauses = _facts(kn, nb.marks)[0]
-        small = SubsetModel(kn, nb.marks, clauses, MAX_STATES)
+        small = SubsetModel(Problem(kn, nb.marks, numbers=nb.numbers), MAX_STATES)
         if small.estimate > 20_000:
             continue
         want = clue_baseline.probabilities(nb)
