@@ -49,6 +49,7 @@ class VoiceBridge:
         self.controller = controller
         self.system = system
         self.confirm_dialog: Any = None
+        self._asked = 0
         self.last_heard = ""
         self.dispatched: list[Any] = []
         controller.listen(lambda ev: Clock.schedule_once(lambda dt: self.on_event(ev)))
@@ -140,7 +141,8 @@ class VoiceBridge:
         elif ev.kind == "confirm_done":
             if self.confirm_dialog is not None:
                 dlg, self.confirm_dialog = self.confirm_dialog, None
-                dlg.dismiss(animation=False)
+                if dlg.asked == self._asked:  # still voice's question, not another one asked in the kept dialog since
+                    dlg.dismiss(animation=False)
 
     def _ask(self, pending: Any) -> None:
         from kiosk.widgets.dialogs import ConfirmDialog
@@ -149,6 +151,7 @@ class VoiceBridge:
             self.app.tr("voice.confirm", what=pending.prompt_ko()), self.app.tr("common.yes"),
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
             on_no=lambda: self.controller.tap_confirm(False))
+        self._asked = self.confirm_dialog.asked
 
     def run_intent(self, intent: Any) -> None:
         """Navigation acts on the screen; a game intent becomes the engine action touch would send."""

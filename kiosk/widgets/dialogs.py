@@ -47,6 +47,7 @@ class ConfirmDialog(ModalView):
     def words(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
               on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> None:
         """What the dialog asks and does on each answer (texts drawn again only where they changed)."""
+        self.asked = getattr(self, "asked", 0) + 1  # which question (a kept dialog asks many)
         self.message.text, self.yes_button.text, self.no_button.text = text, yes, no
         self.yes_button.kind = "danger" if danger else "primary"
         self._on_yes, self._on_no = on_yes, on_no

@@ -44,3 +44,16 @@ def test_two_questions_at_once_are_two_dialogs(driver: Any) -> None:
     b._answer(True)
     a._answer(False)
     assert said == ["b"]
+
+
+def test_a_kept_dialog_tells_its_questions_apart(driver: Any) -> None:
+    """Whoever asked (voice) closes its own question only: the kept dialog may hold another one since."""
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    first = ConfirmDialog.ask("가", "네", "아니요", lambda: None)
+    asked = first.asked
+    first._answer(False)
+    driver.wait_for(lambda: not first._is_open)
+    second = ConfirmDialog.ask("나", "네", "아니요", lambda: None)
+    assert second is first and second.asked != asked
+    second._answer(False)
