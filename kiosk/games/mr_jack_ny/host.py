@@ -62,6 +62,8 @@ class MrJackHost(GameHost):
         self.choice: dict[str, str] = {}  # an open sub-choice: {"mode": "swap_other", "target": "grant"}
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
+        self._pending: list[str] = []  # side panels of a new table still to build (_build_later)
+        self._drawn = 0  # Clock.frames_displayed when the last one was asked for or built
         self.setup_form = MrJackSetup(host=self)
         self.add_widget(self.setup_form)
 
@@ -155,10 +157,36 @@ class MrJackHost(GameHost):
         if view["phase"] != "witness":
             self.visible = set()
         self._status(view)
-        self._track(view)
-        self._suspects(view)
         self._center(view)
         self._timer_reset(view)
+        for part, built in (("_track", self.track_rows), ("_suspects", self.suspect_tiles)):
+            if built:
+                getattr(self, part)(view)
+            else:
+                self._build_later(part)
+
+    def _build_later(self, part: str) -> None:
+        """A new table's side panels (the round track, the suspects: ~35 widgets and their text) are built one per
+        frame after the first, from the view then: building the whole table in the frame of the tap that started
+        the game took 60-80 ms of UI-thread CPU here (Jack's hand-over covers the table meanwhile)."""
+        if part not in self._pending:
+            self._pending.append(part)
+            if len(self._pending) == 1:
+                self._drawn = Clock.frames_displayed
+                Clock.schedule_once(self._build_next, 0)
+
+    def _build_next(self, _dt: float) -> None:
+        if not self._pending:
+            return
+        if Clock.frames_displayed == self._drawn:  # not in the frame that asked (or built the last one)
+            Clock.schedule_once(self._build_next, 0)
+            return
+        part = self._pending.pop(0)
+        if self.table is not None and self.ctx.alive and self.ctx.session is not None:
+            getattr(self, part)(self.session.view(None))
+        if self._pending:
+            self._drawn = Clock.frames_displayed
+            Clock.schedule_once(self._build_next, 0)
 
     def _status(self, view: dict[str, Any]) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
