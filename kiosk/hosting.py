@@ -172,7 +172,7 @@ class HostContext:
             self.app.phones.end_game()  # every seat's pass dies with the game
         if self.session is not None:
             self.session.unsubscribe(self._on_step)
-            self.session.end()
+            self.session.end(later=True)  # written and archived off the UI thread (fsyncs)
         self.session = None
         self.app.session = None
         self.app.go("detail")

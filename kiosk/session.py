@@ -17,6 +17,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,17 @@ from kiosk.notices import Notice, add
 log = logging.getLogger(__name__)
 CURRENT = "current.sqlite"
 SEED_BITS = 128
+
+
+# Ended games' journals are closed and archived here, off the UI thread (Session.end(later=True)): the "end" record,
+# the checkpoint and the move wait for the disk (50-700 ms of wall time here, more on an SD card). One worker, so
+# they run in order; whatever touches the journal folder next waits for them first (settle_endings).
+_CLOSER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal-close")
+
+
+def settle_endings() -> None:
+    """Wait until every game handed to `Session.end(later=True)` is written and archived."""
+    _CLOSER.submit(lambda: None).result()
 
 
 def new_seed() -> int:
@@ -92,6 +104,7 @@ class Session:
         if seed is None:
             seed = new_seed()
         state = engine.setup(config, game.pack, seed)  # raises on a bad config before anything is written
+        settle_endings()
         path = journal_dir / CURRENT
         archive(path, journal_dir / "archive", "replaced")
         header = {"game": game_id, "engine": engine.name, "version": engine.version,
@@ -106,6 +119,7 @@ class Session:
                notices: list[Notice] | None = None) -> tuple[Session, ResumeReport] | None:
         """Resume the unfinished game in the journal, or None if there is none (or none that can resume:
         what was found and done is added to `notices` for the staff screen)."""
+        settle_endings()
         journal = open_journal(journal_dir / CURRENT, notices)  # a damaged journal is repaired or moved aside
         if journal is None:
             return None
@@ -242,12 +256,23 @@ class Session:
         self._publish(None)
         return True
 
-    def end(self) -> None:
-        """Close the game (finished or abandoned) and archive its journal."""
-        self.journal.append("end", {"outcome": self.outcome.to_dict() if self.outcome else None})
-        path = self.journal.path
-        self.journal.close()
-        archive(path, path.parent / "archive", self.game.id)
+    def end(self, later: bool = False) -> None:
+        """Close the game (finished or abandoned) and archive its journal; `later`: on the journal worker, the
+        session no longer used (a power cut meanwhile: the game resumes as it was, nothing lost)."""
+        outcome = self.outcome.to_dict() if self.outcome else None
+        if later:
+            _CLOSER.submit(self._close, outcome)
+        else:
+            self._close(outcome)
+
+    def _close(self, outcome: dict[str, Any] | None) -> None:
+        try:
+            self.journal.append("end", {"outcome": outcome})
+            path = self.journal.path
+            self.journal.close()
+            archive(path, path.parent / "archive", self.game.id)
+        except Exception:  # on the worker: nobody to raise to; the journal resumes or is archived next start
+            log.exception("the ended game's journal was not closed cleanly")
 
     def close(self) -> None:
         self.journal.close()

@@ -15,7 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from kiosk.journal import archive
-from kiosk.session import CURRENT
+from kiosk.session import CURRENT, settle_endings
 from kiosk.widgets.dialogs import ConfirmDialog
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
 
@@ -82,6 +82,7 @@ class TableKeeper:
                 log.exception("could not close the session cleanly")
             app.session = None
         else:
+            settle_endings()  # a game ended a moment ago may still be archiving
             archive(app.journal_dir / CURRENT, app.journal_dir / "archive", "turnover")
         host = app.get_screen("host")
         host.clear_body()

@@ -114,6 +114,38 @@ def test_ended_game_is_not_resumed(tmp_path: Path) -> None:
     assert not (tmp_path / CURRENT).exists()
 
 
+def test_an_ended_game_is_archived_on_the_journal_worker_and_the_next_game_waits(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ending a game (HostContext.end_game) does not wait for the disk on the UI thread: its "end" record, checkpoint
+    and move happen on the journal worker; the next game's journal is made only once that is done."""
+    import threading
+
+    from kiosk import session as session_mod
+
+    lib = nim_library()
+    s = Session.new(lib, "secret_nim", {"players": ["가", "나"], "pile": 1}, tmp_path, seed=2, clock=FakeClock())
+    s.dispatch(Take(s.state.turn, 1))
+    gate, where = threading.Event(), []
+    real = session_mod.archive
+
+    def slow_archive(*args: object, **kw: object) -> object:
+        where.append(threading.current_thread())
+        gate.wait(10)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_mod, "archive", slow_archive)
+    s.end(later=True)  # returns while the archive waits
+    assert (tmp_path / CURRENT).exists()
+    threading.Timer(0.3, gate.set).start()
+    Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=5, clock=FakeClock()).close()
+    assert where and where[0] is not threading.current_thread()
+    archived = list((tmp_path / "archive").glob("*.sqlite"))
+    assert len(archived) == 1
+    old = Journal.open(archived[0])
+    assert old is not None and old.header["seed"] == 2 and old.ended
+    old.close()
+
+
 def test_tick_does_nothing_before_the_deadline(tmp_path: Path) -> None:
     clock = FakeClock()
     s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=clock)
