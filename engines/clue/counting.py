@@ -45,7 +45,7 @@ MAX_STATES = 200_000
 class Probabilities:
     knowledge: Knowledge
     total: int  # consistent deals (0: the facts contradict each other); 0 when approximate
-    counts: dict[str, list[int]]  # card → deals in which each owner (players…, envelope) holds it
+    counts: dict[str, list[int]]  # card → deals in which each owner (players…, envelope) holds it (read only)
     exact: bool = True
     states: int = 0  # largest DP layer (a work measure)
     approx: dict[str, list[float]] = field(default_factory=dict)
@@ -156,12 +156,15 @@ class Counter:
             pb = Problem(kn, marks, clauses)
         key = (kn.categories, kn.hand_sizes, max_states, pb.key, tuple(triples))
         hit = _MEMORY.get(key)
-        if hit is None:
+        if hit is None:  # counted now: these counts are handed out once, the memory's copies afterwards
             hit = self._count(nb, pb, triples, max_states)
+            self.models, self.excluded, total, counts, states = hit
             if sum(len(layer) for m in hit[0] for layer in m.back) <= memory.STATES:
                 _MEMORY.put(key, hit)
-        self.models, self.excluded, total, counts, states = hit
-        self.result = Probabilities(kn, total, {c: row[:] for c, row in counts.items()}, True, states)
+        else:
+            self.models, self.excluded, total, counts, states = hit
+            counts = {c: row[:] for c, row in counts.items()}
+        self.result = Probabilities(kn, total, counts, True, states)
 
     @staticmethod
     def _count(nb: Notebook, pb: Problem, triples: list[tuple[str, ...]], max_states: int) -> _Memo:

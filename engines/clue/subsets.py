@@ -29,7 +29,7 @@ from math import comb
 from engines.clue.layers import BudgetExceeded
 from engines.clue.problem import Problem
 
-LIMIT = 6000  # estimated state × pick steps above which the layered programme is used instead
+LIMIT = 15_000  # estimated state × pick steps above which the layered programme is used instead
 
 
 class SubsetModel:
@@ -129,7 +129,10 @@ class SubsetModel:
         for k in range(len(run) - 1, upto):
             nxt: dict[int, int] = {}
             need = needs[k]
-            if need:
+            if not k and not need:  # the first owner, from the empty set: each pick once (picks differ)
+                if layer:
+                    nxt = dict.fromkeys(picks[0], 1)
+            elif need:
                 for m, w in layer.items():
                     for s in picks[k]:
                         if s & m:
@@ -172,10 +175,11 @@ class SubsetModel:
             pw = dict.fromkeys(picks[0][k], 0)  # pick → deals in which this owner holds exactly it
             for m, f in runs[0][k].items():
                 acc = 0
+                rest = full ^ m
                 for s in picks[0][k]:
                     if s & m:
                         continue
-                    u = full ^ m ^ s
+                    u = rest ^ s
                     if u in end:
                         b = end[u]
                         acc += b
@@ -202,28 +206,32 @@ class SubsetModel:
         """The backward pass along chain i from its owner `top` down, `back` giving the ways to finish from
         each set after that owner; per-card counts added into `rows`."""
         run, picks, chain = self.runs[i], self.picks[i], self.chains[i]
-        for k in range(top, -1, -1):
+        for k in range(top, 0, -1):
             pw = dict.fromkeys(picks[k], 0)
-            if k:
-                cur: dict[int, int] = {}
-                for m, f in run[k].items():
-                    acc = 0
-                    for s in picks[k]:
-                        if s & m:
-                            continue
-                        t = m | s
-                        if t in back:
-                            b = back[t]
-                            acc += b
-                            pw[s] += f * b
-                    if acc:
-                        cur[m] = acc
-                back = cur
-            else:  # the first owner: from the empty set, once
-                for s in picks[0]:
-                    if s in back:
-                        pw[s] = back[s]
+            cur: dict[int, int] = {}
+            for m, f in run[k].items():
+                acc = 0
+                for s in picks[k]:
+                    if s & m:
+                        continue
+                    t = m | s
+                    if t in back:
+                        b = back[t]
+                        acc += b
+                        pw[s] += f * b
+                if acc:
+                    cur[m] = acc
+            back = cur
             _spread(pw, rows, P if chain[k] >= P else chain[k])
+        if top >= 0:  # the first owner: from the empty set, so a pick's deals are the ways to finish after it
+            col = P if chain[0] >= P else chain[0]
+            for s in picks[0]:
+                if s in back:
+                    v = back[s]
+                    while s:
+                        low = s & -s
+                        rows[low.bit_length() - 1][col] += v
+                        s ^= low
 
     def sample(self, rng: random.Random) -> dict[str, int]:
         """One consistent deal drawn uniformly (card → owner), after forward/backward: the join drawn by its
