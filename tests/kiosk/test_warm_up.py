@@ -36,3 +36,19 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any) -
     assert all(f"kiosk.games.{g}" in sys.modules or g not in ("clue", "spyfall", "watson_holmes", "mr_jack_ny")
                for g in playable)
     assert app.sm.current == "attract"  # built, not shown
+
+
+def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = driver.app
+    library = app.library
+    playable = [g for g in library.games.values() if g.playable]
+    monkeypatch.setattr(app, "_library", None)  # still loading in its thread
+    monkeypatch.setattr(app, "_library_job", object())
+    steps = app.warm_steps()
+    for _ in range(3):
+        next(steps)()  # a frame of waiting each, nothing built
+    monkeypatch.setattr(app, "_library", library)
+    assert len(list(steps)) == 3 + len(playable)
+    monkeypatch.setattr(app, "_library", None)
+    monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
+    assert list(app.warm_steps()) == []
