@@ -12,39 +12,58 @@ machine). `glFinish` after each headless frame leaves one scene, as on a display
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+from collections.abc import Callable
 
-_bound = False
+_finish: Callable[[], None] | None = None
+
+
+def _sdl() -> ctypes.CDLL | None:
+    """Kivy's SDL2 library, as loaded in this process."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            path = next((line.split()[-1] for line in f if "libSDL2-2" in line), "")
+        return ctypes.CDLL(path) if path else None
+    except OSError:
+        return None
 
 
 def video_driver() -> str:
     """The SDL video driver of this process ("offscreen", "wayland", "x11", "kmsdrm"), "" when unknown."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
-            path = next((line.split()[-1] for line in f if "libSDL2-2" in line), "")
-        if not path:
-            return ""
-        fn = ctypes.CDLL(path).SDL_GetCurrentVideoDriver
-    except (OSError, AttributeError):
+    sdl = _sdl()
+    fn = getattr(sdl, "SDL_GetCurrentVideoDriver", None)
+    if fn is None:
         return ""
     fn.restype = ctypes.c_char_p
     name = fn()
     return name.decode("ascii", "replace") if name else ""
 
 
-def _finish(*_: Any) -> None:
-    from kivy.graphics.opengl import glFinish
+def _gl_finish() -> Callable[[], None] | None:
+    """glFinish through ctypes, which lets go of the GIL while it waits (Kivy's wrapper keeps it: the voice
+    and tutor threads stood still while the UI thread waited for the rasterizer)."""
+    sdl = _sdl()
+    get = getattr(sdl, "SDL_GL_GetProcAddress", None)
+    if get is None:
+        return None
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.c_char_p]
+    addr = get(b"glFinish")
+    return ctypes.CFUNCTYPE(None)(addr) if addr else None
 
-    glFinish()
+
+def _flipped(*_: object) -> None:
+    if _finish is not None:
+        _finish()
 
 
 def finish_headless_frames() -> bool:
     """With SDL's offscreen driver, finish GL after each frame (Window's on_flip; once per process).
     True when bound."""
-    global _bound
-    if not _bound and video_driver() == "offscreen":
+    global _finish
+    if _finish is None and video_driver() == "offscreen":
         from kivy.core.window import Window
+        from kivy.graphics.opengl import glFinish
 
-        Window.bind(on_flip=_finish)
-        _bound = True
-    return _bound
+        _finish = _gl_finish() or glFinish
+        Window.bind(on_flip=_flipped)
+    return _finish is not None
