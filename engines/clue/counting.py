@@ -159,7 +159,7 @@ class Counter:
         if hit is None:  # counted now: these counts are handed out once, the memory's copies afterwards
             hit = self._count(nb, pb, triples, max_states)
             self.models, self.excluded, total, counts, states = hit
-            if sum(len(layer) for m in hit[0] for layer in m.back) <= memory.STATES:
+            if sum(sum(map(len, m.back)) for m in hit[0]) <= memory.STATES:
                 _MEMORY.put(key, hit)
         else:
             self.models, self.excluded, total, counts, states = hit
@@ -176,7 +176,7 @@ class Counter:
             return [], [], 0, counts, 0
         base.forward()
         total = base.backward(counts)
-        states = max(len(layer) for layer in base.layers)
+        states = max(map(len, base.layers))
         excluded: list[tuple[str, ...]] = []
         for t in triples:
             marks = _with_envelope(nb, t)
@@ -194,7 +194,7 @@ class Counter:
                     for o in range(kn.players + 1):
                         counts[c][o] -= sub_counts[c][o]
                 excluded.append(t)
-            states = max(states, max(len(layer) for layer in sub.layers))
+            states = max(states, *map(len, sub.layers))
         base.layers = []  # the sampler needs only the backward layers
         return [base], excluded, total, counts, states
 

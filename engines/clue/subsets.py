@@ -54,7 +54,9 @@ class SubsetModel:
         self.chains = ([t[1] for t in sizes[0::2]], [t[1] for t in sizes[1::2]])
         n_cards = len(unknown)
         est = 0
-        for part in (sizes[0::2], sizes[1::2]):
+        # with 6 cards or fewer the work stays below LIMIT whatever the owners (at most 2^6 sets × C(6, 3)
+        # hands × 9 owners): left at 0
+        for part in (sizes[0::2], sizes[1::2]) if n_cards > 6 else ():
             width, placed = 1, 0
             for n, _o, cap in part:
                 est += width * n
