@@ -3,7 +3,6 @@ frames holding what they drew (memory over an hour of play, bench/memory.py)."""
 
 from __future__ import annotations
 
-import ctypes
 import gc
 from typing import Any
 
@@ -12,19 +11,13 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-class _Mallinfo2(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_size_t) for n in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
-
-
 def _heap_mb() -> float:
-    libc = ctypes.CDLL("libc.so.6")
-    libc.mallinfo2.restype = _Mallinfo2
+    from audio import heap
+    from bench.memory import mallinfo
+
     gc.collect()
-    libc.malloc_trim(0)
-    m = libc.mallinfo2()
-    return float(m.uordblks + m.hblkhd) / (1 << 20)
+    heap.release(force=True)
+    return mallinfo()["used"]
 
 
 def _heavy_frames(driver: Any, frames: int) -> None:
@@ -63,3 +56,14 @@ def test_headless_frames_leave_no_backlog(driver: Any) -> None:
     driver.pump(2)
     grown = _heap_mb() - before
     assert grown < 40, f"the heap grew by {grown:.0f} MB (a frame's texture is 4 MB)"
+
+
+def test_the_finish_lets_other_threads_run(driver: Any) -> None:
+    """The wait goes through ctypes, which releases the GIL (Kivy's glFinish wrapper holds it: the voice and
+    the tutor threads stood still while the UI thread waited for the rasterizer)."""
+    import ctypes
+
+    from kiosk import gl_frames
+
+    assert gl_frames.finish_headless_frames()
+    assert isinstance(gl_frames._finish, ctypes.CFUNCTYPE(None))
