@@ -1,8 +1,9 @@
 """Exact probabilities by counting every deal consistent with what one player knows.
 
 A deal gives each card one owner: a player (hand sizes fixed) or the envelope (one card per category).
-After propagation (engines.clue.notation) fixes the certain cells, the remaining cards are counted by one
-of two exact dynamic programmes, chosen per problem by an estimate of its work:
+After propagation (engines.clue.notation) fixes the certain cells and finds the open numbered marks, the
+problem is decoded once (engines.clue.problem) and the remaining cards are counted by one of two exact
+dynamic programmes, chosen per problem by an estimate of its work:
 
 - small problems (the usual case from mid-game on: a handful of unknown cards): owner by owner over
   sets of cards (engines.clue.subsets), little Python per problem;

@@ -15,6 +15,7 @@ accusation's sub-count), from the marks' own clauses (player, cards).
 from __future__ import annotations
 
 from engines.clue.knowledge import Knowledge
+from engines.clue.layers import clause_mask
 from engines.clue.notation import O
 
 
@@ -62,10 +63,7 @@ class Problem:
         if clauses is not None:
             index = {c: 1 << i for i, c in enumerate(unknown)}
             for p, cards in clauses:
-                s = 0
-                for c in cards:
-                    if c in index and marks[c][p] is None:
-                        s |= index[c]
+                s = clause_mask(cards, p, index, marks)
                 if not s:
                     ok = False  # a numbered mark none of whose cards p may still hold
                 pairs.add((p, s))
