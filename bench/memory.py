@@ -21,12 +21,19 @@ code), live Kivy widgets, textures and their pixels (software GL keeps them in t
 Cache entries and gc-tracked objects.
 
 Headless, software GL (llvmpipe) drew frames in the background and, when its threads fell behind, kept a
-backlog of scenes each holding what its frame drew, for good: most of the growth these runs measured until
-kiosk/gl_frames.py finished every headless frame as a display's swap does (one round, no model, load 11-15:
-after three games 503 → 275 MB). Before that (heaptrack, one round, no model): of the heap in use at the end, software GL (llvmpipe)
-~134 MB (its context ~42, what draws leave: compiled shader variants and the like ~60, textures ~22),
-Python ~57 MB of arenas + ~10 MB of larger blocks, SDL and fonts ~9 MB. The model (its peak): the
-graph's lookahead add-on 88 MB, acoustic model and i-vector extractor matrices 67 MB, word table 59 MB.
+backlog of scenes each holding what its frame drew, for good: most of the growth these runs measured, and
+why they depended on the machine's load, until kiosk/gl_frames.py finished every headless frame as a
+display's swap does. Same run, 1 round, no model, load 11-15, after three games: 503 → 275 MB. With the
+finish, 2 rounds, load 20-30: bare Kivy 159; no model 200 → 281 (1.77× bare; peak 293); with the
+model 504 → 604 (3.80× bare; peak 613, 3.86×; the 700 MB goal is 4.40×), though with only 170 utterances and 353 tutor
+runs: that finish held the GIL (a8feace). Kept panels and instant screens (f52cfab, 9dcb9c8),
+with the finish on both sides, same run: 301 → 268 MB after one round (peak 325 → 281): lower, not higher.
+glibc: 16 arenas (8 per core) once the voice threads run, but the heap's resident free memory ("rest")
+stays ~10-17 MB with the kiosk's trimming, which bounds what fewer arenas could save.
+Where the heap goes (heaptrack, before the finish, one round, no model): software GL ~134 MB (its context ~42,
+what draws leave ~60, textures ~22), Python ~57 MB of arenas + ~10 MB of larger blocks, SDL and fonts ~9 MB.
+The model (its peak): the graph's lookahead add-on 88 MB, acoustic model and i-vector extractor matrices
+67 MB, word table 59 MB.
 """
 
 from __future__ import annotations
