@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.alone]  # the heap it reads is the app's, not the suite's
 
 
 def _heap_mb() -> float:
