@@ -343,7 +343,7 @@ class MrJackHost(GameHost):
         self.ctx.private(name, content, None, "input", seat=1)
 
     def route_private(self, action: Action) -> bool:
-        if isinstance(action, Escape):  # voice "잭 도망": Jack answers on his own screen
+        if isinstance(action, Escape):  # voice "잭 사라졌다": Jack answers on his own screen
             self._ask_escape()
             return True
         return False
