@@ -101,11 +101,7 @@ def test_same_transcripts_as_the_installed_model(tmp_path: Path) -> None:
     clips.append(sg.pink_noise(2.0, seed=3))
     expected = transcripts(full, clips, book.grammar)
     got = transcripts(copy, clips, book.grammar, mapped=True)
-    best = [(t.split(" | ")[0], e.split(" | ")[0]) for t, e in zip(got, expected, strict=True)]
-    # where either model heard the phrase, both did; among wrong hypotheses vosk's choice may differ (one
-    # clip of 25 with the navigation phrasings of session 6: '카드 시간 보여줘' vs '시간 보여줘')
-    differ = [(p, g, e) for p, (g, e) in zip([*spoken, ""], best, strict=True) if g != e]
-    assert all(p not in (g, e) for p, g, e in differ) and len(differ) <= 1, differ
+    assert [t.split(" | ")[0] for t in got] == [t.split(" | ")[0] for t in expected]
     assert sum(1 for a, b in zip(got, expected, strict=True) if a == b) >= len(clips) - 4
     assert sum(1 for p, t in zip(spoken, expected, strict=False) if t.split(" | ")[0] == p) >= len(spoken) // 2
 
