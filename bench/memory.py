@@ -26,7 +26,8 @@ why they depended on the machine's load, until kiosk/gl_frames.py finished every
 display's swap does. Same run, 1 round, no model, load 11-15, after three games: 503 → 275 MB. With the
 finish, 2 rounds, load 20-30: bare Kivy 159; no model 200 → 281 (1.77× bare; peak 293); with the
 model 504 → 604 (3.80× bare; peak 613, 3.86×; the 700 MB goal is 4.40×), though with only 170 utterances and 353 tutor
-runs: that finish held the GIL (a8feace). Kept panels and instant screens (f52cfab, 9dcb9c8),
+runs: that finish held the GIL (a8feace). Without the GIL: 504 → 613 (3.86×; peak 616, 3.88×; goal 4.41×) with
+912 utterances and 1,799 tutor runs, 1,567 s. Kept panels and instant screens (f52cfab, 9dcb9c8),
 with the finish on both sides, same run: 301 → 268 MB after one round (peak 325 → 281): lower, not higher.
 glibc: 16 arenas (8 per core) once the voice threads run, but the heap's resident free memory ("rest")
 stays ~10-17 MB with the kiosk's trimming, which bounds what fewer arenas could save.
