@@ -319,8 +319,9 @@ def main(argv: list[str] | None = None) -> None:
             voice = Voice(system.controller)
     if not args.baseline:
         from kiosk import gc_policy
+        from kiosk.warm_up import warm_steps
 
-        for step in getattr(app, "warm_steps", lambda: ())():  # as `tablehost run` does 5 s after start
+        for step in warm_steps(app):  # as `tablehost run` does 5 s after start
             step()
             driver.pump(1)
         gc_policy.settle()

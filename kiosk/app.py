@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import errno
-import functools
 import importlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -237,24 +235,6 @@ class TableHostApp(App):
             module, cls = SCREENS[name]
             self.sm.add_widget(getattr(importlib.import_module(module), cls)())
         return self.sm.get_screen(name)
-
-    def warm_steps(self) -> Iterator[Callable[[], Any]]:
-        """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
-        runs them in idle frames before freezing the heap): the library, game page and host frame, each
-        playable game's screen module (its engine and kv rules). Waits a frame at a time for the content,
-        still loading in its thread (the screens would wait for it on the UI thread); none if it never comes."""
-        from kiosk.hosting import host_class
-
-        deadline = time.monotonic() + 60
-        while not self.library_ready() and self._library_job is not None and time.monotonic() < deadline:
-            yield lambda: None
-        if not self.library_ready():
-            return
-        for name in ("library", "detail", "host"):
-            yield functools.partial(self.get_screen, name)
-        for game in self.library.games.values():
-            if game.playable:
-                yield functools.partial(host_class, game.id)
 
     def on_start(self) -> None:
         started_with_splash = self.splash is not None

@@ -40,9 +40,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from kivy.clock import Clock
 
     from kiosk import gc_policy
+    from kiosk.warm_up import warm_steps
 
     # once the first screens are up: what first visits would build anyway, then the collector's policy
-    Clock.schedule_once(lambda _dt: gc_policy.settle_after(app.warm_steps()), 5.0)
+    Clock.schedule_once(lambda _dt: gc_policy.settle_after(warm_steps(app)), 5.0)
     app.run()
     return 0
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from kiosk.warm_up import warm_steps
+
 
 def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from kiosk import gc_policy
@@ -27,7 +29,7 @@ def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypat
 
 def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any) -> None:
     app = driver.app
-    steps = list(app.warm_steps())
+    steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
     assert len(steps) == 3 + len(playable) and {"clue", "spyfall"} <= set(playable)
     for step in steps:
@@ -44,11 +46,11 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     playable = [g for g in library.games.values() if g.playable]
     monkeypatch.setattr(app, "_library", None)  # still loading in its thread
     monkeypatch.setattr(app, "_library_job", object())
-    steps = app.warm_steps()
+    steps = warm_steps(app)
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
     assert len(list(steps)) == 3 + len(playable)
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
-    assert list(app.warm_steps()) == []
+    assert list(warm_steps(app)) == []

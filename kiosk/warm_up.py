@@ -1,0 +1,32 @@
+"""Warm-up before the heap is frozen: what the first visits of the game screens would build anyway, one piece
+per idle frame (`gc_policy.settle_after` runs the steps, then collects and freezes), so a guest's first tap
+on a game pays neither the import nor the build."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.app import TableHostApp
+
+
+def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
+    """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
+    runs them in idle frames before freezing the heap): the library, game page and host frame, each
+    playable game's screen module (its engine and kv rules). Waits a frame at a time for the content,
+    still loading in its thread (the screens would wait for it on the UI thread); none if it never comes."""
+    from kiosk.hosting import host_class
+
+    deadline = time.monotonic() + 60
+    while not app.library_ready() and app._library_job is not None and time.monotonic() < deadline:
+        yield lambda: None
+    if not app.library_ready():
+        return
+    for name in ("library", "detail", "host"):
+        yield functools.partial(app.get_screen, name)
+    for game in app.library.games.values():
+        if game.playable:
+            yield functools.partial(host_class, game.id)
