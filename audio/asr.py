@@ -12,10 +12,11 @@ once; final game intents wait for "네"/"아니요" or a tap (`audio/confirm.py`
 speaking). Everything the recogniser heard is reported ("들은 말: …").
 Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `denoise` (the kiosk) the
 recogniser hears the audio through a noise filter (`audio/denoise.py`) that learns the room's steady noise
-while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With `stages` (the kiosk:
-`PERTURB_STAGES`) each utterance is decoded again at other speeds: the decodes vote on commands, and must
-agree for the wake phrase and the confirmation (`audio/vote.py`). Push-to-talk feeds those decodes while
-the button is held, so the release only finishes them; hands-free decodes them when the utterance ends.
+while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With
+`stages` (the kiosk: `PERTURB_STAGES`) each utterance is decoded again at other speeds: the decodes vote on
+commands, and must agree for the wake phrase and the confirmation (`audio/vote.py`). Push-to-talk feeds
+those decodes while the button is held, so the release only finishes them; hands-free decodes them when the
+utterance ends (where and when they run: `audio/vote_runner.py`).
 
 The kiosk starts it with `audio.voice_system.start_voice` (its docstring shows the wiring).
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import Any
 
 from audio.confirm import DEFAULT_TIMEOUT, Answer, ConfirmFlow, Pending
@@ -55,7 +55,6 @@ from audio.recognizer import (
     SpeechEngine,
     VoskEngine,
     chunk_level,
-    decode_perturbed,
     snr_db,
     speech_span,
     warm_up,
@@ -63,7 +62,7 @@ from audio.recognizer import (
 from audio.serial import Serial
 from audio.status import BOARD, MIC_GATE, MicGate, StatusBoard
 from audio.voice_events import Mode, Phase, VoiceEvent
-from audio.vote import PerturbedStreams, agree_strictly, vote_in_stages
+from audio.vote_runner import VoteRunner
 
 __all__ = [
     "Heard", "ModelLoader", "Mode", "Phase", "QuickEndpoint", "Recognizer", "SpeechEngine", "VoiceController",
@@ -72,16 +71,10 @@ __all__ = [
 
 VOICE_STATUS = "voice"
 MAX_UTTERANCE = 15  # seconds of one utterance kept for the noise gate and the perturbed decodes
-SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_AFTER_WAKE = 3  # seconds of audio kept while the wake phrase is decided, for the command after it
-MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes wait (see _stream)
 
 
-class _Stale(Exception):
-    """A vote on a thread for an utterance recognition has moved on from."""
-
-
-class VoiceController:
+class VoiceController(VoteRunner):
     """Audio in, intents out. Thread-safe: `feed` runs on the audio thread, the rest on the UI thread;
     listeners are called on the calling thread, or on the worker after `serve_in_background()` (the kiosk
     hops to the main thread itself)."""
@@ -124,14 +117,9 @@ class VoiceController:
         self.stages = stages  # perturbed decodes that vote on commands (PERTURB_STAGES in the kiosk)
         self.denoiser = Denoiser() if denoise else None  # the kiosk: on (audio/denoise.py)
         self.trim = True  # perturbed decodes hear the speech only (recognizer.speech_span)
-        self.streamed = 2  # push-to-talk: stages decoded while the button is held (0: all after the release)
-        self.background_vote = False  # release() hands the vote to a thread (the kiosk: release runs on the UI)
         self._gen = 0  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
-        self._deciding = 0  # votes running on a thread: the wake window stays open for the command they decide
+        self._init_votes()  # audio/vote_runner.py
         self._audio = bytearray()  # the utterance, kept only when `stages` is set
-        self._streams: dict[str, PerturbedStreams] = {}  # push-to-talk's perturbed decodes, per grammar
-        self._live: PerturbedStreams | None = None  # those hearing the utterance now (from its speech on)
-        self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
         self._after_wake: list[bytes] | None = None  # audio heard while a wake vote runs on a thread
         self._acted = False  # push-to-talk: this press's command was acted on; the rest of it is not heard
         self._utterance = b""
@@ -333,44 +321,6 @@ class VoiceController:
             if self.phase is Phase.LISTENING:
                 self._set_phase(Phase.IDLE)
 
-    def _vote_later(self, heard: Heard, settle: bool) -> bool:
-        """With `background_vote`, the extra decodes (~0.1 s here, several times that on a tablet) run on a
-        thread without the lock: release() runs on the UI thread, and the UI thread's tick() would wait for
-        a vote started by feed(). False when there is nothing to vote on in the background, or when the
-        perturbed decodes heard the utterance while it was said (push-to-talk): finishing them is quick."""
-        key = self._active_key()
-        book = self._books.get(key)
-        if self._live is not None and self._live.book is book:
-            return False
-        if not (self.background_vote and self._votes(self._utterance) and heard.candidates and book is not None):
-            return False
-        audio, self._utterance, gen = self._utterance, b"", self._gen
-        self._deciding += 1
-        if key == "wake":
-            self._after_wake = []
-        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
-                         name="voice-vote", daemon=True).start()
-        return True
-
-    def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
-                          settle: bool = True) -> None:
-        try:
-            decided: tuple[str, Intent | None] | None = self._vote(key, book, heard, audio, gen=gen)
-        except _Stale:
-            decided = None
-        except BaseException:
-            with self._lock:
-                self._deciding -= 1
-            raise
-        with self._lock:
-            self._deciding -= 1
-            if decided is not None and gen == self._gen and self._books.get(key) is book:  # else pressed
-                self._handle(heard, key, decided)  # again, screen changed or reset meanwhile: the result is stale
-                if settle and self.phase is Phase.LISTENING and not self._pressed:
-                    self._set_phase(Phase.IDLE)
-            if key == "wake" and not self._post(self._after_waking):
-                self._after_waking()
-
     def _after_waking(self) -> None:
         """The wake vote ended: what was said meanwhile goes to the recogniser it decided on (the command's,
         when the window opened: the start of a command said right after the wake phrase used to be lost)."""
@@ -432,36 +382,6 @@ class VoiceController:
             if not self._vote_later(heard, settle=False):
                 self._handle(heard)
 
-    def _stream(self, pcm: bytes, level: float) -> None:
-        """Push-to-talk: the perturbed decodes of the first `streamed` stages hear the utterance while the
-        button is held, from `SPEECH_MARGIN` chunks before the speech starts (a chunk 6 dB over the
-        background, as `speech_span` trims it), so the release only finishes them. They catch up on the
-        audio as the worker has time: the first stage unless the worker is more than `MAX_BEHIND` calls
-        behind the audio, the later ones (needed only when the first is not decisive) only when the worker
-        has nothing else queued. What they have heard is kept; the release decodes only the rest (a worker
-        that fell behind used to drop the streams and decode the whole utterance again after the release).
-        The wake phrase and 네 / 아니요 stream their one stage."""
-        if self._live is None:
-            self._preroll = (self._preroll + [pcm])[-(SPEECH_MARGIN + 1):]
-            floor = self._floor.value
-            if floor is not None and level <= 2.0 * max(floor, 1.0):
-                return
-            key = self._active_key()
-            book = self._books[key]
-            live = self._streams.get(key)
-            stages = self.stages[: 1 if key != "command" else self.streamed]
-            speeds = tuple(f for stage in stages for f in stage)
-            if live is None or live.book is not book or live.speeds != speeds:
-                assert self._engine is not None
-                live = self._streams[key] = PerturbedStreams.build(self._engine, book, stages)
-            live.reset()
-            self._live = live
-            pcm, self._preroll = b"".join(self._preroll), []
-        self._live.push(pcm)
-        backlog = self._serial.backlog() if self._serial is not None else 0
-        if backlog <= MAX_BEHIND:
-            self._live.catch_up(1 if backlog else len(self.stages))
-
     def tap_confirm(self, yes: bool) -> None:
         """The on-screen 네 / 아니요 buttons."""
         if self._post(self.tap_confirm, yes):
@@ -498,32 +418,6 @@ class VoiceController:
                 self._emit(VoiceEvent("heard", text=heard.text, detail="noisy"))
             return Heard("")
         return heard
-
-    def _votes(self, audio: bytes) -> bool:
-        """Whether perturbed decodes take part: they vote on commands and must agree on the wake phrase and
-        on confirmations."""
-        return bool(self.stages) and bool(audio) and self._engine is not None
-
-    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes,
-              live: PerturbedStreams | None = None, gen: int | None = None) -> tuple[str, Intent | None]:
-        """The decision on one utterance (`audio/vote.py`). With `gen` (a vote on a thread) the decodes stop
-        as soon as recognition restarted (a new press, another screen): the stale result would be dropped
-        anyway, and its decodes took the CPU from the next utterance's."""
-        engine = self._engine
-        if engine is None or not (self._votes(audio) or (live is not None and live.book is book)):
-            return book.pick(heard.candidates)
-        decode = partial(decode_perturbed, engine, book.grammar, audio)
-
-        def run(speeds: tuple[float, ...]) -> list[tuple[str, ...]]:  # streamed, or decoded now
-            if gen is not None and gen != self._gen:
-                raise _Stale
-            if live is not None and live.book is book and set(speeds) <= set(live.speeds):
-                return live.finish(speeds)
-            return decode(speeds)
-
-        if key in ("confirm", "wake"):
-            return agree_strictly(book, heard.candidates, self.stages[0], run)
-        return vote_in_stages(book, heard.candidates, self.stages, run)
 
     def _handle(self, heard: Heard, key: str | None = None, decided: tuple[str, Intent | None] | None = None) -> None:
         key = key or self._active_key()

@@ -90,7 +90,7 @@ class Trace:
     offsets from the touch's release; printed for the slowest takes of each variant."""
 
     def __init__(self, ctl: Any) -> None:
-        from audio import asr
+        from audio import vote_runner
         from audio.vote import PerturbedStreams
 
         self.events: list[tuple[str, float]] = []
@@ -122,8 +122,8 @@ class Trace:
         ctl.release = release
         ctl._noise_check = timed("final decoded; noise check", ctl._noise_check)
         PerturbedStreams.finish = timed(lambda a: f"finish streamed {a[1]}, lag {a[0].lag()}", PerturbedStreams.finish)
-        asr.decode_perturbed = timed(lambda a: f"decode after release {a[3]} ({len(a[2]) / 32000:.1f} s)",
-                                     asr.decode_perturbed)
+        vote_runner.decode_perturbed = timed(lambda a: f"decode after release {a[3]} ({len(a[2]) / 32000:.1f} s)",
+                                             vote_runner.decode_perturbed)
 
     def mark(self, what: str) -> None:
         self.events.append((what, time.perf_counter()))
