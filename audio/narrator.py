@@ -191,6 +191,11 @@ class Narrator:
     def listen(self, fn: Callable[[CaptionState], None]) -> None:
         self._listeners.append(fn)
 
+    def unlisten(self, fn: Callable[[CaptionState], None]) -> None:
+        """Stop calling `fn` (a screen going away: the narrator lives as long as the app and would keep it)."""
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
     def speak(self, segment: Segment, *, interrupt: bool = False) -> Utterance:
         """Queue a segment. A secret segment that was not revealed is refused (state "refused"): its text
         goes nowhere. `interrupt` stops what is playing and clears the queue first."""

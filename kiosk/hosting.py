@@ -248,6 +248,10 @@ class GameHost(BoxLayout):
     def on_session(self, session: Session) -> None:
         """A game started or was resumed."""
 
+    def closing(self) -> None:
+        """This screen goes away for good (another game, a table turnover): stop what it started that
+        outlives it — speech, listeners on the app's long-lived services."""
+
     def refresh(self, step: Step[Any] | None) -> None:
         """Redraw from `self.ctx.session.view(None)` and the legal actions."""
         raise NotImplementedError

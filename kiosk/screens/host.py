@@ -3,6 +3,7 @@ or a "coming soon" page while a game has no host module. No rules logic here."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+log = logging.getLogger(__name__)
 
 
 class HostScreen(Screen):
@@ -67,8 +69,13 @@ class HostScreen(Screen):
         for w in fields:
             if w.focus:
                 w.focus = False
-        _forget_last_field(fields)
+        if self.host_widget is not None:
+            try:
+                self.host_widget.closing()
+            except Exception:
+                log.exception("the game's screen did not close cleanly")
         self.ids.body.clear_widgets()
+        _forget_detached_field()
         if self.ctx is not None:
             self.ctx.detach()
             self.ctx.open_dialog = None
@@ -137,12 +144,13 @@ class HostScreen(Screen):
         App.get_running_app().go("detail")
 
 
-def _forget_last_field(fields: list[Any]) -> None:
+def _forget_detached_field() -> None:
     """Kivy's `TextInput._adjust_viewport` is a `Clock.triggered` function: its closure, shared by the class,
     keeps the arguments of its last call, so the last text field adjusted (a set-up form's name field) and
     through its parents the whole game screen stayed alive after the game left (found with
-    bench/memory.py: the last game's host after every table turnover). When that field is one of the game's,
-    its pending adjustment is cancelled and the arguments dropped."""
+    bench/memory.py: the last game's host after every table turnover; and a set-up form a game had already
+    taken off its screen, found by the soak test). When that field is on no window any more, its pending
+    adjustment is cancelled and the arguments dropped."""
     from kivy.uix.textinput import TextInput
 
     fn = TextInput._adjust_viewport
@@ -151,6 +159,6 @@ def _forget_last_field(fields: list[Any]) -> None:
             args = cell.cell_contents
         except ValueError:  # an empty cell
             continue
-        if isinstance(args, list) and args and any(args[0] is f for f in fields):
+        if isinstance(args, list) and args and isinstance(args[0], TextInput) and args[0].get_root_window() is None:
             fn.cancel()
             args.clear()

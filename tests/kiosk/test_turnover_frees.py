@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.kiosk.refchain import chain
+
 pytestmark = pytest.mark.ui
 
 
@@ -26,4 +28,4 @@ def test_turnover_frees_the_game_screen_after_typing_a_name(driver: Any) -> None
     driver.wait_screen("attract")
     driver.pump(4)
     gc.collect()
-    assert host() is None, [type(r).__name__ for r in gc.get_referrers(host())]
+    assert host() is None, chain(host())

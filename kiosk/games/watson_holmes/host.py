@@ -228,6 +228,11 @@ class WatsonHolmesHost(GameHost):
         else:
             self.show_table()
 
+    def closing(self) -> None:
+        if self.opening is not None:
+            self.opening.close()
+            self.opening = None
+
     def show_table(self) -> None:
         if self.opening is not None:
             self.opening.close()

@@ -194,6 +194,8 @@ class WhOpening(BoxLayout):
             return
         self.alive = False
         self._ev.cancel()
+        if self.narrator is not None:
+            self.narrator.unlisten(self._caption_from_thread)  # the narrator outlives this opening
         if self.narrator is not None and self._mine:
             self.narrator.stop()
         self._mine = set()

@@ -290,6 +290,9 @@ class FakeNarrator:
     def listen(self, fn: Any) -> None:
         self.listeners.append(fn)
 
+    def unlisten(self, fn: Any) -> None:
+        self.listeners.remove(fn)
+
     def speak(self, segment: Any, interrupt: bool = False) -> Any:
         from types import SimpleNamespace
 
@@ -510,6 +513,30 @@ def test_ending_the_game_or_a_turnover_during_the_opening_silences_it(driver: An
     driver.app.reset_for(driver.app.data_dir.parent / "next_table")  # table turnover
     _silent(driver, narrator)
     assert driver.app.sm.current == "attract"
+
+
+def test_a_turnover_during_the_opening_lets_its_screen_go(driver: Any, sound_on: Any) -> None:
+    """The narrator lives as long as the app: the opening's caption listener must leave with the opening
+    (fails on the old code: every opening left behind kept its whole game screen, ~25 widgets, for good)."""
+    import gc
+    import time
+    import weakref
+
+    from tests.kiosk.refchain import chain
+
+    narrator = sound_on
+    t0 = time.perf_counter()
+    _open_case(driver)
+    _hears_speech(driver, narrator, t0)
+    host = weakref.ref(driver.app.get_screen("host").host_widget)
+    listeners = len(narrator._listeners)
+    driver.app.keeper.new_table()
+    driver.wait_screen("attract")
+    driver.pump(4)
+    gc.collect()
+    assert host() is None, chain(host())
+    assert len(narrator._listeners) == listeners - 1
+    _silent(driver, narrator)
 
 
 def test_solution_reading_uses_the_caption_strip_without_covering_controls(driver: Any, sound_on: Any) -> None:
