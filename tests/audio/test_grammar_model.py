@@ -51,8 +51,20 @@ def rss_anon_mb() -> float:
     return 0.0
 
 
+def same_dither() -> None:
+    """Kaldi dithers the features (the model's mfcc.conf leaves --dither at 1.0) with noise seeded from the
+    process-wide C `rand()`: a decode depends on how many frames were decoded before it in the process
+    (measured: 3 of these 25 clips change their best text with the seed, e.g. '이전 단계' heard as '이전 단계',
+    '이전 어디 해', '이전 어디' or '이전 해'). Two decodes hear the same audio only from the same seed."""
+    import ctypes
+    import ctypes.util
+
+    ctypes.CDLL(ctypes.util.find_library("c")).srand(1)
+
+
 def transcripts(model_path: Path, clips: list[bytes], grammar: list[str], mapped: bool = False) -> list[str]:
-    """Every clip's final result with its 5 best (the text the kiosk decides on) through a fresh recogniser."""
+    """Every clip's final result with its 5 best (the text the kiosk decides on) through a fresh recogniser,
+    each from the same dither (`same_dither`)."""
     import vosk
 
     vosk.SetLogLevel(-1)
@@ -60,6 +72,7 @@ def transcripts(model_path: Path, clips: list[bytes], grammar: list[str], mapped
         model = vosk.Model(str(model_path))
     out = []
     for pcm in clips:
+        same_dither()
         rec = vosk.KaldiRecognizer(model, 16000, json.dumps(grammar, ensure_ascii=False))
         rec.SetMaxAlternatives(5)
         results = []
@@ -85,9 +98,9 @@ class _nothing:
 @needs_model
 @needs_tools
 def test_same_transcripts_as_the_installed_model(tmp_path: Path) -> None:
-    """Navigation and yes/no phrases spoken by three espeak voices, plus noise: every best text from the copy
-    (graph mapped) equals the installed model's; the 5-best lists too, but for their tails: vosk's order of
-    tied alternatives varies between two decodes of the same bytes with the same model (measured 2 of 24)."""
+    """Navigation and yes/no phrases spoken by three espeak voices, plus noise: every clip's 5-best from the
+    copy (graph mapped) equals the installed model's, each decoded from the same dither. (Without it the two
+    disagreed on 1-2 clips, differently from run to run: the second model's decodes came after the first's.)"""
     full = default_model_path()
     assert full is not None
     copy = gm.grammar_model(full, tmp_path / "cache")
@@ -101,8 +114,7 @@ def test_same_transcripts_as_the_installed_model(tmp_path: Path) -> None:
     clips.append(sg.pink_noise(2.0, seed=3))
     expected = transcripts(full, clips, book.grammar)
     got = transcripts(copy, clips, book.grammar, mapped=True)
-    assert [t.split(" | ")[0] for t in got] == [t.split(" | ")[0] for t in expected]
-    assert sum(1 for a, b in zip(got, expected, strict=True) if a == b) >= len(clips) - 4
+    assert got == expected
     assert sum(1 for p, t in zip(spoken, expected, strict=False) if t.split(" | ")[0] == p) >= len(spoken) // 2
 
 
