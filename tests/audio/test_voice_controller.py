@@ -49,7 +49,7 @@ def test_grammar_is_exactly_the_screen_phrases_plus_decoys_and_rebuilt_on_change
     assert {"다음", "계속", "넘겨줘", "도움말", "도와줘"} <= grammar
     assert set(CATALOG.decoys) <= grammar
     assert "점수" not in grammar and "헤이 테이블" not in grammar and "네" not in grammar
-    assert grammar - set(CATALOG.decoys) == {"다음", "계속", "넘겨줘", "도움말", "도와줘"}
+    assert grammar - set(CATALOG.decoys) == {"다음", "계속", "넘겨줘", "도움말", "도와줘", "규칙 알려줘"}
     built = len(engine.grammars)
     ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})
     assert len(engine.grammars) > built  # rebuilt
