@@ -80,6 +80,9 @@ NARRATION = [
 ]
 
 
+WRONG: list[tuple[str, str, str, str]] = []  # every wrong accept: (condition, voice, phrase said, heard)
+
+
 @dataclass
 class Item:
     intent: str
@@ -232,6 +235,7 @@ def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8
                     lat_ptt.append(lptt)
                 elif intent is not None:
                     outcome = "wrong"
+                    WRONG.append((cond, voice.label, text, got))
                 else:
                     outcome = "rejected"
                 per_phrase[text][outcome] += 1
@@ -506,6 +510,8 @@ def main() -> None:
         n = sum(c.values())
         print(f"{cond:16s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong accept  "
               f"{c['rejected'] / n:6.1%} rejected  (n={n})")
+    for cond, voice, text, got in WRONG:
+        print(f"wrong accept {cond}: {text!r} heard as {got!r} ({voice})")
     lep.sort()
     lptt.sort()
     if lep:

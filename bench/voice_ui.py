@@ -145,6 +145,28 @@ class Trace:
                         print(f"    {t:+.2f} {what}")
 
 
+class IdleDecodes:
+    """Recogniser calls (accept, final) per thread between a take's decision (+0.3 s) and the next press:
+    in push-to-talk nothing should decode then (no wake phrase detector runs; the room's audio only trains
+    the noise filter), so nothing competes with the next take's decodes."""
+
+    def __init__(self) -> None:
+        from audio.recognizer import VoskRecognizer
+
+        self.idle = False
+        self.counts: dict[str, int] = {}
+        for name in ("accept", "final"):
+            fn = getattr(VoskRecognizer, name)
+
+            def wrapped(rec: Any, *a: Any, _fn: Any = fn) -> Any:
+                if self.idle:
+                    who = threading.current_thread().name
+                    self.counts[who] = self.counts.get(who, 0) + 1
+                return _fn(rec, *a)
+
+            setattr(VoskRecognizer, name, wrapped)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
@@ -193,6 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     ctl.listen(lambda ev: decided.append((time.perf_counter(), time.process_time()))
                if ev.kind in ("intent", "heard") else None)
     trace = Trace(ctl) if args.trace else None
+    idle = IdleDecodes()
     takes = []
     for i in range(args.runs):
         variant, speed, pitch = HELD_OUT[i % len(HELD_OUT)].split("/")
@@ -208,6 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     for pcm, variant in ((p, v) for p in takes for v in args.streamed):  # every take with every variant
         ctl.streamed = int(variant)
         driver.wait(0.5)
+        idle.idle = False
         touch = driver._touch(driver.find("voice_mic"))
         touch.touch_down()
         driver.pump(1)
@@ -232,6 +256,7 @@ def main(argv: list[str] | None = None) -> None:
         dec[variant].append(max(0.0, decided[0][0] - t0) if decided else float("nan"))
         cpu_after[variant].append(max(0.0, decided[0][1] - c0) if decided else float("nan"))
         driver.wait(0.3)
+        idle.idle = True
     cpu = time.process_time() - cpu0
     wall = time.perf_counter() - wall0
     mic.stop.set()
@@ -247,6 +272,8 @@ def main(argv: list[str] | None = None) -> None:
               f"(n={len(lat[v])}, decided before the release {before[v]}, nothing heard {missed[v]})")
         print(f"  release → decided (controller, before the UI thread's frame): {spread(dec[v])}")
         print(f"  process CPU from the release to the decision: {spread(cpu_after[v])}")
+    print(f"decoder calls between a decision and the next press (button up): {sum(idle.counts.values())} "
+          f"{idle.counts}")
     print(f"process CPU {cpu:.1f} s over {wall:.1f} s wall ({cpu / wall:.0%} of a core); "
           f"load average {os.getloadavg()[0]:.1f}")
     print("goal: p90 ≤ 0.8 s")
