@@ -4,11 +4,14 @@
     python -m bench.frames --rounds 6           # longer: the memory soak (see below)
     python -m bench.frames --no-voice           # without the Korean model
 
-What runs (one offscreen process, no frame cap, every loop iteration a real frame):
-- scripted play of each game: a session started from the engine's example config, then each frame either
-  a legal action of a random seat is dispatched through the host (the screen redraws as after a tap) or a
-  random button on screen is tapped (hand-overs, dialogs, notebooks, tabs); back to the game if a tap
-  left it; a new session when the game ends;
+What runs (one offscreen process, every loop iteration a real frame):
+- scripted play of each game, as a guest plays: a session started from the engine's example config, then
+  each interaction either a legal action of a random seat dispatched through the host (the screen redraws as
+  after a tap) or a random button on screen tapped (hand-overs, dialogs, notebooks, tabs); back to the game
+  if a tap left it; a new session when the game ends. Between interactions the guests pause (seeded: half
+  0.4-1 s, a quick run of taps; half 1-3 s, reading or talking), the kiosk drawing at most 60 frames a second
+  meanwhile, as its loop does: those "pause" frames are listed apart (nobody waits for them; the kiosk
+  does its idle work in them, kiosk/gc_policy.py). `--no-pauses`: interactions back to back, no frame cap;
 - voice: the kiosk's own VoiceController (with the model it loaded itself) gets push-to-talk utterances of
   espeak-ng Korean commands fed in 0.1 s chunks, back to back: normal + perturbed decodes on the worker
   threads, events to the UI;
@@ -19,7 +22,8 @@ Per frame: wall time of one pass of Kivy's loop (input, clock, layout, draw, fli
 CPU time in it (time.thread_time). The "4× slower CPU" column multiplies that CPU time by 4 and adds the
 rest of the frame's wall time (waiting for the GIL or the GPU driver, taken as unchanged): an estimate.
 Bare Kivy: a child process showing one Label whose text changes every frame (so every frame is drawn),
-pumped the same way (same frame count, after 10 warm-up frames).
+pumped the same way (as many frames as the kiosk's interaction and opening frames, after 10 warm-up frames).
+Full collections (generation 2, gc.callbacks) are counted by the kind of frame they land in, with their CPU.
 
 Memory: RSS sampled as it runs (VmRSS). An hour of café play is about 300 voice commands, 30 notebook
 views and a few hundred taps per table. The play is compressed: utterances back to back (five times real
@@ -70,6 +74,9 @@ def pct(xs: list[float], q: float) -> float:
 
 
 STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
+FPS = 60  # the kiosk's frame cap (kiosk/env.py), kept during pauses
+NOW = ["start"]  # what the frame being run does (for the collections landing in it)
+FULL: list[tuple[str, float, str]] = []  # full collections: (frame, UI-thread CPU s or -1 off it, thread)
 SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
 BY_KIND: dict[str, list[float]] = {}  # UI-thread CPU s per kind of frame: opening, action, tap, idle
 
@@ -81,6 +88,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
 
     if STALL:
         faulthandler.dump_traceback_later(STALL)
+    NOW[0] = what or "idle"
     w, c = time.perf_counter(), time.thread_time()
     if before is not None:
         before()
@@ -93,6 +101,37 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     if STALL:
         faulthandler.cancel_dump_traceback_later()
     return out
+
+
+def watch_collections() -> None:
+    """Record every full collection: the frame it lands in, its CPU time, the thread that ran it."""
+    import gc
+
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[:] = [time.thread_time()]
+        elif started:
+            FULL.append((NOW[0], time.thread_time() - started[0], threading.current_thread().name))
+
+    gc.callbacks.append(callback)
+
+
+def guest_pause(rng: random.Random) -> float:
+    """Seconds between two interactions: half a quick run of taps (0.4-1 s), half reading or talking (1-3 s)."""
+    return rng.uniform(0.4, 1.0) if rng.random() < 0.5 else rng.uniform(1.0, 3.0)
+
+
+def pause(seconds: float, game: str, times: list[tuple[float, float]]) -> None:
+    """Frames while nobody touches the screen, at most FPS a second (the sleep between them is not timed)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        start = time.perf_counter()
+        times.append(frame(what=f"{game}: pause"))
+        time.sleep(max(0.0, 1 / FPS - (time.perf_counter() - start)))
 
 
 # ---------------------------------------------------------------- background activity
@@ -171,8 +210,20 @@ def tap(w: Any) -> None:
     touch.touch_up()
 
 
+def by_tap(fn: Any, *args: Any, **kw: Any) -> None:
+    """`fn` (open a game, start it, an action) as a guest's tap runs it: the kiosk's collector hears the touch
+    (kiosk/gc_policy.py)."""
+    collector = getattr(sys.modules.get("kiosk.gc_policy"), "COLLECTOR", None)
+    if collector is not None:
+        collector.note_input()
+    fn(*args, **kw)
+
+
 def play_game(driver: Any, game: str, frames: int, rng: random.Random,
-              times: list[tuple[float, float]]) -> None:
+              times: list[tuple[float, float]], pauses: random.Random | None = None,
+              paused: list[tuple[float, float]] | None = None) -> None:
+    """`frames` interactions (or frames of opening a game); with `pauses`, a guest's pause after each
+    interaction, its frames appended to `paused`."""
 
     from engines import find_engine
     from kiosk.soak import _touchables
@@ -181,15 +232,23 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
 
     def open_game() -> Any:
         # the screen is built in the frame of the tap that opens it, the game in the frame of its start tap
-        times.append(frame(functools.partial(app.host, game), what=f"{game}: opening, frame 0"))
+        times.append(frame(functools.partial(by_tap, app.host, game), what=f"{game}: opening, frame 0"))
         for i in range(1, 30):
+            start = time.perf_counter()
             times.append(frame(what=f"{game}: opening, frame {i}"))
+            if pauses is not None:
+                time.sleep(max(0.0, 1 / FPS - (time.perf_counter() - start)))
         ctx = app.get_screen("host").ctx
         g = app.library.games[game]
         config = find_engine(g.engine_name).example_configs(g.pack)[0]
-        times.append(frame(functools.partial(ctx.start, config, seed=rng.randrange(1 << 30)),
+        times.append(frame(functools.partial(by_tap, ctx.start, config, seed=rng.randrange(1 << 30)),
                            what=f"{game}: opening, the game started"))
+        guest()
         return ctx
+
+    def guest() -> None:
+        if pauses is not None and paused is not None:
+            pause(guest_pause(pauses), game, paused)
 
     ctx = open_game()
     for n in range(frames):
@@ -208,7 +267,7 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
                 acts = s.legal(seat)
                 if acts:
                     act = rng.choice(acts)
-                    before, what = functools.partial(ctx.dispatch, act), f"{game}: action {act.NAME}"
+                    before, what = functools.partial(by_tap, ctx.dispatch, act), f"{game}: action {act.NAME}"
                     break
         else:
             targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") not in
@@ -218,6 +277,7 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
                 before = functools.partial(tap, target)
                 what = f"{game}: tap {getattr(target, 'test_id', '') or type(target).__name__}"
         times.append(frame(before, what))
+        guest()
 
 
 def summary(times: list[tuple[float, float]]) -> dict[str, float]:
@@ -273,7 +333,9 @@ def bare(frames: int) -> tuple[list[tuple[float, float]], float]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=150, help="frames per game per round")
+    ap.add_argument("--frames", type=int, default=60, help="interactions per game per round")
+    ap.add_argument("--no-pauses", action="store_true", help="interactions back to back (no guest's pauses)")
+    ap.add_argument("--seed", type=int, default=2026, help="the play's and the pauses' seed")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--no-voice", action="store_true")
     ap.add_argument("--games", nargs="+", default=list(GAMES))
@@ -333,7 +395,9 @@ def main(argv: list[str] | None = None) -> None:
         snapshot = tracemalloc.take_snapshot()
     tutor = Tutor()
     Clock._max_fps = 0
-    rng = random.Random(2026)
+    rng = random.Random(args.seed)
+    pauses = None if args.no_pauses else random.Random(args.seed + 1)
+    watch_collections()
     n_frames = args.frames * len(args.games) * args.rounds
     base_times, base_rss = bare(n_frames)
     b = summary(base_times)
@@ -353,6 +417,7 @@ def main(argv: list[str] | None = None) -> None:
 
     line("bare Kivy", b)
     per_game: dict[str, list[tuple[float, float]]] = {g: [] for g in GAMES}
+    paused: list[tuple[float, float]] = []
     samples: list[float] = []
     t0, cpu0 = time.monotonic(), time.process_time()
     if voice is not None:
@@ -367,7 +432,7 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for g in args.games:
             times: list[tuple[float, float]] = []
-            play_game(driver, g, args.frames, rng, times)
+            play_game(driver, g, args.frames, rng, times, pauses, paused)
             per_game[g] += times
             samples.append(rss_mb())
             line(f"{g} (round {r + 1})", summary(times))
@@ -382,6 +447,8 @@ def main(argv: list[str] | None = None) -> None:
     everything = [t for g in args.games for t in per_game[g]]
     k = summary(everything)
     line("kiosk, all", k)
+    if paused:
+        line("pauses", summary(paused))
     print("  UI-thread CPU by kind of frame (a game's screen opened: 30 frames each time; a reopen after a game ends "
           "or a tap that left it): " + "; ".join(
               f"{kind} {len(cs)} frames, median {pct(cs, .5) * 1e3:.1f} ms, p99 {pct(cs, .99) * 1e3:.0f} ms, worst "
@@ -397,6 +464,20 @@ def main(argv: list[str] | None = None) -> None:
           f"{b['slow_cpu_over50']:.0f}); ratio kiosk/bare UI-thread CPU: median "
           f"{k['cpu_median'] / b['cpu_median']:.2f}×, p99 {k['cpu_p99'] / b['cpu_p99']:.1f}×, worst "
           f"{k['cpu_worst'] / b['cpu_worst']:.1f}×")
+    kinds: dict[str, list[float]] = {}
+    for what, cpu, thread in FULL:
+        where = "another thread" if thread != "MainThread" else (
+            what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle")
+        kinds.setdefault(where, []).append(cpu)
+    print(f"  full collections: {len(FULL)}; by the frame they landed in: " + ("; ".join(
+        f"{where} {len(cs)} (median {pct(cs, .5) * 1e3:.1f} ms, worst {max(cs) * 1e3:.1f} ms of CPU)"
+        for where, cs in sorted(kinds.items())) or "none") + (
+        f"; the kiosk's collector: {collector.collected}" if (collector := getattr(
+            sys.modules.get("kiosk.gc_policy"), "COLLECTOR", None)) is not None else ""))
+    print("  the guests' frames (interactions and openings) are the figures above; pause frames: "
+          + (f"{len(paused)}, over 12.5 ms {sum(1 for _, c in paused if c > 0.0125)}, over 50 ms "
+             f"{sum(1 for _, c in paused if c > 0.05)}, worst {max(c for _, c in paused) * 1e3:.1f} ms of CPU"
+             if paused else "none (--no-pauses)"))
     print(f"  {'baseline (default GC, no trimming)' if args.baseline else 'GC policy + heap trimming'}; "
           f"{wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
           f"Clue tutor runs {tutor.count}, errors {len(app.errors)}")

@@ -14,12 +14,23 @@ What the first visits would make and keep anyway (the game screens' modules and 
 page and host frame: ~30,000 objects) is made first, one step per frame (`settle_after`), so it is frozen
 too: made after the freeze, every full collection traversed it again (a full collection during play
 14-40 → 3-14 ms of UI-thread CPU here, after visiting each game's screen).
+
+When a full collection runs is the kiosk's choice (`IdleCollector`, started by `settle()`): Python's automatic
+one landed in whichever frame crossed its threshold — the frame after a game's screen was thrown away, a tap's
+frame (10-175 ms of UI-thread CPU here; the same frames without it 4-27 ms). Guests pause between taps (reading,
+talking, passing the tablet), so the collector runs it on the UI thread once nobody has touched the screen for
+`IDLE_S` and the screen has settled (`CALM_FRAMES` light frames, no animation running), never while a finger
+is down or a touch waits in an input provider's queue. Bounded: after `BOUND`
+generation-1 collections without such a moment (each ~1,400 net new container objects) it collects in the next
+moment `QUIET_S` after a touch with no input pending, and Python's own full collection comes back at `BACKSTOP`
+should the UI thread's checks stop running (or the guests never stop touching). Generations 0 and 1 stay automatic (young objects only: well under a millisecond).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -27,14 +38,112 @@ from audio import heap
 
 log = logging.getLogger(__name__)
 
-THRESHOLDS = (700, 2, 1)
+IDLE_S = 1.0  # no touch for this long: the guests are reading, talking or passing the tablet
+CALM_FRAMES, CALM_CPU = 3, 0.004  # idle also means the screen has settled: this many frames in a row, each
+# with less UI-thread CPU than this (a slow frame after the tap, still laying out, is not a pause)
+MIN_YOUNGER = 3  # generation-1 collections since the last full one worth a collection in a pause (a full one
+# traverses every live object not frozen, whatever the garbage: 15-40 ms here)
+BOUND = 25  # generation-1 collections since the last full one: then collect in the next quiet moment
+QUIET_S = 0.3  # a quiet moment: this long since the last touch (the tap's own frames are drawn) and no input pending
+BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the collector's checks stop
+THRESHOLDS = (700, 2, BACKSTOP)
+
+
+def input_pending() -> bool:
+    """A finger on the screen, or a touch or key waiting in an input provider's queue (read at the start of a
+    frame, before the frame dispatches them)."""
+    from kivy.base import EventLoop
+
+    if any(getattr(me, "is_touch", False) for me in EventLoop.me_list):
+        return True
+    return any(getattr(p, "waiting_event", None) or getattr(p, "queue", None) for p in EventLoop.input_providers)
+
+
+def animating() -> bool:
+    """An animation on screen (a screen sliding in, a dialog opening, a toast fading): a collection would stall it."""
+    from kivy.animation import Animation
+
+    return bool(getattr(Animation, "_instances", ()))
+
+
+class IdleCollector:
+    """Full collections in the moments nobody waits for the screen (see the module's docstring)."""
+
+    def __init__(self, idle_s: float = IDLE_S, bound: int = BOUND, clock: Callable[[], float] = time.monotonic,
+                 pending: Callable[[], bool] = input_pending,
+                 counts: Callable[[], tuple[int, int, int]] = gc.get_count,
+                 collect: Callable[[], Any] = gc.collect, cpu: Callable[[], float] = time.thread_time,
+                 moving: Callable[[], bool] = animating) -> None:
+        self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
+        self.collect, self.cpu, self.moving = collect, cpu, moving
+        self.last_input = clock()
+        self._cpu = cpu()
+        self.calm = 0  # frames in a row with less than CALM_CPU of UI-thread CPU
+        self.collected = {"idle": 0, "bound": 0}
+        self._event: Any = None
+        self._thresholds = gc.get_threshold()
+
+    def note_input(self, *_args: Any) -> None:
+        """A touch or a key: the guests are busy with the screen."""
+        self.last_input = self.clock()
+
+    def _on_motion(self, _window: Any, _etype: str, me: Any) -> None:
+        if getattr(me, "is_touch", False):  # not a mouse's hover
+            self.note_input()
+
+    def due(self) -> str:
+        """Why a full collection should run now: "idle", "bound", or "" (nothing new to collect, input pending,
+        or the guests are busy and the garbage still small)."""
+        younger = self.counts()[2]  # generation-1 collections since the last full one
+        if younger == 0 or self.pending():
+            return ""
+        quiet = self.clock() - self.last_input
+        if quiet >= self.idle_s and younger >= MIN_YOUNGER and self.calm >= CALM_FRAMES and not self.moving():
+            return "idle"
+        return "bound" if younger >= self.bound and quiet >= QUIET_S else ""
+
+    def tick(self, _dt: float = 0.0) -> str:
+        """Once a frame, at its start: how busy the last frame was, and a full collection if one is due."""
+        cpu = self.cpu()
+        self.calm = self.calm + 1 if cpu - self._cpu < CALM_CPU else 0
+        why = self.due()
+        if why:
+            self.collect()
+            self.collected[why] += 1
+        self._cpu = self.cpu()
+        return why
+
+    def install(self) -> IdleCollector:
+        """Python's automatic full collections only as the backstop; this one looks at the start of every frame."""
+        from kivy.clock import Clock
+        from kivy.core.window import Window
+
+        self._thresholds = gc.get_threshold()
+        gc.set_threshold(*THRESHOLDS)
+        Window.bind(on_motion=self._on_motion, on_key_down=self.note_input)
+        self._event = Clock.schedule_interval(self.tick, 0)
+        return self
+
+    def uninstall(self) -> None:
+        from kivy.core.window import Window
+
+        if self._event is not None:
+            self._event.cancel()
+            self._event = None
+        Window.unbind(on_motion=self._on_motion, on_key_down=self.note_input)
+        gc.set_threshold(*self._thresholds)
+
+
+COLLECTOR: IdleCollector | None = None
 
 
 def settle() -> int:
-    """Collect, freeze and set the thresholds; returns how many objects were frozen."""
+    """Collect, freeze, and hand full collections to the idle collector; returns how many objects were frozen."""
+    global COLLECTOR
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    if COLLECTOR is None:
+        COLLECTOR = IdleCollector().install()
     heap.keep_trimming()
     return gc.get_freeze_count()
 
