@@ -16,15 +16,22 @@ if TYPE_CHECKING:
 def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
-    playable game's screen module (its engine and kv rules). Waits a frame at a time for the content,
+    playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
+    phones' labels in both languages, which also word the first confirmation asked from code, and the
+    screen's other language: ~80 ms each). Waits a frame at a time for the content,
     still loading in its thread (the screens would wait for it on the UI thread); none if it never comes."""
     from kiosk.hosting import host_class
+    from kiosk.i18n import LANGS
+    from kiosk.phones.labels import Catalogs
 
     deadline = time.monotonic() + 60
     while not app.library_ready() and app._library_job is not None and time.monotonic() < deadline:
         yield lambda: None
     if not app.library_ready():
         return
+    yield Catalogs.load
+    for lang in LANGS:
+        yield functools.partial(app.translator.catalogs.__getitem__, lang)
     for name in ("library", "detail", "host"):
         yield functools.partial(app.get_screen, name)
     for game in app.library.games.values():

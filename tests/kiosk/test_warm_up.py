@@ -10,6 +10,8 @@ import pytest
 
 from kiosk.warm_up import warm_steps
 
+WARM = 6  # steps before the games': the phones' catalogs, the screen's two languages, three screens
+
 
 def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from kiosk import gc_policy
@@ -27,13 +29,21 @@ def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypat
     assert ran == [1, 2, "settled", 7]
 
 
-def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any) -> None:
+def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also the catalogs read on first use: the first confirmation asked from code read both phones' catalogs in
+    its frame (~160 ms here), a switch to English the screen's English catalog."""
+    from kiosk.i18n import LANGS
+    from kiosk.phones import labels
+
     app = driver.app
+    monkeypatch.setattr(labels, "_LOADED", {})
+    monkeypatch.setattr(app.translator, "catalogs", type(app.translator.catalogs)(app.translator.catalogs.roots))
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
-    assert len(steps) == 3 + len(playable) and {"clue", "spyfall"} <= set(playable)
+    assert len(steps) == WARM + len(playable) and {"clue", "spyfall"} <= set(playable)
     for step in steps:
         step()
+    assert labels.Catalogs in labels._LOADED and set(app.translator.catalogs) == set(LANGS)
     assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
     assert all(f"kiosk.games.{g}" in sys.modules or g not in ("clue", "spyfall", "watson_holmes", "mr_jack_ny")
                for g in playable)
@@ -50,7 +60,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
-    assert len(list(steps)) == 3 + len(playable)
+    assert len(list(steps)) == WARM + len(playable)
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []
