@@ -13,6 +13,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import SMALL, TButton
 
 
@@ -34,10 +35,18 @@ class SpySetup(BoxLayout):
         for n, b in self.count_buttons.items():
             b.bind(on_release=lambda _w, n=n: setattr(self, "count", n))
             self.ids.counts.add_widget(b)
-        self.fields = [Factory.SpyName(size_hint_y=None, height=dp(56)) for _ in range(hi)]
-        for i, field in enumerate(self.fields):
-            field.test_id = f"spy_name_{i}"
-            self.ids.names.add_widget(field)
+        # the name fields of the seats in play now, the others one per frame after (a text field costs 5-10 ms of
+        # UI-thread CPU to make here: eight made in the frame of the tap took half of it); the grid keeps the
+        # height of all of them from the start, so nothing below it moves as they come
+        rows = -(-hi // 3)
+        self.ids.names.height = rows * dp(56) + (rows - 1) * dp(8)
+        self.fields: list[Any] = []
+        self.pieces = Pieces()
+        for i in range(hi):
+            if i < self.count:
+                self._add_field()
+            else:
+                self.pieces.add(self._add_field)
         self.module_buttons = {m: TButton(test_id=f"spy_mod_{m}", font_size=SMALL) for m in self.modules}
         for m, b in self.module_buttons.items():
             b.bind(on_release=lambda _w, m=m: self.toggle(m))
@@ -48,17 +57,30 @@ class SpySetup(BoxLayout):
             app.bind(lang=self._lang_changed)  # game screen, alive for good: found by the soak's widget count)
         self._draw()
 
+    def _add_field(self) -> None:
+        field = Factory.SpyName(size_hint_y=None, height=dp(56))
+        field.test_id = f"spy_name_{len(self.fields)}"
+        self.fields.append(field)
+        self.ids.names.add_widget(field)
+        self._draw_field(len(self.fields) - 1)
+
     def _lang_changed(self, *_: Any) -> None:
         self._draw()
 
+    def _draw_field(self, i: int) -> None:
+        field = self.fields[i]
+        field.hint_text = self.host.ctx.tr("spyfall.setup.name_hint", n=i + 1)
+        field.disabled = i >= self.count
+        field.opacity = 1 if i < self.count else 0.3
+
     def _draw(self) -> None:
         tr = self.host.ctx.tr
+        if len(self.fields) < self.count:  # more seats before the last fields came: made now
+            self.pieces.finish()
         for n, b in self.count_buttons.items():
             b.selected = n == self.count
-        for i, field in enumerate(self.fields):
-            field.hint_text = tr("spyfall.setup.name_hint", n=i + 1)
-            field.disabled = i >= self.count
-            field.opacity = 1 if i < self.count else 0.3
+        for i in range(len(self.fields)):
+            self._draw_field(i)
         for m, b in self.module_buttons.items():
             b.text = tr(f"spyfall.module.{m}")
             b.selected = bool(self.modules[m])

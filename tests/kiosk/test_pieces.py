@@ -1,0 +1,57 @@
+"""kiosk.widgets.pieces: a screen built over several frames (Spyfall's set-up form)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def test_pieces_run_one_per_drawn_frame_and_finish_runs_the_rest_now(driver: Any) -> None:
+    from kiosk.widgets.pieces import Pieces
+
+    ran: list[int] = []
+    pieces = Pieces()
+    for i in range(3):
+        pieces.add(lambda i=i: ran.append(i))
+    assert ran == [] and len(pieces) == 3
+    seen = []
+    for _ in range(6):
+        driver.pump(1)
+        seen.append(len(ran))
+    assert ran == [0, 1, 2] and all(b - a <= 1 for a, b in zip([0, *seen[:-1]], seen, strict=True))  # never two in a frame
+    pieces.add(lambda: ran.append(3))
+    pieces.add(lambda: ran.append(4))
+    pieces.finish()
+    assert ran == [0, 1, 2, 3, 4] and len(pieces) == 0
+    driver.pump(3)
+    assert ran == [0, 1, 2, 3, 4]
+
+
+def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: Any) -> None:
+    """The tap that opens Spyfall makes the name fields of the seats in play (a text field is 5-10 ms of UI-thread
+    CPU here); the others come one per frame, and the form below them does not move as they come."""
+    app = driver.app
+    lo, hi = app.library.games["spyfall"].info.players
+    app.host("spyfall")
+    form = app.get_screen("host").ctx.host.children[0]
+    count = int(form.count)
+    assert len(form.fields) == count < hi
+    driver.pump(2)
+    height = form.ids.names.height
+    driver.wait_screen("host")
+    driver.pump(hi)
+    assert len(form.fields) == hi and form.ids.names.height == height
+    assert [f.test_id for f in form.fields] == [f"spy_name_{i}" for i in range(hi)]
+    assert [f.disabled for f in form.fields] == [i >= count for i in range(hi)]
+    app.go("library")
+    driver.wait_screen("library")
+    app.host("spyfall")
+    form = app.get_screen("host").ctx.host.children[0]
+    form.count = hi  # the seat count's button: more seats before the last fields came, all made at once
+    assert len(form.fields) == hi and not any(f.disabled for f in form.fields)
+    driver.wait_screen("host")
+    driver.fill(f"spy_name_{hi - 1}", "지수")
+    assert form.names()[-1] == "지수"
