@@ -85,9 +85,10 @@ class ConfirmDialog(ModalView):
         self.under: Any = None  # a hand-over the question sat on (kiosk.hosting)
 
 
-def _targets(text: bool = False, skip: Widget | None = None) -> list[tuple[float, float, float, float]]:
-    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard); with `text`, of
-    the texts on show too (a status line, a prompt), `skip` (the toast itself) aside."""
+def _targets(text: bool = False, skip: Widget | None = None, marked: bool = True) -> list[tuple[float, float, float, float]]:
+    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard) and, with `marked`,
+    of the texts marked `keep_clear` (a whose-turn line); with `text`, of every text on show too (a prompt),
+    `skip` (the toast itself) aside."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.screenmanager import ScreenManager
@@ -103,7 +104,8 @@ def _targets(text: bool = False, skip: Widget | None = None) -> list[tuple[float
             return
         if w is skip:
             return
-        control = isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
+        control = (isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
+                   or marked and getattr(w, "keep_clear", False))
         words = text and isinstance(w, Label) and bool(w.text.strip())
         if shown and (control or words) and w.width > 1:
             x, y = w.to_window(w.x, w.y)
@@ -176,8 +178,9 @@ class Toast(Label):
         self.last_text = text
         self.text = text
         spot = None
-        # over no text and no control if there is room; else over no control
-        for boxes in (_targets(text=True, skip=self), _targets(skip=self)):
+        # over no text and no control if there is room; else over no control and no text marked keep_clear;
+        # else over no control
+        for boxes in (_targets(text=True, skip=self), _targets(skip=self), _targets(skip=self, marked=False)):
             for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
                 self.text_size = (width - dp(40), None)
                 self.texture_update()

@@ -61,3 +61,28 @@ def test_a_toast_covers_no_text_where_there_is_room(driver: Any) -> None:
                 covered.append(w.text[:30])
     assert covered == []
     driver.screenshot("toast_detail_text")
+
+
+def test_a_toast_on_a_full_screen_leaves_the_marked_status_readable(driver: Any) -> None:
+    """Mr. Jack's table has no free room: the witness call's toast may cover text, but not the whose-turn line
+    (a label marked `keep_clear`); it sat over it before."""
+    driver.app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.tap("mj_start")
+    driver.tap("handover_i_am")
+    driver.tap("handover_done")
+    driver.wait_for(lambda: driver.app.get_screen("host").ctx.open_dialog is None
+                    or not driver.app.get_screen("host").ctx.open_dialog.parent)
+    turn = driver.find_all("mj_pick_" + driver.app.session.state.remaining()[0])[0].parent  # the table is up
+    assert turn is not None
+    label = driver.app.get_screen("host").ctx.host.table.ids.turn_label
+    assert label.text.strip()
+    driver.app.toast(driver.app.tr("mr_jack_ny.witness.unseen"))
+    driver.pump(3)
+    toast = driver.app.toast_widget
+    tx0, ty0 = toast.to_window(toast.x, toast.y)
+    x0, y0 = label.to_window(label.x, label.y)
+    assert not (x0 < tx0 + toast.width and x0 + label.width > tx0 and y0 < ty0 + toast.height
+                and y0 + label.height > ty0), (toast.pos, label.pos)
+    assert _overlaps(driver) == []
+    driver.screenshot("toast_mr_jack_table")
