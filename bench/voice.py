@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from audio import speechgen as sg  # noqa: E402
 from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
 from audio.denoise import Denoiser  # noqa: E402
-from audio.intents import IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
+from audio.intents import Intent, IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
 from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
 from audio.status import MicGate, StatusBoard  # noqa: E402
 from audio.voicecheck import SCREENS, sample_slots  # noqa: E402
@@ -131,13 +131,15 @@ def screens(game: str | None) -> list[str | None]:
     return list(SCREENS.get(game or "", {None: []})) or [None]
 
 
-def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> tuple[str, float, float, float]:
-    """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, endpoint latency, PTT
+def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float
+              ) -> tuple[str, Intent | None, float, float, float]:
+    """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, intent, endpoint latency, PTT
     latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
-    time spent on that chunk and on the vote. The text is the one the controller decides: `PhraseBook.vote`
-    over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_STAGES), or "" when its
-    noise gate would drop the utterance. The recogniser hears the audio through the kiosk's noise filter
-    (audio/denoise.py); the gate measures the microphone's audio."""
+    time spent on that chunk and on the vote. Text and intent are what the controller decides:
+    `PhraseBook.vote` over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_STAGES;
+    the vote may turn down the intent of the text it heard), or ("", None) when its noise gate would drop
+    the utterance. The recogniser hears the audio through the kiosk's noise filter (audio/denoise.py); the
+    gate measures the microphone's audio."""
     raw, pcm = pcm, denoised(pcm)
     rec = engine.recognizer(book.grammar)
     endpoint = QuickEndpoint()
@@ -169,13 +171,13 @@ def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float) -> t
     # the controller's noise gate (audio/recognizer.py MIN_SNR_DB) on the audio of the utterance
     snr = snr_db([chunk_level(raw[i : i + CHUNK]) for i in range(0, cut, CHUNK)])
     t0 = time.perf_counter()
-    text = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES)[0]
+    text, intent = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES)
     voting = time.perf_counter() - t0
     decode += flush + voting
     lat += voting
     if snr is not None and snr < MIN_SNR_DB:
-        text = ""
-    return text, lat, flush + voting, decode
+        text, intent = "", None
+    return text, intent, lat, flush + voting, decode
 
 
 def denoised(pcm: bytes) -> bytes:
@@ -223,10 +225,9 @@ def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8
             clean, end = cache[key]
             for noise, snr in conditions:
                 pcm = clean if snr is None else sg.mix(clean, noises[noise], snr)
-                got, lep, lptt, dec = recognise(engine, book, pcm, end)
+                got, intent, lep, lptt, dec = recognise(engine, book, pcm, end)
                 decode += dec
                 audio += len(pcm) / 2 / sg.RATE
-                intent = book.match(got)
                 cond = "clean" if snr is None else f"{noise}@{snr:g}dB"
                 if intent is not None and intent.name == spec.name and dict(intent.slots) == dict(sl):
                     outcome = "correct"
@@ -241,7 +242,8 @@ def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8
                 per_phrase[text][outcome] += 1
                 per_cond[cond][outcome] += 1
                 if outcome != "correct":
-                    confusions[text][got or "∅"] += 1
+                    turned_down = outcome == "rejected" and book.match(got) is not None  # by the vote
+                    confusions[text][f"{got} (turned down)" if turned_down else got or "∅"] += 1
     return books, per_phrase, confusions, per_cond, lat_ep, lat_ptt, decode, audio
 
 
