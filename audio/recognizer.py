@@ -295,7 +295,8 @@ class NoiseFloor:
 
 
 # The utterance is decoded again at other speeds and the decodes vote (two must agree on an intent and no
-# other intent may have as many votes, else the normal decode stands). Clean espeak speech, 558 utterances
+# other intent may have as many votes, else the normal decode stands; either way the intent must hold as many
+# decodes as the other intents and the decoys together: PhraseBook.vote). Clean espeak speech, 558 utterances
 # (bench/voice.py, /tmp experiments): normal decode 70-72 %; + 0.9/1.1 → 75.8 % (wrong accepts 3.6 → 2.9 %);
 # + 0.85-1.15 (4 extra) → 82.4 % (4.1 %); + 0.8-1.2 (6) → 85.3 % (4.3 %); + 0.75-1.25 (8) → 88.0 % (4.3 %).
 # In stages: the second stage runs only when the first leaves no intent with 3 votes. Extra decodes run in
