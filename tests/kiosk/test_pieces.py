@@ -55,3 +55,21 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
     driver.wait_screen("host")
     driver.fill(f"spy_name_{hi - 1}", "지수")
     assert form.names()[-1] == "지수"
+
+
+def test_spyfall_location_list_shows_a_screenful_first_and_a_search_starts_again(driver: Any) -> None:
+    """The location list (30-40 rows, in the frame that starts a game) makes the rows that fit on screen at once,
+    the rest a few per frame; a search made meanwhile drops what was still to come."""
+    from kiosk.games.spyfall.panels import FIRST, LocationList
+
+    locations = [{"id": f"l{i}", "ko": f"장소 {i}", "en": f"Place {i}"} for i in range(30)]
+    picked: list[str] = []
+    lst = LocationList(locations, "ko", lambda key, **_: key, on_pick=picked.append)
+    assert len(lst.shown()) == FIRST
+    driver.pump(1)
+    lst.query = "장소 2"  # 2, 20-29: the rows still to come are dropped, the search's rows made anew
+    driver.pump(12)
+    assert lst.shown() == ["spy_loc_l2"] + [f"spy_loc_l{i}" for i in range(20, 30)]
+    lst.query = ""
+    driver.pump(12)
+    assert lst.shown() == [f"spy_loc_l{i}" for i in range(30)]

@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
 from kiosk.widgets.keep import box_in, put
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TEXT, FitGrid, TButton, TLabel
 
 Tr = Callable[..., str]
@@ -75,6 +76,9 @@ class HarleyIcon(Widget):
                      indices=[0, 1, 2, 3], mode="triangle_fan")
 
 
+FIRST, LATER = 12, 8  # a location list's rows made at once (more than fit on screen), then per frame
+
+
 class LocationList(BoxLayout):
     """The location list (Korean and English), searchable; rows are buttons when `on_pick` is given."""
 
@@ -105,11 +109,21 @@ class LocationList(BoxLayout):
         self._refill()
 
     def fill(self) -> None:
+        """The matching rows: the first screenful now, the rest `LATER` a frame (a game's 30-40 rows and their
+        texts cost ~25 ms of UI-thread CPU here, in the frame that started the game)."""
         rows = self.ids.rows
         rows.clear_widgets()
-        for loc in self.locations:
-            if not self.matches(loc):
-                continue
+        if not hasattr(self, "pieces"):
+            self.pieces = Pieces()
+        self.pieces.cancel()
+        found = [loc for loc in self.locations if self.matches(loc)]
+        self._rows(found[:FIRST])
+        for i in range(FIRST, len(found), LATER):
+            self.pieces.add(lambda part=found[i:i + LATER]: self._rows(part))
+
+    def _rows(self, locations: Sequence[Mapping[str, Any]]) -> None:
+        rows = self.ids.rows
+        for loc in locations:
             if self.on_pick is not None:
                 button(rows, self.label(loc), f"spy_loc_{loc['id']}", lambda i=loc["id"]: self.on_pick(i), height=64)
             else:
