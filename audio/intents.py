@@ -172,7 +172,10 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
                 raise VoiceContentError(f"{where}: game intent {full!r} needs `action` (an engine action NAME)")
             if isinstance(raw, dict) and "final" in raw:
                 raise VoiceContentError(f"{where}: game intent {full!r}: `final` comes from the engine's FINAL mark")
-            spec = replace(spec, final=_engine_final(str(game), spec.action, where))
+            # `say_back: true`: heard words fill it that speech confuses too often (card names) to act
+            # at once, though the rules would not ask; it can only add a confirmation, never drop FINAL's
+            say_back = bool(raw.get("say_back", False)) if isinstance(raw, dict) else False
+            spec = replace(spec, final=_engine_final(str(game), spec.action, where) or say_back)
             specs[full] = replace(spec, slot_sources=_slot_sources(str(game), spec, where))
     decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
     return VoiceCatalog(specs, decoys)
