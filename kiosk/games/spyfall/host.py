@@ -29,7 +29,7 @@ from kiosk.games.spyfall.panels import (
     title,
 )
 from kiosk.games.spyfall.private import SpyPrivate
-from kiosk.games.spyfall.setup import SpySetup
+from kiosk.games.spyfall.setup import form_for, release
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.clock import GameClock
@@ -59,7 +59,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
         self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
-        self.add_widget(SpySetup(host=self, modules={m: False for m in self.ctx.game.info.modules}))
+        self.setup_form = form_for(self)
+        self.add_widget(self.setup_form)
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:
@@ -106,6 +107,10 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
         self.pick, self.yes, self.counts = {}, set(), {}
+
+    def closing(self) -> None:
+        super().closing()
+        release(self.setup_form)
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self.clock is not None:

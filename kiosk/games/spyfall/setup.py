@@ -18,7 +18,7 @@ from kiosk.widgets.theme import SMALL, TButton
 
 
 class SpySetup(BoxLayout):
-    host = ObjectProperty(None)
+    host = ObjectProperty(None, allownone=True)  # None once its screen closed (kept for the next one)
     count = NumericProperty(4)  # seats; a seat left unnamed keeps its default name ("3번 플레이어")
     rounds = NumericProperty(5)
     deal = StringProperty("digital")
@@ -51,10 +51,29 @@ class SpySetup(BoxLayout):
         for m, b in self.module_buttons.items():
             b.bind(on_release=lambda _w, m=m: self.toggle(m))
             self.ids.modules_row.add_widget(b)
+        self.defaults = (self.count, self.rounds, self.deal, self.votes)
+        self.made_for = (lo, hi, tuple(self.modules))
         self.bind(count=lambda *_: self._draw(), modules=lambda *_: self._draw())
         app = App.get_running_app()
         if app is not None:  # a bound method: Kivy holds it weakly (a lambda kept every old form, and its
             app.bind(lang=self._lang_changed)  # game screen, alive for good: found by the soak's widget count)
+        self._draw()
+
+    def reset(self, host: Any, modules: dict[str, bool]) -> None:
+        """Ready for a new Spyfall screen: nothing of the last table's choices or typed names is kept."""
+        self.pieces.finish()
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self.host = host
+        for i, field in enumerate(self.fields):
+            field.focus = False
+            field.text = ""
+            field.reset_undo()
+            # set again: a kv rule giving a TextInput a test_id made it a property of the class since, which hides
+            # the plain attribute set when the field was made
+            field.test_id = f"spy_name_{i}"
+        self.count, self.rounds, self.deal, self.votes = self.defaults
+        self.modules = modules
         self._draw()
 
     def _add_field(self) -> None:
@@ -65,7 +84,8 @@ class SpySetup(BoxLayout):
         self._draw_field(len(self.fields) - 1)
 
     def _lang_changed(self, *_: Any) -> None:
-        self._draw()
+        if self.host is not None:  # kept off screen: redrawn when a screen takes it back
+            self._draw()
 
     def _draw_field(self, i: int) -> None:
         field = self.fields[i]
@@ -103,6 +123,31 @@ class SpySetup(BoxLayout):
 
     def on_start_pressed(self) -> None:
         self.host.start_game(self.config())
+
+
+_KEPT: list[SpySetup] = []  # the form made last (one at most)
+
+
+def form_for(host: Any) -> SpySetup:
+    """The set-up form of a new Spyfall screen: the last screen's form, reset, once that screen has closed (and
+    the game's content is the same), else a new one. Making it (its kv rules, a dozen buttons, the name fields)
+    and drawing its texts again took 35-45 ms of UI-thread CPU in the frame of the tap that opened Spyfall."""
+    info = host.ctx.game.info
+    modules = {m: False for m in info.modules}
+    for form in _KEPT:
+        if form.host is None and form.made_for == (*info.players, tuple(modules)):
+            form.reset(host, modules)
+            return form
+    form = SpySetup(host=host, modules=modules)
+    _KEPT[:] = [form]
+    return form
+
+
+def release(form: SpySetup) -> None:
+    """Its screen closed: the form lets it go (and may serve the next one)."""
+    if form.parent is not None:
+        form.parent.remove_widget(form)
+    form.host = None
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
