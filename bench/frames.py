@@ -37,9 +37,12 @@ Measured (#21, session 7), guests' frames, UI-thread CPU, old = main before the 
 the warm-up and Spyfall's form in pieces, run side by side (load 7-13): Mr. Jack, voice + tutor, 80
 interactions: over 50 ms 22/381 -> 4/261, p99 130 -> 52 ms, worst 139 -> 61 ms, over 12.5 ms (the 4x-slower
 line) 66 -> 49; full collections in action and tap frames 4 -> 0, in worker threads 12 -> 0. All four games,
-no voice, 40 interactions each: over 50 ms 17/404 -> 14/464, p99 80 -> 72 ms, worst 120 -> 113 ms; tap frames
-over 50 ms 5 -> 0 (p99 67 -> 33 ms); what is left over 50 ms is opening a game's screen and starting a game.
-Pause frames carry the full collections now: 26-50 ms each here (the live widgets, ~60,000 objects not frozen).
+no voice, 40 interactions each, with Spyfall's kept form and location list in pieces too (load 5-7): over 50 ms
+17/404 -> 8/464, p99 96 -> 56 ms, worst 140 -> 112 ms (Spyfall's first opening), over 12.5 ms 42 -> 57 (the
+random play diverged: 10 openings against 8, and the pieces spread work over more frames); tap frames p99
+62 -> 37 ms, over 50 ms 4 -> 0; full collections in tap frames 6 -> 0, in the tutor's thread 21 -> 0, in pauses
+3 -> 55. What is left over 50 ms is opening a game's screen and starting a game. Pause frames carry the full
+collections now: 15-70 ms each here (the live widgets: ~60,000 objects not frozen).
 """
 
 from __future__ import annotations
