@@ -32,6 +32,7 @@ def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypat
 def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Also the catalogs read on first use: the first confirmation asked from code read both phones' catalogs in
     its frame (~160 ms here), a switch to English the screen's English catalog."""
+    from kiosk.games.spyfall import setup
     from kiosk.i18n import LANGS
     from kiosk.phones import labels
 
@@ -40,14 +41,26 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     monkeypatch.setattr(app.translator, "catalogs", type(app.translator.catalogs)(app.translator.catalogs.roots))
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
-    assert len(steps) == WARM + len(playable) and {"clue", "spyfall"} <= set(playable)
+    monkeypatch.setattr(setup, "_KEPT", [])
+    assert len(steps) == WARM + len(playable) + 1 and {"clue", "spyfall"} <= set(playable)
     for step in steps:
         step()
     assert labels.Catalogs in labels._LOADED and set(app.translator.catalogs) == set(LANGS)
+    form = setup._KEPT[0]  # Spyfall's set-up form, made and let go: the first tap on Spyfall takes it
+    assert form.host is None and form.parent is None and app.get_screen("host").host_widget is None
     assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
     assert all(f"kiosk.games.{g}" in sys.modules or g not in ("clue", "spyfall", "watson_holmes", "mr_jack_ny")
                for g in playable)
     assert app.sm.current == "attract"  # built, not shown
+    from kiosk.warm_up import open_and_close
+
+    monkeypatch.setattr(app, "session", object())  # a game on (resumed): its screen is not built and closed
+    open_and_close(app, "spyfall")
+    assert setup._KEPT == [form] and app.get_screen("host").host_widget is None
+    monkeypatch.setattr(app, "session", None)
+    app.host("spyfall")
+    driver.wait_screen("host")
+    assert app.get_screen("host").ctx.host.setup_form is form
 
 
 def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,7 +73,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
-    assert len(list(steps)) == WARM + len(playable)
+    assert len(list(steps)) == WARM + len(playable) + 1
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []

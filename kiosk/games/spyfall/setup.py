@@ -61,10 +61,10 @@ class SpySetup(BoxLayout):
 
     def reset(self, host: Any, modules: dict[str, bool]) -> None:
         """Ready for a new Spyfall screen: nothing of the last table's choices or typed names is kept."""
-        self.pieces.finish()
         if self.parent is not None:
             self.parent.remove_widget(self)
         self.host = host
+        self.pieces.finish()
         for i, field in enumerate(self.fields):
             field.focus = False
             field.text = ""
@@ -145,6 +145,7 @@ def form_for(host: Any) -> SpySetup:
 
 def release(form: SpySetup) -> None:
     """Its screen closed: the form lets it go (and may serve the next one)."""
+    form.pieces.finish()  # its fields, while the form still knows its game
     if form.parent is not None:
         form.parent.remove_widget(form)
     form.host = None
