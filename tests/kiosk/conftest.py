@@ -17,8 +17,28 @@ def _app() -> Any:
     if _APP is None:
         from kiosk.testing import start_app
 
-        _APP = start_app(Path(tempfile.mkdtemp(prefix="tablehost-ui-")))
+        data = Path(tempfile.mkdtemp(prefix="tablehost-ui-"))
+        _free_phones_port(data)
+        _APP = start_app(data)
+        _phones_started(_APP)
     return _APP
+
+
+def _free_phones_port(data: Path) -> None:
+    """The app's phone server on a port of its own, not the fixed 8765: parallel test workers (run-tests) and
+    a kiosk running on this machine would take it, and the phone-server test would find no server. The
+    settings are those of a fresh folder otherwise (the server starts once, with these settings: see
+    _phones_started)."""
+    import socket
+
+    from kiosk import settings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    fresh = settings.load(data / "settings.json")
+    fresh.phones_port = port
+    settings.save(data / "settings.json", fresh)
 
 
 @pytest.fixture
@@ -33,3 +53,16 @@ def driver(tmp_path: Path) -> Iterator[Any]:
     yield drv
     app.dismiss_dialogs()
     assert not drv.problems, "layout or text faults on screens this test visited:\n" + "\n".join(drv.problems)
+
+
+def _phones_started(app: Any) -> None:
+    """Frames until the phone server's start (after the first frame, in a thread) is over, before the first
+    test's reset_for swaps in a fresh folder's settings (port 8765)."""
+    import time
+
+    from kivy.base import EventLoop
+
+    end = time.monotonic() + 60
+    while not ((t := app.phones_start) is not None and t.ident is not None and not t.is_alive()):
+        assert time.monotonic() < end, "the phone server's start did not finish in 60 s"
+        EventLoop.idle()
