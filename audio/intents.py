@@ -46,6 +46,8 @@ class IntentSpec:
     # in the grammar whenever its game is hosted, legal or not: for actions whose legality depends on a
     # secret (Mr. Jack's escape), so whether the phrase is understood reveals nothing
     always: bool = False
+    # confirmed although its engine does not mark it FINAL: speech mishears the words it is filled from
+    say_back: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
             # `say_back: true`: heard words fill it that speech confuses too often (card names) to act
             # at once, though the rules would not ask; it can only add a confirmation, never drop FINAL's
             say_back = bool(raw.get("say_back", False)) if isinstance(raw, dict) else False
-            spec = replace(spec, final=_engine_final(str(game), spec.action, where) or say_back)
+            spec = replace(spec, final=_engine_final(str(game), spec.action, where) or say_back,
+                           say_back=say_back)
             specs[full] = replace(spec, slot_sources=_slot_sources(str(game), spec, where))
     decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
     return VoiceCatalog(specs, decoys)

@@ -40,6 +40,7 @@ def test_final_actions_need_confirmation() -> None:
     assert not CATALOG.intents["clue.roll_die"].final
     # not FINAL in the rules, but two heard card names are wrong too often to act at once (say_back)
     assert CATALOG.intents["clue.suggest"].final
+    assert {n for n, spec in CATALOG.intents.items() if spec.say_back} == {"clue.suggest"}
 
 
 def test_confirmation_and_wake_words() -> None:

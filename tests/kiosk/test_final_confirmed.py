@@ -136,6 +136,6 @@ def test_voice_asks_before_exactly_the_final_actions() -> None:
     for name in GAMES:
         engine = engines.find_engine(name)
         for spec in catalog.game_intents(name):
-            assert spec.final == engine.actions[spec.action].FINAL, spec.name
+            assert spec.final == (engine.actions[spec.action].FINAL or spec.say_back), spec.name
             checked += 1
     assert checked >= 20
