@@ -27,9 +27,6 @@ class Pending:
     intent: Intent
     deadline: float
 
-    def prompt_ko(self) -> str:
-        label = self.intent.spec.label_ko or self.intent.text
-        return f"{label} — '{self.intent.text}' 맞나요? (네 / 아니요)"
 
 
 class ConfirmFlow:

@@ -32,11 +32,3 @@ class VoiceEvent:
     answer: Answer | None = None
     detail: str = ""
 
-    def heard_ko(self) -> str:
-        """The line the UI shows so people see what the kiosk understood."""
-        if self.detail == "noisy":
-            return "주변이 시끄러워서 잘 못 들었어요. 마이크 가까이에서 다시 말해 주세요."
-        if not self.text:
-            return "들은 말: (없음)"
-        suffix = "" if self.intent is not None else " (알아듣지 못했어요)"
-        return f"들은 말: {self.text}{suffix}"

@@ -4,8 +4,9 @@ microphone watchdog), and one recording through a screen's grammar (`recognise_w
 Kiosk wiring (all calls return at once; listeners run on the voice worker — hop to Kivy's main thread):
 
     voice = start_voice()                         # model loads in the background, mic watchdog starts
-    voice.controller.listen(on_voice_event)       # "heard" → show e.heard_ko(); "confirm" → show
-                                                  # e.pending.prompt_ko() with 네/아니요 buttons;
+    voice.controller.listen(on_voice_event)       # "heard" → show e.text (e.intent None: not understood;
+                                                  # e.detail "noisy"); "confirm" → say e.pending.intent
+                                                  # back with 네/아니요 buttons (the kiosk's catalog words);
                                                   # "intent" → navigation, or to_action(e.intent, ...)
     voice.controller.set_context("spyfall.round", ["next", "help", "spyfall.accuse"],
                                  {"player": {"민호": 0, "지수": 1}})   # on every screen/state change

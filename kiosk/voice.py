@@ -123,7 +123,7 @@ class VoiceBridge:
     # ------------------------------------------------------------ events (UI thread)
     def on_event(self, ev: Any) -> None:
         if ev.kind == "heard":
-            self.last_heard = ev.heard_ko()
+            self.last_heard = self.heard_line(ev)
             self.bar.heard.text = self.last_heard
             self.bar.heard.color = TEXT if ev.intent is not None else MUTED
             toast = self.last_heard
@@ -144,11 +144,30 @@ class VoiceBridge:
                 if dlg.asked == self._asked:  # still voice's question, not another one asked in the kept dialog since
                     dlg.dismiss(animation=False)
 
+    def heard_line(self, ev: Any) -> str:
+        """What the bar and the toast show so people see what the kiosk understood."""
+        if ev.detail == "noisy":
+            return str(self.app.tr("voice.noisy"))
+        if not ev.text:
+            return str(self.app.tr("voice.heard_nothing"))
+        return str(self.app.tr("voice.heard" if ev.intent is not None else "voice.heard_unknown", text=ev.text))
+
+    def confirm_line(self, pending: Any) -> str:
+        """The heard words said back before a confirmed action: the command's name when it differs."""
+        from audio.intents import NO, YES
+
+        intent, intents = pending.intent, self.controller.catalog.intents
+        words = {"heard": intent.text, "yes": intents[YES].templates[0], "no": intents[NO].templates[0]}
+        label = intent.spec.label_ko
+        if label and label != intent.text:
+            return str(self.app.tr("voice.confirm", label=label, **words))
+        return str(self.app.tr("voice.confirm_plain", **words))
+
     def _ask(self, pending: Any) -> None:
         from kiosk.widgets.dialogs import ConfirmDialog
 
         self.confirm_dialog = ConfirmDialog.ask(
-            self.app.tr("voice.confirm", what=pending.prompt_ko()), self.app.tr("common.yes"),
+            self.confirm_line(pending), self.app.tr("common.yes"),
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
             on_no=lambda: self.controller.tap_confirm(False))
         self._asked = self.confirm_dialog.asked

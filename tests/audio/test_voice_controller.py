@@ -73,10 +73,11 @@ def test_push_to_talk_dispatches_navigation_at_once_and_shows_what_was_heard() -
     say(ctl, "다음")
     assert intents(events) == ["next"]
     heard = [e for e in events if e.kind == "heard"]
-    assert heard[-1].heard_ko() == "들은 말: 다음"
+    assert (heard[-1].text, heard[-1].intent.name) == ("다음", "next")
     say(ctl, "커피")
     assert intents(events) == ["next"]
-    assert [e for e in events if e.kind == "heard"][-1].heard_ko() == "들은 말: 커피 (알아듣지 못했어요)"
+    last = [e for e in events if e.kind == "heard"][-1]
+    assert (last.text, last.intent) == ("커피", None)  # shown as not understood
     assert ctl.phase is Phase.IDLE
 
 
@@ -112,7 +113,7 @@ def test_noise_after_a_command_while_the_button_is_still_held_does_not_replace_w
     ctl.feed(b"")
     ctl.release()
     assert intents(events) == ["score"]
-    assert [e.heard_ko() for e in events if e.kind == "heard"] == ["들은 말: 점수"]
+    assert [(e.text, e.intent.name) for e in events if e.kind == "heard"] == [("점수", "score")]
     events.clear()
     say(ctl, "다음")  # the next press listens again
     assert intents(events) == ["next"]
@@ -136,7 +137,7 @@ def test_final_action_waits_for_yes_and_is_dispatched_once() -> None:
     assert intents(events) == []
     confirm = [e for e in events if e.kind == "confirm"]
     assert confirm and confirm[0].intent.action_fields() == {"accused": 0}
-    assert "맞나요" in confirm[0].pending.prompt_ko()
+    assert confirm[0].pending.intent.text == "민호 고발"
     assert ctl.phase is Phase.CONFIRMING
     say(ctl, "다음")  # not an answer: navigation is not in the confirmation grammar
     assert intents(events) == []

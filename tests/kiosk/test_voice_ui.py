@@ -105,6 +105,7 @@ def test_final_action_waits_for_confirmation(driver: Any, voice: Any) -> None:
     say(voice.controller, "새 게임")
     driver.pump(4)
     assert voice.confirm_dialog is not None  # "새 게임" is final: nothing happened yet
+    assert voice.confirm_dialog.message.text == "'새 게임', 이대로 할까요? (네 / 아니요)"  # said back once
     assert driver.app.sm.current == "attract"
     driver.screenshot("voice_confirm")
     driver.tap("confirm_yes")
