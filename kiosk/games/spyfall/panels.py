@@ -91,6 +91,7 @@ class LocationList(BoxLayout):
         self.locations = list(locations)
         self.lang = lang
         self.on_pick = on_pick
+        self.pieces = Pieces()  # the rows past the first screenful, made in the frames after
         self.ids.search.hint_text = tr("spyfall.locations.search")
         self.ids.heading.text = tr("spyfall.locations.title")
         self.fill()
@@ -113,8 +114,6 @@ class LocationList(BoxLayout):
         texts cost ~25 ms of UI-thread CPU here, in the frame that started the game)."""
         rows = self.ids.rows
         rows.clear_widgets()
-        if not hasattr(self, "pieces"):
-            self.pieces = Pieces()
         self.pieces.cancel()
         found = [loc for loc in self.locations if self.matches(loc)]
         self._rows(found[:FIRST])

@@ -214,9 +214,7 @@ class WatsonHolmesHost(GameHost):
             self.fresh = False
 
     def on_session(self, session: Session) -> None:
-        if self.opening is not None:
-            self.opening.close()
-            self.opening = None
+        self.closing()
         self.clear_widgets()
         self.table = None
         if self.fresh:
@@ -229,15 +227,14 @@ class WatsonHolmesHost(GameHost):
             self.show_table()
 
     def closing(self) -> None:
+        """The opening's speech and caption listener end with it (another opening, the table, or the screen)."""
         if self.opening is not None:
             self.opening.close()
             self.opening = None
 
     def show_table(self) -> None:
-        if self.opening is not None:
-            self.opening.close()
+        self.closing()
         self.clear_widgets()
-        self.opening = None
         self.table = WhTable()
         self.add_widget(self.table)
         self.refresh(None)

@@ -161,6 +161,9 @@ def test_after_time_up_no_location_talk_and_no_reveal() -> None:
     t.time_up()
     t.fails(A.RevealJoker(ANN, t.at()), "not_your_turn")
     t.fails(A.GuessLocation(ANN, "watchtower", t.at()), "not_your_turn")
+    talk = (A.RevealJoker, A.GuessLocation, A.Accuse)
+    offered = [a for seat in range(len(t.state.players)) for a in E.legal_actions(t.state, seat) if isinstance(a, talk)]
+    assert offered == []  # and no seat's screen offers them
 
 
 def test_votes_cannot_change_and_nobody_points_at_themselves() -> None:
