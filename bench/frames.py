@@ -476,10 +476,10 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_median'] / b['cpu_median']:.2f}×, p99 {k['cpu_p99'] / b['cpu_p99']:.1f}×, worst "
           f"{k['cpu_worst'] / b['cpu_worst']:.1f}×")
     kinds: dict[str, list[float]] = {}
-    for what, cpu, thread in FULL:
+    for what, spent, thread in FULL:  # not `cpu`: the process's CPU time printed below ("process CPU 0 s")
         where = "another thread" if thread != "MainThread" else (
             what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle")
-        kinds.setdefault(where, []).append(cpu)
+        kinds.setdefault(where, []).append(spent)
     print(f"  full collections: {len(FULL)}; by the frame they landed in: " + ("; ".join(
         f"{where} {len(cs)} (median {pct(cs, .5) * 1e3:.1f} ms, worst {max(cs) * 1e3:.1f} ms of CPU)"
         for where, cs in sorted(kinds.items())) or "none") + (
