@@ -42,12 +42,13 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
             yield functools.partial(open_and_close, app, game_id)
 
 
-KEEPS_ITS_FORM = ("spyfall",)  # games whose screen keeps its set-up form for the next screen (the first too)
+# games whose screen keeps its set-up form for the next screen (kiosk/widgets/kept_form.py; the first too)
+KEEPS_ITS_FORM = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
 
 
 def open_and_close(app: TableHostApp, game_id: str) -> None:
     """Build a game's screen in the host frame without showing it, then close it: what it keeps for the next
-    screen (Spyfall's set-up form, 35-45 ms of UI-thread CPU in the tap's frame otherwise) is made now. Not while
+    screen (its set-up form, 20-45 ms of UI-thread CPU in the tap's frame otherwise) is made now. Not while
     a game is on (the frame would attach it) or the host frame is on show."""
     if app.session is not None or app.sm.current == "host":
         return

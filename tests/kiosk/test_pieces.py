@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from kiosk.widgets.kept_form import Kept
+
 pytestmark = pytest.mark.ui
 
 
@@ -36,7 +38,7 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
     of UI-thread CPU here); the others come one per frame, and the form below them does not move as they come."""
     from kiosk.games.spyfall import setup
 
-    monkeypatch.setattr(setup, "_KEPT", [])  # no form kept from an earlier screen
+    monkeypatch.setattr(setup, "KEPT", Kept())  # no form kept from an earlier screen
     app = driver.app
     lo, hi = app.library.games["spyfall"].info.players
     app.host("spyfall")
@@ -53,7 +55,7 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
     app.go("library")
     driver.wait_screen("library")
     app.host("watson_holmes")  # Spyfall's screen closes
-    setup._KEPT.clear()
+    setup.KEPT.form = None
     app.host("spyfall")
     form = app.get_screen("host").ctx.host.children[0]
     assert len(form.fields) == count

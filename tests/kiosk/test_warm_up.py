@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.warm_up import warm_steps
+from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
 
 WARM = 6  # steps before the games': the phones' catalogs, the screen's two languages, three screens
 
@@ -31,36 +31,48 @@ def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypat
 
 def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Also the catalogs read on first use: the first confirmation asked from code read both phones' catalogs in
-    its frame (~160 ms here), a switch to English the screen's English catalog."""
+    its frame (~160 ms here), a switch to English the screen's English catalog; and the set-up form each game's
+    screen keeps, so the first tap on a game takes it."""
+    from kiosk.games.clue import host as clue
+    from kiosk.games.mr_jack_ny import host as mr_jack_ny
     from kiosk.games.spyfall import setup
+    from kiosk.games.watson_holmes import setup as watson_holmes
     from kiosk.i18n import LANGS
     from kiosk.phones import labels
+    from kiosk.warm_up import KEEPS_ITS_FORM
+    from kiosk.widgets.kept_form import Kept
 
     app = driver.app
     monkeypatch.setattr(labels, "_LOADED", {})
     monkeypatch.setattr(app.translator, "catalogs", type(app.translator.catalogs)(app.translator.catalogs.roots))
+    kept = {"spyfall": setup, "watson_holmes": watson_holmes, "mr_jack_ny": mr_jack_ny, "clue": clue}
+    for module in kept.values():
+        monkeypatch.setattr(module, "KEPT", Kept())
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
-    monkeypatch.setattr(setup, "_KEPT", [])
-    assert len(steps) == WARM + len(playable) + 1 and {"clue", "spyfall"} <= set(playable)
+    assert set(KEEPS_ITS_FORM) == set(kept) and set(kept) <= set(playable)
+    assert len(steps) == WARM + len(playable) + len(kept)
     for step in steps:
         step()
     assert labels.Catalogs in labels._LOADED and set(app.translator.catalogs) == set(LANGS)
-    form = setup._KEPT[0]  # Spyfall's set-up form, made and let go: the first tap on Spyfall takes it
-    assert form.host is None and form.parent is None and app.get_screen("host").host_widget is None
+    forms = {game: module.KEPT.form for game, module in kept.items()}  # made and let go: the first tap takes them
+    assert all(f is not None and f.host is None and f.parent is None for f in forms.values())
+    assert app.get_screen("host").host_widget is None
     assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
-    assert all(f"kiosk.games.{g}" in sys.modules or g not in ("clue", "spyfall", "watson_holmes", "mr_jack_ny")
-               for g in playable)
+    assert all(f"kiosk.games.{g}" in sys.modules or g not in kept for g in playable)
     assert app.sm.current == "attract"  # built, not shown
     from kiosk.warm_up import open_and_close
 
     monkeypatch.setattr(app, "session", object())  # a game on (resumed): its screen is not built and closed
     open_and_close(app, "spyfall")
-    assert setup._KEPT == [form] and app.get_screen("host").host_widget is None
+    assert forms["spyfall"].host is None and app.get_screen("host").host_widget is None
     monkeypatch.setattr(app, "session", None)
-    app.host("spyfall")
-    driver.wait_screen("host")
-    assert app.get_screen("host").ctx.host.setup_form is form
+    for game in kept:
+        app.host(game)
+        driver.wait_screen("host")
+        assert app.get_screen("host").ctx.host.setup_form is forms[game]
+        app.go("library")
+        driver.wait_screen("library")
 
 
 def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,7 +85,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
-    assert len(list(steps)) == WARM + len(playable) + 1
+    assert len(list(steps)) == WARM + len(playable) + len(KEEPS_ITS_FORM)
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []

@@ -37,12 +37,15 @@ from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.keep import Fill
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
 
-class ClueSetup(BoxLayout):
-    """Player count, names, card mode, teaching aids; then start."""
+class ClueSetup(KeptForm, BoxLayout):
+    """Player count, names, card mode, teaching aids; then start. Made once and kept for the next Clue screen
+    (kiosk/widgets/kept_form.py)."""
 
     def __init__(self, host: ClueHost) -> None:
         super().__init__(orientation="vertical", padding=(dp(40), dp(16)), spacing=dp(12))
@@ -50,6 +53,15 @@ class ClueSetup(BoxLayout):
         self.count, self.mode = 4, "digital"
         self.inputs: list[TextInput] = []
         self.build()
+
+    def reset(self, host: Any) -> None:
+        """Ready for a new Clue screen: four players, digital cards, no typed name (the aids are the screen's)."""
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self.host = host
+        self.count, self.mode = 4, "digital"
+        clear_fields(self.inputs, [f"clue_name_{i}" for i in range(len(self.inputs))])
+        self.show()
 
     def build(self) -> None:
         tr = self.host.ctx.tr
@@ -118,11 +130,14 @@ class ClueSetup(BoxLayout):
         self.show()
 
     def start(self) -> None:
-        tr = self.host.ctx.tr
-        names = [self.inputs[i].text.strip() or tr("clue.setup.name", n=i + 1) for i in range(self.count)]
-        session = self.host.ctx.start({"players": names, "mode": self.mode, "set": "classic"})
-        if session is not None and self.mode == "digital":
-            self.host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
+        host, mode = self.host, self.mode  # the form is let go once the game is on
+        names = [self.inputs[i].text.strip() or host.ctx.tr("clue.setup.name", n=i + 1) for i in range(self.count)]
+        session = host.ctx.start({"players": names, "mode": mode, "set": "classic"})
+        if session is not None and mode == "digital":
+            host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
+
+
+KEPT: Kept[ClueSetup] = Kept()
 
 
 class ClueHost(PrivateChannel, GameHost):
@@ -134,7 +149,11 @@ class ClueHost(PrivateChannel, GameHost):
         self.tutor_marks: dict[int, dict[tuple[str, int], str]] = {}
         self.levels: dict[int, str] = {}
         self.recording: list[str] = []
-        self.add_widget(ClueSetup(self))
+        self.pieces = Pieces()  # a new table's player rows, one per frame
+        self.rows_drawn = 0  # the player rows made so far
+        # the form's texts are drawn once, in the language of its screen
+        self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self))
+        self.add_widget(self.setup_form)
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:
@@ -166,7 +185,24 @@ class ClueHost(PrivateChannel, GameHost):
 
     # ------------------------------------------------------------ lifecycle
     def on_session(self, session: Session) -> None:
+        self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.pick, self.accusing = {}, False
+        # a new table: the first player's row now, the others one per frame after (each row: a colour, its text and
+        # the notebook button; all in the start tap's frame took half of its 25-55 ms of UI-thread CPU here); their
+        # places are kept from the start, so nothing moves as they come
+        self.pieces.cancel()
+        self.rows_drawn = 1
+        for _ in range(1, len(session.view(None)["players"])):
+            self.pieces.add(self._next_row)
+
+    def _next_row(self) -> None:
+        self.rows_drawn += 1
+        self.refresh(None)
+
+    def closing(self) -> None:
+        super().closing()
+        self.pieces.cancel()
+        self.setup_form.let_go()
 
     def refresh(self, step: Step[Any] | None) -> None:
         if self.ctx.session is None:
@@ -215,6 +251,9 @@ class ClueHost(PrivateChannel, GameHost):
     def player_rows(self, view: dict[str, Any], panel: Fill) -> None:
         cards = self.cards(view)
         for p in view["players"]:
+            if p["seat"] >= self.rows_drawn:  # still to come (on_session): its place kept
+                panel.add(Widget, f"clue_player_{p['seat']}_place", size_hint_y=None, height=dp(64))
+                continue
             colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
             room = view["tokens"].get(p["suspect"], "")
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")

@@ -30,18 +30,34 @@ from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
 from kiosk.session import Session
 from kiosk.widgets.keep import Fill, put
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
 
 ROLES = ("detective", "jack")
 
 
-class MrJackSetup(BoxLayout):
+class MrJackSetup(KeptForm, BoxLayout):
+    """Both names and the blitz clock (texts bound to the language in kv); kept for the next Mr. Jack screen
+    (kiosk/widgets/kept_form.py)."""
+
     blitz = NumericProperty(0)
-    host = ObjectProperty(None)
+    host = ObjectProperty(None, allownone=True)  # None once its screen closed
+
+    def reset(self, host: Any) -> None:
+        """Ready for a new Mr. Jack screen: no clock, no typed name."""
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self.host = host
+        self.blitz = 0
+        clear_fields((self.ids.detective, self.ids.jack))
 
     def on_start_pressed(self) -> None:
         self.host.start_game(self.ids.detective.text.strip(), self.ids.jack.text.strip(), int(self.blitz))
+
+
+KEPT: Kept[MrJackSetup] = Kept()
 
 
 class MrJackTable(BoxLayout):
@@ -62,9 +78,9 @@ class MrJackHost(GameHost):
         self.choice: dict[str, str] = {}  # an open sub-choice: {"mode": "swap_other", "target": "grant"}
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
-        self._pending: list[str] = []  # side panels of a new table still to build (_build_later)
-        self._drawn = 0  # Clock.frames_displayed when the last one was asked for or built
-        self.setup_form = MrJackSetup(host=self)
+        self.pieces = Pieces()  # a new table's panels, one per frame (refresh)
+        self.drawn: set[str] = set()  # the panels of this table drawn so far
+        self.setup_form = KEPT.take(self, ctx.game.info.players, lambda: MrJackSetup(host=self))
         self.add_widget(self.setup_form)
 
     # ------------------------------------------------------------ helpers
@@ -111,14 +127,22 @@ class MrJackHost(GameHost):
             self.show_private(1)  # Jack alone sees who he is
 
     def on_session(self, session: Session) -> None:
+        self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.clear_widgets()
         self.table = MrJackTable(host=self)
         self.track_rows, self.suspect_tiles = [], []
+        self.pieces.cancel()
+        self.drawn = set()
         self.add_widget(self.table)
         self.choice, self.visible = {}, set()
         self.blitz = int(session.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
+
+    def closing(self) -> None:
+        super().closing()
+        self.pieces.cancel()
+        self.setup_form.let_go()
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self._timer_ev is not None:
@@ -157,36 +181,26 @@ class MrJackHost(GameHost):
         if view["phase"] != "witness":
             self.visible = set()
         self._status(view)
-        self._center(view)
         self._timer_reset(view)
-        for part, built in (("_track", self.track_rows), ("_suspects", self.suspect_tiles)):
-            if built:
+        for part in ("_center", "_track", "_suspects"):
+            if part in self.drawn:
                 getattr(self, part)(view)
-            else:
-                self._build_later(part)
+            elif not self.pieces:
+                self._build_later()
 
-    def _build_later(self, part: str) -> None:
-        """A new table's side panels (the round track, the suspects: ~35 widgets and their text) are built one per
-        frame after the first, from the view then: building the whole table in the frame of the tap that started
-        the game took 60-80 ms of UI-thread CPU here (Jack's hand-over covers the table meanwhile)."""
-        if part not in self._pending:
-            self._pending.append(part)
-            if len(self._pending) == 1:
-                self._drawn = Clock.frames_displayed
-                Clock.schedule_once(self._build_next, 0)
+    def _build_later(self) -> None:
+        """A new table's panels (the cards on offer, the round track, the suspects: ~40 widgets, the offer's in markup)
+        are built one per frame after the first, from the view then: the whole table in the frame of the tap that
+        started the game took 60-80 ms of UI-thread CPU here, its status line and empty panels 20-30 (Jack's
+        hand-over covers the table meanwhile; resumed, the panels fill in their places, which do not move)."""
+        for part in ("_center", "_track", "_suspects"):
+            if part not in self.drawn:
+                self.pieces.add(partial(self._draw_part, part))
 
-    def _build_next(self, _dt: float) -> None:
-        if not self._pending:
-            return
-        if Clock.frames_displayed == self._drawn:  # not in the frame that asked (or built the last one)
-            Clock.schedule_once(self._build_next, 0)
-            return
-        part = self._pending.pop(0)
+    def _draw_part(self, part: str) -> None:
         if self.table is not None and self.ctx.alive and self.ctx.session is not None:
+            self.drawn.add(part)
             getattr(self, part)(self.session.view(None))
-        if self._pending:
-            self._drawn = Clock.frames_displayed
-            Clock.schedule_once(self._build_next, 0)
 
     def _status(self, view: dict[str, Any]) -> None:
         ids = self.table.ids  # type: ignore[union-attr]

@@ -29,11 +29,12 @@ from kiosk.games.spyfall.panels import (
     title,
 )
 from kiosk.games.spyfall.private import SpyPrivate
-from kiosk.games.spyfall.setup import form_for, release
+from kiosk.games.spyfall.setup import form_for
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.clock import GameClock
 from kiosk.widgets.keep import Fill, box_in
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
 from kiosk.widgets.winner import WinnerBanner
 
@@ -59,6 +60,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
         self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
+        self.pieces = Pieces()  # a new table's location list, in the frame after the first
+        self.list_now = False
         self.setup_form = form_for(self)
         self.add_widget(self.setup_form)
 
@@ -107,10 +110,13 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
         self.pick, self.yes, self.counts = {}, set(), {}
+        self.pieces.cancel()
+        self.list_now = False  # a new table: the location list comes in the frame after the first (_side)
 
     def closing(self) -> None:
         super().closing()
-        release(self.setup_form)
+        self.pieces.cancel()
+        self.setup_form.let_go()
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self.clock is not None:
@@ -176,6 +182,10 @@ class SpyfallHost(SpyPrivate, GameHost):
         r = view["round"]
         phase = "over" if view["over"] else r["phase"]
         key = ("clock" if phase in CLOCK_PHASES + TALK_PHASES else "") + ("+list" if phase in LIST_PHASES else "")
+        if key.endswith("+list") and not self.list_now:
+            # a new table: its list (the search field, a screenful of rows: ~15 ms of UI-thread CPU here) in the
+            # frame after the one that started the game, in its place (the side's width does not change)
+            key += "+later"
         side = self.table.ids.side
         if key != self.side_key:
             side.clear_widgets()
@@ -183,12 +193,14 @@ class SpyfallHost(SpyPrivate, GameHost):
                 self.clock.parent.remove_widget(self.clock)
             if "clock" in key:
                 side.add_widget(self.clock)
-            if "list" in key:
+            if key.endswith("+list"):
                 shown = (self.ctx.lang, tuple(loc["id"] for loc in view["locations"]))  # kept: 30+ rows to draw
                 side.add_widget(self.keep.built("spy_locations", shown, lambda: LocationList(
                     view["locations"], self.ctx.lang, self.ctx.tr)))
             else:
                 side.add_widget(Widget())
+            if key.endswith("+later"):
+                self.pieces.add(self._list_now)
             self.side_key = key
         which = "talk" if phase in TALK_PHASES else "round"
         if (r["number"], which) != self.clock_key:  # a new clock: its 1:00 warning may sound again
@@ -198,6 +210,11 @@ class SpyfallHost(SpyPrivate, GameHost):
             self.clock.show(r["talk"])
         elif phase in CLOCK_PHASES:
             self.clock.show(r["clock"])
+
+    def _list_now(self) -> None:
+        self.list_now = True
+        if self.table is not None and self.ctx.session is not None and self.ctx.alive:
+            self._side(self.view())
 
     # ------------------------------------------------------------ phases
     def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:

@@ -13,11 +13,12 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import SMALL, TButton
 
 
-class SpySetup(BoxLayout):
+class SpySetup(KeptForm, BoxLayout):
     host = ObjectProperty(None, allownone=True)  # None once its screen closed (kept for the next one)
     count = NumericProperty(4)  # seats; a seat left unnamed keeps its default name ("3번 플레이어")
     rounds = NumericProperty(5)
@@ -52,29 +53,26 @@ class SpySetup(BoxLayout):
             b.bind(on_release=lambda _w, m=m: self.toggle(m))
             self.ids.modules_row.add_widget(b)
         self.defaults = (self.count, self.rounds, self.deal, self.votes)
-        self.made_for = (lo, hi, tuple(self.modules))
         self.bind(count=lambda *_: self._draw(), modules=lambda *_: self._draw())
         app = App.get_running_app()
         if app is not None:  # a bound method: Kivy holds it weakly (a lambda kept every old form, and its
             app.bind(lang=self._lang_changed)  # game screen, alive for good: found by the soak's widget count)
         self._draw()
 
-    def reset(self, host: Any, modules: dict[str, bool]) -> None:
+    def reset(self, host: Any) -> None:
         """Ready for a new Spyfall screen: nothing of the last table's choices or typed names is kept."""
         if self.parent is not None:
             self.parent.remove_widget(self)
         self.host = host
         self.pieces.finish()
-        for i, field in enumerate(self.fields):
-            field.focus = False
-            field.text = ""
-            field.reset_undo()
-            # set again: a kv rule giving a TextInput a test_id made it a property of the class since, which hides
-            # the plain attribute set when the field was made
-            field.test_id = f"spy_name_{i}"
+        clear_fields(self.fields, [f"spy_name_{i}" for i in range(len(self.fields))])
         self.count, self.rounds, self.deal, self.votes = self.defaults
-        self.modules = modules
+        self.modules = {m: False for m in host.ctx.game.info.modules}
         self._draw()
+
+    def let_go(self) -> None:
+        self.pieces.finish()  # its fields, while the form still knows its game
+        super().let_go()
 
     def _add_field(self) -> None:
         field = Factory.SpyName(size_hint_y=None, height=dp(56))
@@ -125,30 +123,15 @@ class SpySetup(BoxLayout):
         self.host.start_game(self.config())
 
 
-_KEPT: list[SpySetup] = []  # the form made last (one at most)
+KEPT: Kept[SpySetup] = Kept()
 
 
 def form_for(host: Any) -> SpySetup:
-    """The set-up form of a new Spyfall screen: the last screen's form, reset, once that screen has closed (and
-    the game's content is the same), else a new one. Making it (its kv rules, a dozen buttons, the name fields)
-    and drawing its texts again took 35-45 ms of UI-thread CPU in the frame of the tap that opened Spyfall."""
+    """The set-up form of a new Spyfall screen (kiosk/widgets/kept_form.py): making it (its kv rules, a dozen
+    buttons, the name fields) and drawing its texts took 35-45 ms of UI-thread CPU in the frame of the tap."""
     info = host.ctx.game.info
     modules = {m: False for m in info.modules}
-    for form in _KEPT:
-        if form.host is None and form.made_for == (*info.players, tuple(modules)):
-            form.reset(host, modules)
-            return form
-    form = SpySetup(host=host, modules=modules)
-    _KEPT[:] = [form]
-    return form
-
-
-def release(form: SpySetup) -> None:
-    """Its screen closed: the form lets it go (and may serve the next one)."""
-    form.pieces.finish()  # its fields, while the form still knows its game
-    if form.parent is not None:
-        form.parent.remove_widget(form)
-    form.host = None
+    return KEPT.take(host, (*info.players, tuple(modules)), lambda: SpySetup(host=host, modules=modules))
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -18,21 +18,21 @@ from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
-from kivy.uix.textinput import TextInput
 
 from engines.core import TABLE, Action, Step
 from engines.watson_holmes.actions import CheckReply, EndGame, TakeWatson, Verdict, Visit, WatsonPass, WatsonRead
 from engines.watson_holmes.content import Case, Text
 from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
+from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.keep import Fill
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
 
@@ -64,89 +64,6 @@ class WhTable(BoxLayout):
     pass
 
 
-def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
-    lbl = Label(text=text, font_size=size, size_hint_y=None, height=dp(height), halign="left", valign="middle",
-                bold=bold, shorten=True)
-    if color is not None:
-        lbl.color = color
-    lbl.bind(size=lambda w, s: setattr(w, "text_size", s))
-    return lbl
-
-
-class WhSetup(BoxLayout):
-    """Case, player count and names, expert variant; then start."""
-
-    def __init__(self, host: WatsonHolmesHost) -> None:
-        super().__init__(orientation="vertical", padding=(dp(40), dp(12)), spacing=dp(10))
-        self.host = host
-        self.cases = host.cases()
-        self.case_id = self.cases[0].id if self.cases else ""
-        self.count, self.expert, self.play_on = 3, False, False
-        self.inputs: list[TextInput] = []
-        self.build()
-
-    def build(self) -> None:
-        tr = self.host.tr
-        old = [i.text for i in self.inputs]
-        self.clear_widgets()
-        self.add_widget(label(tr("setup.title"), LEAD, height=52, bold=True))
-        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        for case in self.cases:
-            kind = tr("setup.digital" if case.digital else "setup.physical")
-            text = f"{case.number}. {self.host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
-            b = TButton(text=text, test_id=f"wh_case_{case.id}", selected=case.id == self.case_id,
-                        size_hint_y=None, height=dp(64), font_size=SMALL)
-            b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
-            grid.add_widget(b)
-        rows = (len(self.cases) + 1) // 2
-        scroll = ScrollView(do_scroll_x=False, size_hint_y=None, height=dp(72) * min(rows, 3) - dp(8))
-        scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
-        self.add_widget(scroll)
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(label(tr("setup.players"), BODY, height=64))
-        lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
-        for n in range(lo, hi + 1):
-            b = TButton(text=str(n), test_id=f"wh_count_{n}", selected=n == self.count)
-            b.bind(on_release=lambda _w, k=n: self._set(count=k))
-            row.add_widget(b)
-        self.add_widget(row)
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        ex = TButton(text=tr("setup.expert"), test_id="wh_expert", selected=self.expert)
-        ex.bind(on_release=lambda *_: self._set(expert=not self.expert))
-        row.add_widget(ex)
-        on = TButton(text=tr("setup.play_on"), test_id="wh_play_on", selected=self.play_on)
-        on.bind(on_release=lambda *_: self._set(play_on=not self.play_on))
-        row.add_widget(on)
-        self.add_widget(row)
-        names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
-        self.inputs = []
-        for i in range(hi):
-            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("setup.player_default", n=i + 1),
-                           padding=(dp(12), dp(16)), disabled=i >= self.count)
-            ti.test_id = f"wh_name_{i}"
-            ti.text = old[i] if i < len(old) else ""
-            ti.opacity = 1 if i < self.count else 0.3
-            self.inputs.append(ti)
-            names.add_widget(ti)
-        self.add_widget(names)
-        self.add_widget(BoxLayout())
-        start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
-                        height=dp(88), font_size=LEAD)
-        start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert,
-                                                              self.play_on))
-        self.add_widget(start)
-
-    def _set(self, **changes: Any) -> None:
-        for k, v in changes.items():
-            setattr(self, k, v)
-        self.build()
-
-    def names(self) -> list[str]:
-        return [self.inputs[i].text.strip() or self.host.tr("setup.player_default", n=i + 1)
-                for i in range(self.count)]
-
-
 class WatsonHolmesHost(GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
@@ -159,7 +76,12 @@ class WatsonHolmesHost(GameHost):
         self.watson_after = False
         self.reading_text = ""
         self.private = PrivateFlows(self)
-        self.add_widget(WhSetup(self))
+        self.pieces = Pieces()  # a new table's parts, one per frame
+        self.drawn: set[str] = set()  # the table's parts drawn so far: "_board", "_players", "_actions"
+        self.rows_drawn = 0  # the board's rows with their tiles so far (the stops' row last)
+        # the form's texts are drawn once, in the language and for the cases (staff examples too) of its screen
+        self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players, self.cases()), lambda: WhSetup(self))
+        self.add_widget(self.setup_form)
 
     @property
     def shows_captions(self) -> bool:
@@ -223,35 +145,66 @@ class WatsonHolmesHost(GameHost):
             self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(view["start_player"]),
                                      self.show_table)
             self.add_widget(self.opening)
+            self.pieces.add(self._new_table)  # made off screen while the opening plays, a part per frame
         else:
-            self.show_table()
+            self.show_table(draw=False)  # drawn by the refresh that follows a new session
 
     def closing(self) -> None:
-        """The opening's speech and caption listener end with it (another opening, the table, or the screen)."""
+        """The opening's speech and caption listener end with it (another opening, the table, or the screen); the
+        set-up form, done with once a game is on, is let go for the next screen; a table still being made stops."""
+        self.setup_form.let_go()
+        self.pieces.cancel()
         if self.opening is not None:
             self.opening.close()
             self.opening = None
 
-    def show_table(self) -> None:
+    def show_table(self, draw: bool = True) -> None:
+        """The table screen: the one made while the opening played (what is left of it made now), else a new one
+        (a whole table made in one frame took 45-65 ms of UI-thread CPU here)."""
+        self.pieces.finish()
         self.closing()
         self.clear_widgets()
-        self.table = WhTable()
+        if self.table is None:
+            self._new_table(shown=True)
         self.add_widget(self.table)
-        self.refresh(None)
+        if draw:
+            self.refresh(None)
+
+    def _new_table(self, shown: bool = False) -> None:
+        """A new table, laid out at this screen's size, its parts made one per frame from the view then: the
+        board's rows (every row's box is there from the start: a row filling in moves no other), the players'
+        rows, the action bar. `shown` (no opening to hide it): the status, the first row and the action bar now."""
+        self.table = WhTable(size=self.size)
+        self.rows_drawn = 1 if shown else 0
+        self.drawn = {"_board", "_actions"} if shown else set()
+        for _ in range(self.rows_drawn, len(self._rows(self.case())) + 1):  # the locations' rows, then the stops
+            self.pieces.add(self._next_row)
+        for part in ("_players", "_actions"):
+            if part not in self.drawn:
+                self.pieces.add(partial(self._draw_part, part))
+
+    def _next_row(self) -> None:
+        self.rows_drawn += 1
+        self._draw_part("_board")
+
+    def _draw_part(self, part: str) -> None:
+        if self.table is not None and self.ctx.session is not None:
+            self.drawn.add(part)
+            getattr(self, part)(self.session.view(None))
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
-        if self.ctx.session is None or self.table is None:
-            return
+        if self.ctx.session is None or self.table is None or self.table.parent is None:
+            return  # no table yet, or still being made while the opening plays (drawn when shown)
         if step is not None:
             self._announce(step)
         view = self.session.view(None)
         if view["phase"] != "visit" or (self.sel and view["turn"] is not None and self._stale(view)):
             self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
         self._status(view)
-        self._board(view)
-        self._players(view)
-        self._actions(view)
+        for part in ("_board", "_players", "_actions"):
+            if part in self.drawn:
+                getattr(self, part)(view)
 
     def _stale(self, view: dict[str, Any]) -> bool:
         return not any(isinstance(a, Visit) and a.location == self.sel for a in self.session.legal(view["turn"])) \
@@ -327,21 +280,30 @@ class WatsonHolmesHost(GameHost):
         holmes = self.tr("status.holmes_up" if view["holmes_up"] else "status.holmes_down")
         ids.cards.text = " · ".join(x for x in (watson, holmes) if x)
 
+    @staticmethod
+    def _rows(case: Case) -> list[list[int]]:
+        """The case's layout of location numbers, row by row."""
+        return [list(r) for r in case.layout] or [
+            [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
+
     def _board(self, view: dict[str, Any]) -> None:
+        """The locations' rows and the stops (cab, 221B); only the first `rows_drawn` rows' tiles while a new table
+        is still being made."""
         with Fill(self.keep, self.table.ids.board, "wh_board") as box:  # type: ignore[union-attr]  # kept widgets
             if view["phase"] == "over":
                 self._solution(box, view)
                 return
             case = self.case()
             by_number = {loc["number"]: loc for loc in view["locations"]}
-            rows = [list(r) for r in case.layout] or [
-                [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
+            rows = self._rows(case)
             for i, row in enumerate(rows):
                 with box.box_of(BoxLayout, f"row{i}", spacing=dp(6)) as line:
-                    for number in row:
+                    for number in row if i < self.rows_drawn else ():
                         self._tile(line, case, by_number[number])
             with box.box_of(BoxLayout, "stops", spacing=dp(6)) as line:
                 for key, seats in (("cab", view["cab"]), ("221b", [b["seat"] for b in view["baker"]])):
+                    if len(rows) >= self.rows_drawn:
+                        break
                     names = ", ".join(self.name(s) for s in seats)
                     text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
                     if names:

@@ -1,0 +1,121 @@
+"""The Watson & Holmes set-up form: case, player count and names (default names), the expert and play-on
+variants; made once and kept for the next W&H screen (kiosk/widgets/kept_form.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
+from kiosk.widgets.theme import BODY, LEAD, SMALL, TButton
+
+if TYPE_CHECKING:
+    from kiosk.games.watson_holmes.host import WatsonHolmesHost
+
+
+def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
+    lbl = Label(text=text, font_size=size, size_hint_y=None, height=dp(height), halign="left", valign="middle",
+                bold=bold, shorten=True)
+    if color is not None:
+        lbl.color = color
+    lbl.bind(size=lambda w, s: setattr(w, "text_size", s))
+    return lbl
+
+
+class WhSetup(KeptForm, BoxLayout):
+    """Case, player count and names, expert variant; then start. Made once and kept for the next W&H screen
+    (kiosk/widgets/kept_form.py); a tap changes the choices in place."""
+
+    def __init__(self, host: WatsonHolmesHost) -> None:
+        super().__init__(orientation="vertical", padding=(dp(40), dp(12)), spacing=dp(10))
+        self.host = host
+        self.cases = host.cases()
+        tr = host.tr
+        self.add_widget(label(tr("setup.title"), LEAD, height=52, bold=True))
+        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.case_buttons: dict[str, TButton] = {}
+        for case in self.cases:
+            kind = tr("setup.digital" if case.digital else "setup.physical")
+            text = f"{case.number}. {host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
+            b = TButton(text=text, test_id=f"wh_case_{case.id}", size_hint_y=None, height=dp(64), font_size=SMALL)
+            b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
+            grid.add_widget(b)
+            self.case_buttons[case.id] = b
+        rows = (len(self.cases) + 1) // 2
+        scroll = ScrollView(do_scroll_x=False, size_hint_y=None, height=dp(72) * min(rows, 3) - dp(8))
+        scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
+        self.add_widget(scroll)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(label(tr("setup.players"), BODY, height=64))
+        lo, hi = host.ctx.game.info.players  # the one player range: content's game.yaml
+        self.count_buttons: dict[int, TButton] = {}
+        for n in range(lo, hi + 1):
+            b = TButton(text=str(n), test_id=f"wh_count_{n}")
+            b.bind(on_release=lambda _w, k=n: self._set(count=k))
+            row.add_widget(b)
+            self.count_buttons[n] = b
+        self.add_widget(row)
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        self.expert_button = TButton(text=tr("setup.expert"), test_id="wh_expert")
+        self.expert_button.bind(on_release=lambda *_: self._set(expert=not self.expert))
+        row.add_widget(self.expert_button)
+        self.play_on_button = TButton(text=tr("setup.play_on"), test_id="wh_play_on")
+        self.play_on_button.bind(on_release=lambda *_: self._set(play_on=not self.play_on))
+        row.add_widget(self.play_on_button)
+        self.add_widget(row)
+        names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
+        self.inputs: list[TextInput] = []
+        for i in range(hi):
+            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("setup.player_default", n=i + 1),
+                           padding=(dp(12), dp(16)))
+            ti.test_id = f"wh_name_{i}"
+            self.inputs.append(ti)
+            names.add_widget(ti)
+        self.add_widget(names)
+        self.add_widget(BoxLayout())
+        start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
+                        height=dp(88), font_size=LEAD)
+        start.bind(on_release=lambda *_: self.host.start_game(self.case_id, self.names(), self.expert,
+                                                              self.play_on))
+        self.add_widget(start)
+        self.reset(host)
+
+    def reset(self, host: Any) -> None:
+        """Ready for a new W&H screen: the first case, three players, no variant, no typed name."""
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self.host = host
+        self.case_id = self.cases[0].id if self.cases else ""
+        self.count, self.expert, self.play_on = 3, False, False
+        clear_fields(self.inputs, [f"wh_name_{i}" for i in range(len(self.inputs))])
+        self._draw()
+
+    def _draw(self) -> None:
+        for case_id, b in self.case_buttons.items():
+            b.selected = case_id == self.case_id
+        for n, b in self.count_buttons.items():
+            b.selected = n == self.count
+        self.expert_button.selected = self.expert
+        self.play_on_button.selected = self.play_on
+        for i, ti in enumerate(self.inputs):
+            ti.disabled = i >= self.count
+            ti.opacity = 1 if i < self.count else 0.3
+
+    def _set(self, **changes: Any) -> None:
+        for k, v in changes.items():
+            setattr(self, k, v)
+        self._draw()
+
+    def names(self) -> list[str]:
+        return [self.inputs[i].text.strip() or self.host.tr("setup.player_default", n=i + 1)
+                for i in range(self.count)]
+
+
+KEPT: Kept[WhSetup] = Kept()

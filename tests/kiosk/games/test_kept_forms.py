@@ -1,0 +1,67 @@
+"""W&H's, Clue's and Mr. Jack's set-up forms are made once and reset for the game's next screen (like Spyfall's,
+test_spyfall_form.py): the same form comes back, nothing of the last table's names or choices is in it, and the
+closed screen is not kept alive by it."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+# game: (a name field, the other choices' buttons the last table tapped, default names' seat count)
+GAMES = {
+    "watson_holmes": ("wh_name_0", ("wh_count_5", "wh_expert", "wh_play_on")),
+    "clue": ("clue_name_0", ("clue_count_6", "clue_mode_physical")),
+    "mr_jack_ny": ("mj_name_detective", ("mj_blitz_60",)),
+}
+START = {"watson_holmes": "wh_start", "clue": "clue_start", "mr_jack_ny": "mj_start"}
+
+
+def _host(driver: Any) -> Any:
+    return driver.app.get_screen("host").ctx.host
+
+
+def _choices(driver: Any) -> dict[str, bool]:
+    """Which of the form's buttons are selected and which fields are in play: the form's state as shown."""
+    form = _host(driver).setup_form
+    return {w.test_id: (bool(getattr(w, "selected", False)), bool(w.disabled), w.text if w.test_id.startswith(
+        ("wh_name", "clue_name", "mj_name")) else "") for w in form.walk() if getattr(w, "test_id", "")}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_next_screen_gets_the_form_back_reset(driver: Any, game: str) -> None:
+    app = driver.app
+    field, taps = GAMES[game]
+    app.host(game)
+    driver.wait_screen("host")
+    form = _host(driver).setup_form
+    fresh = _choices(driver)
+    for tid in taps:
+        driver.tap(tid)
+    driver.fill(field, "지수")
+    assert _choices(driver) != fresh and driver.find(field).text == "지수"
+    old_host = weakref.ref(_host(driver))
+    app.go("library")
+    driver.wait_screen("library")
+    app.host("spyfall")  # another game's screen closes this one
+    driver.wait_screen("host")
+    gc.collect()
+    assert old_host() is None  # the kept form does not keep the closed screen alive
+    app.host(game)
+    driver.wait_screen("host")
+    assert _host(driver).setup_form is form and form.host is _host(driver) and form.parent is _host(driver)
+    assert _choices(driver) == fresh  # every choice back to its default, every field empty
+    driver.screenshot(f"kept_form_{game}_reset")
+    assert not driver.small_targets() and not driver.overflowing_labels()
+    field_widget = driver.find(field)
+    field_widget.do_undo()  # the last table's typing is not in the undo history either
+    assert field_widget.text == ""
+    driver.tap(START[game])
+    assert app.session is not None
+    names = [p["name"] for p in app.session.view(None)["common"]["players"]]
+    assert "지수" not in names
+    driver.screenshot(f"kept_form_{game}_started")
