@@ -36,7 +36,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     from kiosk.games.clue import host as clue
     from kiosk.games.mr_jack_ny import host as mr_jack_ny
     from kiosk.games.spyfall import setup
-    from kiosk.games.watson_holmes import setup as watson_holmes
+    from kiosk.games.watson_holmes import host as watson_holmes
     from kiosk.i18n import LANGS
     from kiosk.phones import labels
     from kiosk.warm_up import KEEPS_ITS_FORM
@@ -51,12 +51,15 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
     assert set(KEEPS_ITS_FORM) == set(kept) and set(kept) <= set(playable)
-    assert len(steps) == WARM + len(playable) + len(kept)
+    assert len(steps) == WARM + len(playable) + 2 * len(kept)
     for step in steps:
         step()
+        driver.pump(1)  # one step per frame, as gc_policy.settle_after runs them
     assert labels.Catalogs in labels._LOADED and set(app.translator.catalogs) == set(LANGS)
     forms = {game: module.KEPT.form for game, module in kept.items()}  # made and let go: the first tap takes them
-    assert all(f is not None and f.host is None and f.parent is None for f in forms.values())
+    assert all(f is not None and f.host is None and f.parent is None for f in forms.values()), [
+        (g, f, f and f.host, f and f.parent) for g, f in forms.items()]
+    sizes = {game: tuple(f.size) for game, f in forms.items()}  # laid out (and drawn) at the size they are shown at
     assert app.get_screen("host").host_widget is None
     assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
     assert all(f"kiosk.games.{g}" in sys.modules or g not in kept for g in playable)
@@ -71,6 +74,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
         app.host(game)
         driver.wait_screen("host")
         assert app.get_screen("host").ctx.host.setup_form is forms[game]
+        assert tuple(forms[game].size) == sizes[game], game
         app.go("library")
         driver.wait_screen("library")
 
@@ -85,7 +89,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
-    assert len(list(steps)) == WARM + len(playable) + len(KEEPS_ITS_FORM)
+    assert len(list(steps)) == WARM + len(playable) + 2 * len(KEEPS_ITS_FORM)
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []
