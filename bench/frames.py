@@ -11,7 +11,9 @@ What runs (one offscreen process, every loop iteration a real frame):
   if a tap left it; a new session when the game ends. Between interactions the guests pause (seeded: half
   0.4-1 s, a quick run of taps; half 1-3 s, reading or talking), the kiosk drawing at most 60 frames a second
   meanwhile, as its loop does: those "pause" frames are listed apart (nobody waits for them; the kiosk
-  does its idle work in them, kiosk/gc_policy.py). `--no-pauses`: interactions back to back, no frame cap;
+  does its idle work in them, kiosk/gc_policy.py). Before a game's screen opens again (the game ended, or a tap
+  left it) the guests spend 3-10 s (seeded) on the game's page: "away" frames, listed apart too (the kiosk thaws
+  the frozen screens closed since in them). `--no-pauses`: interactions back to back, no frame cap, no away;
 - voice: the kiosk's own VoiceController (with the model it loaded itself) gets push-to-talk utterances of
   espeak-ng Korean commands fed in 0.1 s chunks, back to back: normal + perturbed decodes on the worker
   threads, events to the UI;
@@ -43,6 +45,14 @@ random play diverged: 10 openings against 8, and the pieces spread work over mor
 62 -> 37 ms, over 50 ms 4 -> 0; full collections in tap frames 6 -> 0, in the tutor's thread 21 -> 0, in pauses
 3 -> 55. What is left over 50 ms is opening a game's screen and starting a game. Pause frames carry the full
 collections now: 15-70 ms each here (the live widgets: ~60,000 objects not frozen).
+
+Measured (#21, session 8), full collections by the frame they land in, UI-thread CPU, old = main before a
+game's screen is frozen once its game is on (kiosk/gc_policy.py), run side by side, all four games, no voice,
+40 interactions each (load 3): during play (pauses, openings) 55 -> 55 collections, median 21 -> 4 ms, worst 63 ->
+27 ms, over 20 ms 30 -> 3, over 50 ms 3 -> 0 (what is left is freeing a refresh's garbage: 15,000 objects
+~25 ms). The price, off play: 3 thaws on the game's page (80-210 ms each, the closed screens freed at once;
+old: 7 ordinary collections there, 18-30 ms), RSS at the end 265 -> 276 MB (frozen objects 131,000 -> 232,000:
+the budget and the last screen, until the next thaw).
 """
 
 from __future__ import annotations
@@ -86,6 +96,7 @@ def pct(xs: list[float], q: float) -> float:
 
 STALL = 0.0  # --stall: dump every thread's stack when a frame takes longer than this
 FPS = 60  # the kiosk's frame cap (kiosk/env.py), kept during pauses
+AWAY = (3.0, 10.0)  # seconds on the game's page before a game's screen opens again (seeded)
 NOW = ["start"]  # what the frame being run does (for the collections landing in it)
 FULL: list[tuple[str, float, str]] = []  # full collections: (frame, UI-thread CPU s or -1 off it, thread)
 SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
@@ -136,12 +147,12 @@ def guest_pause(rng: random.Random) -> float:
     return rng.uniform(0.4, 1.0) if rng.random() < 0.5 else rng.uniform(1.0, 3.0)
 
 
-def pause(seconds: float, game: str, times: list[tuple[float, float]]) -> None:
+def pause(seconds: float, game: str, times: list[tuple[float, float]], kind: str = "pause") -> None:
     """Frames while nobody touches the screen, at most FPS a second (the sleep between them is not timed)."""
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         start = time.perf_counter()
-        times.append(frame(what=f"{game}: pause"))
+        times.append(frame(what=f"{game}: {kind}"))
         time.sleep(max(0.0, 1 / FPS - (time.perf_counter() - start)))
 
 
@@ -232,16 +243,24 @@ def by_tap(fn: Any, *args: Any, **kw: Any) -> None:
 
 def play_game(driver: Any, game: str, frames: int, rng: random.Random,
               times: list[tuple[float, float]], pauses: random.Random | None = None,
-              paused: list[tuple[float, float]] | None = None) -> None:
+              paused: list[tuple[float, float]] | None = None,
+              away: list[tuple[float, float]] | None = None) -> None:
     """`frames` interactions (or frames of opening a game); with `pauses`, a guest's pause after each
-    interaction, its frames appended to `paused`."""
+    interaction, its frames appended to `paused`, and AWAY seconds on the game's page before a game's screen is
+    opened again, its frames appended to `away`."""
 
     from engines import find_engine
     from kiosk.soak import _touchables
 
     app = driver.app
 
-    def open_game() -> Any:
+    def open_game(again: bool = True) -> Any:
+        if again and pauses is not None and away is not None:
+            # between two games (or after a tap that left the screen) the guests are on the game's page
+            # a while (reading the result, choosing): `away` frames, where the kiosk thaws (kiosk/gc_policy.py)
+            if app.sm.current == "host":
+                by_tap(app.go, "detail")
+            pause(pauses.uniform(*AWAY), game, away, "away")
         # the screen is built in the frame of the tap that opens it, the game in the frame of its start tap
         times.append(frame(functools.partial(by_tap, app.host, game), what=f"{game}: opening, frame 0"))
         for i in range(1, 30):
@@ -261,7 +280,7 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
         if pauses is not None and paused is not None:
             pause(guest_pause(pauses), game, paused)
 
-    ctx = open_game()
+    ctx = open_game(again=False)
     for n in range(frames):
         s = ctx.session if ctx is not None else None
         if app.sm.current != "host" or s is None or ctx.host is None:
@@ -399,6 +418,9 @@ def main(argv: list[str] | None = None) -> None:
             driver.pump(1)
         gc_policy.settle()
     parts = {"start": rss_parts()}
+    import gc
+
+    frozen0 = gc.get_freeze_count()
     snapshot = None
     if args.trace:
         import tracemalloc
@@ -429,6 +451,7 @@ def main(argv: list[str] | None = None) -> None:
     line("bare Kivy", b)
     per_game: dict[str, list[tuple[float, float]]] = {g: [] for g in GAMES}
     paused: list[tuple[float, float]] = []
+    away: list[tuple[float, float]] = []
     samples: list[float] = []
     t0, cpu0 = time.monotonic(), time.process_time()
     if voice is not None:
@@ -443,7 +466,7 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for g in args.games:
             times: list[tuple[float, float]] = []
-            play_game(driver, g, args.frames, rng, times, pauses, paused)
+            play_game(driver, g, args.frames, rng, times, pauses, paused, away)
             per_game[g] += times
             samples.append(rss_mb())
             line(f"{g} (round {r + 1})", summary(times))
@@ -488,7 +511,10 @@ def main(argv: list[str] | None = None) -> None:
     print("  the guests' frames (interactions and openings) are the figures above; pause frames: "
           + (f"{len(paused)}, over 12.5 ms {sum(1 for _, c in paused if c > 0.0125)}, over 50 ms "
              f"{sum(1 for _, c in paused if c > 0.05)}, worst {max(c for _, c in paused) * 1e3:.1f} ms of CPU"
-             if paused else "none (--no-pauses)"))
+             if paused else "none (--no-pauses)")
+          + (f"; away from play (on the game's page between two games): {len(away)}, over 50 ms "
+             f"{sum(1 for _, c in away if c > 0.05)}, worst {max(c for _, c in away) * 1e3:.1f} ms of CPU"
+             if away else ""))
     print(f"  {'baseline (default GC, no trimming)' if args.baseline else 'GC policy + heap trimming'}; "
           f"{wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
           f"Clue tutor runs {tutor.count}, errors {len(app.errors)}")
@@ -497,7 +523,8 @@ def main(argv: list[str] | None = None) -> None:
           + f", {max(samples + [rss['end']]):.0f} peak, {rss['end']:.0f} at the end "
           f"(ratio end/bare {rss['end'] / base_rss:.2f}×); after each game: "
           + ", ".join(f"{v:.0f}" for v in samples), flush=True)
-    print(f"  before play {parts['start']}, at the end {parts['end']}")
+    print(f"  before play {parts['start']}, at the end {parts['end']}; frozen objects (gc.get_freeze_count) "
+          f"{frozen0} before play, {gc.get_freeze_count()} at the end")
     if args.slowest:
         print("  slowest frames (UI-thread CPU, ms): " + "; ".join(
             f"{c * 1e3:.0f} {what}" for c, what in sorted(SLOW, reverse=True)[: args.slowest]))

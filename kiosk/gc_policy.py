@@ -7,7 +7,7 @@ CPU in one frame (measured with gc.callbacks while refreshing game screens). `se
 up: one collection, then `gc.freeze()` moves what exists into the permanent generation (never traversed
 again; what is in it is still freed by reference counting), and full collections run after every second
 generation-1 one: each then frees about one refresh's garbage, 5-25 ms.
-A frozen object that later becomes cyclic garbage stays: only the start-up screens are frozen, once.
+A frozen object that later becomes cyclic garbage stays until a thaw (below).
 What the collector frees stays in glibc's heap unless given back: `settle()` also starts
 `audio.heap.keep_trimming()`.
 What the first visits would make and keep anyway (the game screens' modules and kv rules, the library, game
@@ -24,6 +24,23 @@ is down or a touch waits in an input provider's queue. Bounded: after `BOUND`
 generation-1 collections without such a moment (each ~1,400 net new container objects) it collects in the next
 moment `QUIET_S` after a touch with no input pending, and Python's own full collection comes back at `BACKSTOP`
 should the UI thread's checks stop running (or the guests never stop touching). Generations 0 and 1 stay automatic (young objects only: well under a millisecond).
+
+A game's screen is frozen too, once its game is on: a full collection traverses every object not frozen, and a
+game's screen is 20,000-50,000 of them (a Kivy widget is ~250: a storage and an observer list per property, its
+bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU here (Clue's ~60,000 live
+objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
+(`game_screen`) the survivors are frozen (`gc.freeze()`, O(1)): later ones traverse only what was made since
+(bench/frames.py, same run: median 21 → 4 ms, worst 63 → 27 ms; what is left is freeing a refresh's garbage).
+The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
+its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
+So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
+(`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
+they did before); (2) a thaw — `gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees
+the frozen screens closed since, off play only: no game's screen or set-up form on show, untouched for
+`THAW_IDLE_S`, settled, no input pending (the game's page between two games, the attract screen after a
+turnover). It traverses every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here,
+once between two games. A screen still built when a thaw runs (left with its game on) is frozen again by it;
+once it is gone (the next game's screen opened) the next thaw frees it.
 """
 
 from __future__ import annotations
@@ -31,7 +48,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from audio import heap
@@ -47,6 +64,8 @@ BOUND = 25  # generation-1 collections since the last full one: then collect in 
 QUIET_S = 0.3  # a quiet moment: this long since the last touch (the tap's own frames are drawn) and no input pending
 BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the collector's checks stop
 THRESHOLDS = (700, 2, BACKSTOP)
+FREEZE_BUDGET = 120_000  # objects frozen beyond those after the last thaw: ~28 MB here, 3-5 game screens
+THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
 
 
 def input_pending() -> bool:
@@ -66,20 +85,46 @@ def animating() -> bool:
     return bool(getattr(Animation, "_instances", ()))
 
 
+def game_screen() -> tuple[Hashable | None, str]:
+    """The game's screen built in the host frame (a key: its widget and its game, None without one), and what
+    is on show: "play" (that screen, its game on), "set-up" (that screen, its set-up form) or "" (another)."""
+    from kivy.app import App
+
+    sm = getattr(App.get_running_app(), "sm", None)
+    if sm is None or not sm.has_screen("host"):
+        return None, ""
+    host = sm.get_screen("host")
+    widget, ctx = host.host_widget, host.ctx
+    if widget is None:
+        return None, ""
+    session = getattr(ctx, "session", None)
+    shown = "" if sm.current != "host" else "set-up" if session is None else "play"
+    return (id(widget), id(session)), shown
+
+
 class IdleCollector:
-    """Full collections in the moments nobody waits for the screen (see the module's docstring)."""
+    """Full collections in the moments nobody waits for the screen, a game's screen frozen once its game is on,
+    and thawed off play (see the module's docstring)."""
 
     def __init__(self, idle_s: float = IDLE_S, bound: int = BOUND, clock: Callable[[], float] = time.monotonic,
                  pending: Callable[[], bool] = input_pending,
                  counts: Callable[[], tuple[int, int, int]] = gc.get_count,
                  collect: Callable[[], Any] = gc.collect, cpu: Callable[[], float] = time.thread_time,
-                 moving: Callable[[], bool] = animating) -> None:
+                 moving: Callable[[], bool] = animating,
+                 screen: Callable[[], tuple[Hashable | None, str]] = game_screen,
+                 freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
+                 frozen: Callable[[], int] = gc.get_freeze_count, budget: int = FREEZE_BUDGET,
+                 thaw_idle_s: float = THAW_IDLE_S) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
+        self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
+        self.budget, self.thaw_idle_s = budget, thaw_idle_s
         self.last_input = clock()
         self._cpu = cpu()
         self.calm = 0  # frames in a row with less than CALM_CPU of UI-thread CPU
-        self.collected = {"idle": 0, "bound": 0}
+        self.collected = {"idle": 0, "bound": 0, "froze": 0, "thaw": 0}
+        self.base = frozen()  # frozen objects after the last thaw (or the start-up freeze)
+        self.frozen_keys: set[Hashable] = set()  # the game screens frozen since the last thaw (each once)
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -92,13 +137,20 @@ class IdleCollector:
             self.note_input()
 
     def due(self) -> str:
-        """Why a full collection should run now: "idle", "bound", or "" (nothing new to collect, input pending,
-        or the guests are busy and the garbage still small)."""
-        younger = self.counts()[2]  # generation-1 collections since the last full one
-        if younger == 0 or self.pending():
+        """Why a full collection should run now: "thaw", "idle", "bound", or "" (nothing new to collect, input
+        pending, or the guests are busy and the garbage still small)."""
+        if self.pending():
             return ""
+        younger = self.counts()[2]  # generation-1 collections since the last full one
         quiet = self.clock() - self.last_input
-        if quiet >= self.idle_s and younger >= MIN_YOUNGER and self.calm >= CALM_FRAMES and not self.moving():
+        settled = self.calm >= CALM_FRAMES and quiet >= self.idle_s and not self.moving()
+        if self.frozen_keys and settled and quiet >= self.thaw_idle_s:
+            key, shown = self.screen()
+            if not shown and self.frozen_keys - {key}:  # a frozen screen is gone: its objects wait for a thaw
+                return "thaw"
+        if younger == 0:
+            return ""
+        if settled and younger >= MIN_YOUNGER:
             return "idle"
         return "bound" if younger >= self.bound and quiet >= QUIET_S else ""
 
@@ -107,11 +159,36 @@ class IdleCollector:
         cpu = self.cpu()
         self.calm = self.calm + 1 if cpu - self._cpu < CALM_CPU else 0
         why = self.due()
-        if why:
+        if why == "thaw":
+            self.thaw()
+        elif why:
             self.collect()
             self.collected[why] += 1
+            if why == "idle":
+                self.freeze_screen()
         self._cpu = self.cpu()
         return why
+
+    def freeze_screen(self) -> bool:
+        """Right after a pause's collection: freeze the game's screen on show, once, within the budget."""
+        key, shown = self.screen()
+        if shown != "play" or key in self.frozen_keys or self.frozen() - self.base >= self.budget:
+            return False
+        self.freeze()
+        self.frozen_keys.add(key)
+        self.collected["froze"] += 1
+        return True
+
+    def thaw(self) -> None:
+        """Off play: everything back into the collected generations, the screens closed since freed, the rest
+        frozen again."""
+        self.unfreeze()
+        self.collect()
+        self.freeze()
+        self.collected["thaw"] += 1
+        self.base = self.frozen()
+        key = self.screen()[0]  # a game's screen still built (left with its game on) was frozen again
+        self.frozen_keys = {key} if key is not None else set()
 
     def install(self) -> IdleCollector:
         """Python's automatic full collections only as the backstop; this one looks at the start of every frame."""
@@ -144,6 +221,7 @@ def settle() -> int:
     gc.freeze()
     if COLLECTOR is None:
         COLLECTOR = IdleCollector().install()
+    COLLECTOR.base = gc.get_freeze_count()
     heap.keep_trimming()
     return gc.get_freeze_count()
 
