@@ -53,6 +53,16 @@ game's screen is frozen once its game is on (kiosk/gc_policy.py), run side by si
 ~25 ms). The price, off play: 3 thaws on the game's page (80-210 ms each, the closed screens freed at once;
 old: 7 ordinary collections there, 18-30 ms), RSS at the end 265 -> 276 MB (frozen objects 131,000 -> 232,000:
 the budget and the last screen, until the next thaw).
+
+Openings (#21, session 8): every game's set-up form kept and reset (kiosk/widgets/kept_form.py), made and drawn
+off screen by the warm-up, and a new table made a part per frame. Old = main before, new after, run side by
+side (same seed, same interactions; no voice, 40 interactions per game, load 2.4): opening frames (the screen's
+30 frames and the game's start) over 50 ms 12/310 -> 0/310, p99 73 -> 35 ms, worst 122 -> 40 ms; all guests'
+frames over 50 ms 13/464 -> 1/464 (a Clue accusation's confirm tap, 76 ms), p99 72.7 -> 37.2 ms, worst 121.6 ->
+76.0 ms; per game worst: Spyfall 86 -> 37, W&H 72 -> 37, Mr. Jack 122 -> 29, Clue 73 -> 76 (the confirm tap;
+its openings 40). Over 12.5 ms (the 4x-slower line) 63 -> 64: the work is spread, not gone; the 4x estimate of
+an opening frame is still up to ~150 ms. RSS before play 228 -> 254 MB (the warm-up makes and draws the four
+kept forms: the drawing +17 MB, the forms +7), at the end 264 -> 275 MB.
 """
 
 from __future__ import annotations

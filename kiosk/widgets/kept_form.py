@@ -56,6 +56,25 @@ class Kept(Generic[F]):
         return form
 
 
+def name_fields(count: int, cols: int, hint: Callable[[int], str], prefix: str) -> tuple[Any, list[Any]]:
+    """A grid of `count` name fields (two rows of finger-sized fields), hinted with each seat's default name:
+    (the grid, the fields), the fields' test ids `prefix` + the seat."""
+    from kivy.metrics import dp
+    from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.textinput import TextInput
+
+    from kiosk.widgets.theme import BODY
+
+    grid = GridLayout(cols=cols, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
+    fields = []
+    for i in range(count):
+        field = TextInput(multiline=False, font_size=BODY, hint_text=hint(i + 1), padding=(dp(12), dp(16)))
+        field.test_id = f"{prefix}{i}"
+        fields.append(field)
+        grid.add_widget(field)
+    return grid, fields
+
+
 def clear_fields(fields: Iterable[Any], test_ids: Iterable[str] = ()) -> None:
     """Text fields as new: no focus, no text, no undo history (the last table's names cannot come back)."""
     ids = list(test_ids)

@@ -13,7 +13,6 @@ from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -37,7 +36,7 @@ from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
 from kiosk.widgets.keep import Fill
-from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
@@ -77,13 +76,7 @@ class ClueSetup(KeptForm, BoxLayout):
             row.add_widget(b)
             self.counts[n] = b
         self.add_widget(row)
-        names = GridLayout(cols=3, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
-        for i in range(hi):
-            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("clue.setup.name", n=i + 1),
-                           padding=(dp(12), dp(16)))
-            ti.test_id = f"clue_name_{i}"
-            self.inputs.append(ti)
-            names.add_widget(ti)
+        names, self.inputs = name_fields(hi, 3, lambda n: tr("clue.setup.name", n=n), "clue_name_")
         self.add_widget(names)
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.mode"), size_hint_x=None, width=dp(160), size_hint_y=1))

@@ -10,9 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
-from kivy.uix.textinput import TextInput
 
-from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
+from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.theme import BODY, LEAD, SMALL, TButton
 
 if TYPE_CHECKING:
@@ -70,14 +69,7 @@ class WhSetup(KeptForm, BoxLayout):
         self.play_on_button.bind(on_release=lambda *_: self._set(play_on=not self.play_on))
         row.add_widget(self.play_on_button)
         self.add_widget(row)
-        names = GridLayout(cols=4, spacing=dp(8), size_hint_y=None, height=dp(64) * 2 + dp(8))
-        self.inputs: list[TextInput] = []
-        for i in range(hi):
-            ti = TextInput(multiline=False, font_size=BODY, hint_text=tr("setup.player_default", n=i + 1),
-                           padding=(dp(12), dp(16)))
-            ti.test_id = f"wh_name_{i}"
-            self.inputs.append(ti)
-            names.add_widget(ti)
+        names, self.inputs = name_fields(hi, 4, lambda n: tr("setup.player_default", n=n), "wh_name_")
         self.add_widget(names)
         self.add_widget(BoxLayout())
         start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
