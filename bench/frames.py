@@ -52,7 +52,11 @@ game's screen is frozen once its game is on (kiosk/gc_policy.py), run side by si
 27 ms, over 20 ms 30 -> 3, over 50 ms 3 -> 0 (what is left is freeing a refresh's garbage: 15,000 objects
 ~25 ms). The price, off play: 3 thaws on the game's page (80-210 ms each, the closed screens freed at once;
 old: 7 ordinary collections there, 18-30 ms), RSS at the end 265 -> 276 MB (frozen objects 131,000 -> 232,000:
-the budget and the last screen, until the next thaw).
+the budget and the last screen, until the next thaw). With voice and the Clue tutor, 30 interactions each, two
+kiosks side by side on 2 cores (after the set-up forms were kept): full collections during play (pauses,
+openings) median 47 -> 7 ms, worst 142 -> 189 ms (a thaw: voice had taken the screen off the game, which the
+kiosk now counts as input), over 50 ms 26/56 -> 2/49; away 23 ordinary collections (median 40 ms, worst 110)
+-> 16 thaws (150-240 ms) and 16 collections; RSS at the end 645 -> 638 MB.
 
 Openings (#21, session 8): every game's set-up form kept and reset (kiosk/widgets/kept_form.py), made and drawn
 off screen by the warm-up, and a new table made a part per frame. Old = main before, new after, run side by

@@ -23,24 +23,28 @@ talking, passing the tablet), so the collector runs it on the UI thread once nob
 is down or a touch waits in an input provider's queue. Bounded: after `BOUND`
 generation-1 collections without such a moment (each ~1,400 net new container objects) it collects in the next
 moment `QUIET_S` after a touch with no input pending, and Python's own full collection comes back at `BACKSTOP`
-should the UI thread's checks stop running (or the guests never stop touching). Generations 0 and 1 stay automatic (young objects only: well under a millisecond).
+should the UI thread's checks stop running (or the guests never stop touching). Generations 0 and 1 stay
+automatic (young objects only: well under a millisecond).
 
 A game's screen is frozen too, once its game is on: a full collection traverses every object not frozen, and a
 game's screen is 20,000-50,000 of them (a Kivy widget is ~250: a storage and an observer list per property, its
 bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU here (Clue's ~60,000 live
 objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
 (`game_screen`) the survivors are frozen (`gc.freeze()`, O(1)): later ones traverse only what was made since
-(bench/frames.py, same run: median 21 → 4 ms, worst 63 → 27 ms; what is left is freeing a refresh's garbage).
+(bench/frames.py, same run, all four games: median 21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor
+running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
 So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
 (`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
 they did before); (2) a thaw — `gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees
-the frozen screens closed since, off play only: no game's screen or set-up form on show, untouched for
-`THAW_IDLE_S`, settled, no input pending (the game's page between two games, the attract screen after a
-turnover). It traverses every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here,
-once between two games. A screen still built when a thaw runs (left with its game on) is frozen again by it;
-once it is gone (the next game's screen opened) the next thaw frees it.
+the frozen screens closed since, off play only: no game's screen or set-up form on show, nobody touched the
+screen or spoke a command (`note_input`) for `THAW_IDLE_S`, settled, no input pending (the game's page between
+two games, the attract screen after a turnover). It traverses every object and frees the closed screens at
+once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine), once between two games. A screen still
+built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
+opened) the next thaw frees it. The screens are told apart by id(): should a new screen and its game reuse both
+addresses of a frozen one, it is neither frozen nor thawed for (collections cost what they did before).
 """
 
 from __future__ import annotations
@@ -212,6 +216,12 @@ class IdleCollector:
 
 
 COLLECTOR: IdleCollector | None = None
+
+
+def note_input() -> None:
+    """Input the Window does not see (a voice command): the guests are busy with the screen."""
+    if COLLECTOR is not None:
+        COLLECTOR.note_input()
 
 
 def settle() -> int:

@@ -15,6 +15,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from kiosk import gc_policy
 from kiosk.voice_intents import acting_seat, game_intents, slot_values
 from kiosk.widgets.handover import HoldButton
 from kiosk.widgets.theme import MUTED, SMALL, TEXT
@@ -122,6 +123,7 @@ class VoiceBridge:
 
     # ------------------------------------------------------------ events (UI thread)
     def on_event(self, ev: Any) -> None:
+        gc_policy.note_input()  # a guest spoke: no thaw of the heap now (kiosk/gc_policy.py)
         if ev.kind == "heard":
             self.last_heard = self.heard_line(ev)
             self.bar.heard.text = self.last_heard

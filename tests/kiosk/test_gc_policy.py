@@ -237,6 +237,24 @@ def test_a_screen_kept_through_a_thaw_is_thawed_once_it_is_gone() -> None:
     assert "thaw" in f.frames(c, THAW_IDLE_S + 0.2) and f.thawed == 2
 
 
+def test_a_voice_command_counts_as_input(monkeypatch: Any) -> None:
+    """A guest who spoke is busy with the screen as one who touched it: no thaw right after a voice command
+    (kiosk/voice.py notes every voice event)."""
+    f = Fake()
+    c = f.collector()
+    monkeypatch.setattr(gc_policy, "COLLECTOR", c)
+    f.show("game A")
+    f.frames(c, IDLE_S + 0.2)
+    f.show("game B")
+    f.frames(c, IDLE_S + 0.2)
+    c.note_input()
+    f.shown = ""  # back on the game's page; A's screen is gone
+    f.frames(c, THAW_IDLE_S - 0.5)
+    gc_policy.note_input()
+    assert "thaw" not in f.frames(c, THAW_IDLE_S - 0.1)
+    assert "thaw" in f.frames(c, 0.5)
+
+
 GAMES = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
 
 
