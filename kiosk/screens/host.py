@@ -83,9 +83,9 @@ class HostScreen(Screen):
 
     def _sync_bar(self) -> None:
         has = self.ctx is not None and self.ctx.session is not None
-        for button, width in ((self.ids.undo, dp(160)), (self.ids.end, dp(180))):  # set-up: nothing to undo/end
-            button.disabled = not has
-            button.opacity, button.width = (1, width) if has else (0, 0)
+        for button in (self.ids.undo, self.ids.end):  # set-up: nothing to undo/end, hidden in their places
+            button.disabled = not has  # (kept wide: the bar's other buttons stay put when the game starts)
+            button.opacity = 1 if has else 0
         app = App.get_running_app()
         # without the phone server (turned off, or it could not start) the button is not shown at all: a
         # greyed 휴대폰 would only make guests wonder; staff see why on the staff screen

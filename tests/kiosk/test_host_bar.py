@@ -25,6 +25,9 @@ class _Phones:
     def end_game(self) -> None:
         pass
 
+    def route(self, _seat: int, _mode: str, _on_done: Any) -> bool:
+        return False  # no phone joined: the tablet's hand-over
+
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> None:
@@ -55,3 +58,29 @@ def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> 
         app.phones = None
         stop_voice(app)
         app.set_lang("ko")
+
+
+def test_bar_buttons_stay_put_when_the_game_starts(driver: Any) -> None:
+    """Set-up has nothing to undo or end: those two are hidden and off, in their own places, so starting the game
+    by tap moves none of the bar's other buttons (they used to slide left under a guest's finger)."""
+    app = driver.app
+    app.phones = _Phones()
+    try:
+        app.host("clue")
+        driver.wait_screen("host")
+        driver.pump(2)
+        for tid in ("host_undo", "host_end"):
+            assert driver.find(tid).opacity == 0 and driver.find(tid).disabled, tid
+        bar = ("host_back", "host_phones", "help")
+        before = {tid: tuple(driver.find(tid).to_window(*driver.find(tid).pos)) for tid in bar}
+        driver.screenshot("host_bar_clue_setup")
+        driver.tap("clue_count_6")
+        driver.tap("clue_start")
+        driver.pump(10)
+        assert app.session is not None
+        for tid in ("host_undo", "host_end"):
+            assert driver.find(tid).opacity == 1 and not driver.find(tid).disabled, tid
+        after = {tid: tuple(driver.find(tid).to_window(*driver.find(tid).pos)) for tid in bar}
+        assert after == before
+    finally:
+        app.phones = None
