@@ -394,7 +394,7 @@ class Driver:
 
         bad = []
         for w in self.walk():
-            if not isinstance(w, Label) or not w.text or w.opacity == 0 or w.width <= 1:
+            if not isinstance(w, Label) or not w.text or w.width <= 1 or not _shown(w):  # hidden: its own or a parent's
                 continue
             w.texture_update()
             tw, th = w.texture_size

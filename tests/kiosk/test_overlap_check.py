@@ -28,3 +28,26 @@ def test_the_sweep_sees_two_labels_drawn_over_each_other(driver: Any) -> None:
         assert not [f for f in driver.overlapping_texts(settle_frames=2) if "가나다라마바사" in f and "아자차카타파하" in f]
     finally:
         screen.remove_widget(layer)
+
+
+def test_text_too_big_for_its_box_is_reported_unless_a_parent_hides_it(driver: Any) -> None:
+    """A label whose text overflows its box is a fault while it is drawn; inside a hidden parent (opacity 0: the mic
+    button of a voice bar still loading) nobody sees it, and it is not reported."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+
+    screen = driver.app.sm.current_screen
+    layer = FloatLayout()
+    holder = BoxLayout(size_hint=(None, None), size=(56, 60), pos=(200, 300))
+    holder.add_widget(Label(text="누르고 말하기 누르고 말하기", font_size=28))
+    layer.add_widget(holder)
+    screen.add_widget(layer)
+    try:
+        driver.pump(3)
+        assert [f for f in driver.overflowing_labels() if "누르고 말하기" in f]
+        holder.opacity = 0
+        driver.pump(2)
+        assert not [f for f in driver.overflowing_labels() if "누르고 말하기" in f]
+    finally:
+        screen.remove_widget(layer)
