@@ -463,8 +463,7 @@ class TableHostApp(App):
             self.session.close()
             self.session = None
         self.use_data_dir(data_dir)
-        if self.keyboard is not None:
-            self.keyboard.relabel()  # the folder's language: the last one's keyboard layout must not stay
+        self.set_lang(self.settings.lang)  # as a turnover does: the keyboard's layout too, not only the texts
         self.start_floor()
         if self.sm.has_screen("library"):
             library = self.get_screen("library")

@@ -67,9 +67,3 @@ def draw_and_close(app: TableHostApp, game_id: str) -> None:
         return
     screen.export_as_image()
     screen.clear_body()
-
-
-def open_and_close(app: TableHostApp, game_id: str) -> None:
-    """Both steps at once (tests)."""
-    open_off_screen(app, game_id)
-    draw_and_close(app, game_id)

@@ -24,7 +24,8 @@ class KeptForm:
     made_for: Any = None
 
     def reset(self, host: Any) -> None:
-        """Ready for the new screen `host`: every choice its default, every typed text gone."""
+        """Ready for the new screen `host` (off every screen, let go): every choice its default, every typed text
+        gone."""
         raise NotImplementedError
 
     def let_go(self) -> None:
@@ -48,6 +49,7 @@ class Kept(Generic[F]):
         """The kept form, reset for `host`, if no screen shows it and it was made for `made_for`; else `make()`."""
         form = self.form
         if form is not None and form.host is None and form.made_for == made_for:
+            form.let_go()  # off any screen still holding it
             form.reset(host)
             return form
         form = make()

@@ -39,7 +39,6 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     from kiosk.games.watson_holmes import host as watson_holmes
     from kiosk.i18n import LANGS
     from kiosk.phones import labels
-    from kiosk.warm_up import KEEPS_ITS_FORM
     from kiosk.widgets.kept_form import Kept
 
     app = driver.app
@@ -64,10 +63,11 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     assert all(app.sm.has_screen(name) for name in ("library", "detail", "host"))
     assert all(f"kiosk.games.{g}" in sys.modules or g not in kept for g in playable)
     assert app.sm.current == "attract"  # built, not shown
-    from kiosk.warm_up import open_and_close
+    from kiosk.warm_up import draw_and_close, open_off_screen
 
     monkeypatch.setattr(app, "session", object())  # a game on (resumed): its screen is not built and closed
-    open_and_close(app, "spyfall")
+    open_off_screen(app, "spyfall")
+    draw_and_close(app, "spyfall")
     assert forms["spyfall"].host is None and app.get_screen("host").host_widget is None
     monkeypatch.setattr(app, "session", None)
     for game in kept:

@@ -55,8 +55,6 @@ class ClueSetup(KeptForm, BoxLayout):
 
     def reset(self, host: Any) -> None:
         """Ready for a new Clue screen: four players, digital cards, no typed name (the aids are the screen's)."""
-        if self.parent is not None:
-            self.parent.remove_widget(self)
         self.host = host
         self.count, self.mode = 4, "digital"
         clear_fields(self.inputs, [f"clue_name_{i}" for i in range(len(self.inputs))])

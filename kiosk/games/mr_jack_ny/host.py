@@ -47,8 +47,6 @@ class MrJackSetup(KeptForm, BoxLayout):
 
     def reset(self, host: Any) -> None:
         """Ready for a new Mr. Jack screen: no clock, no typed name."""
-        if self.parent is not None:
-            self.parent.remove_widget(self)
         self.host = host
         self.blitz = 0
         clear_fields((self.ids.detective, self.ids.jack))

@@ -61,8 +61,6 @@ class SpySetup(KeptForm, BoxLayout):
 
     def reset(self, host: Any) -> None:
         """Ready for a new Spyfall screen: nothing of the last table's choices or typed names is kept."""
-        if self.parent is not None:
-            self.parent.remove_widget(self)
         self.host = host
         self.pieces.finish()
         clear_fields(self.fields, [f"spy_name_{i}" for i in range(len(self.fields))])

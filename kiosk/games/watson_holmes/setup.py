@@ -81,8 +81,6 @@ class WhSetup(KeptForm, BoxLayout):
 
     def reset(self, host: Any) -> None:
         """Ready for a new W&H screen: the first case, three players, no variant, no typed name."""
-        if self.parent is not None:
-            self.parent.remove_widget(self)
         self.host = host
         self.case_id = self.cases[0].id if self.cases else ""
         self.count, self.expert, self.play_on = 3, False, False
