@@ -18,17 +18,21 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
     phones' labels in both languages, which also word the first confirmation asked from code, and the
-    screen's other language: ~80 ms each), and the set-up form a game's screen keeps. Waits a frame at a time for the content,
-    still loading in its thread (the screens would wait for it on the UI thread); none if it never comes."""
+    screen's other language: ~80 ms each), and the set-up form a game's screen keeps; meanwhile the rule look-up's
+    index is built in a thread (the first search built it in a keystroke's frame) and waited for at the end, so it is
+    frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
+    on the UI thread); none if it never comes."""
     from kiosk.hosting import host_class
     from kiosk.i18n import LANGS
     from kiosk.phones.labels import Catalogs
+    from kiosk.teach.lookup import build_in_background, overlay_for
 
     deadline = time.monotonic() + 60
     while not app.library_ready() and app._library_job is not None and time.monotonic() < deadline:
         yield lambda: None
     if not app.library_ready():
         return
+    rules = build_in_background(overlay_for(app.data_dir))
     yield Catalogs.load
     for lang in LANGS:
         yield functools.partial(app.translator.catalogs.__getitem__, lang)
@@ -41,6 +45,9 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
         if game_id in app.library.games and app.library.games[game_id].playable:
             yield functools.partial(open_off_screen, app, game_id)
             yield functools.partial(draw_and_close, app, game_id)
+    deadline = time.monotonic() + 60
+    while rules is not None and rules.is_alive() and time.monotonic() < deadline:
+        yield lambda: None
 
 
 # games whose screen keeps its set-up form for the next screen (kiosk/widgets/kept_form.py; the first too)

@@ -9,6 +9,7 @@ than the body text. Particles (은/는/이/가/을/를 …) and voice filler ("�
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,21 +142,46 @@ class RuleIndex:
 
 
 _INDEX: dict[str, RuleIndex] = {}
+_BUILDING = threading.Lock()  # one build at a time: a search during the background build waits for it
+
+
+def overlay_for(data_dir: Path | None) -> Path | None:
+    """The café's content folder the kiosk's look-up reads with the shipped content (None: none)."""
+    return data_dir / "content" if data_dir is not None and (data_dir / "content").is_dir() else None
 
 
 def index(overlay: Path | None = None) -> RuleIndex:
     """All games' rule pieces (cached per overlay folder)."""
     key = str(overlay)
-    if key not in _INDEX:
-        from kiosk.teach.loader import load_teaching, teaching_game_ids
+    found = _INDEX.get(key)
+    if found is None:
+        with _BUILDING:
+            found = _INDEX.get(key)
+            if found is None:
+                found = _INDEX[key] = _build(overlay)
+    return found
 
-        pieces: list[tuple[str, RulePiece]] = []
-        for game_id in teaching_game_ids(overlay):
-            gt, _ = load_teaching(game_id, overlay)
-            if gt is not None:
-                pieces.extend((game_id, p) for p in gt.rules.rules)
-        _INDEX[key] = RuleIndex(pieces)
-    return _INDEX[key]
+
+def _build(overlay: Path | None) -> RuleIndex:
+    from kiosk.teach.loader import load_teaching, teaching_game_ids
+
+    pieces: list[tuple[str, RulePiece]] = []
+    for game_id in teaching_game_ids(overlay):
+        gt, _ = load_teaching(game_id, overlay)
+        if gt is not None:
+            pieces.extend((game_id, p) for p in gt.rules.rules)
+    return RuleIndex(pieces)
+
+
+def build_in_background(overlay: Path | None = None) -> threading.Thread | None:
+    """Build the index in a thread (the kiosk, soon after start): made on the UI thread by the first search,
+    it took that keystroke's frame ~250-470 ms of UI-thread CPU here (every game's teaching read and checked).
+    None when it is built already."""
+    if str(overlay) in _INDEX:
+        return None
+    job = threading.Thread(target=index, args=(overlay,), name="rule-index", daemon=True)
+    job.start()
+    return job
 
 
 def voice_phrases(game_id: str | None = None, overlay: Path | None = None) -> list[str]:

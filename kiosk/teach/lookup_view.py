@@ -14,7 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from kiosk.teach import speech
-from kiosk.teach.lookup import Answer, index
+from kiosk.teach.lookup import Answer, index, overlay_for
 from kiosk.teach.model import RulePiece
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, PANEL, SMALL, TEXT, TButton, TLabel
 
@@ -95,8 +95,7 @@ class RuleLookup(ModalView):
                 self.detail.add_widget(TLabel(text=self.app.tr("lookup.none"), color=MUTED, font_size=BODY))
 
     def _overlay(self) -> Any:
-        data_dir = getattr(self.app, "data_dir", None)
-        return data_dir / "content" if data_dir is not None and (data_dir / "content").is_dir() else None
+        return overlay_for(getattr(self.app, "data_dir", None))
 
     def show(self, game_id: str, piece: RulePiece) -> None:
         idx = index(self._overlay())

@@ -4,6 +4,7 @@ before the heap is frozen."""
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -11,6 +12,13 @@ import pytest
 from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
 
 WARM = 6  # steps before the games': the phones' catalogs, the screen's two languages, three screens
+
+
+def rules_indexed(app: Any) -> None:
+    """The rule look-up's index built already: the warm-up has no frames to wait for it (a count of steps)."""
+    from kiosk.teach.lookup import index, overlay_for
+
+    index(overlay_for(app.data_dir))
 
 
 def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,6 +55,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     kept = {"spyfall": setup, "watson_holmes": watson_holmes, "mr_jack_ny": mr_jack_ny, "clue": clue}
     for module in kept.values():
         monkeypatch.setattr(module, "KEPT", Kept())
+    rules_indexed(app)
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
     assert set(KEEPS_ITS_FORM) == set(kept) and set(kept) <= set(playable)
@@ -83,6 +92,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     app = driver.app
     library = app.library
     playable = [g for g in library.games.values() if g.playable]
+    rules_indexed(app)
     monkeypatch.setattr(app, "_library", None)  # still loading in its thread
     monkeypatch.setattr(app, "_library_job", object())
     steps = warm_steps(app)
@@ -93,3 +103,37 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []
+
+
+def test_the_rule_index_is_built_in_a_thread_before_the_first_search(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first keystroke in the rule look-up ("?" on a game's screen, or voice's 도움말) built every game's rule
+    index in its frame: 250-470 ms of UI-thread CPU here. The warm-up builds it in a thread and waits for it (so
+    it is frozen with the rest); the search then finds it built."""
+    from kiosk.teach import loader, lookup
+
+    app = driver.app
+    monkeypatch.setattr(lookup, "_INDEX", {})
+    real, read = loader.load_teaching, []
+
+    def load_teaching(*args: Any, **kw: Any) -> Any:  # read for the index, once per game
+        read.append(threading.current_thread().name)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(loader, "load_teaching", load_teaching)
+    for step in warm_steps(app):
+        step()
+        driver.pump(1)
+    built = set(read)
+    assert built == {"rule-index"}
+    app.host("spyfall")
+    driver.wait_screen("host")
+    driver.tap("help")
+    box = driver.find("lookup_input")
+    driver.tap(box)
+    for key in ("kb_ㄷ", "kb_ㅣ", "kb_ㄹ", "kb_ㄹ", "kb_ㅓ"):  # 딜러
+        driver.tap(key)
+    driver.pump(2)
+    assert box.text == "딜러" and driver.find("lookup_hit_0").text == "딜러"
+    assert set(read) == built  # not again, nor on the UI thread
+    driver.tap("kb_done")
+    driver.tap("lookup_close")

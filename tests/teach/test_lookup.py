@@ -124,3 +124,27 @@ def test_initial_consonants_find_the_rule() -> None:
     """Tablet typing is slow: ㄱㅊㅌㅋ (경찰 토큰) and ㅈㅋ (조커) are enough."""
     assert index().search("ㄱㅊㅌㅋ", "watson_holmes", limit=1)[0].piece.id == "police_token"
     assert index().search("ㅂㅁ ㅌㄹ", "clue", limit=1)[0].piece.id == "secret_passage"
+
+
+def test_one_build_for_the_background_and_the_first_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search while the index is built in the background waits for that build instead of making another."""
+    import threading
+
+    from kiosk.teach import lookup
+
+    monkeypatch.setattr(lookup, "_INDEX", {})
+    real, started, go, built = lookup._build, threading.Event(), threading.Event(), []
+
+    def build(overlay: object) -> lookup.RuleIndex:
+        built.append(threading.current_thread().name)
+        started.set()
+        go.wait(10)
+        return real(None)
+
+    monkeypatch.setattr(lookup, "_build", build)
+    job = lookup.build_in_background(None)
+    assert job is not None and started.wait(10)
+    threading.Timer(0.2, go.set).start()
+    assert index(None).search("딜러", "spyfall")[0].piece.id == "dealer"
+    job.join(10)
+    assert built == ["rule-index"] and lookup.build_in_background(None) is None
