@@ -85,6 +85,15 @@ class Keep:
         self._built[key] = (shown, widget)
         return widget
 
+    def __contains__(self, key: str) -> bool:
+        """Whether a widget or group is kept for `key` (made ahead, or on show)."""
+        return self.kept(key) is not None
+
+    def kept(self, key: str) -> Any:
+        """The widget or group kept for `key`, None if none."""
+        built = self._built.get(key)
+        return self._widgets.get(key) if built is None else built[1]
+
     def clear(self) -> None:
         """Forget every widget (a new game: other keys)."""
         self._widgets.clear()

@@ -7,7 +7,7 @@ envelope; each player's notebook. No rules here: buttons come from the engine's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -31,7 +31,7 @@ from engines.clue.actions import (
 from engines.clue.content import CardSet, sets_in
 from engines.core import Action, Step
 from kiosk.games.clue.notebook import NotebookPanel
-from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, button_grid
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, PlayerRow, action_button, button_grid
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
@@ -129,6 +129,8 @@ class ClueSetup(KeptForm, BoxLayout):
 
 
 KEPT: Kept[ClueSetup] = Kept()
+SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
+ACCUSE_GRIDS = (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5))
 
 
 class ClueHost(PrivateChannel, GameHost):
@@ -185,6 +187,44 @@ class ClueHost(PrivateChannel, GameHost):
         self.rows_drawn = 1
         for _ in range(1, len(session.view(None)["players"])):
             self.pieces.add(self._next_row)
+        # then, a grid per frame, the buttons a turn shows later (the rooms to enter, a suggestion's, the
+        # accusation's): made in the frame of the tap that shows them, a grid of 6-9 buttons cost 10-40 ms of
+        # UI-thread CPU here. Kept (self.keep), not shown; the tap takes them as they are.
+        for key, part in self.ahead_parts():
+            self.pieces.add(partial(self._ahead, key, part))
+
+    def ahead_parts(self) -> list[tuple[str, Callable[[dict[str, Any], Fill], Any]]]:
+        """(key of the action panel's part, what makes it into that panel's Fill) for the parts made ahead."""
+        parts: list[tuple[str, Callable[[dict[str, Any], Fill], Any]]] = [
+            ("act_turn/clue_room", lambda view, box: self.room_grid(view, box, self.cards(view).ids(2), -1)),
+            ("act_turn/clue_sus", lambda view, box: self.suggest_grid(view, box, *SUGGEST_GRIDS[0])),
+            ("act_turn/clue_wpn", lambda view, box: self.suggest_grid(view, box, *SUGGEST_GRIDS[1]))]
+        parts += [(f"act_accuse/clue_acc_{g[0]}", lambda view, box, g=g: self.accuse_grid(view, box, *g))
+                  for g in ACCUSE_GRIDS]
+        parts.append(("act_accuse", self._accuse_ahead))  # the panel itself, the grids in it
+        return parts
+
+    def _ahead(self, key: str, part: Callable[[dict[str, Any], Fill], Any]) -> None:
+        """Make an action panel's part (see on_session) unless it is made already (it may be on show)."""
+        if self.ctx.session is None or f"clue/body/{key}" in self.keep:
+            return
+        panel, _, _ = key.partition("/")
+        # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
+        part(self.session.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
+        # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
+        # clock), not in the tap's frame
+        made, body = self.keep.kept(f"clue/body/{key}"), self.keep.kept("clue/body")
+        if made is not None and made.parent is None and body is not None and body.children:
+            shown = body.children[0]  # the action panel on show
+            made.size = (shown.width, shown.height if key == panel else made.height)
+
+    def _accuse_ahead(self, view: dict[str, Any], _: Fill) -> None:
+        """The accusation's panel as `actions` fills it, nothing picked."""
+        pick, self.pick = self.pick, {}
+        with self.panel_box(Fill(self.keep, None, "clue/body"), "accuse") as box:
+            self.accuse_panel(view, box)
+            box.add(Widget)
+        self.pick = pick
 
     def _next_row(self) -> None:
         self.rows_drawn += 1
@@ -199,6 +239,8 @@ class ClueHost(PrivateChannel, GameHost):
         if self.ctx.session is None:
             return
         view = self.session.view(None)
+        if step is not None and any(ev.kind == "accused" for ev in step.events):
+            self.accusing, self.pick = False, {}  # the accusation is made: its panel goes, in this one redraw
         with Fill(self.keep, self, "clue") as top:  # kept widgets: only what changed is drawn again
             top.add(ClueTitle, text=self.status(view), font_size=BODY)
             with top.box_of(BoxLayout, "body", spacing=dp(16)) as body:
@@ -249,8 +291,9 @@ class ClueHost(PrivateChannel, GameHost):
             room = view["tokens"].get(p["suspect"], "")
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
             extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
-            shown = (tuple(colour), f"{p['name']} · {where}\n{extra}", p["out"], self.tr("act.notebook", name=""))
-            panel.built(f"clue_player_{p['seat']}", shown, partial(self.player_row, p["seat"], *shown))
+            panel.add(PlayerRow, f"clue_player_{p['seat']}", seat=p["seat"], colour=tuple(colour),
+                      text=f"{p['name']} · {where}\n{extra}", out=p["out"], nb_text=self.tr("act.notebook", name=""),
+                      notebook=self.open_notebook)
         rooms: dict[str, list[str]] = {}
         for sid, room in view["tokens"].items():
             if room:
@@ -261,25 +304,18 @@ class ClueHost(PrivateChannel, GameHost):
         panel.add(ClueText, text="\n".join(lines), font_size=SMALL, color=MUTED)
         panel.add(Widget)
 
-    def player_row(self, seat: int, colour: tuple[float, ...], text: str, out: bool, nb_text: str) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(ClueCell(text="", bg=colour, size_hint_x=None, width=dp(16)))
-        label = ClueText(text=text, font_size=SMALL, size_hint_y=1)
-        label.color = MUTED if out else label.color
-        row.add_widget(label)
-        nb = TButton(text=nb_text, size_hint_x=None, width=dp(110), test_id=f"clue_notebook_{seat}", font_size=SMALL)
-        nb.bind(on_release=lambda _w: self.open_notebook(seat))
-        row.add_widget(nb)
-        return row
-
     def action_panel(self, view: dict[str, Any], body: Fill) -> None:
         ph = view["phase"]
         # keyed by the panel shown, not by the phase: the accusation's 21 buttons, the turn's buttons stay kept
         # from one phase (roll, move, after) to the next
         panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
                  else "accuse" if self.accusing else "turn")
-        with body.box_of(BoxLayout, f"act_{panel}", orientation="vertical", spacing=dp(10)) as box:
+        with self.panel_box(body, panel) as box:
             self.actions(view, box)
+
+    @staticmethod
+    def panel_box(body: Fill, panel: str) -> Fill:
+        return body.box_of(BoxLayout, f"act_{panel}", orientation="vertical", spacing=dp(10))
 
     def actions(self, view: dict[str, Any], box: Fill) -> None:
         if view["over"]:
@@ -333,8 +369,7 @@ class ClueHost(PrivateChannel, GameHost):
         rooms = [a.room for a in legal if isinstance(a, EnterRoom)]
         if rooms:
             box.add(ClueText, text=self.tr("act.enter"))
-            button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
-                        prefix="clue_room", height=60)
+            self.room_grid(view, box, rooms, turn)
             action_button(box, self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn)))
         if "suggest" in names:
             self.suggest_panel(view, box, turn)
@@ -355,15 +390,24 @@ class ClueHost(PrivateChannel, GameHost):
 
     def suggest_panel(self, view: dict[str, Any], box: Fill, turn: int) -> None:
         room = view["tokens"][view["players"][turn]["suspect"]]
-        cards = self.cards(view)
         box.add(ClueText, text=self.tr("act.suggest_title", room=self.cname(view, room)))
-        button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(0)], lambda c: self.choose("suspect", c), 3,
-                    self.pick.get("suspect", ""), "clue_sus", 56)
-        button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(1)], lambda c: self.choose("weapon", c), 4,
-                    self.pick.get("weapon", ""), "clue_wpn", 56)
+        for grid in SUGGEST_GRIDS:
+            self.suggest_grid(view, box, *grid)
         ready = "suspect" in self.pick and "weapon" in self.pick
         action_button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
                       disabled=not ready)
+
+    def room_grid(self, view: dict[str, Any], box: Fill, rooms: Sequence[str], turn: int) -> None:
+        button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
+                    prefix="clue_room", height=60)
+
+    def suggest_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
+        button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
+                    lambda c: self.choose(key, c), cols, self.pick.get(key, ""), prefix, 56)
+
+    def accuse_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int) -> None:
+        button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
+                    lambda c: self.choose(key, c), cols, self.pick.get(key, ""), f"clue_acc_{key}", 56)
 
     def choose(self, key: str, cid: str) -> None:
         self.pick[key] = cid
@@ -395,12 +439,10 @@ class ClueHost(PrivateChannel, GameHost):
         self.refresh(None)
 
     def accuse_panel(self, view: dict[str, Any], box: Fill) -> None:
-        cards = self.cards(view)
         turn = view["turn"]
         box.add(ClueText, text=self.tr("act.accuse_title"))
-        for key, cat, cols in (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5)):
-            button_grid(box, [(c, self.cname(view, c)) for c in cards.ids(cat)], lambda c, k=key: self.choose(k, c),
-                        cols, self.pick.get(key, ""), f"clue_acc_{key}", 56)
+        for grid in ACCUSE_GRIDS:
+            self.accuse_grid(view, box, *grid)
         ready = all(k in self.pick for k in ("suspect", "weapon", "room"))
         self.button_row(box, "go", [
             (self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse, "normal"),
@@ -417,8 +459,9 @@ class ClueHost(PrivateChannel, GameHost):
                        weapon=self.cname(view, p["weapon"]), room=self.cname(view, p["room"]))
 
         def sent(step: Step[Any] | None) -> None:
-            self.accusing, self.pick = False, {}
-            self.refresh(None)
+            if step is None:  # refused; a step was drawn already (refresh)
+                self.accusing, self.pick = False, {}
+                self.refresh(None)
 
         self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"]), text, then=sent, danger=True)
 

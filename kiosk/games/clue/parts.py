@@ -9,12 +9,13 @@ from typing import Any
 from kivy.lang import Builder
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from engines.clue.content import CardSet
 from kiosk.widgets.keep import box_in, put
-from kiosk.widgets.theme import PANEL, SMALL, TButton
+from kiosk.widgets.theme import MUTED, PANEL, SMALL, TEXT, TButton
 
 SUSPECT_RGBA = {
     "red": (0.80, 0.25, 0.25, 1), "yellow": (0.90, 0.78, 0.25, 1), "white": (0.92, 0.92, 0.90, 1),
@@ -52,6 +53,28 @@ class ClueCell(Label):
         r = min(self.height * 0.32, dp(16))
         for ins in notebook_sign(self.sign, self.x + dp(8) + r, self.center_y, r):
             self.canvas.after.add(ins)
+
+
+class PlayerRow(BoxLayout):
+    """A player's row on the table: their token's colour; name, where they are and their cards or "out"; their
+    notebook button. Kept between redraws: a move or a wrong accusation changes it in place (kiosk/widgets/keep.py;
+    made again, its four widgets cost 5-7 ms of UI-thread CPU here, with the text drawn anew)."""
+
+    colour = ColorProperty(MUTED)
+    text = StringProperty("")
+    out = BooleanProperty(False)
+    KEEP_IN_PLACE = {"colour": (), "text": (), "out": ()}
+
+    def __init__(self, seat: int, nb_text: str, notebook: Callable[[int], Any], **kw: Any) -> None:
+        super().__init__(size_hint_y=None, height=dp(64), spacing=dp(8), **kw)
+        self.cell = ClueCell(text="", bg=self.colour, size_hint_x=None, width=dp(16))
+        self.label = ClueText(text=self.text, font_size=SMALL, size_hint_y=1, color=MUTED if self.out else TEXT)
+        nb = TButton(text=nb_text, size_hint_x=None, width=dp(110), test_id=f"clue_notebook_{seat}", font_size=SMALL)
+        nb.bind(on_release=lambda _w: notebook(seat))
+        for w in (self.cell, self.label, nb):
+            self.add_widget(w)
+        self.bind(colour=lambda _w, c: setattr(self.cell, "bg", c), text=lambda _w, t: setattr(self.label, "text", t),
+                  out=lambda _w, o: setattr(self.label, "color", MUTED if o else TEXT))
 
 
 def card_name(cards: CardSet, cid: str, lang: str) -> str:
