@@ -52,7 +52,7 @@ def test_the_accusation_tap_makes_no_widget(driver: Any) -> None:
 def test_rooms_and_suggestion_buttons_are_made_ahead(driver: Any) -> None:
     """Rolling shows the rooms to enter, entering one the suggestion's 12 buttons: those buttons are the ones made
     after the start, not made in the tap's frame."""
-    session = _start(driver)
+    _start(driver)
     host = _host(driver)
     ahead = {w.test_id: w for w in host.keep._widgets.values() if getattr(w, "test_id", "").startswith(
         ("clue_room_", "clue_sus_", "clue_wpn_"))}
