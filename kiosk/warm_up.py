@@ -18,9 +18,9 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
     phones' labels in both languages, which also word the first confirmation asked from code, and the
-    screen's other language: ~80 ms each), and the set-up form a game's screen keeps; meanwhile the rule look-up's
-    index is built in a thread (the first search built it in a keystroke's frame) and waited for at the end, so it is
-    frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
+    screen's other language: ~80 ms each), the on-screen keyboard's keys, and the set-up form a game's screen
+    keeps; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
+    frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
     on the UI thread); none if it never comes."""
     from kiosk.hosting import host_class
     from kiosk.i18n import LANGS
@@ -36,6 +36,8 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     yield Catalogs.load
     for lang in LANGS:
         yield functools.partial(app.translator.catalogs.__getitem__, lang)
+    if app.keyboard is not None:
+        yield app.keyboard.prepare
     for name in ("library", "detail", "host"):
         yield functools.partial(app.get_screen, name)
     for game in app.library.games.values():

@@ -213,12 +213,20 @@ class KeyboardHost:
             return
         self._watch_ev = Clock.schedule_once(self._watch, 0.25)
 
+    def prepare(self) -> None:
+        """Make the keys before a field is first focused (the kiosk's warm-up): the first focus made them in its
+        frame, 53-58 ms of UI-thread CPU here (Spyfall's location search, the rule look-up); their texts are
+        drawn in the next frame."""
+        if self.widget is None:
+            self.widget = OnScreenKeyboard(self.tr, self.press, layout=self._layout())
+            self.widget.width = Window.width
+
     def show(self) -> None:
         if self._watch_ev is None:
             self._watch_ev = Clock.schedule_once(self._watch, 0.25)
-        if self.widget is None:
-            self.widget = OnScreenKeyboard(self.tr, self.press, layout=self._layout())
+        self.prepare()
         kb = self.widget
+        assert kb is not None
         Animation.cancel_all(kb)
         if kb.parent is not None:
             kb.parent.remove_widget(kb)
