@@ -93,6 +93,7 @@ class Session:
         self._listeners: list[Listener] = []
         self._views_of: Any = None  # the state `_views` were made from
         self._views: dict[int | None, dict[str, Any]] = {}
+        self._legal: dict[int, tuple[Action, ...]] = {}  # per seat, from the same state as `_views`
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -286,15 +287,25 @@ class Session:
         """The engine's view of the current state for `seat`; read-only: the same dict is handed to every
         caller until the state changes (screens ask several times per redraw; states are immutable)."""
         state = self.state
-        if self._views_of is not state:
-            self._views_of, self._views = state, {}
+        self._same_state(state)
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self.engine.view(state, seat)
         return view
 
     def legal(self, seat: int) -> list[Action]:
-        return list(self.engine.legal_actions(self.state, seat))
+        """The seat's legal actions now (asked once per state: a screen asks at every redraw, and Clue's are ~360
+        actions made anew each time)."""
+        state = self.state
+        self._same_state(state)
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = tuple(self.engine.legal_actions(state, seat))
+        return list(legal)
+
+    def _same_state(self, state: Any) -> None:
+        if self._views_of is not state:
+            self._views_of, self._views, self._legal = state, {}, {}
 
     def _publish(self, step: Step[Any] | None) -> None:
         for fn in list(self._listeners):

@@ -77,6 +77,32 @@ def test_rule_error_leaves_session_and_journal_unchanged(tmp_path: Path) -> None
     assert s.state == before and len(s.journal.records()) == records
 
 
+def test_legal_actions_are_asked_of_the_engine_once_per_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen asks for a seat's legal actions at every redraw; the engine is asked once per state and seat, and
+    again after an action or an undo."""
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=FakeClock())
+    asked: list[int] = []
+    legal_actions = s.engine.legal_actions
+    monkeypatch.setattr(s.engine, "legal_actions", lambda state, seat: asked.append(seat) or legal_actions(state, seat))
+    seat = s.state.turn
+    first = s.legal(seat)
+    first.clear()  # a caller's list is its own
+    assert s.legal(seat) == list(legal_actions(s.state, seat)) != [] and asked == [seat]
+    s.legal(1 - seat)
+    assert asked == [seat, 1 - seat]
+    s.dispatch(Take(seat, 1))  # the engine asks itself too (is the action legal?)
+    asked.clear()
+    s.legal(seat)
+    s.legal(seat)
+    assert asked == [seat]
+    assert s.undo()  # replayed: the engine asks itself again
+    asked.clear()
+    s.legal(seat)
+    s.legal(seat)
+    assert asked == [seat]
+    s.close()
+
+
 def test_undo_takes_back_last_action_and_its_chance_step(tmp_path: Path) -> None:
     lib = nim_library()
     s = Session.new(lib, "secret_nim", {"players": ["가", "나"]}, tmp_path, seed=2, clock=FakeClock())

@@ -144,6 +144,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.recording: list[str] = []
         self.pieces = Pieces()  # a new table's player rows, one per frame
         self.rows_drawn = 0  # the player rows made so far
+        self.actions_drawn = True  # the action panel is made (not yet in a new table's first frame)
         # the form's texts are drawn once, in the language of its screen
         self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self))
         self.add_widget(self.setup_form)
@@ -180,12 +181,13 @@ class ClueHost(PrivateChannel, GameHost):
     def on_session(self, session: Session) -> None:
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.pick, self.accusing = {}, False
-        # a new table: the first player's row now, the others one per frame after (each row: a colour, its text and
-        # the notebook button; all in the start tap's frame took half of its 25-55 ms of UI-thread CPU here); their
-        # places are kept from the start, so nothing moves as they come
+        # a new table, a part per frame: the start tap's frame shows the title and the places kept for the player
+        # rows and the actions (it made the first row and the actions too: 21-56 ms of UI-thread CPU here); the
+        # actions come in the next frame, then the rows, one per frame; nothing moves as they come
         self.pieces.cancel()
-        self.rows_drawn = 1
-        for _ in range(1, len(session.view(None)["players"])):
+        self.rows_drawn, self.actions_drawn = 0, False
+        self.pieces.add(self._actions_now)
+        for _ in range(len(session.view(None)["players"])):
             self.pieces.add(self._next_row)
         # then, a grid per frame, the buttons a turn shows later (the rooms to enter, a suggestion's, the
         # accusation's): made in the frame of the tap that shows them, a grid of 6-9 buttons cost 10-40 ms of
@@ -225,6 +227,10 @@ class ClueHost(PrivateChannel, GameHost):
             self.accuse_panel(view, box)
             box.add(Widget)
         self.pick = pick
+
+    def _actions_now(self) -> None:
+        self.actions_drawn = True
+        self.refresh(None)
 
     def _next_row(self) -> None:
         self.rows_drawn += 1
@@ -310,6 +316,9 @@ class ClueHost(PrivateChannel, GameHost):
         # from one phase (roll, move, after) to the next
         panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
                  else "accuse" if self.accusing else "turn")
+        if not self.actions_drawn:  # a new table's first frame: its place kept (on_session)
+            body.add(Widget, "act_place")
+            return
         with self.panel_box(body, panel) as box:
             self.actions(view, box)
 

@@ -78,7 +78,7 @@ def test_a_tap_before_the_grids_are_made_keeps_what_it_shows(driver: Any) -> Non
     driver.wait_screen("host")
     driver.tap("clue_start", frames=0)
     app.dismiss_dialogs()
-    driver.pump(1)
+    driver.pump(2)  # the start's frame, the actions' (test_new_tables.py)
     host = _host(driver)
     assert len(host.pieces) > 5  # the rows and the grids to come
     driver.tap("clue_accuse", frames=1)

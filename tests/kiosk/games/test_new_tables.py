@@ -81,16 +81,22 @@ def _where(widgets: list[Any]) -> list[tuple[float, ...]]:
 
 
 def test_clue_player_rows_come_one_per_frame_in_their_places(driver: Any) -> None:
+    """The start tap's frame shows the title and the places; the actions come in the next frame, then the rows."""
     app = driver.app
     app.host("clue")
     driver.wait_screen("host")
     driver.tap("clue_count_6")
-    driver.tap("clue_start", frames=0)  # the start tap's frame
+    driver.tap("clue_start", frames=0)
     n = len(app.session.view(None)["players"])
     assert n == 6
+    driver.pump(1)  # the start tap's frame
+    assert not driver.find_all("clue_notebook_0") and not driver.find_all("clue_roll")
+    driver.pump(1)
+    assert driver.find_all("clue_roll") and not driver.find_all("clue_notebook_0")
+    driver.pump(1)
     assert len(driver.find_all("clue_notebook_0")) == 1 and not driver.find_all("clue_notebook_1")
     driver.pump(1)
-    first = [driver.find("clue_notebook_0")]
+    first = [driver.find("clue_notebook_0"), driver.find("clue_roll")]
     where = _where(first)
     driver.pump(n + 2)
     assert all(driver.find_all(f"clue_notebook_{i}") for i in range(n))
