@@ -16,6 +16,7 @@ from kivy.uix.textinput import TextInput
 from kiosk.teach import speech
 from kiosk.teach.lookup import Answer, index, overlay_for
 from kiosk.teach.model import RulePiece
+from kiosk.widgets.keyboard import lines_now
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, PANEL, SMALL, TEXT, TButton, TLabel
 
 
@@ -51,6 +52,7 @@ class RuleLookup(ModalView):
                                background_color=PANEL, foreground_color=TEXT, cursor_color=ACCENT,
                                padding=[dp(14), dp(16)])
         self.input.test_id = "lookup_input"
+        lines_now(self.input)
         # searched in the next frame: a typed letter shows first, and quick taps make one search
         searching = Clock.create_trigger(lambda _dt: self.search(self.input.text), 0)
         self.input.bind(text=lambda *_: searching())

@@ -34,6 +34,14 @@ ROW_GAP = 6
 MARGIN = 16  # dp kept between the field and the keyboard
 
 
+def lines_now(field: TextInput) -> TextInput:
+    """Lay out a new field's lines now, not in the next frame's clock as Kivy does: a tap on the field before then
+    raised IndexError in TextInput.get_cursor_from_xy (the rule look-up opened by voice's 도움말 in one frame,
+    Spyfall's location list made a frame after a game's start: a guest's tap in that frame)."""
+    field._refresh_text(field.text)
+    return field
+
+
 class OnScreenKeyboard(BoxLayout):
     """The keys. Each key press calls `on_key(name)`: a letter, digit or punctuation key's name, or "shift",
     "back", "space", "lang", "done".

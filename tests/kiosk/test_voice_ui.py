@@ -134,3 +134,20 @@ def test_teaching_steps_follow_voice(driver: Any, voice: Any) -> None:
     assert voice.controller.screen == "teach"
     assert screen.index == before + 1
     driver.screenshot("voice_teach")
+
+
+def test_a_tap_on_the_rule_lookup_in_the_frame_voice_opened_it(driver: Any, voice: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """"도움말" opens the rule look-up from the clock; a guest's tap on its search field in that frame raised
+    IndexError in Kivy (the field's lines were laid out only in the next frame): bench/frames.py crashed so."""
+    from kiosk.teach import lookup_view
+
+    monkeypatch.setattr(lookup_view, "_kept", [])  # made anew, as the first time after start
+    _spyfall_table(driver)
+    say(voice.controller, "도움말")
+    driver.pump(1)  # the frame whose clock hears it and opens the look-up
+    field = driver.find("lookup_input")
+    driver.tap(field)
+    assert driver.app.keyboard.visible and driver.app.keyboard.target is field and field.focus
+    driver.tap("kb_done")
+    driver.tap("lookup_close")

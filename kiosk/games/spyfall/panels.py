@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
 from kiosk.widgets.keep import box_in, put
+from kiosk.widgets.keyboard import lines_now
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BODY, HEADLINE, LEAD, MUTED, SMALL, TEXT, FitGrid, TButton, TLabel
 
@@ -93,6 +94,7 @@ class LocationList(BoxLayout):
         self.on_pick = on_pick
         self.pieces = Pieces()  # the rows past the first screenful, made in the frames after
         self.ids.search.hint_text = tr("spyfall.locations.search")
+        lines_now(self.ids.search)
         self.ids.heading.text = tr("spyfall.locations.title")
         self.fill()
 

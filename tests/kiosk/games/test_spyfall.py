@@ -431,3 +431,20 @@ def test_ending_the_game_while_the_cards_go_round_leaves_no_error(driver: Any) -
     driver.app.get_screen("host").ctx.end_game()
     driver.wait(0.6)
     assert driver.app.errors == []
+
+
+def test_a_tap_on_the_location_search_in_the_frame_it_appears(driver: Any) -> None:
+    """The location list comes a frame after the game's start; a tap on its search field in the frame it came in
+    raised IndexError in Kivy (the field's lines were laid out only in the next frame)."""
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    app.get_screen("host").ctx.start({"players": NAMES, "rounds": 2}, seed=3)
+    for _ in range(10):
+        driver.pump(1)
+        if driver.find_all("spy_loc_search"):
+            break
+    field = driver.find("spy_loc_search")
+    driver.tap(field)
+    assert app.keyboard.visible and app.keyboard.target is field and field.focus
+    driver.tap("kb_done")
