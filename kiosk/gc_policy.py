@@ -35,13 +35,17 @@ objects 31 ms with nothing to free). After the first pause collection on a game'
 running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
+So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, dict properties let go of
+their widget, children and canvases cleared) in the next pause (`discard`): reference counting then frees most of
+it, frozen or not (61-98 % by game; the rest is its own Python objects pointing back at it).
 So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
 (`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
-they did before); (2) a thaw — `gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees
-the frozen screens closed since, off play only: no game's screen or set-up form on show, nobody touched the
+they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —
+`gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees it, off play only: no game's screen or set-up form on show, nobody touched the
 screen or spoke a command (`note_input`) for `THAW_IDLE_S`, settled, no input pending (the game's page between
 two games, the attract screen after a turnover). It traverses every object and frees the closed screens at
-once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine), once between two games. A screen still
+once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine); before closed screens were taken apart,
+once between two games, now once every few closed screens. A screen still
 built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
 opened) the next thaw frees it. The screens are told apart by id(): should a new screen and its game reuse both
 addresses of a frozen one, it is neither frozen nor thawed for (collections cost what they did before).
@@ -70,6 +74,8 @@ BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the colle
 THRESHOLDS = (700, 2, BACKSTOP)
 FREEZE_BUDGET = 120_000  # objects frozen beyond those after the last thaw: ~28 MB here, 3-5 game screens
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
+THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
+# ~7 MB here, 2-10 closed screens
 
 
 def input_pending() -> bool:
@@ -118,17 +124,21 @@ class IdleCollector:
                  screen: Callable[[], tuple[Hashable | None, str]] = game_screen,
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
                  frozen: Callable[[], int] = gc.get_freeze_count, budget: int = FREEZE_BUDGET,
-                 thaw_idle_s: float = THAW_IDLE_S) -> None:
+                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
+                 take_apart: Callable[[list[Any]], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
-        self.budget, self.thaw_idle_s = budget, thaw_idle_s
+        self.budget, self.thaw_idle_s, self.thaw_at = budget, thaw_idle_s, thaw_at
+        self.take_apart = take_apart
+        self.closed: list[list[Any]] = []  # closed screens' widgets, to take apart in the next pause (`discard`)
         self.last_input = clock()
         self._cpu = cpu()
         self.calm = 0  # frames in a row with less than CALM_CPU of UI-thread CPU
-        self.collected = {"idle": 0, "bound": 0, "froze": 0, "thaw": 0}
+        self.collected = {"idle": 0, "bound": 0, "froze": 0, "thaw": 0, "taken apart": 0}
         self.base = frozen()  # frozen objects after the last thaw (or the start-up freeze)
-        self.frozen_keys: set[Hashable] = set()  # the game screens frozen since the last thaw (each once)
+        # the game screens frozen since the last thaw (each once): how many objects each freeze added
+        self.frozen_keys: dict[Hashable, int] = {}
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -140,17 +150,29 @@ class IdleCollector:
         if getattr(me, "is_touch", False):  # not a mouse's hover
             self.note_input()
 
+    def discard(self, widgets: list[Any]) -> None:
+        """A game's screen closed for good: its widgets are taken apart in the next pause."""
+        self.closed.append(widgets)
+
+    def left_over(self, key: Hashable | None) -> int:
+        """Frozen objects since the last thaw, but the game's screen still built (`key`): mostly what closed
+        screens left (each taken apart, the rest of it cyclic)."""
+        return self.frozen() - self.base - self.frozen_keys.get(key, 0)
+
     def due(self) -> str:
-        """Why a full collection should run now: "thaw", "idle", "bound", or "" (nothing new to collect, input
-        pending, or the guests are busy and the garbage still small)."""
+        """What to do now: "take apart" closed screens, "thaw", a full collection ("idle", "bound"), or ""
+        (nothing new to collect, input pending, or the guests are busy and the garbage still small)."""
         if self.pending():
             return ""
         younger = self.counts()[2]  # generation-1 collections since the last full one
         quiet = self.clock() - self.last_input
         settled = self.calm >= CALM_FRAMES and quiet >= self.idle_s and not self.moving()
+        if self.closed and settled:
+            return "take apart"
         if self.frozen_keys and settled and quiet >= self.thaw_idle_s:
             key, shown = self.screen()
-            if not shown and self.frozen_keys - {key}:  # a frozen screen is gone: its objects wait for a thaw
+            # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
+            if not shown and self.frozen_keys.keys() - {key} and self.left_over(key) >= self.thaw_at:
                 return "thaw"
         if younger == 0:
             return ""
@@ -163,7 +185,9 @@ class IdleCollector:
         cpu = self.cpu()
         self.calm = self.calm + 1 if cpu - self._cpu < CALM_CPU else 0
         why = self.due()
-        if why == "thaw":
+        if why == "take apart":
+            self.take_closed()
+        elif why == "thaw":
             self.thaw()
         elif why:
             self.collect()
@@ -176,10 +200,11 @@ class IdleCollector:
     def freeze_screen(self) -> bool:
         """Right after a pause's collection: freeze the game's screen on show, once, within the budget."""
         key, shown = self.screen()
-        if shown != "play" or key in self.frozen_keys or self.frozen() - self.base >= self.budget:
+        before = self.frozen()
+        if shown != "play" or key in self.frozen_keys or before - self.base >= self.budget:
             return False
         self.freeze()
-        self.frozen_keys.add(key)
+        self.frozen_keys[key] = self.frozen() - before
         self.collected["froze"] += 1
         return True
 
@@ -192,7 +217,20 @@ class IdleCollector:
         self.collected["thaw"] += 1
         self.base = self.frozen()
         key = self.screen()[0]  # a game's screen still built (left with its game on) was frozen again
-        self.frozen_keys = {key} if key is not None else set()
+        self.frozen_keys = {key: 0} if key is not None else {}
+
+    def take_closed(self) -> None:
+        """Take apart the screens closed since the last pause (kiosk/widgets/dismantle.py)."""
+        take_apart = self.take_apart
+        if take_apart is None:
+            from kiosk.widgets.dismantle import dismantle as take_apart
+        closed, self.closed = self.closed, []
+        for widgets in closed:
+            try:
+                take_apart(widgets)
+            except Exception:
+                log.exception("a closed screen could not be taken apart")
+            self.collected["taken apart"] += 1
 
     def install(self) -> IdleCollector:
         """Python's automatic full collections only as the backstop; this one looks at the start of every frame."""
@@ -216,6 +254,17 @@ class IdleCollector:
 
 
 COLLECTOR: IdleCollector | None = None
+
+
+def discard(widgets: list[Any]) -> None:
+    """A game's screen closed for good: its widgets taken apart (kiosk/widgets/dismantle.py) in the next pause,
+    or now without the idle collector."""
+    if COLLECTOR is not None:
+        COLLECTOR.discard(widgets)
+        return
+    from kiosk.widgets.dismantle import dismantle
+
+    dismantle(widgets)
 
 
 def note_input() -> None:

@@ -15,8 +15,10 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from kiosk import gc_policy
 from kiosk.hosting import GameHost, HostContext, host_class
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
+from kiosk.widgets.dismantle import closed_widgets
 from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -69,13 +71,17 @@ class HostScreen(Screen):
         for w in fields:
             if w.focus:
                 w.focus = False
+        closed: list[Any] = []
         if self.host_widget is not None:
             try:
                 self.host_widget.closing()
             except Exception:
                 log.exception("the game's screen did not close cleanly")
+            closed = closed_widgets(self.host_widget)
         self.ids.body.clear_widgets()
         _forget_detached_field()
+        if closed:
+            gc_policy.discard(closed)  # taken apart in a pause: reference counting frees most of it
         if self.ctx is not None:
             self.ctx.detach()
             self.ctx.open_dialog = None

@@ -94,6 +94,10 @@ class Keep:
         built = self._built.get(key)
         return self._widgets.get(key) if built is None else built[1]
 
+    def widgets(self) -> list[Any]:
+        """Every widget kept (on screen or not)."""
+        return [*self._widgets.values(), *(w for _, w in self._built.values())]
+
     def clear(self) -> None:
         """Forget every widget (a new game: other keys)."""
         self._widgets.clear()
