@@ -37,7 +37,7 @@ The price: a frozen object that becomes cyclic garbage is never freed (a Kivy wi
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
 So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, dict properties let go of
 their widget, children and canvases cleared) in the next pause (`discard`): reference counting then frees most of
-it, frozen or not (61-98 % by game; the rest is its own Python objects pointing back at it).
+it, frozen or not (61-96 % by game; the rest is its own Python objects pointing back at it).
 So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
 (`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
 they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —

@@ -34,7 +34,7 @@ def start(driver: Any, game: str, seed: int, actions: int) -> Any:
 
 def test_a_closed_frozen_game_screen_is_mostly_freed_by_reference_counting(driver: Any, monkeypatch: Any) -> None:
     """Each game's screen, played, frozen (as during play) and closed: at least half of what it leaves is freed
-    at once by reference counting (measured 61-98 %; before, 0-3 %: all of it waited for a thaw); the next
+    at once by reference counting (measured 61-96 %; before, 0-3 %: all of it waited for a thaw); the next
     screen of the same game takes its kept set-up form intact and plays."""
     monkeypatch.setattr(gc_policy, "COLLECTOR", None)  # taken apart at once
     app = driver.app
