@@ -43,9 +43,9 @@ So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after th
 they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —
 `gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees it, off play only: no game's
 screen or set-up form on show, nobody touched the screen or spoke a command (`note_input`) for `THAW_IDLE_S`,
-settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses every object and frees the closed screens at
-once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine); before closed screens were taken apart,
-once between two games, now once every few closed screens. A screen still
+settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses
+every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine);
+before closed screens were taken apart, once between two games, now once every few closed screens. A screen still
 built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
 opened) the next thaw frees it. The screens are told apart by id(): should a new screen and its game reuse both
 addresses of a frozen one, it is neither frozen nor thawed for (collections cost what they did before).
