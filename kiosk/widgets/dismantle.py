@@ -8,7 +8,7 @@ frozen during play; freeing what a closed one leaves needs a thaw, a traversal o
 apart breaks the cycles inside it: every observer of its widgets' properties and events unbound, their dict
 properties let go of them, Keep's callbacks dropped, children removed, canvases cleared. Measured on a closed,
 frozen screen after six actions (objects freed by reference counting out of all it left; before, 0-3 %): Clue
-92-96 % (of ~36,000), Spyfall 77-80 %, Watson & Holmes 61-68 %, Mr. Jack 62-65 % (what is left: the screen's own Python
+92-96 % (of ~36,000), Spyfall 77-80 %, Watson & Holmes 61-68 %, Mr. Jack 62-65 % (what is left: its own Python
 objects pointing back at it, e.g. a helper holding the screen, a clock's callback). 8-30 ms of UI-thread CPU here,
 so the kiosk does it in a pause (`gc_policy.discard`).
 Only for widgets nobody shows again: a kept set-up form (kiosk/widgets/kept_form.py) is skipped with what is
