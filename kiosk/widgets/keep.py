@@ -98,6 +98,20 @@ class Keep:
         """Every widget kept (on screen or not)."""
         return [*self._widgets.values(), *(w for _, w in self._built.values())]
 
+    def under(self, prefix: str) -> dict[str, Any]:
+        """The widgets kept for `prefix` and for the keys under it."""
+        return {k: w for k, w in self._widgets.items() if k == prefix or k.startswith(prefix + "/")}
+
+    def adopt(self, widgets: dict[str, Any]) -> None:
+        """Keep these widgets (another Keep's, lent by a Shelf) for their keys, as they are."""
+        self._widgets.update(widgets)
+
+    def give_back(self, widgets: dict[str, Any]) -> None:
+        """Keep these no more (lent by a Shelf: its screen closed; a widget made since for the key stays)."""
+        for key, widget in widgets.items():
+            if self._widgets.get(key) is widget:
+                del self._widgets[key]
+
     def clear(self) -> None:
         """Forget every widget (a new game: other keys)."""
         self._widgets.clear()
@@ -173,3 +187,45 @@ def box_in(into: Any, cls: type, key: str = "", **props: Any) -> Fill:
     if isinstance(into, Fill):
         return into.box_of(cls, key, **props)
     return Fill(None, put(into, cls, **props), "")
+
+
+class Shelf:
+    """Widgets a game's screen made ahead (kept, not yet shown: the buttons a turn shows later), lent to the
+    game's next screen instead of made again. Made once per `made_for` (the language): a new table then adds
+    no objects for them (each game's made anew was ~10,000 objects for the collector, garbage at its end).
+    A screen that closes lets them go: off its widgets, no tap of it kept (they keep no closed screen alive)."""
+
+    def __init__(self) -> None:
+        self.made_for: Any = None
+        self.groups: dict[str, dict[str, Any]] = {}
+
+    def lend(self, keep: Keep, prefix: str, made_for: Any) -> bool:
+        """Into `keep`, the widgets shelved for `prefix` (the group's own widget taken off its parent); False
+        when there are none for `made_for`."""
+        if made_for != self.made_for:
+            self.made_for, self.groups = made_for, {}
+        group = self.groups.get(prefix)
+        if not group:
+            return False
+        top = group.get(prefix)
+        if top is not None and top.parent is not None:
+            top.parent.remove_widget(top)
+        keep.adopt(group)
+        return True
+
+    def store(self, keep: Keep, prefix: str, made_for: Any) -> None:
+        """Shelve what `keep` holds for `prefix` (made ahead just now)."""
+        if made_for == self.made_for:
+            self.groups[prefix] = keep.under(prefix)
+
+    def let_go(self, keep: Keep) -> None:
+        """The screen that borrowed them (into `keep`) closes: they leave its widgets and its Keep, so what
+        takes a closed screen apart (kiosk/widgets/dismantle.py) does not reach them."""
+        shelved = [w for group in self.groups.values() for w in group.values()]
+        mine = {id(w) for w in shelved}
+        for w in shelved:
+            w._keep_tap = None
+            if w.parent is not None and id(w.parent) not in mine:  # shown in (or moved into) its widgets
+                w.parent.remove_widget(w)
+        for group in self.groups.values():
+            keep.give_back(group)

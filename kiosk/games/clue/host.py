@@ -35,7 +35,7 @@ from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, PlayerRow,
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
 from kiosk.session import Session
-from kiosk.widgets.keep import Fill
+from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
@@ -129,6 +129,7 @@ class ClueSetup(KeptForm, BoxLayout):
 
 
 KEPT: Kept[ClueSetup] = Kept()
+SHELF = Shelf()  # a turn's buttons made ahead, lent from one Clue screen to the next
 SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
 ACCUSE_GRIDS = (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5))
 
@@ -142,7 +143,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.tutor_marks: dict[int, dict[tuple[str, int], str]] = {}
         self.levels: dict[int, str] = {}
         self.recording: list[str] = []
-        self.pieces = Pieces()  # a new table's player rows, one per frame
+        self.pieces = Pieces()  # a new table's parts, one per frame; a hand-over after the frame of its tap
         self.rows_drawn = 0  # the player rows made so far
         self.actions_drawn = True  # the action panel is made (not yet in a new table's first frame)
         # the form's texts are drawn once, in the language of its screen
@@ -208,11 +209,14 @@ class ClueHost(PrivateChannel, GameHost):
 
     def _ahead(self, key: str, part: Callable[[dict[str, Any], Fill], Any]) -> None:
         """Make an action panel's part (see on_session) unless it is made already (it may be on show)."""
-        if self.ctx.session is None or f"clue/body/{key}" in self.keep:
+        prefix = f"clue/body/{key}"
+        if self.ctx.session is None or prefix in self.keep:
             return
         panel, _, _ = key.partition("/")
-        # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
-        part(self.session.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
+        if not SHELF.lend(self.keep, prefix, self.ctx.lang):  # the last screen's, else made now and shelved
+            # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
+            part(self.session.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
+            SHELF.store(self.keep, prefix, self.ctx.lang)
         # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
         # clock), not in the tap's frame
         made, body = self.keep.kept(f"clue/body/{key}"), self.keep.kept("clue/body")
@@ -239,6 +243,7 @@ class ClueHost(PrivateChannel, GameHost):
     def closing(self) -> None:
         super().closing()
         self.pieces.cancel()
+        SHELF.let_go(self.keep)
         self.setup_form.let_go()
 
     def refresh(self, step: Step[Any] | None) -> None:
@@ -482,7 +487,9 @@ class ClueHost(PrivateChannel, GameHost):
                 self.ctx.toast(self.tr("end.wrong", name=self.pname(view, seat)))
             if ev.kind == "envelope_seen":
                 seat = int(ev.data["seat"])
-                self.ctx.later(lambda s=seat: self.show_envelope(s), 0)
+                # in the next frame: the tap's frame draws the table's change (the hand-over made in it too: 3-5 ms
+                # more of UI-thread CPU here)
+                self.pieces.add(partial(self.show_envelope, seat))
 
     def open_notebook(self, seat: int) -> None:
         view = self.session.view(None)

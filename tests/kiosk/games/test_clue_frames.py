@@ -93,9 +93,11 @@ def test_a_tap_before_the_grids_are_made_keeps_what_it_shows(driver: Any) -> Non
 
 
 def test_a_wrong_accusation_changes_the_row_in_place(driver: Any) -> None:
-    """Covers CLUE-52: the wrong accuser's row says they are out, greyed; the row is the same widget, changed in
-    place (made again, it was most of the confirm tap's 47-76 ms of UI-thread CPU with voice on)."""
+    """Covers CLUE-52, CLUE-47: the wrong accuser's row says they are out, greyed; the row is the same widget,
+    changed in place (made again, it was most of the confirm tap's 47-76 ms of UI-thread CPU with voice on); the
+    envelope's hand-over comes in the frame after the tap's."""
     from kiosk.games.clue.parts import ClueText
+    from kiosk.widgets.handover import HandOver
     from kiosk.widgets.theme import MUTED
 
     session = _start(driver)
@@ -108,8 +110,10 @@ def test_a_wrong_accusation_changes_the_row_in_place(driver: Any) -> None:
     driver.tap(f"clue_acc_weapon_{env[1]}")
     driver.tap(f"clue_acc_room_{env[2]}")
     driver.tap("clue_acc_go")
-    driver.tap("confirm_yes")
-    assert 0 in session.state.eliminated
+    driver.tap("confirm_yes", frames=1)  # the tap's frame: the table changes
+    assert 0 in session.state.eliminated and not any(isinstance(w, HandOver) for w in driver.roots())
+    driver.pump(1)  # the next: the envelope's hand-over to the accuser
+    assert [w.name for w in driver.roots() if isinstance(w, HandOver)] == [session.view(None)["players"][0]["name"]]
     assert driver.find("clue_notebook_0").parent is row and label.text != before
     assert tuple(label.color) == tuple(MUTED) and label.text == row.label.text
     assert not driver.find_all("clue_acc_go") and _host(driver).accusing is False  # the next turn's panel
@@ -117,3 +121,41 @@ def test_a_wrong_accusation_changes_the_row_in_place(driver: Any) -> None:
     app.dismiss_dialogs()  # the envelope, for the accuser alone (test_clue.py)
     driver.pump(5)
     _check(driver, "clue_wrong_accuser_row")
+
+
+def test_the_next_screen_borrows_the_buttons_made_ahead(driver: Any) -> None:
+    """A turn's buttons made ahead are lent to the next Clue screen (no new objects per table for the collector);
+    the closed screen is freed (no shelved button keeps it), and the borrowed buttons work there."""
+    import gc
+    import weakref
+
+    app = driver.app
+    _start(driver)
+    first = _host(driver)
+    ahead = {w.test_id: w for w in first.keep.under("clue/body/act_accuse").values() if getattr(w, "test_id", "")}
+    assert len(ahead) == 21 + 2
+    driver.tap("clue_accuse")  # shown in the first screen; then the game ends and that screen closes
+    old = weakref.ref(first)
+    del first
+    driver.tap("host_end")
+    driver.tap("confirm_yes")
+    assert app.session is None
+    app.go("library")
+    driver.wait_screen("library")
+    app.host("spyfall")  # another game's screen closes this one
+    driver.wait_screen("host")
+    gc.collect()
+    assert old() is None  # the shelved buttons do not keep the closed screen alive
+    session = _start(driver)
+    host = _host(driver)
+    made = host.keep.made
+    driver.tap("clue_accuse")
+    shown = {w.test_id: w for w in driver.walk() if getattr(w, "test_id", "").startswith("clue_acc_")}
+    assert shown.keys() == ahead.keys() and all(w is ahead[k] for k, w in shown.items())
+    assert host.keep.made == made and not any(w.selected for w in shown.values())
+    env = session.state.envelope
+    for key, cid in zip(("suspect", "weapon", "room"), env, strict=True):
+        driver.tap(f"clue_acc_{key}_{cid}")
+    driver.tap("clue_acc_go")
+    driver.tap("confirm_yes")
+    assert session.outcome is not None and session.outcome.winners == (0,)
