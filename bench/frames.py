@@ -139,19 +139,51 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     return out
 
 
-def watch_collections() -> None:
-    """Record every full collection: the frame it lands in, its CPU time, the thread that ran it."""
+WHY: list[tuple[str, float, int, str]] = []  # --census: (why, UI-thread CPU s, objects not frozen, top types)
+
+
+def why_collected() -> str:
+    """Who ran the full collection now starting: the kiosk's collector ("idle", "bound", "thaw") or Python's own
+    automatic one ("auto": the backstop, or the default thresholds)."""
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_filename.endswith("gc_policy.py") and f.f_code.co_name in ("tick", "thaw"):
+            return "thaw" if f.f_code.co_name == "thaw" else str(f.f_locals.get("why") or "?")
+        f = f.f_back  # type: ignore[assignment]
+    return "auto"
+
+
+def watch_collections(census: bool = False) -> None:
+    """Record every full collection: the frame it lands in, its CPU time, the thread that ran it; with `census`,
+    who ran it and what it traversed (objects not frozen; of the slow ones, their most common types), counted
+    outside the collection's own CPU time (but inside its frame's)."""
+    import collections
     import gc
 
     started: list[float] = []
+    what: list[Any] = []
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
             return
         if phase == "start":
+            if census:
+                objs = gc.get_objects()
+                what[:] = [why_collected(), len(objs), objs if threading.current_thread().name == "MainThread"
+                           else None]
+                del objs
             started[:] = [time.thread_time()]
         elif started:
-            FULL.append((NOW[0], time.thread_time() - started[0], threading.current_thread().name))
+            spent = time.thread_time() - started[0]
+            FULL.append((NOW[0], spent, threading.current_thread().name))
+            if census and what:
+                top = ""
+                if spent > 0.03 and what[2] is not None:
+                    c = collections.Counter(type(o).__qualname__ for o in what[2])
+                    top = ", ".join(f"{k} {n}" for k, n in c.most_common(6))
+                WHY.append((what[0] if threading.current_thread().name == "MainThread" else "thread " + what[0],
+                            spent, what[1], top))
+                what.clear()
 
     gc.callbacks.append(callback)
 
@@ -390,6 +422,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--profile", type=int, default=0,
                     help="cProfile the UI thread during play; print the N functions with the most cumulative time")
     ap.add_argument("--trace", type=int, default=0, help="tracemalloc: print the N biggest Python growths")
+    ap.add_argument("--census", action="store_true",
+                    help="per full collection: who ran it, how many objects not frozen it traversed")
     args = ap.parse_args(argv)
     if args.trace:
         import tracemalloc
@@ -444,7 +478,7 @@ def main(argv: list[str] | None = None) -> None:
     Clock._max_fps = 0
     rng = random.Random(args.seed)
     pauses = None if args.no_pauses else random.Random(args.seed + 1)
-    watch_collections()
+    watch_collections(args.census)
     n_frames = args.frames * len(args.games) * args.rounds
     base_times, base_rss = bare(n_frames)
     b = summary(base_times)
@@ -542,6 +576,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.slowest:
         print("  slowest frames (UI-thread CPU, ms): " + "; ".join(
             f"{c * 1e3:.0f} {what}" for c, what in sorted(SLOW, reverse=True)[: args.slowest]))
+    if WHY:
+        by: dict[str, list[tuple[float, int]]] = {}
+        for why, spent, n, _top in WHY:
+            by.setdefault(why, []).append((spent, n))
+        print("  full collections by who ran them (UI-thread CPU; objects not frozen): " + "; ".join(
+            f"{why} {len(v)} (median {pct([c for c, _ in v], .5) * 1e3:.1f} ms, worst {max(c for c, _ in v) * 1e3:.1f}"
+            f" ms; objects median {pct([float(n) for _, n in v], .5):.0f}, max {max(n for _, n in v)})"
+            for why, v in sorted(by.items())))
+        for why, spent, n, top in sorted(WHY, key=lambda w: -w[1])[:6]:
+            print(f"    {spent * 1e3:.0f} ms {why}, {n} objects: {top}")
     if profiler is not None:
         import pstats
 

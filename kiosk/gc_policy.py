@@ -74,6 +74,7 @@ BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the colle
 THRESHOLDS = (700, 2, BACKSTOP)
 FREEZE_BUDGET = 120_000  # objects frozen beyond those after the last thaw: ~28 MB here, 3-5 game screens
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
+TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
 # ~7 MB here, 2-10 closed screens
 
@@ -125,7 +126,7 @@ class IdleCollector:
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
                  frozen: Callable[[], int] = gc.get_freeze_count, budget: int = FREEZE_BUDGET,
                  thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
-                 take_apart: Callable[[list[Any]], Any] | None = None) -> None:
+                 take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
@@ -151,8 +152,8 @@ class IdleCollector:
             self.note_input()
 
     def discard(self, widgets: list[Any]) -> None:
-        """A game's screen closed for good: its widgets are taken apart in the next pause."""
-        self.closed.append(widgets)
+        """A game's screen closed for good: its widgets (parents first) are taken apart in the next pauses."""
+        self.closed.append(list(widgets))
 
     def left_over(self, key: Hashable | None) -> int:
         """Frozen objects since the last thaw, but the game's screen still built (`key`): mostly what closed
@@ -220,16 +221,22 @@ class IdleCollector:
         self.frozen_keys = {key: 0} if key is not None else {}
 
     def take_closed(self) -> None:
-        """Take apart the screens closed since the last pause (kiosk/widgets/dismantle.py)."""
+        """Take apart the screens closed since (kiosk/widgets/dismantle.py), children first, for at most
+        TAKE_APART_CPU: the rest in the next settled frame."""
         take_apart = self.take_apart
         if take_apart is None:
-            from kiosk.widgets.dismantle import dismantle as take_apart
-        closed, self.closed = self.closed, []
-        for widgets in closed:
-            try:
-                take_apart(widgets)
-            except Exception:
-                log.exception("a closed screen could not be taken apart")
+            from kiosk.widgets.dismantle import take_apart
+        end = self.cpu() + TAKE_APART_CPU
+        while self.closed:
+            widgets = self.closed[0]
+            while widgets:
+                if self.cpu() >= end:
+                    return
+                try:
+                    take_apart(widgets.pop())
+                except Exception:
+                    log.exception("a closed widget could not be taken apart")
+            self.closed.pop(0)
             self.collected["taken apart"] += 1
 
     def install(self) -> IdleCollector:

@@ -10,7 +10,7 @@ properties let go of them, Keep's callbacks dropped, children removed, canvases 
 frozen screen after six actions (objects freed by reference counting out of all it left; before, 0-3 %): Clue
 92-96 % (of ~36,000), Spyfall 77-80 %, Watson & Holmes 61-68 %, Mr. Jack 62-65 % (what is left: its own Python
 objects pointing back at it, e.g. a helper holding the screen, a clock's callback). 8-30 ms of UI-thread CPU here,
-so the kiosk does it in a pause (`gc_policy.discard`).
+so the kiosk does it in the guests' pauses, a few milliseconds a frame (`gc_policy.discard`).
 Only for widgets nobody shows again: a kept set-up form (kiosk/widgets/kept_form.py) is skipped with what is
 inside it. A closed widget keeps its attributes (a late clock callback on it still runs; nothing is drawn).
 """
@@ -55,25 +55,29 @@ def unbind_all(w: Any) -> None:
                 w.funbind(name, callback, *largs, **kwargs)
 
 
+def take_apart(w: Any) -> None:
+    """One widget closed for good (any order: its children are taken apart on their own)."""
+    try:
+        unbind_all(w)
+    except Exception:  # a property a subclass made unreadable: the rest still goes
+        pass
+    for name, prop in w.properties().items():
+        value = getattr(w, name) if isinstance(prop, DictProperty) else None
+        if isinstance(value, ObservableDict) and value.__dict__.get("obj") is w:
+            value.obj = None  # the only strong link from a property's value back to its widget
+    if "_keep_tap" in w.__dict__:  # kiosk/widgets/keep.py's: the screen's callbacks
+        w._keep_tap, w._keep_props = None, {}
+    w.clear_widgets()
+    canvas = w.canvas
+    if canvas is not None:  # before and after only if made (reading them makes them)
+        for c in (canvas.before if canvas.has_before else None, canvas, canvas.after if canvas.has_after else None):
+            if c is not None:
+                c.clear()
+
+
 def dismantle(widgets: Iterable[Any]) -> int:
-    """Take apart widgets closed for good (see the module's docstring); how many."""
+    """Take apart widgets closed for good (see the module's docstring), children first; how many."""
     ws = list(widgets)
-    for w in ws:
-        try:
-            unbind_all(w)
-        except Exception:  # a property a subclass made unreadable: the rest still goes
-            pass
-        for name, prop in w.properties().items():
-            value = getattr(w, name) if isinstance(prop, DictProperty) else None
-            if isinstance(value, ObservableDict) and value.__dict__.get("obj") is w:
-                value.obj = None  # the only strong link from a property's value back to its widget
-        if "_keep_tap" in w.__dict__:  # kiosk/widgets/keep.py's: the screen's callbacks
-            w._keep_tap, w._keep_props = None, {}
     for w in reversed(ws):
-        w.clear_widgets()
-        canvas = w.canvas
-        if canvas is not None:  # before and after only if made (reading them makes them)
-            for c in (canvas.before if canvas.has_before else None, canvas, canvas.after if canvas.has_after else None):
-                if c is not None:
-                    c.clear()
+        take_apart(w)
     return len(ws)
