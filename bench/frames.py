@@ -58,6 +58,18 @@ openings) median 47 -> 7 ms, worst 142 -> 189 ms (a thaw: voice had taken the sc
 kiosk now counts as input), over 50 ms 26/56 -> 2/49; away 23 ordinary collections (median 40 ms, worst 110)
 -> 16 thaws (150-240 ms) and 16 collections; RSS at the end 645 -> 638 MB.
 
+Closed screens taken apart (#21, session 9, kiosk/widgets/dismantle.py; --census). Old = main before, new after,
+run side by side with voice and the tutor, 30 interactions per game, load 6-10 (the random play diverged: the old
+kiosk, slower, ran 814 s, 522 utterances, 31 openings; the new 432 s, 272, 16): no thaw in either (voice commands
+every ~1.5 s count as input: never THAW_IDLE_S quiet), 3 screens frozen in each before FREEZE_BUDGET; frozen
+objects at the end 654,000 -> 334,000 (the closed ones freed by reference counting), RSS peak 992 -> 754 MB;
+full collections 44 -> 29, of them the collector's "bound" 24 -> 7; what they traversed (objects not frozen)
+median 408,000 -> 162,000 (bound), 220,000 -> 141,000 (idle), nearly all Kivy widgets' internals (BoundCallback,
+EventObservers, method, list): the screens not frozen past the budget; UI-thread CPU of a bound one median 183 ->
+90 ms, worst 511 -> 196 ms; guests' frames over 50 ms of UI-thread CPU 15/1024 -> 6/574, pause frames 20/2677 ->
+15/2926 (--census counts the objects inside those frames: 2-3x their CPU in the slow ones). With voice every ~1.5 s
+the thaw never comes: in the café (a command every ~12 s) it does, after 5 s untouched.
+
 Openings (#21, session 8): every game's set-up form kept and reset (kiosk/widgets/kept_form.py), made and drawn
 off screen by the warm-up, and a new table made a part per frame. Old = main before, new after, run side by
 side (same seed, same interactions; no voice, 40 interactions per game, load 2.4): opening frames (the screen's

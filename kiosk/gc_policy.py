@@ -49,6 +49,9 @@ before closed screens were taken apart, once between two games, now once every f
 built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
 opened) the next thaw frees it. The screens are told apart by id(): should a new screen and its game reuse both
 addresses of a frozen one, it is neither frozen nor thawed for (collections cost what they did before).
+What the slow pause collections traverse (bench/frames.py --census, voice and tutor on): Kivy widgets' internals
+of the screens not frozen once the budget is spent (120,000-400,000 objects, 90-200 ms); with a voice command every
+~1.5 s there is never THAW_IDLE_S of quiet, so no thaw resets the budget (bench/frames.py's notes).
 """
 
 from __future__ import annotations
