@@ -47,8 +47,7 @@ settled, no input pending (the game's page between two games, the attract screen
 every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine);
 before closed screens were taken apart, once between two games, now once every few closed screens. A screen still
 built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
-opened) the next thaw frees it. The screens are told apart by id(): should a new screen and its game reuse both
-addresses of a frozen one, it is neither frozen nor thawed for (collections cost what they did before).
+opened) the next thaw frees it. The screens are told apart by a number given to each screen and game (`serial`).
 What the slow pause collections traverse (bench/frames.py --census, voice and tutor on): Kivy widgets' internals
 of the screens not frozen once the budget is spent (120,000-400,000 objects, 90-200 ms); with a voice command every
 ~1.5 s there is never THAW_IDLE_S of quiet, so no thaw resets the budget (bench/frames.py's notes).
@@ -57,6 +56,7 @@ of the screens not frozen once the budget is spent (120,000-400,000 objects, 90-
 from __future__ import annotations
 
 import gc
+import itertools
 import logging
 import time
 from collections.abc import Callable, Hashable, Iterable
@@ -113,7 +113,22 @@ def game_screen() -> tuple[Hashable | None, str]:
         return None, ""
     session = getattr(ctx, "session", None)
     shown = "" if sm.current != "host" else "set-up" if session is None else "play"
-    return (id(widget), id(session)), shown
+    return (serial(widget), serial(session)), shown
+
+
+_SERIALS = itertools.count(1)
+
+
+def serial(obj: Any) -> int:
+    """A number of `obj`'s own, never another's (an id() is reused once an object is freed: a closed screen taken
+    apart is freed at once, and the next screen and its game took its addresses)."""
+    if obj is None:
+        return 0
+    n = getattr(obj, "_gc_serial", None)
+    if n is None:
+        n = next(_SERIALS)
+        obj._gc_serial = n
+    return int(n)
 
 
 class IdleCollector:

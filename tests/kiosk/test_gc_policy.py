@@ -318,6 +318,11 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
     collector = IdleCollector(idle_s=0.3, budget=10**7, thaw_at=-10**9).install()
     later = collector.thaw_idle_s = 10**6  # thaws only where the test waits for one (a loaded machine's frames)
     live: dict[str, int] = {}
+
+    def froze_since(n: int) -> bool:
+        gc.collect(1)  # what a screen's refreshes would do meanwhile: a pause collection needs MIN_YOUNGER of them
+        return bool(collector.collected["froze"] > n)
+
     size: dict[str, int] = {}
     after: list[int] = []
     first: Any = None
@@ -330,7 +335,9 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
                 collector.note_input()
                 ctx = app.get_screen("host").ctx
                 g = app.library.games[game]
+                froze, before = collector.collected["froze"], gc.get_freeze_count()
                 ctx.start(find_engine(g.engine_name).example_configs(g.pack)[0], seed=cycle)
+                driver.pump(30)  # what a screen makes ahead after the start, a part per frame (Clue's grids)
 
                 def play(actions: int, ctx: Any = ctx, cycle: int = cycle) -> None:
                     for _ in range(actions):
@@ -340,9 +347,8 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
                             ctx.dispatch(legal[cycle % len(legal)])
                         driver.pump(2)
 
-                froze, before = collector.collected["froze"], gc.get_freeze_count()
                 play(3)
-                driver.wait_for(lambda n=froze: collector.collected["froze"] > n, timeout=20)
+                driver.wait_for(lambda n=froze: froze_since(n), timeout=20)
                 size[game] = min(size.get(game, 10**9), gc.get_freeze_count() - before)  # the screen, frozen
                 if first is None:
                     first = weakref.ref(app.get_screen("host").host_widget)
@@ -361,9 +367,11 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
             after.append(gc.get_freeze_count())
             if cycle == 0:
                 assert first() is None  # the thaw freed it
-        # during play a full collection traverses what was made since the freeze, well under the screen itself
+        # during play a full collection traverses what was made since the freeze, less than the screen itself
         # (which it traversed every time before: W&H's refresh makes the most, ~7,000 for 3 actions here)
-        assert min(size.values()) > 5_000 and all(live[g] < size[g] * 0.6 for g in GAMES), (live, size)
+        # (on a loaded machine up to ~0.8 of it: where the freeze lands among the refreshes varies; not frozen, a
+        # collection would traverse the screen and all made since: more than it)
+        assert min(size.values()) > 5_000 and all(live[g] < size[g] for g in GAMES), (live, size)
         # closed screens are freed: no growth from one round to the next (the first round also makes what
         # first visits keep: caches, a kept set-up form; a leaked screen is 20,000-50,000 objects)
         assert abs(after[2] - after[1]) < min(size.values()) / 2, (after, size)
@@ -377,3 +385,18 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
     finally:
         collector.uninstall()
         gc.unfreeze()
+
+
+def test_screens_are_told_apart_by_a_number_of_their_own() -> None:
+    """A closed screen taken apart is freed at once: the next screen and its game may take its addresses, and
+    told apart by id() they were taken for the frozen one (never frozen, never thawed for)."""
+
+    class Screen:
+        pass
+
+    first = Screen()
+    key = gc_policy.serial(first)
+    del first
+    second = Screen()
+    assert gc_policy.serial(second) != key and gc_policy.serial(second) == gc_policy.serial(second)
+    assert gc_policy.serial(None) == 0
