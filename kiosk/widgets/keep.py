@@ -112,11 +112,6 @@ class Keep:
             if self._widgets.get(key) is widget:
                 del self._widgets[key]
 
-    def forget(self, key: str) -> None:
-        """Keep nothing for `key` (a widget kept for the next screen: its closing screen must not take it apart)."""
-        self._widgets.pop(key, None)
-        self._built.pop(key, None)
-
     def clear(self) -> None:
         """Forget every widget (a new game: other keys)."""
         self._widgets.clear()

@@ -118,8 +118,6 @@ class SpyfallHost(SpyPrivate, GameHost):
         super().closing()
         self.pieces.cancel()
         self.setup_form.let_go()
-        if self.keep.kept("spy_locations") is KEPT_LIST.list:
-            self.keep.forget("spy_locations")  # the next table's: not taken apart with this screen (dismantle)
         KEPT_LIST.let_go()  # only a Spyfall table shows it, and this screen's goes
 
     def on_parent(self, _w: Any, parent: Any) -> None:
