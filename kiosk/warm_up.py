@@ -18,8 +18,8 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
     phones' labels in both languages, which also word the first confirmation asked from code, and the
-    screen's other language: ~80 ms each), the on-screen keyboard's keys, the set-up form a game's screen keeps
-    and Spyfall's first location list; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
+    screen's other language: ~80 ms each), the on-screen keyboard's keys, and the set-up form a game's screen
+    keeps; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
     frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
     on the UI thread); none if it never comes."""
     from kiosk.hosting import host_class
@@ -47,10 +47,6 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
         if game_id in app.library.games and app.library.games[game_id].playable:
             yield functools.partial(open_off_screen, app, game_id)
             yield functools.partial(draw_and_close, app, game_id)
-    if "spyfall" in app.library.games and app.library.games["spyfall"].playable:
-        from kiosk.games.spyfall.panels import warm_list
-
-        yield functools.partial(warm_list, app)
     deadline = time.monotonic() + 60
     while rules is not None and rules.is_alive() and time.monotonic() < deadline:
         yield lambda: None

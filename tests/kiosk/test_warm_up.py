@@ -12,7 +12,6 @@ import pytest
 from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
 
 WARM = 7  # steps before the games': the phones' catalogs, the screen's two languages, the keyboard, three screens
-# after the games' screens: Spyfall's first location list (+ 1)
 
 
 def rules_indexed(app: Any) -> None:
@@ -60,7 +59,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     steps = list(warm_steps(app))
     playable = [g.id for g in app.library.games.values() if g.playable]
     assert set(KEEPS_ITS_FORM) == set(kept) and set(kept) <= set(playable)
-    assert len(steps) == WARM + len(playable) + 2 * len(kept) + 1
+    assert len(steps) == WARM + len(playable) + 2 * len(kept)
     for step in steps:
         step()
         driver.pump(1)  # one step per frame, as gc_policy.settle_after runs them
@@ -100,7 +99,7 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
     monkeypatch.setattr(app, "_library", library)
-    assert len(list(steps)) == WARM + len(playable) + 2 * len(KEEPS_ITS_FORM) + 1
+    assert len(list(steps)) == WARM + len(playable) + 2 * len(KEEPS_ITS_FORM)
     monkeypatch.setattr(app, "_library", None)
     monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []
@@ -145,24 +144,3 @@ def test_the_rule_index_and_the_keyboard_are_made_before_the_first_search(driver
     assert set(read) == built  # not again, nor on the UI thread
     driver.tap("kb_done")
     driver.tap("lookup_close")
-
-
-def test_warm_up_makes_the_first_tables_location_list(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Spyfall's location list (15-45 ms of UI-thread CPU in the frame after a game's start here) is made by the
-    warm-up; the first table takes it."""
-    from kiosk.games.spyfall import panels
-
-    app = driver.app
-    monkeypatch.setattr(panels.KEPT_LIST, "list", None)
-    rules_indexed(app)
-    step = [s for s in warm_steps(app) if getattr(s, "func", None) is panels.warm_list]
-    assert len(step) == 1
-    step[0]()
-    kept = panels.KEPT_LIST.list
-    assert kept is not None and kept.parent is None and len(kept.locations) >= 20
-    app.host("spyfall")
-    driver.wait_screen("host")
-    app.get_screen("host").ctx.start({"players": ["앤", "후안", "마리아", "이삭"], "rounds": 2}, seed=2)
-    driver.pump(12)
-    assert panels.KEPT_LIST.list is kept and kept.get_root_window() is not None
-    assert len(kept.ids.rows.children) == len(kept.locations)

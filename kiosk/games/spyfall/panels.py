@@ -247,15 +247,3 @@ class KeptList:
 
 
 KEPT_LIST = KeptList()
-
-
-def warm_list(app: Any) -> None:
-    """The first table's location list made ahead (the kiosk's warm-up): the places of the game's example set-up
-    (every set-up lists the same ones), in the screen's language."""
-    from engines import find_engine
-
-    game = app.library.games["spyfall"]
-    engine = find_engine(game.engine_name)
-    view = engine.view(engine.setup(engine.example_configs(game.pack)[0], game.pack, 0), None)
-    shown = (app.lang, tuple(loc["id"] for loc in view["locations"]))  # as the table's (host._side)
-    KEPT_LIST.take(shown, lambda: LocationList(view["locations"], app.lang, app.tr))
