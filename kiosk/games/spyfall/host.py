@@ -19,7 +19,6 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Action, Step, field_specs
 from engines.spyfall import actions as A
 from kiosk.games.spyfall.panels import (
-    KEPT_LIST,
     CountRow,
     HarleyIcon,
     LocationList,
@@ -118,7 +117,6 @@ class SpyfallHost(SpyPrivate, GameHost):
         super().closing()
         self.pieces.cancel()
         self.setup_form.let_go()
-        KEPT_LIST.let_go()  # only a Spyfall table shows it, and this screen's goes
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self.clock is not None:
@@ -197,8 +195,8 @@ class SpyfallHost(SpyPrivate, GameHost):
                 side.add_widget(self.clock)
             if key.endswith("+list"):
                 shown = (self.ctx.lang, tuple(loc["id"] for loc in view["locations"]))  # kept: 30+ rows to draw
-                side.add_widget(self.keep.built("spy_locations", shown, lambda: KEPT_LIST.take(
-                    shown, lambda: LocationList(view["locations"], self.ctx.lang, self.ctx.tr))))
+                side.add_widget(self.keep.built("spy_locations", shown, lambda: LocationList(
+                    view["locations"], self.ctx.lang, self.ctx.tr)))
             else:
                 side.add_widget(Widget())
             if key.endswith("+later"):

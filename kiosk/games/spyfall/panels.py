@@ -98,12 +98,6 @@ class LocationList(BoxLayout):
         self.ids.heading.text = tr("spyfall.locations.title")
         self.fill()
 
-    def reset(self) -> None:
-        """For the next table (kept_list): the search empty, the rows from the top."""
-        self.ids.search.focus = False
-        self.ids.search.text = ""  # its rows are all refilled in the next frame if a search was typed
-        self.ids.rows.parent.scroll_y = 1
-
     def label(self, loc: Mapping[str, Any]) -> str:
         first, second = (loc["en"], loc["ko"]) if self.lang == "en" else (loc["ko"], loc["en"])
         return f"{first} · {second}"
@@ -218,32 +212,3 @@ def private_card(me: Mapping[str, Any], tr: Tr, lang: str, prank: bool) -> Widge
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
-
-
-class KeptList:
-    """The table's location list kept for the next table: made anew, it cost the frame after a game's start
-    15-45 ms of UI-thread CPU here (its search field and rows). The next table takes it, reset, if it shows the
-    same places in the same language; the screen that closes lets it go (`let_go`), so a kept list never keeps a
-    closed screen alive."""
-
-    def __init__(self) -> None:
-        self.list: LocationList | None = None
-        self.shown: Any = None
-
-    def take(self, shown: Any, make: Callable[[], LocationList]) -> LocationList:
-        """The kept list, off any screen and reset, if made for `shown` and no screen shows it; else `make()`."""
-        kept = self.list
-        if kept is not None and self.shown == shown and kept.get_root_window() is None:
-            self.let_go()
-            kept.reset()
-            return kept
-        self.list, self.shown = make(), shown
-        return self.list
-
-    def let_go(self) -> None:
-        """Off the (closed or replaced) table holding it."""
-        if self.list is not None and self.list.parent is not None:
-            self.list.parent.remove_widget(self.list)
-
-
-KEPT_LIST = KeptList()

@@ -433,12 +433,9 @@ def test_ending_the_game_while_the_cards_go_round_leaves_no_error(driver: Any) -
     assert driver.app.errors == []
 
 
-def test_a_tap_on_the_location_search_in_the_frame_it_appears(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tap_on_the_location_search_in_the_frame_it_appears(driver: Any) -> None:
     """The location list comes a frame after the game's start; a tap on its search field in the frame it came in
     raised IndexError in Kivy (the field's lines were laid out only in the next frame)."""
-    from kiosk.games.spyfall.panels import KEPT_LIST
-
-    monkeypatch.setattr(KEPT_LIST, "list", None)  # a list made anew, as for the first table after start
     app = driver.app
     app.host("spyfall")
     driver.wait_screen("host")
@@ -451,30 +448,3 @@ def test_a_tap_on_the_location_search_in_the_frame_it_appears(driver: Any, monke
     driver.tap(field)
     assert app.keyboard.visible and app.keyboard.target is field and field.focus
     driver.tap("kb_done")
-
-
-def test_the_next_table_takes_the_last_location_list_reset(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The location list (made anew: 15-45 ms of UI-thread CPU in the frame after a game's start here) is kept for
-    the next table: its search emptied, every place listed; a screen that closes lets it go."""
-    from kiosk.games.spyfall.panels import KEPT_LIST
-
-    monkeypatch.setattr(KEPT_LIST, "list", None)
-    app = driver.app
-    _start(driver)
-    driver.pump(3)
-    kept = KEPT_LIST.list
-    assert kept is not None and kept.get_root_window() is not None
-    places = len(kept.locations)
-    driver.tap("spy_loc_search")
-    driver.type("ㅂㅌ")
-    driver.tap("kb_done")
-    driver.pump(3)
-    assert 0 < len(kept.ids.rows.children) < places
-    app.get_screen("host").ctx.start({"players": NAMES, "rounds": 2}, seed=5)  # the next table, same screen
-    driver.pump(12)
-    assert KEPT_LIST.list is kept and kept.get_root_window() is not None
-    assert driver.find("spy_loc_search").text == "" and len(kept.ids.rows.children) == places
-    _check(driver, "spyfall_kept_location_list")
-    app.host("watson_holmes")  # another game's screen: Spyfall's closes
-    driver.wait_screen("host")
-    assert kept.parent is None  # holds no closed screen
