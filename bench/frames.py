@@ -80,14 +80,14 @@ its openings 40). Over 12.5 ms (the 4x-slower line) 63 -> 64: the work is spread
 an opening frame is still up to ~150 ms. RSS before play 228 -> 254 MB (the warm-up makes and draws the four
 kept forms: the drawing +17 MB, the forms +7), at the end 264 -> 275 MB.
 
-Spyfall with voice (#21, session 9), voice + tutor, UI-thread CPU, old = main at 1fca7b1, new = 4f619dc, run side
-by side (30 interactions, load 6-9): guests' frames over 50 ms 4/91 -> 0/151, worst 268 -> 40 ms; pause frames
-worst 54 -> 34 ms. The slow frames voice brought: its 도움말 (like "?") opens the rule look-up, whose first
+Spyfall with voice (#21, session 9), voice + tutor, UI-thread CPU, old = main at 1fca7b1, new = 4f619dc (its
+kept location list since reverted), run side by side (30 interactions, load 6-9): guests' frames over 50 ms 4/91
+-> 0/151, worst 268 -> 40 ms; pause frames worst 54 -> 34 ms. The slow frames voice brought: its 도움말 (like "?") opens the rule look-up, whose first
 keystroke built the rule index in its frame (237-367 ms; now built in a thread by the warm-up: 18-25 ms); the
 first focused field made the on-screen keyboard (53-58 -> 19-21 ms); a tap on the look-up's field in the frame
-voice opened it crashed in Kivy (2 of 5 runs without the fix crashed so). Spyfall's location list, made in the
-frame after each start (21-32 ms), is kept for the next table (3-4 ms; the first table's 13-22, made by the
-warm-up). Voice's own share of a start: update_context 0.3-0.7 ms; decoding does not raise it (one process,
+voice opened it crashed in Kivy (2 of 5 runs without the fix crashed so). Left: Spyfall's location list, made in
+the frame after each start (21-32 ms, with a collection in the same frame over 50). Voice's own share of a
+start: update_context 0.3-0.7 ms; decoding does not raise it (one process,
 interleaved: 16-46 ms decoding, 16-66 idle; a fixed pure-Python loop 14-38 vs 14-25 ms: the spread is the
 machine's load). Wall times with voice (p99 0.3-1.8 s) are llvmpipe drawing on the 2 shared cores (glFinish).
 """
