@@ -131,7 +131,7 @@ class ClueSetup(KeptForm, BoxLayout):
 KEPT: Kept[ClueSetup] = Kept()
 SHELF = Shelf()  # a turn's buttons made ahead, lent from one Clue screen to the next
 SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
-ACCUSE_GRIDS = (("suspect", 0, 3), ("weapon", 1, 4), ("room", 2, 5))
+ACCUSE_GRIDS = (("suspect", 0, 3, "clue_acc_suspect"), ("weapon", 1, 4, "clue_acc_weapon"), ("room", 2, 5, "clue_acc_room"))
 
 
 class ClueHost(PrivateChannel, GameHost):
@@ -200,9 +200,9 @@ class ClueHost(PrivateChannel, GameHost):
         """(key of the action panel's part, what makes it into that panel's Fill) for the parts made ahead."""
         parts: list[tuple[str, Callable[[dict[str, Any], Fill], Any]]] = [
             ("act_turn/clue_room", lambda view, box: self.room_grid(view, box, self.cards(view).ids(2), -1)),
-            ("act_turn/clue_sus", lambda view, box: self.suggest_grid(view, box, *SUGGEST_GRIDS[0])),
-            ("act_turn/clue_wpn", lambda view, box: self.suggest_grid(view, box, *SUGGEST_GRIDS[1]))]
-        parts += [(f"act_accuse/clue_acc_{g[0]}", lambda view, box, g=g: self.accuse_grid(view, box, *g))
+            ("act_turn/clue_sus", lambda view, box: self.card_grid(view, box, *SUGGEST_GRIDS[0])),
+            ("act_turn/clue_wpn", lambda view, box: self.card_grid(view, box, *SUGGEST_GRIDS[1]))]
+        parts += [(f"act_accuse/clue_acc_{g[0]}", lambda view, box, g=g: self.card_grid(view, box, *g))
                   for g in ACCUSE_GRIDS]
         parts.append(("act_accuse", self._accuse_ahead))  # the panel itself, the grids in it
         return parts
@@ -219,7 +219,7 @@ class ClueHost(PrivateChannel, GameHost):
             SHELF.store(self.keep, prefix, self.ctx.lang)
         # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
         # clock), not in the tap's frame
-        made, body = self.keep.kept(f"clue/body/{key}"), self.keep.kept("clue/body")
+        made, body = self.keep.kept(prefix), self.keep.kept("clue/body")
         if made is not None and made.parent is None and body is not None and body.children:
             shown = body.children[0]  # the action panel on show
             made.size = (shown.width, shown.height if key == panel else made.height)
@@ -406,7 +406,7 @@ class ClueHost(PrivateChannel, GameHost):
         room = view["tokens"][view["players"][turn]["suspect"]]
         box.add(ClueText, text=self.tr("act.suggest_title", room=self.cname(view, room)))
         for grid in SUGGEST_GRIDS:
-            self.suggest_grid(view, box, *grid)
+            self.card_grid(view, box, *grid)
         ready = "suspect" in self.pick and "weapon" in self.pick
         action_button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
                       disabled=not ready)
@@ -415,13 +415,10 @@ class ClueHost(PrivateChannel, GameHost):
         button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
                     prefix="clue_room", height=60)
 
-    def suggest_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
+    def card_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
+        """A category's cards to pick for the suggestion or accusation being built (`key`: what is picked)."""
         button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
                     lambda c: self.choose(key, c), cols, self.pick.get(key, ""), prefix, 56)
-
-    def accuse_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int) -> None:
-        button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
-                    lambda c: self.choose(key, c), cols, self.pick.get(key, ""), f"clue_acc_{key}", 56)
 
     def choose(self, key: str, cid: str) -> None:
         self.pick[key] = cid
@@ -456,7 +453,7 @@ class ClueHost(PrivateChannel, GameHost):
         turn = view["turn"]
         box.add(ClueText, text=self.tr("act.accuse_title"))
         for grid in ACCUSE_GRIDS:
-            self.accuse_grid(view, box, *grid)
+            self.card_grid(view, box, *grid)
         ready = all(k in self.pick for k in ("suspect", "weapon", "room"))
         self.button_row(box, "go", [
             (self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse, "normal"),
