@@ -326,6 +326,7 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
     size: dict[str, int] = {}
     after: list[int] = []
     first: Any = None
+    last: Any = None
     try:
         for cycle in range(3):
             for game in GAMES:
@@ -350,8 +351,9 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
                 play(3)
                 driver.wait_for(lambda n=froze: froze_since(n), timeout=20)
                 size[game] = min(size.get(game, 10**9), gc.get_freeze_count() - before)  # the screen, frozen
+                last = weakref.ref(app.get_screen("host").host_widget)
                 if first is None:
-                    first = weakref.ref(app.get_screen("host").host_widget)
+                    first = last
                 play(3)  # play goes on: the next full collection traverses what was made since the freeze
                 gc.collect()
                 live[game] = max(live.get(game, 0), len(gc.get_objects()))
@@ -380,8 +382,10 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
         driver.wait_screen("attract")
         collector.thaw_idle_s = 0.6
         driver.wait_for(lambda: collector.collected["thaw"] > thaws, timeout=20)
-        # the last screen (Clue's) freed: taken apart at the turnover, what it left by the thaw
-        assert not collector.frozen_keys and gc.get_freeze_count() < after[2] - size["clue"] / 2, (after, size)
+        # the last screen (Clue's) freed: taken apart at the turnover, what it left by the thaw (the buttons its
+        # shelf lends to the next Clue screen stay, so the frozen count drops by less than the screen's size)
+        assert last() is None and not collector.frozen_keys, (after, size)
+        assert gc.get_freeze_count() < after[2] - size["clue"] / 4, (after, size)
     finally:
         collector.uninstall()
         gc.unfreeze()
