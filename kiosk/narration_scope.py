@@ -30,10 +30,13 @@ class NarrationScope:
         return self.app.caption_slot
 
     def hush(self) -> None:
-        """Stop and clear this screen's speech and captions now."""
+        """Stop and clear this screen's speech and captions now. A pause ends with it: paused on one screen (or
+        by the last table), the narrator stayed paused and the next screen's speech was never heard."""
         from audio.narrator import utterance_mark
 
         self.hushed_at = time.perf_counter()
         self.bar.floor = utterance_mark()
         self.narrator.stop()
+        if self.narrator.paused:
+            self.narrator.resume()
         self.bar.clear()

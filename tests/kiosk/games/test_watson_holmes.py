@@ -566,3 +566,16 @@ def test_solution_reading_uses_the_caption_strip_without_covering_controls(drive
     assert driver.covered_targets() == []
     driver.tap("captions_stop")
     _silent(driver, narrator)
+
+
+def test_a_pause_left_on_another_screen_does_not_silence_the_opening(driver: Any, sound_on: Any) -> None:
+    """Covers WH-33. Narration paused on one screen (or by the last table) ends when the screen changes: the
+    case opening is heard (the narrator stayed paused and the opening was silent)."""
+    import time
+
+    narrator = sound_on
+    narrator.pause()  # a guest's pause, left behind
+    driver.app.go("detail")
+    t0 = time.perf_counter()
+    _open_case(driver)
+    _hears_speech(driver, narrator, t0)
