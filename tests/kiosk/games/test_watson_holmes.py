@@ -576,6 +576,8 @@ def test_a_pause_left_on_another_screen_does_not_silence_the_opening(driver: Any
     narrator = sound_on
     narrator.pause()  # a guest's pause, left behind
     driver.app.go("detail")
+    assert not narrator.paused  # the screen change ended it
     t0 = time.perf_counter()
     _open_case(driver)
     _hears_speech(driver, narrator, t0)
+    assert _device(narrator).first_audible_after(t0) is not None  # the opening is heard
