@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 NAVIGATION = ("next", "previous", "repeat", "stop", "help", "score", "time_left", "new_game")
+GUEST_SPOKE = ("heard", "intent", "confirm", "confirm_done")  # voice events that are a guest's command
 
 
 class VoiceBar(BoxLayout):
@@ -123,7 +124,8 @@ class VoiceBridge:
 
     # ------------------------------------------------------------ events (UI thread)
     def on_event(self, ev: Any) -> None:
-        gc_policy.note_input()  # a guest spoke: no thaw of the heap now (kiosk/gc_policy.py)
+        if ev.kind in GUEST_SPOKE:  # no thaw of the heap now (kiosk/gc_policy.py); the listening light, a
+            gc_policy.note_input()  # dropped noise are not a guest at the screen (counted, never quiet for a thaw)
         if ev.kind == "heard":
             self.last_heard = self.heard_line(ev)
             self.bar.heard.text = self.last_heard
