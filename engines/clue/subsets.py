@@ -13,7 +13,11 @@ the hand sizes), counted another way that costs far less Python per problem when
 - each chain's forward pass counts ways to reach its sets, but for one chain's last owner (the larger
   last step): that step is passed once, in the backward pass, making the join as it goes (its sets are
   looked up as complements of the other chain's end); a backward pass along each chain gives the ways
-  to finish; the products, summed per pick, give each (card, owner) count.
+  to finish; the products, summed per pick, give each (card, owner) count;
+- but for a few owners that share no card (the join's first): a card's counts over its owners add up to
+  the total (each deal gives it one owner), so theirs are found by difference, and the join lists only
+  its owner's hands among the cards left (`_hands`: the subsets of a bitmask, a bounded
+  table shared across problems, as are the picks).
 
 `estimate` bounds the work from the pick counts before anything is built; the counter uses this
 programme only below LIMIT (about where the two cost the same on bench/clue_counting.py), and the
@@ -23,6 +27,7 @@ layered one above it. Both give the same exact counts (tests/engines/clue/test_c
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -67,33 +72,12 @@ class SubsetModel:
         self.layers: list[dict[int, int]] = []  # the forward layers of both chains (freed after counting)
         self.back: list[dict[int, int]] = []  # the same and the join, kept for sampling
         self.runs: tuple[list[dict[int, int]], list[dict[int, int]]] = ([], [])
-        self.picks: tuple[list[list[int]], list[list[int]]] = ([], [])
+        self.picks: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
         self.join: dict[int, int] = {}
 
-    def _picks(self, o: int) -> list[int]:
+    def _picks(self, o: int) -> tuple[int, ...]:
         """Owner o's possible hands: its capacity's worth of the cards it may hold, meeting its marks."""
-        a, cap = self.allowed[o], self.caps[o]
-        need = self.mine.get(o, ())
-        if cap == 1:  # one card: it must be in every mark on o
-            for t in need:
-                a &= t
-            need = ()
-        bits = []
-        while a:
-            low = a & -a
-            bits.append(low)
-            a ^= low
-        if cap == 1:
-            return bits
-        if cap == len(bits):
-            out = [self.allowed[o]]
-        elif cap == 2:
-            out = [x | y for x, y in combinations(bits, 2)]
-        else:
-            out = [sum(t) for t in combinations(bits, cap)]
-        for t in need:
-            out = [s for s in out if s & t]
-        return out
+        return _hands(self.allowed[o], self.caps[o], tuple(self.mine.get(o, ())))
 
     def forward(self) -> None:
         """Each chain's forward layers (the sets of cards its first k owners may hold, with their numbers of
@@ -125,7 +109,7 @@ class SubsetModel:
         self.chains, self.picks, self.runs = chains, picks, runs
         self.layers = self.back = runs[0] + runs[1]
 
-    def _extend(self, run: list[dict[int, int]], picks: list[list[int]], needs: list[int], upto: int) -> None:
+    def _extend(self, run: list[dict[int, int]], picks: list[tuple[int, ...]], needs: list[int], upto: int) -> None:
         """Append forward layers to `run` until it holds `upto` + 1 layers."""
         layer = run[-1]
         for k in range(len(run) - 1, upto):
@@ -167,25 +151,24 @@ class SubsetModel:
         P = self.P
         full = self.full
         rows = [counts[c] for c in self.unknown]
-        chains, picks, runs = self.chains, self.picks, self.runs
+        start = [sum(row) for row in rows]
+        chains, runs = self.chains, self.runs
         total = 0
         join: dict[int, int] = {}  # second chain's set → ways the first chain holds the rest
         if chains[0]:
             k = len(chains[0]) - 1
             end = runs[1][-1]
+            skip = self._skipped()
             back: dict[int, int] = {}
-            pw = dict.fromkeys(picks[0][k], 0)  # pick → deals in which this owner holds exactly it
+            o = chains[0][k]  # the join's owner (skipped: its counts are found by difference)
+            a, cap, need = self.allowed[o], self.caps[o], tuple(self.mine.get(o, ()))
             for m, f in runs[0][k].items():
                 acc = 0
                 rest = full ^ m
-                for s in picks[0][k]:
-                    if s & m:
-                        continue
+                for s in _hands(a & rest, cap, need):  # its hands among the cards left
                     u = rest ^ s
                     if u in end:
-                        b = end[u]
-                        acc += b
-                        pw[s] += f * b
+                        acc += end[u]
                         if u in join:
                             join[u] += f
                         else:
@@ -193,9 +176,18 @@ class SubsetModel:
                 if acc:
                     back[m] = acc
                     total += f * acc
-            _spread(pw, rows, P if chains[0][k] >= P else chains[0][k])
-            self._back(0, k - 1, back, rows, P)
-            self._back(1, len(chains[1]) - 1, join, rows, P)
+            self._back(0, k - 1, back, rows, P, skip)
+            self._back(1, len(chains[1]) - 1, join, rows, P, skip)
+            # the skipped owners' counts: every deal gives a card to exactly one owner
+            allowed = self.allowed
+            for o in skip:
+                col = P if o >= P else o
+                a = allowed[o]
+                while a:
+                    low = a & -a
+                    row = rows[low.bit_length() - 1]
+                    row[col] += total - sum(row) + start[low.bit_length() - 1]
+                    a ^= low
         elif full == 0 and runs[0][0]:
             total = 1
         self.join = join
@@ -204,13 +196,27 @@ class SubsetModel:
             counts[c][o] += total
         return total
 
-    def _back(self, i: int, top: int, back: dict[int, int], rows: list[list[int]], P: int) -> None:
+    def _skipped(self) -> list[int]:
+        """Owners whose counts are left out of the passes and found afterwards by difference (a card's counts
+        over its owners add up to the total): no two may hold the same card. Greedily, the join's owner,
+        then each chain's from its last (the larger layers) to its first."""
+        chains, allowed = self.chains, self.allowed
+        skip = []
+        taken = 0
+        for o in (*chains[0][::-1], *chains[1][::-1]):
+            if not allowed[o] & taken:
+                skip.append(o)
+                taken |= allowed[o]
+        return skip
+
+    def _back(self, i: int, top: int, back: dict[int, int], rows: list[list[int]], P: int,
+              skip: list[int]) -> None:
         """The backward pass along chain i from its owner `top` down, `back` giving the ways to finish from
-        each set after that owner; per-card counts added into `rows`."""
+        each set after that owner; per-card counts added into `rows` (but for the owners in `skip`)."""
         run, picks, chain = self.runs[i], self.picks[i], self.chains[i]
         for k in range(top, 0, -1):
-            pw = dict.fromkeys(picks[k], 0)
             cur: dict[int, int] = {}
+            pw = dict.fromkeys(picks[k], 0)
             for m, f in run[k].items():
                 acc = 0
                 for s in picks[k]:
@@ -224,9 +230,10 @@ class SubsetModel:
                 if acc:
                     cur[m] = acc
             back = cur
-            _spread(pw, rows, P if chain[k] >= P else chain[k])
-        if top >= 0:  # the first owner: from the empty set, so a pick's deals are the ways to finish after it
-            col = P if chain[0] >= P else chain[0]
+            if chain[k] not in skip:  # (rare in the middle of a chain)
+                _spread(pw, rows, P if chain[k] >= P else chain[k])
+        if top >= 0 and chain[0] not in skip:  # the first owner: from the empty set, so a pick's deals are
+            col = P if chain[0] >= P else chain[0]  # the ways to finish after it
             for s in picks[0]:
                 if s in back:
                     v = back[s]
@@ -257,6 +264,32 @@ class SubsetModel:
                     deal[self.unknown[low.bit_length() - 1]] = col
                     s ^= low
         return deal
+
+
+@lru_cache(maxsize=8192)
+def _hands(a: int, cap: int, need: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """The subsets of `cap` bits of the bitmask `a` that meet every mask in `need` (pure combinatorics:
+    shared across problems, bounded)."""
+    if cap == 1:  # one card: it must be in every mask
+        for t in need:
+            a &= t
+        need = ()
+    bits = []
+    while a:
+        low = a & -a
+        bits.append(low)
+        a ^= low
+    if cap == 1:
+        return tuple(bits)
+    if cap == len(bits):
+        out = [sum(bits)]
+    elif cap == 2:
+        out = [x | y for x, y in combinations(bits, 2)]
+    else:
+        out = [sum(t) for t in combinations(bits, cap)]
+    for t in need:
+        out = [s for s in out if s & t]
+    return tuple(out)
 
 
 def _spread(pw: dict[int, int], rows: list[list[int]], col: int) -> None:
