@@ -42,8 +42,8 @@ So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after th
 (`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
 they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —
 `gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees it, off play only: no game's
-screen or set-up form on show, nobody touched the screen or spoke a command (`note_input`) for `THAW_IDLE_S`,
-settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses
+screen or set-up form on show, nobody touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`)
+for `IDLE_S`, settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses
 every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine);
 before closed screens were taken apart, once between two games, now once every few closed screens. A screen still
 built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
@@ -153,6 +153,7 @@ class IdleCollector:
         self.take_apart = take_apart
         self.closed: list[list[Any]] = []  # closed screens' widgets (weak), to take apart in a pause (`discard`)
         self.last_input = clock()
+        self.last_voice = self.last_input - idle_s  # a guest's voice command (`note_voice`)
         self._cpu = cpu()
         self.calm = 0  # frames in a row with less than CALM_CPU of UI-thread CPU
         self.collected = {"idle": 0, "bound": 0, "froze": 0, "thaw": 0, "taken apart": 0}
@@ -165,6 +166,13 @@ class IdleCollector:
     def note_input(self, *_args: Any) -> None:
         """A touch or a key: the guests are busy with the screen."""
         self.last_input = self.clock()
+
+    def note_voice(self) -> None:
+        """A guest's voice command: busy for `idle_s` like a touch, but not for the thaw's longer quiet (with
+        commands every ~1.5 s, bench/frames.py's pace, a thaw never came: the freeze budget stayed spent and
+        every collection during play traversed the live screens, 40-80 ms here). A command while a thaw runs
+        waits for it as for any frame; its answer takes longer than that anyway (decoding)."""
+        self.last_voice = self.clock()
 
     def _on_motion(self, _window: Any, _etype: str, me: Any) -> None:
         if getattr(me, "is_touch", False):  # not a mouse's hover
@@ -187,11 +195,13 @@ class IdleCollector:
         if self.pending():
             return ""
         younger = self.counts()[2]  # generation-1 collections since the last full one
-        quiet = self.clock() - self.last_input
+        now = self.clock()
+        untouched = now - self.last_input
+        quiet = min(untouched, now - self.last_voice)
         settled = self.calm >= CALM_FRAMES and quiet >= self.idle_s and not self.moving()
         if self.closed and settled:
             return "take apart"
-        if self.frozen_keys and settled and quiet >= self.thaw_idle_s:
+        if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
             if not shown and self.frozen_keys.keys() - {key} and self.left_over(key) >= self.thaw_at:
@@ -298,10 +308,10 @@ def discard(widgets: list[Any]) -> None:
     dismantle(widgets)
 
 
-def note_input() -> None:
-    """Input the Window does not see (a voice command): the guests are busy with the screen."""
+def note_voice() -> None:
+    """A guest's voice command (the Window does not see it): the guests are busy with the screen."""
     if COLLECTOR is not None:
-        COLLECTOR.note_input()
+        COLLECTOR.note_voice()
 
 
 def settle() -> int:

@@ -124,8 +124,8 @@ class VoiceBridge:
 
     # ------------------------------------------------------------ events (UI thread)
     def on_event(self, ev: Any) -> None:
-        if ev.kind in GUEST_SPOKE:  # no thaw of the heap now (kiosk/gc_policy.py); the listening light, a
-            gc_policy.note_input()  # dropped noise are not a guest at the screen (counted, never quiet for a thaw)
+        if ev.kind in GUEST_SPOKE:  # busy: no collection now (kiosk/gc_policy.py); the listening light and
+            gc_policy.note_voice()  # dropped noise are not a guest at the screen
         if ev.kind == "heard":
             self.last_heard = self.heard_line(ev)
             self.bar.heard.text = self.last_heard

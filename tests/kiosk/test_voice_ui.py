@@ -154,14 +154,14 @@ def test_a_tap_on_the_rule_lookup_in_the_frame_voice_opened_it(driver: Any, voic
 
 
 def test_only_a_guests_command_counts_as_input_for_the_collector(driver: Any, voice: Any, monkeypatch: Any) -> None:
-    """The kiosk thaws its heap only when nobody touched the screen or spoke a command for a while
+    """The kiosk collects only when nobody touched the screen or spoke a command for a while
     (kiosk/gc_policy.py). The mic's listening light turning on and off, and a press with nothing said, are not a
     guest at the screen: counted as input, voice every ~1.5 s kept the collector from ever finding a pause (the
     closed screens were never taken apart, RSS 790 MB in bench/frames.py). A command heard is."""
     from kiosk import gc_policy
 
     noted: list[str] = []
-    monkeypatch.setattr(gc_policy, "note_input", lambda: noted.append(voice.controller.phase.value))
+    monkeypatch.setattr(gc_policy, "note_voice", lambda: noted.append(voice.controller.phase.value))
     controller = voice.controller
     controller.press()
     controller.release()  # nothing said: the light goes on and off
