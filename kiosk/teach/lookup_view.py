@@ -137,12 +137,16 @@ def open_lookup(query: str = "", game_id: str | None = None) -> RuleLookup:
     app = App.get_running_app()
     game_id = game_id or current_game_id(app)
     view = _kept[0] if _kept else None
-    if view is not None and not view._is_open and view.game_id == game_id and view.lang == app.lang:
+    if view is not None and view.game_id == game_id and view.lang == app.lang:
         if view.input.text != query:
             view.input.text = query  # searched in the next frame
         view.input.focus = False
         view.detail.parent.scroll_y = 1
+        if view._is_open:  # asked again while on show (voice's 도움말): the same dialog, not a second on top
+            return view
     else:
+        if view is not None and view._is_open:
+            view.dismiss(animation=False)
         view = RuleLookup(game_id, query)
         _kept[:] = [view]
     view.open(animation=False)

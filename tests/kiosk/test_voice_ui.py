@@ -170,3 +170,23 @@ def test_only_a_guests_command_counts_as_input_for_the_collector(driver: Any, vo
     say(controller, "이전")
     driver.pump(3)
     assert noted, "a command heard counts as input"
+
+
+def test_help_said_twice_opens_one_rule_lookup(driver: Any, voice: Any) -> None:
+    """"도움말" while the rule look-up is on show brings up the same dialog, not a second one on top: the guests
+    needed as many closes as they had asked, and every dialog stayed alive under the next (bench/frames.py: 7
+    look-ups alive after four games, ~120 observers and 8 clock events each)."""
+    from kivy.core.window import Window
+
+    from kiosk.teach.lookup_view import RuleLookup
+
+    _spyfall_table(driver)
+    for _ in range(3):
+        say(voice.controller, "도움말")
+        driver.pump(3)
+    assert len([w for w in Window.children if isinstance(w, RuleLookup)]) == 1
+    assert len(driver.find_all("lookup_input")) == 1
+    driver.tap("lookup_close")
+    driver.pump(2)
+    assert not [w for w in Window.children if isinstance(w, RuleLookup)]
+    assert driver.app.sm.current == "host"
