@@ -320,6 +320,29 @@ def by_tap(fn: Any, *args: Any, **kw: Any) -> None:
     fn(*args, **kw)
 
 
+def top_dialog() -> Any:
+    """The dialog on top (a ModalView open over the screen), or None: a guest answers it before anything else."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    return next((w for w in Window.children if isinstance(w, ModalView)), None)
+
+
+def dialog_targets(dialog: Any) -> list[Any]:
+    from kivy.uix.behaviors import ButtonBehavior
+
+    out, todo = [], [dialog]
+    while todo:
+        w = todo.pop()
+        if isinstance(w, ButtonBehavior) and not w.disabled and w.opacity > 0 and w.width > 1:
+            out.append(w)
+        todo.extend(w.children)
+    return out
+
+
+CLOSERS = ("close", "cancel", "no", "back", "done")  # the test_id endings of a dialog's way out
+
+
 def play_game(driver: Any, game: str, frames: int, rng: random.Random,
               times: list[tuple[float, float]], pauses: random.Random | None = None,
               paused: list[tuple[float, float]] | None = None,
@@ -333,7 +356,30 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
 
     app = driver.app
 
+    def answer_dialog(tries: int) -> None:
+        """A dialog is on top: a guest taps inside it (its buttons only: the screen under it takes no touch); after
+        a few taps they close it."""
+        dialog = top_dialog()
+        targets = dialog_targets(dialog)
+        closers = [w for w in targets if str(getattr(w, "test_id", "")).endswith(CLOSERS)]
+        if tries >= 6:  # its way out did not close it
+            target = None
+        elif tries >= 3 or not targets:
+            target = closers[0] if closers else None
+        else:
+            target = rng.choice(targets)
+        if target is None:
+            times.append(frame(functools.partial(by_tap, dialog.dismiss, animation=False), f"{game}: tap dismiss"))
+        else:
+            times.append(frame(functools.partial(tap, target),
+                               f"{game}: tap {getattr(target, 'test_id', '') or type(target).__name__}"))
+        guest()
+
     def open_game(again: bool = True) -> Any:
+        tries = 0
+        while top_dialog() is not None and tries < 8:  # closed before the guests leave the screen
+            answer_dialog(3)
+            tries += 1
         if again and pauses is not None and away is not None:
             # between two games (or after a tap that left the screen) the guests are on the game's page
             # a while (reading the result, choosing): `away` frames, where the kiosk thaws (kiosk/gc_policy.py)
@@ -360,7 +406,13 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
             pause(guest_pause(pauses), game, paused)
 
     ctx = open_game(again=False)
+    in_dialog = 0
     for n in range(frames):
+        if top_dialog() is not None:  # a guest answers a dialog before anything else (no action under it)
+            answer_dialog(in_dialog)
+            in_dialog += 1
+            continue
+        in_dialog = 0
         s = ctx.session if ctx is not None else None
         if app.sm.current != "host" or s is None or ctx.host is None:
             ctx = open_game()
