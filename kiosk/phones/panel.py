@@ -3,14 +3,23 @@
 Only the seat being joined shows its code (others look away, as with pass-the-tablet); a code hides by
 itself once its phone is connected, so nobody can scan it later from across the table. "New code" and
 "No phone" call the hub's reissue / revoke. Open it from the host frame at set-up, or from staff mode.
+
+The QR code is encoded off the UI thread (segno is pure Python: 20-50 ms a code here, 4x on a Pi-class
+tablet): the code text shows at once, the picture a few frames later (its texture is made on the UI
+thread, GL). The last few codes' PNGs are kept, so a refresh of the same code does not encode again.
 """
 
 from __future__ import annotations
 
 import io
+import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.image import Image as CoreImage
 from kivy.graphics.texture import Texture
 from kivy.metrics import dp
@@ -26,11 +35,36 @@ from kiosk.phones.qr import qr_png
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
+log = logging.getLogger(__name__)
+KEEP_PNGS = 16  # a code's PNG is ~2 kB: the seats of a table, a few reissues
+_ENCODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phones-qr")
+_PNGS: OrderedDict[str, bytes] = OrderedDict()  # url -> PNG, most recent last
+_PNGS_LOCK = threading.Lock()
 
 
-def qr_texture(text: str) -> Texture:
-    """A crisp QR code texture (nearest-neighbour scaling keeps the modules square)."""
-    texture: Texture = CoreImage(io.BytesIO(qr_png(text, scale=10, border=4)), ext="png").texture
+def _cached_png(url: str) -> bytes | None:
+    with _PNGS_LOCK:
+        png = _PNGS.get(url)
+        if png is not None:
+            _PNGS.move_to_end(url)
+        return png
+
+
+def _encode(url: str) -> bytes:
+    """On the encoder thread: the code's PNG, kept for the next refresh."""
+    png = _cached_png(url)
+    if png is None:
+        png = qr_png(url, scale=10, border=4)
+        with _PNGS_LOCK:
+            _PNGS[url] = png
+            while len(_PNGS) > KEEP_PNGS:
+                _PNGS.popitem(last=False)
+    return png
+
+
+def qr_texture(png: bytes) -> Texture:
+    """A crisp QR code texture from its PNG (UI thread: GL); nearest-neighbour keeps the modules square."""
+    texture: Texture = CoreImage(io.BytesIO(png), ext="png").texture
     texture.mag_filter = "nearest"
     texture.min_filter = "nearest"
     return texture
@@ -52,6 +86,7 @@ class PhonesPanel(ModalView):
         super().__init__(size_hint=(0.94, 0.94), auto_dismiss=False, background="", background_color=BG)
         self.hub, self.url_for, self.base_url, self.tr, self.on_close = hub, url_for, base_url, tr, on_close
         self.shown: int | None = None
+        self._qr: tuple[Image, str] | None = None  # the code picture on show and its url
         self._listening = True
         hub.listen(self.refresh)
         self.box = BoxLayout(orientation="horizontal", padding=dp(24), spacing=dp(24))
@@ -74,6 +109,7 @@ class PhonesPanel(ModalView):
         if self.shown is not None and any(s.seat == self.shown and s.connected for s in status):
             self.shown = None  # joined: its code is hidden again
         self.box.clear_widgets()
+        self._qr = None
         left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
         left.add_widget(_label(self.tr("phones.tablet.title"), LEAD, ACCENT, True, 52))
         hint = _label(self.tr("phones.tablet.hint"), SMALL, MUTED, height=84)
@@ -112,9 +148,7 @@ class PhonesPanel(ModalView):
             side.add_widget(Widget())
             return side
         side.add_widget(_label(self.tr("phones.tablet.scan_now", name=current.name), LEAD, ACCENT, True, 48))
-        img = Image(texture=qr_texture(url), fit_mode="contain", size_hint_y=1)
-        img.test_id = "phones_qr"
-        side.add_widget(img)
+        side.add_widget(self._qr_image(url))
         side.add_widget(_label(self.tr("phones.tablet.code", code=current.code), LEAD, TEXT, True, 48))
         side.add_widget(_label(self.tr("phones.tablet.or_type", url=self.base_url), SMALL, MUTED, height=36))
         row = BoxLayout(orientation="horizontal", spacing=dp(12), size_hint_y=None, height=dp(64))
@@ -126,6 +160,34 @@ class PhonesPanel(ModalView):
         row.add_widget(off)
         side.add_widget(row)
         return side
+
+    def _qr_image(self, url: str) -> Image:
+        """The code's picture: blank until its PNG is encoded (on the encoder thread unless cached)."""
+        img = Image(fit_mode="contain", size_hint_y=1, color=(1, 1, 1, 0))
+        img.test_id = "phones_qr"
+        self._qr = (img, url)
+        png = _cached_png(url)
+        if png is not None:
+            self._show_qr(img, url, png)
+        else:
+            _ENCODER.submit(_encode, url).add_done_callback(
+                lambda done: Clock.schedule_once(lambda dt: self._qr_done(img, url, done)))
+        return img
+
+    def _qr_done(self, img: Image, url: str, done: Future[bytes]) -> None:
+        error = done.exception()
+        if error is not None:  # the short code is still there to type
+            log.warning("QR code not drawn for %s", url.split("#")[0], exc_info=error)
+        elif self._listening and self._qr == (img, url):  # else a late answer for a picture gone
+            self._show_qr(img, url, done.result())
+
+    def _show_qr(self, img: Image, url: str, png: bytes) -> None:
+        try:
+            img.texture = qr_texture(png)
+        except Exception:  # noqa: BLE001 - a bad picture must not take the panel down
+            log.warning("QR code not shown for %s", url.split("#")[0], exc_info=True)
+            return
+        img.color = (1, 1, 1, 1)
 
     def _reissue(self, seat: int) -> None:
         self.hub.reissue(seat)

@@ -43,6 +43,7 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     assert driver.find_all("phones_qr") == []  # nobody's code until a seat is picked
     driver.tap("phones_show_1")
     assert driver.find_all("phones_qr")
+    driver.wait_for(lambda: driver.find("phones_qr").texture is not None)  # encoded off the UI thread
     code = hub.status()[1].code
     assert any(code in t for t in driver.texts()) and any("민호님, 지금 찍으세요" in t for t in driver.texts())
     assert not any(hub.status()[0].code in t for t in driver.texts())
@@ -72,4 +73,47 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
     driver.tap("phones_close")
     assert hub._listeners == []
+    session.close()
+
+
+def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driver: Any, tmp_path: Path,
+                                                                           monkeypatch: Any) -> None:
+    """segno encodes in pure Python (20-50 ms here, 4x on a Pi-class tablet): in the frame of the guest's tap
+    it stalled the UI (issue #21). The code text shows at once; the picture follows, and a refresh of the
+    same code (another seat's phone joins) does not encode it again."""
+    import threading
+
+    from kiosk.phones import panel as panel_module
+    from tests.phones.helpers import new_session
+
+    threads: list[threading.Thread] = []
+    encode = panel_module.qr_png
+
+    def recording(text: str, **kw: Any) -> bytes:
+        threads.append(threading.current_thread())
+        return encode(text, **kw)
+
+    monkeypatch.setattr(panel_module, "qr_png", recording)
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub()
+    hub.attach(session)
+    base = "http://192.168.0.20:8765"
+    panel = panel_module.PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base,
+                                     driver.app.tr)
+    panel.open()
+    driver.pump(4)
+    driver.tap("phones_show_2", frames=1)
+    assert any(hub.status()[2].code in t for t in driver.texts())  # typeable at once
+    assert threading.main_thread() not in threads
+    for _ in range(60):  # a bounded number of frames (the worker's 20-50 ms, under load more)
+        if driver.find("phones_qr").texture is not None:
+            break
+        driver.wait(0.05)
+    assert driver.find("phones_qr").texture is not None and driver.find("phones_qr").color[3] == 1
+    assert len(threads) == 1
+
+    assert hub.join(Recorder(), token=hub.seat_pass(0).token)["t"] == "joined"  # a refresh, same code shown
+    driver.pump(3)
+    assert driver.find("phones_qr").texture is not None and len(threads) == 1
+    driver.tap("phones_close")
     session.close()
