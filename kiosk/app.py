@@ -402,6 +402,9 @@ class TableHostApp(App):
                 self.phones_server.stop()
             except Exception:
                 log.exception("phone server stop failed")
+        from kiosk.phones import tokens
+
+        tokens.flush()  # the phones' passes still being written (tokens.py)
         if self.narrator is not None:
             try:
                 self.narrator.close()

@@ -294,10 +294,7 @@ class PhoneHub:
     def _save_locked(self) -> None:
         if self.store is None or not self._key:
             return
-        try:
-            self.tokens.save(self.store, self._key)
-        except OSError:
-            log.warning("phone passes not saved (they last until a restart)", exc_info=True)
+        self.tokens.save(self.store, self._key)  # written off this thread, in order (tokens.py)
 
     def _changed(self) -> None:
         for fn in list(self._listeners):

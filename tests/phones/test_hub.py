@@ -224,6 +224,7 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     phone = Recorder("10.0.0.1")
     assert hub.join(phone, token=before[1][0])["t"] == "joined"
     device = phone.sent[0]["device"]
+    T.flush()  # written by the passes' writer thread, in order (a power cut in these ms loses the join)
     assert oct(store.stat().st_mode & 0o777) == "0o600"
     session.dispatch(A.ChooseDealer(TABLE, 1))
     session.close()  # the power goes: nothing is ended
@@ -240,6 +241,7 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     thief = Recorder("10.0.0.9")
     assert hub2.join(thief, token=before[1][0], device="someone-else")["code"] == "other_device"
     hub2.end_game()
+    T.flush()
     assert not store.exists()
     resumed.close()
 
@@ -248,6 +250,7 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     hub3 = PhoneHub(catalogs=catalogs(), store=store)
     hub3.attach(fresh)
     assert hub3.seat_pass(1).token not in {t for t, _ in before.values()}  # type: ignore[union-attr]
+    T.flush()
     assert json.loads(store.read_text(encoding="utf-8"))["passes"][1]["token"] == hub3.seat_pass(1).token  # type: ignore[union-attr]
     again2 = Recorder("10.0.0.1")
     assert hub3.join(again2, token=before[1][0], device=device)["code"] == "bad_token"  # old passes are dead
@@ -273,3 +276,28 @@ def test_the_private_part_comes_from_the_views_parts_in_both_languages(tmp_path:
         assert not any(p["kind"] == "reveal" for p in detective)
     finally:
         session.close()
+
+
+def test_passes_are_fsynced_off_the_callers_thread_in_call_order(tmp_path: Path, monkeypatch: Any) -> None:
+    """The fsync took 36 ms of a game-start frame on the UI thread (issue #21): the passes' writer does it,
+    and its writes land in call order, so an end of game's forget is never undone by an earlier save."""
+    import os
+    import threading
+
+    synced: list[threading.Thread] = []
+    real = os.fsync
+    monkeypatch.setattr(T.os, "fsync", lambda fd: (synced.append(threading.current_thread()), real(fd))[1])
+    store = tmp_path / "phone_passes.json"
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub(catalogs=catalogs(), store=store)
+    hub.attach(session)
+    for _ in range(5):
+        hub.reissue(1)
+    T.flush()
+    assert synced and threading.current_thread() not in synced
+    assert json.loads(store.read_text(encoding="utf-8"))["passes"][1]["token"] == hub.seat_pass(1).token  # type: ignore[union-attr]
+    hub.reissue(2)
+    hub.end_game()
+    T.flush()
+    assert not store.exists()
+    session.close()

@@ -20,6 +20,7 @@ import aiohttp
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
+from kiosk.phones import tokens
 from kiosk.session import Session
 from tests.phones.helpers import MainThread, Phone, new_session, serve, until
 
@@ -66,7 +67,8 @@ def test_a_thousand_idle_websockets_leave_room_for_games_saves_and_joins(tmp_pat
             other.close()
             session.dispatch(A.ChooseDealer(TABLE, 0))
             hub.store = tmp_path / "passes.json"
-            hub.reissue(2)  # the passes file is written
+            hub.reissue(2)  # the passes file is written (by its writer thread)
+            tokens.flush()
             assert hub.store.exists()
             # a real phone joins while the flood holds its sockets
             phone = await Phone.open(server.url)
