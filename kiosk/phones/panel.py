@@ -87,6 +87,11 @@ class PhonesPanel(ModalView):
         self.hub, self.url_for, self.base_url, self.tr, self.on_close = hub, url_for, base_url, tr, on_close
         self.shown: int | None = None
         self._qr: tuple[Image, str] | None = None  # the code picture on show and its url
+        self._left: Widget | None = None  # the seat list, and what it shows
+        self._rows_drawn: tuple[Any, ...] = ()
+        self._buttons: dict[int, TButton] = {}
+        self._side: Widget | None = None  # the code side, and what it shows
+        self._code_drawn: tuple[Any, str | None] = (None, None)
         self._listening = True
         hub.listen(self.refresh)
         self.box = BoxLayout(orientation="horizontal", padding=dp(24), spacing=dp(24))
@@ -103,19 +108,39 @@ class PhonesPanel(ModalView):
         self.refresh()
 
     def refresh(self) -> None:
+        """Each half is made again only when what it shows changed: picking a seat touches only the code
+        side (and the buttons' highlight), a change the panel already drew (its own reissue, heard again
+        from the hub) touches nothing."""
         if not self._listening:
             return
         status = self.hub.status()
         if self.shown is not None and any(s.seat == self.shown and s.connected for s in status):
             self.shown = None  # joined: its code is hidden again
-        self.box.clear_widgets()
-        self._qr = None
+        rows = tuple((s.seat, s.name, s.issued, s.connected) for s in status)
+        current = next((s for s in status if s.seat == self.shown), None)
+        url = self.url_for(current.seat) if current is not None and current.issued else None
+        left, side = self._left, self._side
+        if rows != self._rows_drawn or left is None:
+            left, self._rows_drawn = self._seat_list(status), rows
+        for seat, btn in self._buttons.items():
+            btn.selected = seat == self.shown
+        if (current, url) != self._code_drawn or side is None:
+            self._qr = None
+            side, self._code_drawn = self._code_side(current, url), (current, url)
+        if (left, side) != (self._left, self._side):
+            self._left, self._side = left, side
+            self.box.clear_widgets()
+            self.box.add_widget(left)
+            self.box.add_widget(side)
+
+    def _seat_list(self, status: list[Any]) -> Widget:
         left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
         left.add_widget(_label(self.tr("phones.tablet.title"), LEAD, ACCENT, True, 52))
         hint = _label(self.tr("phones.tablet.hint"), SMALL, MUTED, height=84)
         left.add_widget(hint)
         rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
+        self._buttons = {}
         for s in status:
             row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
             word = "phones.tablet.connected" if s.connected else "phones.tablet.not_connected"
@@ -125,6 +150,7 @@ class PhonesPanel(ModalView):
             btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
                           test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
             btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
+            self._buttons[s.seat] = btn
             row.add_widget(btn)
             rows.add_widget(row)
         scroll = ScrollView(do_scroll_x=False, bar_width=dp(6))  # up to eight seats: they scroll if need be
@@ -134,14 +160,10 @@ class PhonesPanel(ModalView):
                         test_id="phones_close")
         close.bind(on_release=lambda *_: self.close())
         left.add_widget(close)
-        self.box.add_widget(left)
-        self.box.add_widget(self._code_side(status))
+        return left
 
-    def _code_side(self, status: list[Any]) -> Widget:
+    def _code_side(self, current: Any, url: str | None) -> Widget:
         side = Panel(orientation="vertical", size_hint_x=0.5)
-        seat = self.shown
-        current = next((s for s in status if s.seat == seat), None)
-        url = self.url_for(current.seat) if current is not None and current.issued else None
         if current is None or url is None:
             side.add_widget(Widget())
             side.add_widget(_label(self.tr("phones.tablet.pick_seat"), BODY, MUTED, height=80))
