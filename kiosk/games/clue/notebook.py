@@ -12,6 +12,7 @@ so reopening a notebook that learnt nothing new is instant."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,8 @@ Result = tuple[Analysis, tuple[Verdict, Advice | None] | None]
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
 _DONE: OrderedDict[tuple[Knowledge, str | None, bool], Result] = OrderedDict()
 _LOCK = threading.Lock()
+FIRST_ROWS = 6  # the sheet's rows made in the frame its result arrives (its top, on show at once)
+FILL_CPU = 0.006  # then UI-thread CPU a frame for the rest: the whole sheet at once (~130 labels) took 100 ms here
 
 
 def tutor(kn: Knowledge, room: str | None, aids: bool) -> Result:
@@ -70,6 +73,7 @@ class NotebookPanel(BoxLayout):
         self.analysis: Analysis | None = None
         self.advice: tuple[Verdict, Advice | None] | None = None
         self.feedback = ClueText(text="", color=MUTED)
+        self._fill: Any = None  # the sheet's remaining rows, made a few a frame
         room = view["tokens"].get(view["players"][self.seat]["suspect"]) or None
         future = _POOL.submit(tutor, knowledge_from_view(view), room, aids)
         self.build()
@@ -88,6 +92,9 @@ class NotebookPanel(BoxLayout):
         return card_name(self.cards, cid, self.lang)
 
     def build(self) -> None:
+        if self._fill is not None:
+            self._fill.cancel()
+            self._fill = None
         self.clear_widgets()
         top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         top.add_widget(ClueTitle(text=self.tr("clue.notebook.title", name=self.name(self.seat))))
@@ -159,25 +166,45 @@ class NotebookPanel(BoxLayout):
         a = self.analysis
         assert a is not None
         known = set(a.knowledge.cards)
-        for section, group in zip(SECTIONS, self.cards.categories, strict=True):
+
+        def heading(section: str) -> None:
             grid.add_widget(ClueCell(text=self.tr(f"clue.notebook.{section}"), font_size=SMALL, halign="left",
                                      bg=PANEL_HI, sign=section, margin_line=True))
             for o in range(owners):
                 grid.add_widget(ClueCell(text=self.name(o)[:5], font_size=SMALL, bg=PANEL_HI))
             if self.aids:
                 grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size=SMALL, bg=PANEL_HI))
-            for card in group:
-                if card.id not in known:
-                    continue
-                grid.add_widget(ClueCell(text=self.cname(card.id), font_size=SMALL, halign="left", bg=PANEL,
-                                         dot=SUSPECT_RGBA.get(card.color_en, (0, 0, 0, 0)), margin_line=True))
-                for o in range(owners):
-                    grid.add_widget(self._cell(card.id, o))
-                if self.aids:
-                    p = a.probs.envelope(card.id) if not a.contradiction else 0.0
-                    grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
+
+        def row(card: Any) -> None:
+            grid.add_widget(ClueCell(text=self.cname(card.id), font_size=SMALL, halign="left", bg=PANEL,
+                                     dot=SUSPECT_RGBA.get(card.color_en, (0, 0, 0, 0)), margin_line=True))
+            for o in range(owners):
+                grid.add_widget(self._cell(card.id, o))
+            if self.aids:
+                p = a.probs.envelope(card.id) if not a.contradiction else 0.0
+                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
+
+        rows: list[Callable[[], None]] = []
+        for section, group in zip(SECTIONS, self.cards.categories, strict=True):
+            rows.append(lambda section=section: heading(section))
+            rows += [lambda card=card: row(card) for card in group if card.id in known]
         sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
         sv.add_widget(grid)
+        for make in rows[:FIRST_ROWS]:
+            make()
+        todo = iter(rows[FIRST_ROWS:])
+
+        def fill(_dt: float = 0.0) -> None:
+            end = time.thread_time() + FILL_CPU
+            for make in todo:
+                make()
+                if time.thread_time() >= end:
+                    self._fill = Clock.schedule_once(fill, 0)
+                    return
+            self._fill = None
+            sv.test_id = "clue_nb_sheet"  # every row made
+
+        fill()
         return sv
 
     def _cell(self, cid: str, owner: int) -> Any:

@@ -37,8 +37,9 @@ def _secret(driver: Any) -> list[str]:
 
 
 def _notebook_ready(driver: Any) -> None:
-    """The tutor works on a worker thread; wait until the notebook has its result."""
-    driver.wait_for(lambda: not driver.find_all("clue_nb_thinking"), timeout=60)
+    """The tutor works on a worker thread; wait until the notebook has its result and its sheet is made (a few
+    rows a frame)."""
+    driver.wait_for(lambda: bool(driver.find_all("clue_nb_sheet")), timeout=60)
     driver.pump(3)
 
 
@@ -170,6 +171,7 @@ def test_private_notebook_and_tutor_grading(driver: Any) -> None:
     assert not any("추천" in t or "%" in t for t in texts), "aids are off by default"
     _check(driver, "clue_notebook")
     driver.tap("clue_nb_level_tutor")
+    _notebook_ready(driver)
     _tap_cell(driver, f"clue_cell_{mine}_0")
     assert any("맞아요" in t for t in driver.texts())
     other = session.state.hands[1][0]
@@ -351,5 +353,34 @@ def test_tutor_works_off_the_ui_thread(driver: Any, monkeypatch: pytest.MonkeyPa
     _notebook_ready(driver)
     assert threads and all(name.startswith("clue-tutor") for name in threads)
     assert any("추천 추리" in x for x in driver.texts()) and driver.find_all("clue_cell_scarlet_0")
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+
+
+def test_the_notebook_sheet_is_made_a_few_rows_a_frame(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Covers CLUE-15: the sheet (21 cards by every owner, ~130 labels) made at once took 100 ms of UI-thread CPU
+    here in the frame the tutor's result arrived (bench/frames.py: the slowest guest's frame, after "I am"): its
+    top rows come in that frame, the rest a few a frame, and the whole sheet is there in the end."""
+    from kivy.uix.gridlayout import GridLayout
+
+    from kiosk.games.clue import notebook
+
+    monkeypatch.setattr(notebook, "FILL_CPU", 0.0)  # one row a frame
+    seen: list[tuple[int, int]] = []  # (cells made in the result's frame, cards in the set)
+    real = notebook.NotebookPanel._ready
+
+    def ready(panel: Any, result: Any) -> None:
+        real(panel, result)
+        grid = next(w for w in panel.walk() if isinstance(w, GridLayout) and w.cols == 5)
+        seen.append((len(grid.children), sum(len(g) for g in panel.cards.categories)))
+
+    monkeypatch.setattr(notebook.NotebookPanel, "_ready", ready)
+    _start(driver, ["지수", "민호", "서연"])
+    driver.tap("clue_notebook_0")
+    driver.tap("handover_i_am")
+    _notebook_ready(driver)
+    grid = next(w for w in driver.walk() if isinstance(w, GridLayout) and w.cols == 5)
+    (first, cards), = seen  # the first rows, and one more in a budget of 0
+    assert first == (notebook.FIRST_ROWS + 1) * 5 and len(grid.children) == (cards + 3) * 5  # 3 section headings
     driver.tap("clue_nb_close")
     _modal_gone(driver)
