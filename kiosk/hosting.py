@@ -186,7 +186,9 @@ class HostContext:
         """A yes/no question (not for game actions: `dispatch` asks for FINAL ones)."""
         if not self.alive:
             return
-        under = self.open_dialog  # a hand-over the question sits on stays the open dialog afterwards
+        # a hand-over the question sits on stays the open dialog afterwards; a question on show is not sat on
+        # but replaced (ConfirmDialog.ask: its no puts back what it sat on)
+        under = self.open_dialog
 
         def answered(fn: Callable[[], None] | None) -> None:
             self.open_dialog = under
@@ -195,6 +197,8 @@ class HostContext:
 
         dlg = ConfirmDialog.ask(text, self.tr("common.yes"), self.tr("common.no"), lambda: answered(on_yes),
                                 on_no=lambda: answered(None), timeout=timeout, danger=danger)
+        if isinstance(under, ConfirmDialog):
+            under = self.open_dialog if self.open_dialog is not under else None
         dlg.under = under
         self.open_dialog = dlg
 

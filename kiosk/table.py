@@ -56,7 +56,8 @@ class TableKeeper:
         if app.session is not None and app.session.outcome is None:
             self.asking = ConfirmDialog.ask(app.tr("table.still_playing"), app.tr("table.still_playing_yes"),
                                             app.tr("table.still_playing_no"), on_yes=self._still_playing,
-                                            on_no=self._left, timeout=ASK_SECONDS)
+                                            on_no=self._left, timeout=ASK_SECONDS,
+                                            on_cancel=self._still_playing)  # another question: somebody's there
             return
         self.new_table()
 

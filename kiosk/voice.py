@@ -168,8 +168,18 @@ class VoiceBridge:
         return str(self.app.tr("voice.confirm_plain", **words))
 
     def _ask(self, pending: Any) -> None:
+        """Voice's question; refused (cancelled as a tap on 아니요 would) while the screen's own is on show:
+        heard hands-free, or from a press begun before it, a command must not take away a question a guest
+        at the screen is reading."""
         from kiosk.widgets.dialogs import ConfirmDialog
 
+        shown = ConfirmDialog.showing()
+        if shown is not None:
+            if shown is not self.confirm_dialog or shown.asked != self._asked:
+                self.controller.tap_confirm(False)
+                self.app.toast(self.app.tr("voice.answer_first"))
+                return
+            shown._on_cancel = None  # voice's own, replaced by the controller itself: nothing to cancel
         self.confirm_dialog = ConfirmDialog.ask(
             self.confirm_line(pending), self.app.tr("common.yes"),
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),

@@ -21,12 +21,18 @@ from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 class ConfirmDialog(ModalView):
     """Yes/no with an optional timeout (no answer → no). Final actions go through it. `ConfirmDialog.ask` opens
     one made earlier and closed since, its words changed in place: a dialog made anew cost 10-20 ms of
-    UI-thread CPU here (its widgets, kv rules and three texts drawn) on top of the frame that asked."""
+    UI-thread CPU here (its widgets, kv rules and three texts drawn) on top of the frame that asked.
+
+    One question at a time: a question asked while another is on show replaces it, the old one cancelled
+    (`on_cancel`, else its no): stacked, the guests answered the top one and the one under it waited, alive,
+    for an answer to a question nobody remembered (bench/frames.py: three on top of each other). A frontend
+    that must not replace what is on show asks `showing()` first (kiosk/voice.py)."""
 
     _made: list[ConfirmDialog] = []  # every dialog `ask` made; a closed one is asked again
 
     def __init__(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
-                 on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> None:
+                 on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False,
+                 on_cancel: Callable[[], None] | None = None) -> None:
         super().__init__(size_hint=(0.6, None), height=dp(300), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.6), background="")
         box = Panel(orientation="vertical", bg=PANEL)
@@ -43,45 +49,66 @@ class ConfirmDialog(ModalView):
         box.add_widget(row)
         self.add_widget(box)
         self._timer: Any = None
+        self._closing = False
         self.under: Any = None
-        self.words(text, yes, no, on_yes, on_no, timeout, danger)
+        self.words(text, yes, no, on_yes, on_no, timeout, danger, on_cancel)
 
     def words(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
-              on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> None:
-        """What the dialog asks and does on each answer (texts drawn again only where they changed)."""
+              on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False,
+              on_cancel: Callable[[], None] | None = None) -> None:
+        """What the dialog asks and does on each answer (texts drawn again only where they changed);
+        `on_cancel`: when another question replaces it (default: as no)."""
         self.asked = getattr(self, "asked", 0) + 1  # which question (a kept dialog asks many)
         self.message.text, self.yes_button.text, self.no_button.text = text, yes, no
         self.yes_button.kind = "danger" if danger else "primary"
-        self._on_yes, self._on_no = on_yes, on_no
+        self._on_yes, self._on_no, self._on_cancel = on_yes, on_no, on_cancel or on_no
         self._timer = Clock.schedule_once(lambda dt: self._answer(False), timeout) if timeout > 0 else None
 
     @classmethod
+    def showing(cls) -> ConfirmDialog | None:
+        """The question on show (not one fading out after its answer)."""
+        return next((d for d in cls._made if d._is_open and not d._closing), None)
+
+    @classmethod
     def ask(cls, text: str, yes: str, no: str, on_yes: Callable[[], None],
-            on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False) -> ConfirmDialog:
-        """The question, opened: in a closed dialog made earlier when there is one, else in a new one."""
+            on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False,
+            on_cancel: Callable[[], None] | None = None) -> ConfirmDialog:
+        """The question, opened: in a closed dialog made earlier when there is one, else in a new one. The
+        question on show is cancelled first and closed at once, so its dialog asks this one."""
+        shown = cls.showing()
+        if shown is not None:
+            shown._answer(None)
         for dlg in cls._made:
             if not dlg._is_open:
-                dlg.words(text, yes, no, on_yes, on_no, timeout, danger)
+                dlg.words(text, yes, no, on_yes, on_no, timeout, danger, on_cancel)
                 break
         else:
-            dlg = cls(text, yes, no, on_yes, on_no, timeout, danger)
+            dlg = cls(text, yes, no, on_yes, on_no, timeout, danger, on_cancel)
             cls._made.append(dlg)
         dlg.open()
         return dlg
 
-    def _answer(self, yes: bool) -> None:
-        fn = self._on_yes if yes else self._on_no
-        self.dismiss()
+    def open(self, *args: Any, **kw: Any) -> None:
+        if not self._is_open:  # (a dialog on show or fading out is not opened again)
+            self._closing = False
+        super().open(*args, **kw)
+
+    def _answer(self, yes: bool | None) -> None:
+        """Yes, no, or None: cancelled by the next question (closed without its fade: its dialog is asked
+        again at once)."""
+        fn = self._on_yes if yes else self._on_no if yes is False else self._on_cancel
+        self.dismiss(animation=yes is not None)
         if fn is not None:
             fn()
 
     def on_dismiss(self) -> None:
         """Closed (answered, or by whoever opened it): nothing of the question is kept (a closed dialog must
         not keep the last game's screen alive through its callbacks)."""
+        self._closing = True  # fading out: no longer the question on show
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._on_yes, self._on_no = (lambda: None), None
+        self._on_yes, self._on_no, self._on_cancel = (lambda: None), None, None
         self.under: Any = None  # a hand-over the question sat on (kiosk.hosting)
 
 

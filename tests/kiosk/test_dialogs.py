@@ -32,18 +32,36 @@ def test_a_closed_confirmation_asks_the_next_question_with_its_own_words_and_ans
     assert said == ["end"] and second._on_no is None
 
 
-def test_two_questions_at_once_are_two_dialogs(driver: Any) -> None:
-    """A question asked while another is open (voice's, over a screen's) gets a dialog of its own."""
+def test_a_question_asked_while_another_is_on_show_replaces_it(driver: Any) -> None:
+    """One question at a time: the game's question asked while the idle check's is on show (a phone's
+    accusation, say) takes its place in the same dialog, the old one cancelled as its caller asked (the idle
+    check: somebody is there); stacked, the one under waited for an answer to a question nobody remembered
+    (bench/frames.py: three on top of each other)."""
+    from kivy.core.window import Window
+
     from kiosk.widgets.dialogs import ConfirmDialog
 
-    said: list[str] = []
-    a = ConfirmDialog.ask("가", "네", "아니요", lambda: said.append("a"))
-    b = ConfirmDialog.ask("나", "네", "아니요", lambda: said.append("b"))
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    ctx = app.get_screen("host").ctx
+    ctx.start({"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, seed=4)
     driver.pump(3)
-    assert a is not b and a.message.text == "가" and b.message.text == "나"
-    b._answer(True)
-    a._answer(False)
-    assert said == ["b"]
+    app.keeper.last_touch -= app.keeper.idle_seconds + 1
+    app.keeper.check_idle()
+    driver.pump(3)
+    asking = app.keeper.asking
+    assert asking is not None and asking.message.text == app.tr("table.still_playing")
+    said: list[str] = []
+    ctx.confirm(app.tr("host.confirm_end"), lambda: said.append("end"), danger=True)
+    driver.pump(3)
+    shown = [w for w in Window.children if isinstance(w, ConfirmDialog)]
+    assert shown == [asking] and asking.message.text == app.tr("host.confirm_end")  # the same dialog, asked again
+    assert app.keeper.asking is None and app.session is not None  # cancelled as still playing, not as "left"
+    assert ctx.open_dialog is asking and asking.under is None
+    driver.tap("confirm_yes")
+    assert said == ["end"] and ctx.open_dialog is None
+    assert ConfirmDialog.showing() is None
 
 
 def test_a_kept_dialog_tells_its_questions_apart(driver: Any) -> None:

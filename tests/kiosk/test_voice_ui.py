@@ -190,3 +190,53 @@ def test_help_said_twice_opens_one_rule_lookup(driver: Any, voice: Any) -> None:
     driver.pump(2)
     assert not [w for w in Window.children if isinstance(w, RuleLookup)]
     assert driver.app.sm.current == "host"
+
+
+def test_a_final_command_heard_over_the_screens_question_is_refused(driver: Any, voice: Any) -> None:
+    """Voice's question does not take away one a guest at the screen is reading (heard hands-free, or from a
+    press begun before it): its pending confirmation is cancelled as a tap on 아니요 would, a toast says why,
+    and the screen's question stays alone on show (before: voice's on top, the other left under it)."""
+    from kivy.core.window import Window
+
+    from audio.asr import Phase
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    session = _spyfall_table(driver)
+    app = driver.app
+    driver.tap("host_end")
+    driver.pump(3)
+    say(voice.controller, "새 게임")
+    driver.pump(4)
+    shown = [w for w in Window.children if isinstance(w, ConfirmDialog)]
+    assert len(shown) == 1 and shown[0].message.text == app.tr("host.confirm_end")
+    assert voice.controller.confirm.pending is None and voice.controller.phase is not Phase.CONFIRMING
+    assert app.toast_widget.last_text == app.tr("voice.answer_first")
+    driver.tap("confirm_no")
+    driver.pump(3)
+    assert app.sm.current == "host" and app.session is session  # neither the end nor the new game
+
+
+def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voice: Any) -> None:
+    """A question from the kiosk over voice's: voice's pending confirmation is cancelled through the same
+    path as its 아니요 (nothing dispatched, the controller listening again), and its late "confirm_done" does
+    not close the question now on show in the same dialog."""
+    from kivy.core.window import Window
+
+    from audio.asr import Phase
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    session = _spyfall_table(driver)
+    app = driver.app
+    say(voice.controller, "새 게임")
+    driver.pump(4)
+    assert voice.confirm_dialog is not None and voice.controller.phase is Phase.CONFIRMING
+    app.keeper.last_touch -= app.keeper.idle_seconds + 1
+    app.keeper.check_idle()
+    driver.pump(4)
+    shown = [w for w in Window.children if isinstance(w, ConfirmDialog)]
+    assert len(shown) == 1 and shown[0].message.text == app.tr("table.still_playing")
+    assert voice.controller.confirm.pending is None and voice.controller.phase is not Phase.CONFIRMING
+    assert app.sm.current == "host"  # 새 게임 not done
+    driver.tap("confirm_yes")
+    driver.pump(3)
+    assert app.keeper.asking is None and app.session is session
