@@ -139,7 +139,10 @@ class VoiceBridge:
                     toast += "\n" + self.app.tr("voice.try", examples=" · ".join(examples))
             self.app.toast(toast)
         elif ev.kind == "intent" and ev.intent is not None:
-            self.run_intent(ev.intent)
+            if ev.intent.name != "stop" and self._question_on_show():  # under it a tap reaches nothing either
+                self.app.toast(self.app.tr("voice.answer_first"))
+            else:
+                self.run_intent(ev.intent)
         elif ev.kind == "confirm" and ev.pending is not None:
             self._ask(ev.pending)
         elif ev.kind == "confirm_done":
@@ -173,18 +176,25 @@ class VoiceBridge:
         at the screen is reading."""
         from kiosk.widgets.dialogs import ConfirmDialog
 
+        if self._question_on_show():
+            self.controller.tap_confirm(False)
+            self.app.toast(self.app.tr("voice.answer_first"))
+            return
         shown = ConfirmDialog.showing()
         if shown is not None:
-            if shown is not self.confirm_dialog or shown.asked != self._asked:
-                self.controller.tap_confirm(False)
-                self.app.toast(self.app.tr("voice.answer_first"))
-                return
             shown._on_cancel = None  # voice's own, replaced by the controller itself: nothing to cancel
         self.confirm_dialog = ConfirmDialog.ask(
             self.confirm_line(pending), self.app.tr("common.yes"),
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
             on_no=lambda: self.controller.tap_confirm(False))
         self._asked = self.confirm_dialog.asked
+
+    def _question_on_show(self) -> bool:
+        """A question on show that is not voice's own (the screen's, the idle check's)."""
+        from kiosk.widgets.dialogs import ConfirmDialog
+
+        shown = ConfirmDialog.showing()
+        return shown is not None and (shown is not self.confirm_dialog or shown.asked != self._asked)
 
     def run_intent(self, intent: Any) -> None:
         """Navigation acts on the screen; a game intent becomes the engine action touch would send."""

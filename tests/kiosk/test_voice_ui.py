@@ -192,10 +192,13 @@ def test_help_said_twice_opens_one_rule_lookup(driver: Any, voice: Any) -> None:
     assert driver.app.sm.current == "host"
 
 
-def test_a_final_command_heard_over_the_screens_question_is_refused(driver: Any, voice: Any) -> None:
-    """Voice's question does not take away one a guest at the screen is reading (heard hands-free, or from a
-    press begun before it): its pending confirmation is cancelled as a tap on 아니요 would, a toast says why,
-    and the screen's question stays alone on show (before: voice's on top, the other left under it)."""
+@pytest.mark.parametrize("words", ["새 게임", "이전"])
+def test_a_command_heard_over_the_screens_question_waits_for_its_answer(driver: Any, voice: Any, words: str) -> None:
+    """Under a question a tap reaches nothing; neither does voice (heard hands-free, or from a press begun
+    before it), and a toast says why. A final command (새 게임): its pending confirmation is cancelled as a tap
+    on 아니요 would (before: voice's question on top, the screen's left under it). Navigation (이전): the screen
+    is not left from under the question (before: it stayed open over the game's page, its yes still able to
+    end the game from there)."""
     from kivy.core.window import Window
 
     from audio.asr import Phase
@@ -205,15 +208,17 @@ def test_a_final_command_heard_over_the_screens_question_is_refused(driver: Any,
     app = driver.app
     driver.tap("host_end")
     driver.pump(3)
-    say(voice.controller, "새 게임")
+    say(voice.controller, words)
     driver.pump(4)
     shown = [w for w in Window.children if isinstance(w, ConfirmDialog)]
     assert len(shown) == 1 and shown[0].message.text == app.tr("host.confirm_end")
     assert voice.controller.confirm.pending is None and voice.controller.phase is not Phase.CONFIRMING
-    assert app.toast_widget.last_text == app.tr("voice.answer_first")
+    assert app.sm.current == "host" and app.toast_widget.last_text == app.tr("voice.answer_first")
     driver.tap("confirm_no")
     driver.pump(3)
-    assert app.sm.current == "host" and app.session is session  # neither the end nor the new game
+    assert app.sm.current == "host" and app.session is session  # neither the end nor the command
+    say(voice.controller, "이전")  # answered: voice acts again
+    driver.wait_screen("detail")
 
 
 def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voice: Any) -> None:
