@@ -35,9 +35,10 @@ objects 31 ms with nothing to free). After the first pause collection on a game'
 running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
-So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, dict properties let go of
-their widget, children and canvases cleared) in the next pause (`discard`): reference counting then frees most of
-it, frozen or not (61-96 % by game; the rest is its own Python objects pointing back at it).
+So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, properties let go of their
+widget, children and canvases cleared, its helpers let go of it) in the next pause (`discard`): reference counting
+then frees nearly all of it, frozen or not (0.99 of it for each game, 86-231 objects left cyclic; before the host
+and its helpers let go, 0.62-0.94 and 600-7,400 left), and it does not spend the freeze budget.
 So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
 (`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
 they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —
@@ -45,9 +46,9 @@ they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`l
 screen or set-up form on show, nobody touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`)
 for `IDLE_S`, settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses
 every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine);
-before closed screens were taken apart, once between two games, now once every few closed screens. A screen still
-built when a thaw runs (left with its game on) is frozen again by it; once it is gone (the next game's screen
-opened) the next thaw frees it. The screens are told apart by a number given to each screen and game (`serial`).
+before closed screens were taken apart, once between two games; now what they leave reaches THAW_AT only after
+100+ of them. A screen still built when a thaw runs (left with its game on) is frozen again by it; once it is
+gone (the next game's screen opened) the next thaw frees it. The screens are told apart by a number given to each screen and game (`serial`).
 What the slow pause collections traverse (bench/frames.py --census, voice and tutor on): Kivy widgets' internals
 of the screens not frozen once the budget is spent (120,000-400,000 objects, 90-200 ms); with a voice command every
 ~1.5 s there is never THAW_IDLE_S of quiet, so no thaw resets the budget (bench/frames.py's notes).
@@ -80,7 +81,7 @@ FREEZE_BUDGET = 120_000  # objects frozen beyond those after the last thaw: ~28 
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
 TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
-# ~7 MB here, 2-10 closed screens
+# ~7 MB here; a closed screen leaves 100-250
 
 
 def input_pending() -> bool:

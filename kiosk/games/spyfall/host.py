@@ -117,6 +117,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         super().closing()
         self.pieces.cancel()
         self.setup_form.let_go()
+        if self.clock is not None:  # its threshold callback holds this screen
+            self.clock.on_threshold = None
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self.clock is not None:

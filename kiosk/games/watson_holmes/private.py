@@ -5,6 +5,7 @@ actions (character card, Holmes) lists the engine's legal actions for that seat.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ def text_label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = Fals
 
 class PrivateFlows:
     def __init__(self, host: WatsonHolmesHost) -> None:
-        self.host = host
+        self.host = weakref.proxy(host)  # held by its host: strong, the two kept a closed screen cyclic
 
     @property
     def ctx(self) -> Any:
