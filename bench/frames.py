@@ -35,71 +35,7 @@ time, 1 s apart) and the tutor every 0.5 s; the summary prints how many ran. Her
 The UI-thread CPU per frame is the figure to trust on a loaded machine: wall times then include waiting
 for a core.
 
-Measured (#21, session 7), guests' frames, UI-thread CPU, old = main before the idle collector, the catalogs in
-the warm-up and Spyfall's form in pieces, run side by side (load 7-13): Mr. Jack, voice + tutor, 80
-interactions: over 50 ms 22/381 -> 4/261, p99 130 -> 52 ms, worst 139 -> 61 ms, over 12.5 ms (the 4x-slower
-line) 66 -> 49; full collections in action and tap frames 4 -> 0, in worker threads 12 -> 0. All four games,
-no voice, 40 interactions each, with Spyfall's kept form and location list in pieces too (load 5-7): over 50 ms
-17/404 -> 8/464, p99 96 -> 56 ms, worst 140 -> 112 ms (Spyfall's first opening), over 12.5 ms 42 -> 57 (the
-random play diverged: 10 openings against 8, and the pieces spread work over more frames); tap frames p99
-62 -> 37 ms, over 50 ms 4 -> 0; full collections in tap frames 6 -> 0, in the tutor's thread 21 -> 0, in pauses
-3 -> 55. What is left over 50 ms is opening a game's screen and starting a game. Pause frames carry the full
-collections now: 15-70 ms each here (the live widgets: ~60,000 objects not frozen).
-
-Measured (#21, session 8), full collections by the frame they land in, UI-thread CPU, old = main before a
-game's screen is frozen once its game is on (kiosk/gc_policy.py), run side by side, all four games, no voice,
-40 interactions each (load 3): during play (pauses, openings) 55 -> 55 collections, median 21 -> 4 ms, worst 63 ->
-27 ms, over 20 ms 30 -> 3, over 50 ms 3 -> 0 (what is left is freeing a refresh's garbage: 15,000 objects
-~25 ms). The price, off play: 3 thaws on the game's page (80-210 ms each, the closed screens freed at once;
-old: 7 ordinary collections there, 18-30 ms), RSS at the end 265 -> 276 MB (frozen objects 131,000 -> 232,000:
-the budget and the last screen, until the next thaw). With voice and the Clue tutor, 30 interactions each, two
-kiosks side by side on 2 cores (after the set-up forms were kept): full collections during play (pauses,
-openings) median 47 -> 7 ms, worst 142 -> 189 ms (a thaw: voice had taken the screen off the game, which the
-kiosk now counts as input), over 50 ms 26/56 -> 2/49; away 23 ordinary collections (median 40 ms, worst 110)
--> 16 thaws (150-240 ms) and 16 collections; RSS at the end 645 -> 638 MB.
-
-Closed screens taken apart (#21, session 9, kiosk/widgets/dismantle.py; --census). Old = main before, new after,
-run side by side with voice and the tutor, 30 interactions per game, load 6-10 (the random play diverged: the old
-kiosk, slower, ran 814 s, 522 utterances, 31 openings; the new 432 s, 272, 16): no thaw in either (voice commands
-every ~1.5 s count as input: never THAW_IDLE_S quiet), 3 screens frozen in each before FREEZE_BUDGET; frozen
-objects at the end 654,000 -> 334,000 (the closed ones freed by reference counting), RSS peak 992 -> 754 MB;
-full collections 44 -> 29, of them the collector's "bound" 24 -> 7; what they traversed (objects not frozen)
-median 408,000 -> 162,000 (bound), 220,000 -> 141,000 (idle), nearly all Kivy widgets' internals (BoundCallback,
-EventObservers, method, list): the screens not frozen past the budget; UI-thread CPU of a bound one median 183 ->
-90 ms, worst 511 -> 196 ms; guests' frames over 50 ms of UI-thread CPU 15/1024 -> 6/574, pause frames 20/2677 ->
-15/2926 (--census counts the objects inside those frames: 2-3x their CPU in the slow ones). With voice every ~1.5 s
-the thaw never comes: in the café (a command every ~12 s) it does, after 5 s untouched.
-
-Openings (#21, session 8): every game's set-up form kept and reset (kiosk/widgets/kept_form.py), made and drawn
-off screen by the warm-up, and a new table made a part per frame. Old = main before, new after, run side by
-side (same seed, same interactions; no voice, 40 interactions per game, load 2.4): opening frames (the screen's
-30 frames and the game's start) over 50 ms 12/310 -> 0/310, p99 73 -> 35 ms, worst 122 -> 40 ms; all guests'
-frames over 50 ms 13/464 -> 1/464 (a Clue accusation's confirm tap, 76 ms), p99 72.7 -> 37.2 ms, worst 121.6 ->
-76.0 ms; per game worst: Spyfall 86 -> 37, W&H 72 -> 37, Mr. Jack 122 -> 29, Clue 73 -> 76 (the confirm tap;
-its openings 40). Over 12.5 ms (the 4x-slower line) 63 -> 64: the work is spread, not gone; the 4x estimate of
-an opening frame is still up to ~150 ms. RSS before play 228 -> 254 MB (the warm-up makes and draws the four
-kept forms: the drawing +17 MB, the forms +7), at the end 264 -> 275 MB.
-
-Spyfall with voice (#21, session 9), voice + tutor, UI-thread CPU, old = main at 1fca7b1, new = 4f619dc (its
-kept location list since reverted), run side by side (30 interactions, load 6-9): guests' frames over 50 ms 4/91
--> 0/151, worst 268 -> 40 ms; pause frames worst 54 -> 34 ms. The slow frames voice brought: its 도움말 (like "?") opens the rule look-up, whose first
-keystroke built the rule index in its frame (237-367 ms; now built in a thread by the warm-up: 18-25 ms); the
-first focused field made the on-screen keyboard (53-58 -> 19-21 ms); a tap on the look-up's field in the frame
-voice opened it crashed in Kivy (2 of 5 runs without the fix crashed so). Left: Spyfall's location list, made in
-the frame after each start (21-32 ms, with a collection in the same frame over 50). Voice's own share of a
-start: update_context 0.3-0.7 ms; decoding does not raise it (one process,
-interleaved: 16-46 ms decoding, 16-66 idle; a fixed pure-Python loop 14-38 vs 14-25 ms: the spread is the
-machine's load). Wall times with voice (p99 0.3-1.8 s) are llvmpipe drawing on the 2 shared cores (glFinish).
-
-Clue's taps (#21, session 9): the buttons a turn shows later made ahead a grid per frame and lent to the next Clue
-screen, a player's row changed in place, a new table's first frame only its title and places, legal actions asked
-once per state. Old = main without those commits, run side by side. Scripted Clue flows (the same taps: wrong and
-right accusations, a turn, an accusation through the host; 6 players, no voice, load ~8), UI-thread CPU median of
-the tap's frame: start 27.6 -> 18.0 ms, accusation 35.0 -> 8.7, its wrong confirm 17.9 -> 11.0, roll 19.9 -> 14.9,
-entering a room 36.0 -> 16.1; tap frames over 12.5 ms 51/164 -> 35/164, worst 48 -> 37 ms. This bench, Clue, 100
-interactions, no voice (the random play diverges: the notebook's tutor answers on a worker thread): accusation
-confirm taps median 27 -> 18 ms (worst 34 -> 26), start frames median 23 -> 15 ms (worst 32 -> 18); guests'
-frames over 12.5 ms 34/251 -> 36/281, over 50 ms 3 -> 4, all of them the screen's opening frames, not the table.
+What it measured, session by session (the causes found and the figures before and after): bench/FRAMES.md.
 """
 
 from __future__ import annotations
@@ -178,7 +114,10 @@ WHY: list[tuple[str, float, int, str]] = []  # --census: (why, UI-thread CPU s, 
 def why_collected() -> str:
     """Who ran the full collection now starting: the kiosk's collector ("idle", "bound", "thaw") or Python's own
     automatic one ("auto": the backstop, or the default thresholds)."""
-    f = sys._getframe(2)
+    try:
+        f = sys._getframe(2)
+    except ValueError:  # a collection at the bottom of a thread's stack
+        return "auto"
     while f is not None:
         if f.f_code.co_filename.endswith("gc_policy.py") and f.f_code.co_name in ("tick", "thaw"):
             return "thaw" if f.f_code.co_name == "thaw" else str(f.f_locals.get("why") or "?")

@@ -91,6 +91,9 @@ class ConfirmDialog(ModalView):
     def open(self, *args: Any, **kw: Any) -> None:
         if not self._is_open:  # (a dialog on show or fading out is not opened again)
             self._closing = False
+            # a fade still running from its last showing (closed at once by the next question) would set its alpha
+            # back to 0 under the new fade-in, and Kivy closes a modal whose alpha reaches 0
+            Animation.cancel_all(self, "_anim_alpha")
         super().open(*args, **kw)
 
     def _answer(self, yes: bool | None) -> None:
