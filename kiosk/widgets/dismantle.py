@@ -27,7 +27,6 @@ from typing import Any
 
 from kivy.graphics import Canvas, InstructionGroup
 from kivy.properties import AliasProperty, DictProperty, ObjectProperty, ObservableDict, ReferenceListProperty
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
@@ -56,12 +55,11 @@ def closed_widgets(root: Any) -> list[Any]:
 
 
 def _held_off_screen(root: Any) -> list[Any]:
-    """The widgets without a parent `root`'s attributes hold (directly or in a list, tuple or dict); never a
-    dialog (the kiosk's dialogs are made once and asked again by every screen)."""
+    """The widgets without a parent `root`'s attributes hold (directly or in a list, tuple or dict)."""
     found = []
     for value in vars(root).values():
         items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else (value,)
-        found += [w for w in items if isinstance(w, Widget) and w.parent is None and not isinstance(w, ModalView)]
+        found += [w for w in items if isinstance(w, Widget) and w.parent is None]
     return found
 
 

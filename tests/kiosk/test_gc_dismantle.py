@@ -117,19 +117,3 @@ def test_late_callbacks_on_a_taken_apart_screen_still_run(driver: Any, monkeypat
             assert not w.children and w.get_root_window() is None
         driver.pump(3)
     assert not driver.app.errors
-
-
-def test_what_a_screen_holds_off_screen_is_taken_apart_but_never_a_dialog(driver: Any) -> None:
-    """A widget the screen holds in its attributes and does not show now (Spyfall's clock) is taken apart with
-    it; a dialog it holds is not: the kiosk's dialogs are made once and asked again by every later screen."""
-    from kivy.uix.modalview import ModalView
-    from kivy.uix.widget import Widget
-
-    from kiosk.widgets.dismantle import closed_widgets
-
-    root, clock, dialog, shown = Widget(), Widget(), ModalView(), Widget()
-    root.add_widget(shown)
-    root.clock, root.asking, root.parts = clock, dialog, {"a": shown}
-    found = closed_widgets(root)
-    assert any(w is clock for w in found) and any(w is shown for w in found)
-    assert not any(w is dialog for w in found)
