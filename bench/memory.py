@@ -191,7 +191,7 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0,
         os.environ["TABLEHOST_NO_VOICE"] = "1"
     from kivy.clock import Clock
 
-    from bench.frames import Tutor, Voice
+    from bench.frames_load import Tutor, Voice
     from kiosk import gc_policy
     from kiosk.testing import Driver, start_app
 
