@@ -149,7 +149,7 @@ class VoiceBridge:
             if self.confirm_dialog is not None:
                 dlg, self.confirm_dialog = self.confirm_dialog, None
                 if dlg.asked == self._asked:  # still voice's question, not another one asked in the kept dialog since
-                    dlg.dismiss(animation=False)
+                    dlg.withdraw()
 
     def heard_line(self, ev: Any) -> str:
         """What the bar and the toast show so people see what the kiosk understood."""

@@ -59,6 +59,7 @@ class ConfirmDialog(ModalView):
         """What the dialog asks and does on each answer (texts drawn again only where they changed);
         `on_cancel`: when another question replaces it (default: as no)."""
         self.asked = getattr(self, "asked", 0) + 1  # which question (a kept dialog asks many)
+        self._answered = False
         self.message.text, self.yes_button.text, self.no_button.text = text, yes, no
         self.yes_button.kind = "danger" if danger else "primary"
         self._on_yes, self._on_no, self._on_cancel = on_yes, on_no, on_cancel or on_no
@@ -100,9 +101,24 @@ class ConfirmDialog(ModalView):
         """Yes, no, or None: cancelled by the next question (closed without its fade: its dialog is asked
         again at once)."""
         fn = self._on_yes if yes else self._on_no if yes is False else self._on_cancel
+        self._answered = True
         self.dismiss(animation=yes is not None)
         if fn is not None:
             fn()
+
+    def withdraw(self) -> None:
+        """Taken back by whoever asked, answered another way (voice's 네 said): closed at once, no callback."""
+        self._answered = True
+        self.dismiss(animation=False)
+
+    def dismiss(self, *args: Any, **kw: Any) -> None:
+        """Closed by another path than an answer (the turnover's `dismiss_dialogs`, the recovery after an error, a
+        game screen going away): cancelled as by the next question, so whoever asked does not wait for good (the
+        idle check kept `asking` and never asked again)."""
+        cancel = self._on_cancel if self._is_open and not self._closing and not self._answered else None
+        super().dismiss(*args, **kw)
+        if cancel is not None:
+            cancel()
 
     def on_dismiss(self) -> None:
         """Closed (answered, or by whoever opened it): nothing of the question is kept (a closed dialog must

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 
 def test_a_closed_confirmation_asks_the_next_question_with_its_own_words_and_answers(driver: Any) -> None:
     """The next question reuses the closed dialog (made anew it cost 10-20 ms of UI-thread CPU): its words,
@@ -75,3 +77,45 @@ def test_a_kept_dialog_tells_its_questions_apart(driver: Any) -> None:
     second = ConfirmDialog.ask("나", "네", "아니요", lambda: None)
     assert second is first and second.asked != asked
     second._answer(False)
+
+
+@pytest.mark.parametrize("closed_by", ["dismiss_dialogs", "recovery"])
+def test_the_idle_check_asks_again_after_its_question_is_closed_without_an_answer(driver: Any, closed_by: str) -> None:
+    """The idle check's question closed by another path than its buttons (every dialog closed at once: a turnover's
+    `dismiss_dialogs`, the recovery after an uncaught error) is cancelled as by the next question: somebody is
+    there, the idle count starts again, and the table is asked again once idle. Before, `asking` stayed set and
+    the idle check never asked again: a table left after that kept its game on show for good."""
+    from kivy.clock import Clock
+
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    app.get_screen("host").ctx.start({"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, seed=4)
+    driver.pump(3)
+    keeper = app.keeper
+    keeper.last_touch -= keeper.idle_seconds + 1
+    keeper.check_idle()
+    driver.pump(3)
+    assert keeper.asking is not None and ConfirmDialog.showing() is keeper.asking
+    if closed_by == "dismiss_dialogs":
+        app.dismiss_dialogs()
+    else:
+        def boom(_dt: float) -> None:
+            raise RuntimeError("a bug in a screen")
+
+        Clock.schedule_once(boom, 0)
+        driver.pump(2)
+        driver.wait_for(lambda: not keeper.recovering, 5)
+        driver.wait_screen("host")
+    driver.pump(3)
+    assert ConfirmDialog.showing() is None and app.session is not None
+    assert keeper.asking is None and keeper.idle_for() < 10  # somebody was there: counted from now
+    keeper.last_touch -= keeper.idle_seconds + 1
+    keeper.check_idle()
+    driver.pump(3)
+    shown = ConfirmDialog.showing()
+    assert shown is not None and shown is keeper.asking and shown.message.text == app.tr("table.still_playing")
+    driver.tap("confirm_yes")
+    assert keeper.asking is None and app.sm.current == "host"
