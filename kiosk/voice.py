@@ -139,8 +139,9 @@ class VoiceBridge:
                     toast += "\n" + self.app.tr("voice.try", examples=" · ".join(examples))
             self.app.toast(toast)
         elif ev.kind == "intent" and ev.intent is not None:
-            if ev.intent.name != "stop" and self._question_on_show():  # under it a tap reaches nothing either
-                self.app.toast(self.app.tr("voice.answer_first"))
+            why = "" if ev.intent.name == "stop" else self._not_now()
+            if why:
+                self.app.toast(why)
             else:
                 self.run_intent(ev.intent)
         elif ev.kind == "confirm" and ev.pending is not None:
@@ -171,14 +172,15 @@ class VoiceBridge:
         return str(self.app.tr("voice.confirm_plain", **words))
 
     def _ask(self, pending: Any) -> None:
-        """Voice's question; refused (cancelled as a tap on 아니요 would) while the screen's own is on show:
-        heard hands-free, or from a press begun before it, a command must not take away a question a guest
-        at the screen is reading."""
+        """Voice's question; refused (cancelled as a tap on 아니요 would) while the screen's own is on show or one
+        person's screen is (`_not_now`): heard hands-free, or from a press begun before it, a command must not take
+        away a question a guest at the screen is reading, nor put one over a guest's secret."""
         from kiosk.widgets.dialogs import ConfirmDialog
 
-        if self._question_on_show():
+        why = self._not_now()
+        if why:
             self.controller.tap_confirm(False)
-            self.app.toast(self.app.tr("voice.answer_first"))
+            self.app.toast(why)
             return
         shown = ConfirmDialog.showing()
         if shown is not None:
@@ -188,6 +190,17 @@ class VoiceBridge:
             self.app.tr("common.no"), on_yes=lambda: self.controller.tap_confirm(True),
             on_no=lambda: self.controller.tap_confirm(False))
         self._asked = self.confirm_dialog.asked
+
+    def _not_now(self) -> str:
+        """Why no command ("stop" aside) acts now, else "": under a question that is not voice's own, a seat's
+        private screen (a hand-over: one guest looks at their secret; a question over it could be answered by
+        another, and "이전" left the game's screen with the hand-over still over the game's page) a tap reaches
+        nothing either."""
+        from kiosk.widgets.dialogs import for_one_on_show
+
+        if self._question_on_show():
+            return str(self.app.tr("voice.answer_first"))
+        return str(self.app.tr("voice.private_first")) if for_one_on_show() == "private" else ""
 
     def _question_on_show(self) -> bool:
         """A question on show that is not voice's own (the screen's, the idle check's)."""

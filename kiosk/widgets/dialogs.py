@@ -131,6 +131,15 @@ class ConfirmDialog(ModalView):
         self.under: Any = None  # a hand-over the question sat on (kiosk.hosting)
 
 
+def for_one_on_show() -> str:
+    """Whose is the topmost dialog on show that one person answers, else "": "private" (a seat's hand-over: one
+    guest looks at their secret) or "staff" (the staff PIN pad), as its class says in `for_one`. A shared channel
+    (voice) puts no question over it: another guest could answer it, or it would cover the secret's "hide"."""
+    from kivy.core.window import Window
+
+    return next((w.for_one for w in Window.children if isinstance(w, ModalView) and getattr(w, "for_one", "")), "")
+
+
 def _targets(text: bool = False, skip: Widget | None = None, marked: bool = True) -> list[tuple[float, float, float, float]]:
     """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard) and, with `marked`,
     of the texts marked `keep_clear` (a whose-turn line); with `text`, of every text on show too (a prompt),

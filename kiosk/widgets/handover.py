@@ -41,6 +41,8 @@ class HoldButton(TButton):
 
 
 class HandOver(ModalView):
+    for_one = "private"  # one seat's screen: no shared channel asks over it (kiosk.widgets.dialogs.for_one_on_show)
+
     def __init__(self, name: str, tr: Translate, content: Callable[[Callable[[], None]], Widget],
                  on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)

@@ -245,3 +245,40 @@ def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voic
     driver.tap("confirm_yes")
     driver.pump(3)
     assert app.keeper.asking is None and app.session is session
+
+
+@pytest.mark.parametrize("words", ["새 게임", "이전"])
+def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, words: str) -> None:
+    """A hand-over is one guest's screen (their secret on show while they hold it): heard then, a final command
+    (새 게임) opened its question on top, where another guest could answer it and it hid the secret's "hide";
+    navigation (이전) left the game's screen with the hand-over still open over the game's page. Now neither
+    acts, a toast says why, and the guest's hold and "hide" work as before; closed, voice acts again."""
+    from kivy.core.window import Window
+
+    from audio.asr import Phase
+    from kiosk.widgets.handover import HandOver
+
+    app = driver.app
+    session = _spyfall_table(driver)
+    say(voice.controller, "딜러 민호")
+    driver.wait_for(lambda: bool(driver.find_all("spy_pass_cards")))
+    driver.tap("spy_pass_cards")
+    driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+    driver.tap("handover_i_am")
+    say(voice.controller, words)
+    driver.pump(4)
+    assert [type(w) for w in Window.children if w is not app.root] == [HandOver]  # no question on top
+    assert voice.controller.confirm.pending is None and voice.controller.phase is not Phase.CONFIRMING
+    assert app.sm.current == "host" and app.toast_widget.last_text == app.tr("voice.private_first")
+    driver.screenshot(f"voice_over_private_{'final' if words == '새 게임' else 'navigation'}")
+    secret, seen = next(w for w in Window.children if isinstance(w, HandOver)).secret, []
+    driver.hold("handover_hold", 0.05, during=lambda: seen.append(secret.opacity))
+    driver.tap("handover_done")
+    assert seen == [1] and secret.opacity == 0
+    for _ in session.state.players[1:]:  # the rest of the table sees its cards
+        driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
+        driver.tap("handover_i_am")
+        driver.tap("handover_done")
+    driver.wait_for(lambda: not any(isinstance(w, HandOver) for w in Window.children))
+    say(voice.controller, "이전")
+    driver.wait_screen("detail")
