@@ -16,7 +16,7 @@ from kivy.uix.modalview import ModalView
 
 from kiosk.journal import archive
 from kiosk.session import CURRENT, settle_endings
-from kiosk.widgets.dialogs import ConfirmDialog
+from kiosk.widgets.dialogs import ConfirmDialog, for_one_on_show
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ class TableKeeper:
 
     def check_idle(self, _dt: float = 0) -> None:
         app = self.app
+        if for_one_on_show() == "staff":  # staff at the PIN pad (waiting out a lock, maybe): no question over it,
+            self.last_touch = time.monotonic()  # and their time is not the table's idle time
+            return
         if self.asking is not None or self.idle_for() < self.idle_seconds:
             return
         if app.sm.current in ("attract", "pin", "staff"):

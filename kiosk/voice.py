@@ -194,13 +194,14 @@ class VoiceBridge:
     def _not_now(self) -> str:
         """Why no command ("stop" aside) acts now, else "": under a question that is not voice's own, a seat's
         private screen (a hand-over: one guest looks at their secret; a question over it could be answered by
-        another, and "이전" left the game's screen with the hand-over still over the game's page) a tap reaches
-        nothing either."""
+        another, and "이전" left the game's screen with the hand-over still over the game's page) or the staff
+        PIN pad (a question over it while staff type) a tap reaches nothing either."""
         from kiosk.widgets.dialogs import for_one_on_show
 
         if self._question_on_show():
             return str(self.app.tr("voice.answer_first"))
-        return str(self.app.tr("voice.private_first")) if for_one_on_show() == "private" else ""
+        key = {"private": "voice.private_first", "staff": "voice.staff_first"}.get(for_one_on_show())
+        return str(self.app.tr(key)) if key else ""
 
     def _question_on_show(self) -> bool:
         """A question on show that is not voice's own (the screen's, the idle check's)."""

@@ -24,6 +24,8 @@ def post(fn: Callable[[], None]) -> None:
 
 
 class StaffPinDialog(ModalView):
+    for_one = "staff"  # staff at the PIN pad: no other question over it (kiosk.widgets.dialogs.for_one_on_show)
+
     def __init__(self, app: Any, reason: str, on_ok: Callable[[], None]) -> None:
         super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.7), background="")

@@ -282,3 +282,48 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     driver.wait_for(lambda: not any(isinstance(w, HandOver) for w in Window.children))
     say(voice.controller, "이전")
     driver.wait_screen("detail")
+
+
+def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> None:
+    """While staff type the PIN (an undo across the Joker's reveal) no question opens on top: the idle check
+    waits and counts from when the pad closes (before: "아직 게임 중인가요?" over the pad, e.g. while staff wait
+    out a lock), and voice refuses with a toast (before: 새 게임's question over the pad, 이전 left the game's
+    screen under it). With the pad closed, both ask again."""
+    from kivy.core.window import Window
+
+    from audio.asr import Phase
+    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
+    from kiosk.widgets.dialogs import ConfirmDialog
+    from kiosk.widgets.pin_dialog import StaffPinDialog
+
+    app = driver.app
+    session = _spyfall_table(driver)
+    session.dispatch(ChooseDealer(-1, dealer=1))
+    session.dispatch(StartClock(-1))
+    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    driver.pump(3)
+    driver.tap("host_undo")
+    driver.tap("staffpin_0")
+    driver.tap("staffpin_0")  # half typed
+    keeper = app.keeper
+    keeper.last_touch -= keeper.idle_seconds + 1
+    keeper.check_idle()
+    driver.pump(3)
+    assert keeper.asking is None and keeper.idle_for() < 10
+    for words in ("새 게임", "이전"):
+        say(voice.controller, words)
+        driver.pump(4)
+        assert [type(w) for w in Window.children if w is not app.root] == [StaffPinDialog]
+        assert voice.controller.phase is not Phase.CONFIRMING and app.sm.current == "host"
+        assert app.toast_widget.last_text == app.tr("voice.staff_first")
+    driver.screenshot("voice_over_staff_pin")
+    driver.tap("staffpin_0")
+    driver.enter_pin("0", pad="staffpin")
+    driver.wait_for(lambda: session.state.round.phase == "play" and not driver.find_all("staffpin_ok"))
+    keeper.last_touch -= keeper.idle_seconds + 1
+    keeper.check_idle()
+    driver.pump(3)
+    assert keeper.asking is not None and ConfirmDialog.showing() is keeper.asking
+    driver.tap("confirm_yes")
+    say(voice.controller, "이전")
+    driver.wait_screen("detail")
