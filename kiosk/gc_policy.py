@@ -38,20 +38,22 @@ its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.g
 So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, properties let go of their
 widget, children and canvases cleared, its helpers let go of it) in the next pause (`discard`): reference counting
 then frees nearly all of it, frozen or not (0.99 of it for each game, 86-231 objects left cyclic; before the host
-and its helpers let go, 0.62-0.94 and 600-7,400 left), and it does not spend the freeze budget.
-So (1) at most `FREEZE_BUDGET` objects are frozen beyond what was there after the last thaw
-(`gc.get_freeze_count()`, ~230 bytes each here): past it a new screen is not frozen (its collections cost what
-they did before); (2) once what closed screens left frozen reaches `THAW_AT` (`left_over`), a thaw —
-`gc.unfreeze()` (in 3.11 it releases everything), collect, freeze again — frees it, off play only: no game's
-screen or set-up form on show, nobody touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`)
-for `IDLE_S`, settled, no input pending (the game's page between two games, the attract screen after a turnover). It traverses
-every object and frees the closed screens at once: 80-210 ms of UI-thread CPU here (150-240 ms on a loaded machine);
-before closed screens were taken apart, once between two games; now what they leave reaches THAW_AT only after
-100+ of them. A screen still built when a thaw runs (left with its game on) is frozen again by it; once it is
-gone (the next game's screen opened) the next thaw frees it. The screens are told apart by a number given to each screen and game (`serial`).
-What the slow pause collections traverse (bench/frames.py --census, voice and tutor on): Kivy widgets' internals
-of the screens not frozen once the budget is spent (120,000-400,000 objects, 90-200 ms); with a voice command every
-~1.5 s there is never THAW_IDLE_S of quiet, so no thaw resets the budget (bench/frames.py's notes).
+and its helpers let go, 0.62-0.94 and 600-7,400 left). So is a widget a screen's Keep replaced during play (a
+location tile whose tokens changed, a button of another kind: `drop`), once nobody shows it again: before, these
+were most of what a thaw freed (~5,000 objects per game's screen in bench/frames.py).
+Once what is left frozen reaches `THAW_AT` (`left_over`), a thaw — `gc.unfreeze()` (in 3.11 it releases
+everything), collect, freeze again — frees it, off play only: no game's screen or set-up form on show, nobody
+touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`) for `IDLE_S`, settled, no input pending
+(the game's page between two games, the attract screen after a turnover). It traverses every object: 150-280 ms
+of UI-thread CPU here at 250,000-450,000 objects. A screen still built when a thaw runs (left with its game on) is
+frozen again by it; once it is gone (the next game's screen opened) the next thaw frees it. The screens are told
+apart by a number given to each screen and game (`serial`).
+Counting the frozen objects (`gc.get_freeze_count()`) walks the whole permanent generation: 20-30 ms of UI-thread
+CPU here at 250,000 objects. It is never read during play (a freeze counts what it moves as the objects alive
+after its collection, 1-3 ms), and off play at most every COUNT_EVERY_S. (Until session 11 a budget of frozen
+objects since the last thaw stopped freezing new screens: counted with closed screens long freed, it was spent
+after 3-5 screens, and the pause collections traversed every screen since, 95-130 ms; two readings of the count
+made each freeze's frame 40-55 ms slower.)
 """
 
 from __future__ import annotations
@@ -77,11 +79,12 @@ BOUND = 25  # generation-1 collections since the last full one: then collect in 
 QUIET_S = 0.3  # a quiet moment: this long since the last touch (the tap's own frames are drawn) and no input pending
 BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the collector's checks stop
 THRESHOLDS = (700, 2, BACKSTOP)
-FREEZE_BUDGET = 120_000  # objects frozen beyond those after the last thaw: ~28 MB here, 3-5 game screens
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
 TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
 # ~7 MB here; a closed screen leaves 100-250
+COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
+# the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
 
 
 def input_pending() -> bool:
@@ -144,22 +147,24 @@ class IdleCollector:
                  moving: Callable[[], bool] = animating,
                  screen: Callable[[], tuple[Hashable | None, str]] = game_screen,
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
-                 frozen: Callable[[], int] = gc.get_freeze_count, budget: int = FREEZE_BUDGET,
+                 frozen: Callable[[], int] = gc.get_freeze_count,
+                 unfrozen: Callable[[], int] = lambda: len(gc.get_objects()),
                  thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
                  take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
-        self.budget, self.thaw_idle_s, self.thaw_at = budget, thaw_idle_s, thaw_at
+        self.unfrozen, self.thaw_idle_s, self.thaw_at = unfrozen, thaw_idle_s, thaw_at
         self.take_apart = take_apart
         self.closed: list[list[Any]] = []  # closed screens' widgets (weak), to take apart in a pause (`discard`)
+        self.dropped: list[tuple[Any, Any]] = []  # (widget, its Keep), both weak: replaced during play (`drop`)
         self.last_input = clock()
         self.last_voice = self.last_input - idle_s  # a guest's voice command (`note_voice`)
         self._cpu = cpu()
         self.calm = 0  # frames in a row with less than CALM_CPU of UI-thread CPU
         self.collected = {"idle": 0, "bound": 0, "froze": 0, "thaw": 0, "taken apart": 0}
         self.base = frozen()  # frozen objects after the last thaw (or the start-up freeze)
-        self._counted = (-1e9, 0)  # (when, gc.get_freeze_count()) for `left_over`, read once a second
+        self._counted = (-1e9, 0)  # (when, gc.get_freeze_count()) for `left_over`
         # the game screens frozen since the last thaw (each once): how many objects each freeze added
         self.frozen_keys: dict[Hashable, int] = {}
         self._event: Any = None
@@ -186,13 +191,20 @@ class IdleCollector:
         alive until a pause came: with a voice command every second, never; bench/memory.py grew 680 -> 780 MB)."""
         self.closed.append([weakref.ref(w) for w in widgets])
 
+    def drop(self, widget: Any, keep: Any) -> None:
+        """A widget (or group) a game's screen kept and replaced (kiosk/widgets/keep.py): taken apart in a pause
+        if nobody has shown it again by then (`take_closed`). Made before the screen was frozen, it is frozen
+        cyclic garbage otherwise, freed only by a thaw (bench/frames.py: most of what a thaw freed, ~5,000
+        objects per game screen)."""
+        self.dropped.append((weakref.ref(widget), weakref.ref(keep)))
+
     def left_over(self, key: Hashable | None, fresh: bool = True) -> int:
         """Frozen objects since the last thaw, but the game's screen still built (`key`): mostly what closed
-        screens left (each taken apart, the rest of it cyclic). Not `fresh`: counted at most once a second
-        (counting walks the whole permanent generation: 3-10 ms of UI-thread CPU at 400,000 objects, and the
-        check runs every frame off play)."""
+        screens left (each taken apart, the rest of it cyclic). Not `fresh`: counted at most every COUNT_EVERY_S,
+        what screens froze since added (counting walks the whole permanent generation: 20-30 ms of UI-thread CPU
+        here at 250,000 objects, and the check runs every frame off play)."""
         now = self.clock()
-        if fresh or now - self._counted[0] >= 1.0:
+        if fresh or now - self._counted[0] >= COUNT_EVERY_S:
             self._counted = (now, self.frozen())
         return self._counted[1] - self.base - self.frozen_keys.get(key, 0)
 
@@ -206,7 +218,7 @@ class IdleCollector:
         untouched = now - self.last_input
         quiet = min(untouched, now - self.last_voice)
         settled = self.calm >= CALM_FRAMES and quiet >= self.idle_s and not self.moving()
-        if self.closed and settled:
+        if (self.closed or self.dropped) and settled:
             return "take apart"
         if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
@@ -237,16 +249,16 @@ class IdleCollector:
         return why
 
     def freeze_screen(self) -> bool:
-        """Right after a pause's collection: freeze the game's screen on show, once, within the budget."""
+        """Right after a pause's collection: freeze the game's screen on show, once. What it freezes is counted
+        before (after a full collection every object is alive: `len(gc.get_objects())`, 1-3 ms here), not read
+        after as the frozen count (two readings were 40-55 ms of the pause's frame)."""
         key, shown = self.screen()
         if shown != "play" or key in self.frozen_keys:
             return False
-        before = self.frozen()
-        if before - self.base >= self.budget:
-            return False
+        added = self.unfrozen()
         self.freeze()
-        self._counted = (self.clock(), self.frozen())
-        self.frozen_keys[key] = self._counted[1] - before
+        self._counted = (-1e9, 0)  # counted again off play, once the closed screens are taken apart
+        self.frozen_keys[key] = added
         self.collected["froze"] += 1
         return True
 
@@ -255,9 +267,9 @@ class IdleCollector:
         frozen again."""
         self.unfreeze()
         self.collect()
+        self.base = self.unfrozen()  # all of it, frozen next
         self.freeze()
         self.collected["thaw"] += 1
-        self.base = self.frozen()
         self._counted = (self.clock(), self.base)
         key = self.screen()[0]  # a game's screen still built (left with its game on) was frozen again
         self.frozen_keys = {key: 0} if key is not None else {}
@@ -269,6 +281,7 @@ class IdleCollector:
         if take_apart is None:
             from kiosk.widgets.dismantle import take_apart
         end = self.cpu() + TAKE_APART_CPU
+        self._gather_dropped()
         while self.closed:
             widgets = self.closed[0]
             while widgets:
@@ -283,6 +296,21 @@ class IdleCollector:
                     log.exception("a closed widget could not be taken apart")
             self.closed.pop(0)
             self.collected["taken apart"] += 1
+
+    def _gather_dropped(self) -> None:
+        """The widgets dropped since, that nobody shows again (no parent now), with what is inside them, into
+        `closed`; left out: what a Keep holds now (a kept child no refresh has used since), what a Shelf lends,
+        a kept set-up form."""
+        from kiosk.widgets.dismantle import unshown_inside
+
+        while self.dropped:
+            ref, keep_ref = self.dropped.pop()
+            w, keep = ref(), keep_ref()
+            if w is None or w.parent is not None:
+                continue
+            ws = unshown_inside(w, keep.holds() if keep is not None else set())
+            if ws:
+                self.closed.append([weakref.ref(x) for x in ws])
 
     def install(self) -> IdleCollector:
         """Python's automatic full collections only as the backstop; this one looks at the start of every frame."""
@@ -317,6 +345,13 @@ def discard(widgets: list[Any]) -> None:
     from kiosk.widgets.dismantle import dismantle
 
     dismantle(widgets)
+
+
+def drop(widget: Any, keep: Any) -> None:
+    """A game's screen's Keep replaced `widget` (see `IdleCollector.drop`); without the idle collector nothing is
+    frozen and Python's own collections free it."""
+    if COLLECTOR is not None:
+        COLLECTOR.drop(widget, keep)
 
 
 def note_voice() -> None:

@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 from content.loader import Game
 from engines import find_engine
 from engines.core import Action, RuleError, Step
+from kiosk import gc_policy
 from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
 from kiosk.widgets.handover import HandOver
@@ -247,7 +248,7 @@ class GameHost(BoxLayout):
         kw.setdefault("orientation", "vertical")
         super().__init__(**kw)
         self.ctx = ctx
-        self.keep = Keep()  # cleared when a session starts
+        self.keep = Keep(on_drop=gc_policy.drop)  # cleared when a session starts
 
     def on_session(self, session: Session) -> None:
         """A game started or was resumed."""

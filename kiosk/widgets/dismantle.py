@@ -54,6 +54,20 @@ def closed_widgets(root: Any) -> list[Any]:
     return list(out.values())
 
 
+def unshown_inside(root: Any, held: set[int]) -> list[Any]:
+    """`root` and the widgets inside it, parents first, but those in `held` (ids: a Keep's), a Shelf's and a kept
+    set-up form, with what is inside them."""
+    out: list[Any] = []
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        if isinstance(w, KeptForm) or id(w) in held or w.__dict__.get("_shelved"):
+            continue
+        out.append(w)
+        todo.extend(w.children)
+    return out
+
+
 def _held_off_screen(root: Any) -> list[Any]:
     """The widgets without a parent `root`'s attributes hold (directly or in a list, tuple or dict)."""
     found = []

@@ -37,10 +37,17 @@ def _in_place(cls: type, props: dict[str, Any]) -> set[str]:
 
 
 class Keep:
-    def __init__(self) -> None:
+    def __init__(self, on_drop: Callable[[Any, Keep], Any] | None = None) -> None:
         self._widgets: dict[str, Any] = {}
         self._built: dict[str, tuple[Any, Any]] = {}
         self.made = 0
+        # `on_drop(widget, self)`: a widget or group held no more (replaced, or the Keep cleared) and not shelved:
+        # nobody shows it again (a game's screen passes kiosk/gc_policy.py's `drop`: taken apart in a pause)
+        self.on_drop = on_drop
+
+    def _dropped(self, old: Any, new: Any = None) -> None:
+        if old is not None and old is not new and self.on_drop is not None and not old.__dict__.get("_shelved"):
+            self.on_drop(old, self)
 
     def get(self, cls: type[W], key: str, on_release: Callable[[], Any] | None = None, **props: Any) -> W:
         """The widget for `key`, taken out of its old parent: last refresh's, with what its class lets change in
@@ -66,6 +73,7 @@ class Keep:
         self.made += 1
         if hasattr(widget, "on_release"):
             widget.bind(on_release=_tap)
+        self._dropped(self._widgets.get(key))
         self._widgets[key] = widget
         widget._keep_props = props
         widget._keep_tap = on_release
@@ -82,6 +90,7 @@ class Keep:
             return widget  # type: ignore[no-any-return]
         widget = build()
         self.made += 1
+        self._dropped(kept[1] if kept is not None else None, widget)
         self._built[key] = (shown, widget)
         return widget
 
@@ -112,8 +121,14 @@ class Keep:
             if self._widgets.get(key) is widget:
                 del self._widgets[key]
 
+    def holds(self) -> set[int]:
+        """The ids of every widget kept (on screen or not)."""
+        return {id(w) for w in self.widgets()}
+
     def clear(self) -> None:
         """Forget every widget (a new game: other keys)."""
+        for w in self.widgets():
+            self._dropped(w)
         self._widgets.clear()
         self._built.clear()
 
@@ -217,6 +232,8 @@ class Shelf:
         """Shelve what `keep` holds for `prefix` (made ahead just now)."""
         if made_for == self.made_for:
             self.groups[prefix] = keep.under(prefix)
+            for w in self.groups[prefix].values():
+                w._shelved = True  # lent again later: never taken apart when a Keep lets it go
 
     def let_go(self, keep: Keep) -> None:
         """The screen that borrowed them (into `keep`) closes: they leave its widgets and its Keep, so what

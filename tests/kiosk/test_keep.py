@@ -107,3 +107,34 @@ def test_a_group_is_built_again_only_when_what_it_shows_changed(driver) -> None:
     assert keep.built("p0", ("지수", 3), lambda: row("지수 3")) is a
     b = keep.built("p0", ("지수", 2), lambda: row("지수 2"))
     assert b is not a and b.text == "지수 2" and built == ["지수 3", "지수 2"]
+
+
+def test_what_a_keep_replaces_is_handed_on_once_but_never_a_shelfs(driver) -> None:
+    """A widget or group replaced (another class or other fixed properties; `built` with something else shown) or
+    forgotten by `clear` goes to `on_drop` (kiosk/gc_policy.py takes it apart in a pause): nobody shows it again.
+    A widget kept in place, or lent by a Shelf (the next Clue screen borrows it again), never does."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from kiosk.widgets.keep import Keep, Shelf
+    from kiosk.widgets.theme import TButton
+
+    dropped: list = []
+    keep = Keep(on_drop=lambda w, k: dropped.append((w, k)))
+    a = keep.get(TButton, "a", text="하나")
+    assert keep.get(TButton, "a", text="둘") is a and dropped == []  # changed in place
+    a2 = keep.get(TButton, "a", text="둘", height=90)
+    assert a2 is not a and dropped == [(a, keep)]
+    g1 = keep.built("g", shown=1, build=BoxLayout)
+    assert keep.built("g", shown=1, build=BoxLayout) is g1 and len(dropped) == 1
+    g2 = keep.built("g", shown=2, build=BoxLayout)
+    assert g2 is not g1 and dropped[-1] == (g1, keep)
+    shelf, lender = Shelf(), Keep()
+    assert not shelf.lend(lender, "turn", made_for="ko")  # none yet: the screen makes them ahead, then shelves
+    lent = lender.get(TButton, "turn/roll", text="굴리기")
+    shelf.store(lender, "turn", made_for="ko")
+    assert shelf.lend(keep, "turn", made_for="ko")
+    roll = keep.get(TButton, "turn/roll", text="굴리기", height=90)  # replaced here: the shelf still lends it
+    assert all(w is not lent for w, _ in dropped)
+    dropped.clear()
+    keep.clear()
+    assert sorted(id(w) for w, _ in dropped) == sorted(map(id, (a2, g2, roll)))  # the shelf's `lent` not among them
