@@ -140,10 +140,10 @@ def for_one_on_show() -> str:
     return next((w.for_one for w in Window.children if isinstance(w, ModalView) and getattr(w, "for_one", "")), "")
 
 
-def _targets(text: bool = False, skip: Widget | None = None, marked: bool = True) -> list[tuple[float, float, float, float]]:
-    """Window boxes of the controls on show (the current screen, bars, dialogs, the keyboard) and, with `marked`,
-    of the texts marked `keep_clear` (a whose-turn line); with `text`, of every text on show too (a prompt),
-    `skip` (the toast itself) aside."""
+def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float, float], int]]:
+    """Window boxes on show (the current screen, bars, dialogs, the keyboard), `skip` (the toast itself) aside, each
+    with what it is: a control, a text marked `keep_clear` (a whose-turn line) or any other text. One
+    walk for the toast's three searches (a walk each was 4-5 ms of UI-thread CPU here)."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.screenmanager import ScreenManager
@@ -159,18 +159,22 @@ def _targets(text: bool = False, skip: Widget | None = None, marked: bool = True
             return
         if w is skip:
             return
-        control = (isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
-                   or marked and getattr(w, "keep_clear", False))
-        words = text and isinstance(w, Label) and bool(w.text.strip())
-        if shown and (control or words) and w.width > 1:
-            x, y = w.to_window(w.x, w.y)
-            out.append((x, y, x + w.width, y + w.height))
+        if shown and w.width > 1:
+            kind = (_CONTROL if isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
+                    else _MARKED if getattr(w, "keep_clear", False)
+                    else _WORDS if isinstance(w, Label) and bool(w.text.strip()) else 0)
+            if kind:
+                x, y = w.to_window(w.x, w.y)
+                out.append(((x, y, x + w.width, y + w.height), kind))
         for child in w.children:
             visit(child, shown)
 
     for top in Window.children:
         visit(top, True)
     return out
+
+
+_CONTROL, _MARKED, _WORDS = 1, 2, 4
 
 
 def free_spot(boxes: list[tuple[float, float, float, float]], width: float, height: float, screen_w: float,
@@ -206,7 +210,11 @@ def free_spot(boxes: list[tuple[float, float, float, float]], width: float, heig
                     best = i
         if best >= 0:
             return xs[best], y
+        # lower, the band frees only below the bottom of a box in it (until then it only gains boxes): skip there
+        lowest = max(by0 for _, by0, _, by1 in boxes if by0 < y + height and by1 > y) - height
         y -= step
+        while y > lowest and y >= dp(8):
+            y -= step
     return None
 
 
@@ -233,15 +241,21 @@ class Toast(Label):
         self.last_text = text
         self.text = text
         spot = None
+        heights: dict[float, float] = {}  # the text's height at each width, laid out once
+        found = _targets(skip=self)
         # over no text and no control if there is room; else over no control and no text marked keep_clear;
         # else over no control
-        for boxes in (_targets(text=True, skip=self), _targets(skip=self), _targets(skip=self, marked=False)):
+        for kinds in (_CONTROL | _MARKED | _WORDS, _CONTROL | _MARKED, _CONTROL):
+            boxes = [box for box, kind in found if kind & kinds]
             for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
-                self.text_size = (width - dp(40), None)
-                self.texture_update()
-                self.size = (width, self.texture_size[1] + dp(32))
-                spot = free_spot(boxes, self.width, self.height, Window.width, Window.height)
+                if width not in heights:
+                    self.text_size = (width - dp(40), None)
+                    self.texture_update()
+                    heights[width] = self.texture_size[1] + dp(32)
+                spot = free_spot(boxes, width, heights[width], Window.width, Window.height)
                 if spot is not None:
+                    self.text_size = (width - dp(40), None)
+                    self.size = (width, heights[width])
                     break
             if spot is not None:
                 break
