@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import Screen
 
 from content.loader import Game
+from kiosk import gc_policy
 from kiosk.markup import esc
 from kiosk.widgets.art import game_mark
+from kiosk.widgets.keep import Fill, Keep
 from kiosk.widgets.theme import LEAD, SMALL, TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -25,18 +28,7 @@ TIME_CHOICES = (0, 30, 45, 60, 90)  # 0: any; else "the longest play fits in N m
 
 class GameCard(TButton):
     def __init__(self, game: Game, **kw: Any) -> None:
-        app = App.get_running_app()
-        lo, hi = game.info.players
-        players = app.tr("library.players_one", n=lo) if lo == hi else app.tr("library.players", lo=lo, hi=hi)
-        minutes = app.tr("library.minutes", lo=game.info.minutes[0], hi=game.info.minutes[1])
-        shelf = game.shelf_code(app.branch)
-        where = app.tr("library.shelf", code=shelf) if shelf else app.tr("library.shelf_ask")
-        from kiosk.screens.detail import teach_time_text
-
-        teach = teach_time_text(app, game)
-        text = (f"[size={LEAD}][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
-                f"{esc(players)} · {esc(minutes)}" + (f" · {esc(teach)}" if teach else "")
-                + (f"\n[color=#e0a458]{esc(where)}[/color]" if where else ""))
+        text = card_text(App.get_running_app(), game)
         super().__init__(text=text, markup=True, size_hint_y=None, height=dp(150), font_size=SMALL, **kw)
         self.game_id = game.id
         self.test_id = f"game_{game.id}"
@@ -50,6 +42,21 @@ class GameCard(TButton):
         r = min(dp(56), self.height / 2 - dp(12))
         for ins in game_mark(self.game_id, self.x + dp(24) + r, self.center_y, r):
             self.canvas.after.add(ins)
+
+
+def card_text(app: Any, game: Game) -> str:
+    """What a game's card says: its name, players, minutes, teaching time and shelf (in the kiosk's language)."""
+    from kiosk.screens.detail import teach_time_text
+
+    lo, hi = game.info.players
+    players = app.tr("library.players_one", n=lo) if lo == hi else app.tr("library.players", lo=lo, hi=hi)
+    minutes = app.tr("library.minutes", lo=game.info.minutes[0], hi=game.info.minutes[1])
+    shelf = game.shelf_code(app.branch)
+    where = app.tr("library.shelf", code=shelf) if shelf else app.tr("library.shelf_ask")
+    teach = teach_time_text(app, game)
+    return (f"[size={LEAD}][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
+            f"{esc(players)} · {esc(minutes)}" + (f" · {esc(teach)}" if teach else "")
+            + (f"\n[color=#e0a458]{esc(where)}[/color]" if where else ""))
 
 
 class LibraryScreen(Screen):
@@ -72,12 +79,11 @@ class LibraryScreen(Screen):
         self._fill_filters(app)
         games = app.library.for_table(players=self.players or None, max_minutes=self.minutes or None,
                                       branch=app.branch or None)
-        grid = self.ids.grid
-        grid.clear_widgets()
-        for game in games:
-            card = GameCard(game)
-            card.bind(on_release=lambda w: app.open_game(w.game_id))
-            grid.add_widget(card)
+        # the cards and filter buttons are kept while what they say is the same (made anew on every visit,
+        # voice's 처음으로 cost a 40-55 ms frame here)
+        with Fill(self._keep(), self.ids.grid, "games") as fill:
+            for game in games:
+                fill.built(game.id, card_text(app, game), functools.partial(self._card, app, game))
         self.ids.empty.opacity = 0 if games else 1
         self.ids.empty.text = "" if games else app.tr("library.none_fit")
 
@@ -85,10 +91,20 @@ class LibraryScreen(Screen):
         rows = (("player_filters", "players", PLAYER_CHOICES, "library.n_players"),
                 ("time_filters", "minutes", TIME_CHOICES, "library.within"))
         for row_id, prop, choices, key in rows:
-            row = self.ids[row_id]
-            row.clear_widgets()
-            for n in choices:
-                label = app.tr("library.any") if n == 0 else app.tr(key, n=n)
-                b = TButton(text=label, selected=getattr(self, prop) == n, test_id=f"{prop}_{n}", font_size=SMALL)
-                b.bind(on_release=lambda w, n=n, prop=prop: setattr(self, prop, n))
-                row.add_widget(b)
+            with Fill(self._keep(), self.ids[row_id], row_id) as fill:
+                for n in choices:
+                    label = app.tr("library.any") if n == 0 else app.tr(key, n=n)
+                    fill.add(TButton, f"{n}", functools.partial(setattr, self, prop, n), text=label,
+                             selected=getattr(self, prop) == n, test_id=f"{prop}_{n}", font_size=SMALL)
+
+    def _keep(self) -> Keep:
+        keep: Keep | None = self.__dict__.get("_kept")
+        if keep is None:
+            keep = self._kept = Keep(on_drop=gc_policy.drop)  # a card replaced (frozen at start-up): taken apart
+        return keep
+
+    @staticmethod
+    def _card(app: Any, game: Game) -> GameCard:
+        card = GameCard(game)
+        card.bind(on_release=lambda w: app.open_game(w.game_id))
+        return card
