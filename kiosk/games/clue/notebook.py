@@ -40,7 +40,8 @@ Result = tuple[Analysis, tuple[Verdict, Advice | None] | None]
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
 _DONE: OrderedDict[tuple[Knowledge, str | None, bool], Result] = OrderedDict()
 _LOCK = threading.Lock()
-FIRST_ROWS = 6  # the sheet's rows made in the frame its result arrives (its top, on show at once)
+FIRST_ROWS = 3  # the sheet's rows made in the frame its result arrives (its top, on show at once: at 6 players a
+# row is 9 cells, ~1 ms each here; 6 rows and a first helping were that frame's 50-60 ms)
 FILL_CPU = 0.006  # then UI-thread CPU a frame for the rest: the whole sheet at once (~130 labels) took 100 ms here
 
 
@@ -204,7 +205,7 @@ class NotebookPanel(BoxLayout):
             self._fill = None
             sv.test_id = "clue_nb_sheet"  # every row made
 
-        fill()
+        self._fill = Clock.schedule_once(fill, 0)  # the rest from the next frame on
         return sv
 
     def _cell(self, cid: str, owner: int) -> Any:
