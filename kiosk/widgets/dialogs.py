@@ -137,12 +137,13 @@ def for_one_on_show() -> str:
     (voice) puts no question over it: another guest could answer it, or it would cover the secret's "hide"."""
     from kivy.core.window import Window
 
-    return next((w.for_one for w in Window.children if isinstance(w, ModalView) and getattr(w, "for_one", "")), "")
+    return next((w.for_one for w in Window.children
+                 if isinstance(w, ModalView) and getattr(w, "for_one", "") and not getattr(w, "_closing", False)), "")
 
 
 def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float, float], int]]:
-    """Window boxes on show (the current screen, bars, dialogs, the keyboard), `skip` (the toast itself) aside, each
-    with what it is: a control, a text marked `keep_clear` (a whose-turn line) or any other text. One
+    """Window boxes on show (the current screen and bars, or the top dialog; the keyboard), `skip` (the toast itself)
+    aside, each with what it is: a control, a text marked `keep_clear` (a whose-turn line) or any other text. One
     walk for the toast's three searches (a walk each was 4-5 ms of UI-thread CPU here)."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
@@ -169,8 +170,10 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
         for child in w.children:
             visit(child, shown)
 
-    for top in Window.children:
+    for top in Window.children:  # from the top down
         visit(top, True)
+        if getattr(top, "_closing", True) is False:  # a kiosk dialog on show (not fading out): what it covers is
+            break  # neither tapped nor read, only the dialog counts (a menu or panel: everything, as before)
     return out
 
 
@@ -265,10 +268,23 @@ class Toast(Label):
             self.size = (dp(800), self.texture_size[1] + dp(32))
             spot = ((Window.width - self.width) / 2, Window.height - self.height - dp(8))
         self.pos = spot
+        self._over_all()
         Animation.cancel_all(self)
         self.opacity = 1
         Clock.unschedule(self._fade)
         Clock.schedule_once(self._fade, seconds)
+
+    def _over_all(self) -> None:
+        """Drawn over whatever is on show (the window's last child, as the keyboard): under a hand-over (opaque) it
+        was never seen (voice's refusal there), under a question dimmed and partly behind its panel. It takes no
+        touch; a dialog opened after it is drawn over it."""
+        from kivy.core.window import Window
+
+        if self.parent is Window and Window.children[0] is self:
+            return
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        Window.add_widget(self)
 
     def _fade(self, *_: object) -> None:
         Animation(opacity=0, duration=0.3).start(self)

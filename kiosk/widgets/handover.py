@@ -42,6 +42,7 @@ class HoldButton(TButton):
 
 class HandOver(ModalView):
     for_one = "private"  # one seat's screen: no shared channel asks over it (kiosk.widgets.dialogs.for_one_on_show)
+    _closing = False  # fading out once dismissed (a toast is placed by what it covers then: kiosk.widgets.dialogs)
 
     def __init__(self, name: str, tr: Translate, content: Callable[[Callable[[], None]], Widget],
                  on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
@@ -54,6 +55,9 @@ class HandOver(ModalView):
         self.root_box = BoxLayout(orientation="vertical", padding=dp(40), spacing=dp(24))
         self.add_widget(self.root_box)
         self._ask()
+
+    def on_dismiss(self) -> None:
+        self._closing = True
 
     def _clear(self) -> None:
         self.root_box.clear_widgets()

@@ -25,6 +25,7 @@ def post(fn: Callable[[], None]) -> None:
 
 class StaffPinDialog(ModalView):
     for_one = "staff"  # staff at the PIN pad: no other question over it (kiosk.widgets.dialogs.for_one_on_show)
+    _closing = False  # fading out once dismissed (a toast is placed by what it covers then: kiosk.widgets.dialogs)
 
     def __init__(self, app: Any, reason: str, on_ok: Callable[[], None]) -> None:
         super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
@@ -54,6 +55,9 @@ class StaffPinDialog(ModalView):
         box.add_widget(holder)
         self.add_widget(box)
         self._locked_message()
+
+    def on_dismiss(self) -> None:
+        self._closing = True
 
     def _locked_message(self) -> bool:
         lock = self.app.settings.pin_lock

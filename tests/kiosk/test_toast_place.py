@@ -86,3 +86,40 @@ def test_a_toast_on_a_full_screen_leaves_the_marked_status_readable(driver: Any)
                 and y0 + label.height > ty0), (toast.pos, label.pos)
     assert _overlaps(driver) == []
     driver.screenshot("toast_mr_jack_table")
+
+
+def test_a_toast_over_a_dialog_is_seen_and_covers_none_of_its_controls(driver: Any) -> None:
+    """A toast shown while a dialog is up is drawn over it: under a hand-over (opaque) it was never seen (voice's
+    "a private screen is open" went unseen), under a question dimmed behind its panel. It covers no control and
+    no drawn text of the dialog; what the dialog covers does not count (placed by that too, it sat on the
+    hand-over's title)."""
+    from kivy.core.image import Image as CoreImage
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    from kiosk.widgets.handover import HandOver
+
+    driver.app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.tap("mj_start")  # Jack's hand-over: "give the tablet to …"
+    handover = next(w for w in Window.children if isinstance(w, HandOver))
+    driver.app.toast(driver.app.tr("voice.private_first"))
+    driver.pump(3)
+    toast = driver.app.toast_widget
+    order = Window.children  # from the top down
+    assert toast in order and order.index(toast) < order.index(handover)  # drawn after it: on top
+    shot = CoreImage.load(str(driver.screenshot("toast_over_handover")), keep_data=True)
+    r, g, b, _ = shot.read_pixel(toast.x + dp(6), Window.height - toast.center_y)  # the toast's own dark ground
+    assert max(r, g, b) < 0.05, (r, g, b)  # the hand-over's ground is (0.12, 0.10, 0.09)
+    for w in handover.walk():  # its buttons, and its texts as drawn (centred in their boxes)
+        if isinstance(w, ButtonBehavior):
+            (x0, y0), (w_, h_) = w.to_window(w.x, w.y), w.size
+        elif isinstance(w, Label) and w.text.strip():
+            (w_, h_), (cx, cy) = w.texture_size, w.to_window(*w.center)
+            x0, y0 = cx - w_ / 2, cy - h_ / 2
+        else:
+            continue
+        assert not (x0 < toast.right and x0 + w_ > toast.x and y0 < toast.top and y0 + h_ > toast.y), w.text
+    driver.tap("handover_i_am")

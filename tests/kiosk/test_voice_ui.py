@@ -254,6 +254,7 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     navigation (이전) left the game's screen with the hand-over still open over the game's page. Now neither
     acts, a toast says why, and the guest's hold and "hide" work as before; closed, voice acts again."""
     from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
 
     from audio.asr import Phase
     from kiosk.widgets.handover import HandOver
@@ -267,7 +268,7 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     driver.tap("handover_i_am")
     say(voice.controller, words)
     driver.pump(4)
-    assert [type(w) for w in Window.children if w is not app.root] == [HandOver]  # no question on top
+    assert [type(w) for w in Window.children if isinstance(w, ModalView)] == [HandOver]  # no question on top
     assert voice.controller.confirm.pending is None and voice.controller.phase is not Phase.CONFIRMING
     assert app.sm.current == "host" and app.toast_widget.last_text == app.tr("voice.private_first")
     driver.screenshot(f"voice_over_private_{'final' if words == '새 게임' else 'navigation'}")
@@ -290,6 +291,7 @@ def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> No
     out a lock), and voice refuses with a toast (before: 새 게임's question over the pad, 이전 left the game's
     screen under it). With the pad closed, both ask again."""
     from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
 
     from audio.asr import Phase
     from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
@@ -313,7 +315,7 @@ def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> No
     for words in ("새 게임", "이전"):
         say(voice.controller, words)
         driver.pump(4)
-        assert [type(w) for w in Window.children if w is not app.root] == [StaffPinDialog]
+        assert [type(w) for w in Window.children if isinstance(w, ModalView)] == [StaffPinDialog]
         assert voice.controller.phase is not Phase.CONFIRMING and app.sm.current == "host"
         assert app.toast_widget.last_text == app.tr("voice.staff_first")
     driver.screenshot("voice_over_staff_pin")
