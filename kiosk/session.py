@@ -174,7 +174,9 @@ class Session:
             self._listeners.remove(fn)
 
     def dispatch(self, action: Action) -> Step[Any]:
-        """Apply, journal (fsync'd), publish. A RuleError leaves everything unchanged and propagates."""
+        """Apply, journal (in the OS when this returns; on disk a checkpoint later, off this thread: journal.py),
+        publish. A RuleError leaves everything unchanged and propagates, as does a journal failure (the kiosk's
+        storage fallback takes it)."""
         action = stamp(action, self.clock())
         step = self.engine.apply(self.state, action)
         self.journal.append("action", action.to_dict())
@@ -201,7 +203,9 @@ class Session:
         self._publish(step)
 
     def tick(self) -> Step[Any] | None:
-        """Fire the earliest of the engine's deadlines once its moment has passed (stamped with now)."""
+        """Fire the earliest of the engine's deadlines once its moment has passed (stamped with now). Raises a
+        failure of the journal's thread here, on the UI thread (a game screen ticks every 0.5 s)."""
+        self.journal.check()
         if self.outcome is not None:
             return None
         now = self.clock()

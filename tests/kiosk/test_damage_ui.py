@@ -171,6 +171,48 @@ def test_data_folder_going_read_only_mid_game_moves_the_game_to_memory(driver: A
     assert [n.key for n in app.notices] == ["storage_readonly"]
 
 
+def test_a_failure_of_the_journal_thread_moves_the_game_to_memory(driver: Any, monkeypatch: Any) -> None:
+    """The card fails under the journal's checkpoint (its thread: test_journal_sync), not under an append: the
+    failure is raised on the UI thread by the next action and goes the way of a failing append (above): the
+    game goes on from memory where it was, staff told."""
+    import sqlite3
+
+    import engines
+    from kiosk import journal
+    from kiosk.session import Session
+    from tests.engines import reference
+    from tests.kiosk.nim_library import nim_library
+
+    engines.register(reference.ENGINE)
+    app = driver.app
+    app.library.games["secret_nim"] = nim_library().games["secret_nim"]
+    source = app.data_dir
+    monkeypatch.setenv("TABLEHOST_MEMORY_DIR", str(source.parent))
+    real_checkpoint = journal._Syncer.checkpoint
+
+    def failing(self: Any, conn: Any) -> Any:
+        if self.path.is_relative_to(source):
+            raise sqlite3.OperationalError("disk I/O error")
+        return real_checkpoint(self, conn)
+
+    monkeypatch.setattr(journal._Syncer, "checkpoint", failing)
+    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
+                          seed=3)
+    app.session = session
+    from kivy.clock import Clock
+
+    Clock.schedule_once(lambda _dt: session.dispatch(reference.Take(session.state.turn, 2)))
+    driver.wait_for(lambda: session.journal._sync.failure is not None, timeout=10)
+    before = session.count
+    Clock.schedule_once(lambda _dt: session.dispatch(reference.Take(session.state.turn, 1)))  # raises the failure
+    driver.wait_for(lambda: app.session is not None and app.session is not session, timeout=10)
+    assert app.data_dir != source and app.data_dir.parent == source.parent
+    assert app.session.count == before and app.session.game.id == "secret_nim"
+    app.session.dispatch(reference.Take(app.session.state.turn, 1))
+    assert app.session.count == before + 2
+    assert [n.key for n in app.notices] == ["storage_readonly"]
+
+
 def test_markup_in_mr_jack_card_names_is_shown_as_typed(driver: Any) -> None:
     """A café's edited characters.yaml (staff may edit it) with markup in a name and a summary."""
     from content import ROOT

@@ -112,9 +112,10 @@ def test_a_header_that_does_not_read_or_set_up_is_moved_aside(tmp_path: Path, he
 
 def test_a_lost_wal_file_is_detected_and_the_game_resumes_where_it_was(tmp_path: Path) -> None:
     """A power cut, then the -wal file is gone (a bad card, a careless copy). Before, the game was in the -wal
-    only (checkpoints came every 1,000 pages): the whole game vanished without a word. Now each commit
-    reaches the main file, and the open mark says the -wal is missing."""
+    only (checkpoints came every 1,000 pages): the whole game vanished without a word. Now the journal's thread
+    checkpoints each burst of appends into the main file, and the open mark says the -wal is missing."""
     s = _game(tmp_path / "live", 20)
+    assert s.journal.flush(10)  # the checkpoint after the last append (test_journal_sync: what a cut loses before)
     copy = tmp_path / "after_power_cut"
     copy.mkdir()
     shutil.copy(tmp_path / "live" / CURRENT, copy / CURRENT)  # the main file as it is on disk, no -wal

@@ -1,0 +1,87 @@
+"""Journal appends on the UI thread (issue #21): wall and CPU time of `Journal.append`, the journal's own thread
+doing the fsyncs (now) against the old mode measured in the same run (synchronous=FULL and a checkpoint on each
+commit, both fsync'd on the appending thread: the mode the journal falls back to after a failure of its
+thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
+ms). Also the durability lag: from an append until `flush` says it is on disk.
+
+    nice -n 5 python -m bench.journal [--appends 200] [--gap 30]
+
+Prints figures; asserts nothing. Goal: no append's wall time near a frame (50 ms), whatever fsync costs."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from kiosk.journal import Journal
+
+
+def _old_mode(j: Journal) -> None:
+    j._conn.execute("PRAGMA synchronous=FULL")
+    j._conn.execute("PRAGMA wal_autocheckpoint=1")
+    j._reported = True  # as after a failure of the thread: none is started, each commit fsync'd and checkpointed
+
+
+def _run(folder: Path, name: str, appends: int, gap: float, old: bool) -> tuple[list[float], list[float]]:
+    j = Journal.create(folder / f"{name}.sqlite", {"game": "bench"})
+    if old:
+        _old_mode(j)
+    walls, cpus = [], []
+    body = {"name": "take", "seat": 1, "count": 2, "at": 1_800_000_000.0, "note": "x" * 120}
+    for n in range(appends):
+        w0, c0 = time.perf_counter(), time.thread_time()
+        j.append("action", body)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.thread_time() - c0)
+        if n % 2:
+            time.sleep(gap)
+    j.close()
+    return walls, cpus
+
+
+def _lag(folder: Path, appends: int, gap: float) -> list[float]:
+    j = Journal.create(folder / "lag.sqlite", {"game": "bench"})
+    out = []
+    for _ in range(appends // 4):
+        j.append("action", {"name": "take"})
+        t0 = time.perf_counter()
+        j.flush(10)
+        out.append(time.perf_counter() - t0)
+        time.sleep(gap)
+    j.close()
+    return out
+
+
+def _ms(xs: list[float]) -> str:
+    xs = sorted(xs)
+    return (f"median {1000 * statistics.median(xs):7.2f}  p90 {1000 * xs[int(0.9 * (len(xs) - 1))]:7.2f}  "
+            f"worst {1000 * xs[-1]:7.2f} ms")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--appends", type=int, default=200)
+    p.add_argument("--gap", type=float, default=30, help="ms between bursts of two appends")
+    args = p.parse_args()
+    gap = args.gap / 1000
+    with tempfile.TemporaryDirectory(dir=Path.home()) as tmp:  # a disk folder, not a tmpfs
+        folder = Path(tmp)
+        old_w, old_c = _run(folder, "old", args.appends, gap, old=True)
+        new_w, new_c = _run(folder, "new", args.appends, gap, old=False)
+        lag = _lag(folder, args.appends, gap)
+    print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms; UI thread per append:")
+    print(f"  wall, old (fsync'd here): {_ms(old_w)}")
+    print(f"  wall, now               : {_ms(new_w)}")
+    print(f"  CPU,  old               : {_ms(old_c)}")
+    print(f"  CPU,  now               : {_ms(new_c)}")
+    med = statistics.median
+    print(f"  now / old: wall median {med(new_w) / med(old_w):.3f}, worst {max(new_w) / max(old_w):.3f}; "
+          f"CPU median {med(new_c) / med(old_c):.3f}")
+    print(f"durability lag (append → on disk, the journal's thread): {_ms(lag)}")
+
+
+if __name__ == "__main__":
+    main()

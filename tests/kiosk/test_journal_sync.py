@@ -1,0 +1,207 @@
+"""The journal's fsyncs are off the UI thread (issue #21): an append commits to the -wal and returns; the journal's
+thread checkpoints it into the main file with fsyncs. What a power cut can lose, what close waits for, and how a
+failure of that thread reaches the UI thread."""
+
+from __future__ import annotations
+
+import gc
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk import journal as journal_mod
+from kiosk.journal import Journal
+from kiosk.session import Session
+from kiosk.storage import is_storage_error
+from tests.engines.reference import Take
+from tests.kiosk.nim_library import nim_library
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sync_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("journal-sync")]
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left() -> Iterator[None]:
+    yield
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while _sync_threads() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _sync_threads() == [], "a journal's thread outlived its journal"
+
+
+def _main_file_records(path: Path, into: Path) -> list[dict[str, Any]]:
+    """The records in a copy of the main file alone, as a power cut that also lost the -wal would leave it."""
+    shutil.copy(path, into)
+    conn = sqlite3.connect(f"file:{into}?mode=ro", uri=True)
+    try:
+        return [json.loads(b) for (b,) in conn.execute("SELECT body FROM records ORDER BY seq")]
+    finally:
+        conn.close()
+
+
+def _hold_checkpoints(monkeypatch: pytest.MonkeyPatch, before: Callable[[], None] = lambda: None,
+                      after: Callable[[], None] = lambda: None) -> None:
+    real = journal_mod._Syncer.checkpoint
+
+    def checkpoint(self: Any, conn: sqlite3.Connection) -> tuple[int, int, int]:
+        before()
+        out = real(self, conn)
+        after()
+        return out
+
+    monkeypatch.setattr(journal_mod._Syncer, "checkpoint", checkpoint)
+
+
+def test_an_append_returns_before_its_checkpoint_and_the_main_file_has_it_after(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each append waited for the -wal's fsync and its checkpoint's (437 ms worst of 200 here, 10-100+ ms per
+    fsync on an SD card). Now it returns at once; the record reaches the main file when the checkpoint runs."""
+    gate = threading.Event()
+    _hold_checkpoints(monkeypatch, before=lambda: None if gate.wait(10) else None)
+    j = Journal.create(tmp_path / "j.sqlite", {"game": "x"})
+    started = time.perf_counter()
+    for n in range(5):
+        j.append("action", {"n": n})
+    assert time.perf_counter() - started < 2  # not 5 × the held checkpoint
+    assert [a["n"] for a in j.actions()] == [0, 1, 2, 3, 4]  # the writer reads its own records
+    assert not j.flush(timeout=0.2)
+    assert _main_file_records(tmp_path / "j.sqlite", tmp_path / "early.sqlite") == []
+    gate.set()
+    assert j.flush(timeout=10)
+    assert [r["n"] for r in _main_file_records(tmp_path / "j.sqlite", tmp_path / "late.sqlite")] == [0, 1, 2, 3, 4]
+    j.close()
+
+
+def test_the_appending_thread_calls_no_fsync(tmp_path: Path) -> None:
+    """Counted by strace, per thread: 40 appends made 160 fsyncs on the appending thread before (the -wal's, then
+    the checkpoint's); now none, and the journal's thread makes them."""
+    if shutil.which("strace") is None or subprocess.run(["strace", "-o", "/dev/null", "true"]).returncode != 0:
+        pytest.skip("strace is not usable here")
+    script = textwrap.dedent(f"""
+        import threading, time
+        from pathlib import Path
+        from kiosk.journal import Journal
+        j = Journal.create(Path({str(tmp_path / 'j.sqlite')!r}), {{"game": "x"}})
+        def play():
+            print("UI", threading.get_native_id(), flush=True)
+            for n in range(40):
+                j.append("action", {{"n": n}})
+                time.sleep(0.005)
+        ui = threading.Thread(target=play)
+        ui.start()
+        ui.join()
+        j.close()
+    """)
+    out = subprocess.run(["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(tmp_path / "trace"),
+                          sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    ui = out.stdout.split()[1]
+    calls = [line.split()[0] for line in (tmp_path / "trace").read_text().splitlines() if "sync(" in line]
+    assert calls.count(ui) == 0, f"{calls.count(ui)} fsyncs on the appending thread"
+    assert len(calls) > 4  # creation, the journal thread's checkpoints, close
+
+
+def test_under_concurrent_appends_the_main_file_always_holds_a_prefix_in_order(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main file as it is after each checkpoint (what a power cut that also lost the -wal leaves), while
+    another thread keeps appending: always records 0..k-1 in order, k never going back, all of them at the end."""
+    path = tmp_path / "j.sqlite"
+    seen: list[list[int]] = []
+    _hold_checkpoints(monkeypatch, after=lambda: seen.append(
+        [r["n"] for r in _main_file_records(path, tmp_path / f"cut{len(seen)}.sqlite")]))
+    j = Journal.create(path, {"game": "x"})
+    total = 300
+
+    def play() -> None:
+        for n in range(total):
+            j.append("action", {"n": n})
+            if n % 7 == 0:
+                time.sleep(0.002)
+
+    ui = threading.Thread(target=play)
+    ui.start()
+    ui.join()
+    assert j.flush(timeout=10)
+    j.close()
+    assert len(seen) >= 2
+    for cut in seen:
+        assert cut == list(range(len(cut)))
+    assert [len(c) for c in seen] == sorted(len(c) for c in seen)
+    assert seen[-1] == list(range(total))
+
+
+def test_close_waits_for_the_checkpoint_and_stops_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _hold_checkpoints(monkeypatch, before=lambda: time.sleep(0.3))
+    j = Journal.create(tmp_path / "j.sqlite", {"game": "x"})
+    for n in range(3):
+        j.append("action", {"n": n})
+    time.sleep(0.05)  # the thread is in its (slow) checkpoint
+    assert _sync_threads()
+    j.close()
+    assert _sync_threads() == []
+    assert not Path(str(tmp_path / "j.sqlite") + "-wal").exists()
+    assert [r["n"] for r in _main_file_records(tmp_path / "j.sqlite", tmp_path / "c.sqlite")] == [0, 1, 2]
+
+
+def test_a_journal_dropped_unclosed_stops_its_thread(tmp_path: Path) -> None:
+    j = Journal.create(tmp_path / "j.sqlite", {"game": "x"})
+    j.append("action", {"n": 0})
+    assert _sync_threads()
+    del j  # the fixture checks the thread ended
+
+
+def test_a_failure_of_the_journal_thread_is_raised_on_the_ui_thread_then_appends_are_fsynced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card fails under the checkpoint (an fsync's EIO, a full card): the next append, or the game screen's
+    tick, raises it on the UI thread, where the kiosk's storage fallback takes it (test_damage_ui); never
+    swallowed. Raised once; the journal then commits as before (fsync'd, checkpointed on each commit)."""
+
+    def broken() -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    _hold_checkpoints(monkeypatch, before=broken)
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 50}, tmp_path, seed=3,
+                    clock=lambda: 1_800_000_000.0)
+    j = s.journal
+    with pytest.raises(sqlite3.OperationalError) as err:
+        j.flush(timeout=10)
+    assert is_storage_error(err.value)
+    assert _sync_threads() == []
+    s.tick()  # reported once: the kiosk is recovering already
+    before = s.count
+    s.dispatch(Take(s.state.turn, 1))
+    assert s.count > before
+    kept = _main_file_records(tmp_path / "current.sqlite", tmp_path / "c.sqlite")
+    assert len(kept) == s.count  # fsync'd and checkpointed before dispatch returned, as before the thread
+    s.close()
+
+
+def test_a_failure_reaches_the_ui_thread_through_tick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    failed = threading.Event()
+
+    def broken() -> None:
+        failed.set()
+        raise sqlite3.OperationalError("database or disk is full")
+
+    _hold_checkpoints(monkeypatch, before=broken)
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 50}, tmp_path, seed=3,
+                    clock=lambda: 1_800_000_000.0)
+    assert failed.wait(10)
+    s.journal._sync.thread.join(10)  # type: ignore[union-attr]
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        s.tick()
+    s.close()
