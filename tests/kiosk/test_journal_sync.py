@@ -88,7 +88,8 @@ def test_an_append_returns_before_its_checkpoint_and_the_main_file_has_it_after(
 
 def test_the_appending_thread_calls_no_fsync(tmp_path: Path) -> None:
     """Counted by strace, per thread: 40 appends made 160 fsyncs on the appending thread before (the -wal's, then
-    the checkpoint's); now none, and the journal's thread makes them."""
+    the checkpoint's); now none, and the journal's thread makes them. (Without its read snapshot, an append
+    after a checkpoint that caught up restarts the -wal and syncs its header: 9 here.)"""
     if shutil.which("strace") is None or subprocess.run(["strace", "-o", "/dev/null", "true"]).returncode != 0:
         pytest.skip("strace is not usable here")
     script = textwrap.dedent(f"""
@@ -100,7 +101,7 @@ def test_the_appending_thread_calls_no_fsync(tmp_path: Path) -> None:
             print("UI", threading.get_native_id(), flush=True)
             for n in range(40):
                 j.append("action", {{"n": n}})
-                time.sleep(0.005)
+                time.sleep(0.1 if n % 5 == 4 else 0.005)  # bursts, and pauses the checkpoint ends in
         ui = threading.Thread(target=play)
         ui.start()
         ui.join()
