@@ -4,19 +4,55 @@ commit, both fsync'd on the appending thread: the mode the journal falls back to
 thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
 ms). Also the durability lag: from an append until `flush` says it is on disk.
 
-    nice -n 5 python -m bench.journal [--appends 200] [--gap 30]
+    nice -n 5 python -m bench.journal [--appends 200] [--gap 30] [--fsync-ms 50]
+
+`--fsync-ms`: every fsync/fdatasync of the process made that much slower (an SD card's; a shim built with cc and
+preloaded), to see what a tablet's card does to each mode.
 
 Prints figures; asserts nothing. Goal: no append's wall time near a frame (50 ms), whatever fsync costs."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from kiosk.journal import Journal
+
+SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <time.h>
+static void slow(void) {
+    long ms = atol(getenv("BENCH_FSYNC_MS") ? getenv("BENCH_FSYNC_MS") : "0");
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, 0);
+}
+int fsync(int fd) { static int (*real)(int); if (!real) real = dlsym(RTLD_NEXT, "fsync"); slow(); return real(fd); }
+int fdatasync(int fd) {
+    static int (*real)(int); if (!real) real = dlsym(RTLD_NEXT, "fdatasync"); slow(); return real(fd);
+}
+"""
+
+
+def _with_slow_fsync(ms: int) -> None:
+    """Run this bench again with every fsync `ms` slower (does not return)."""
+    cc = shutil.which("cc")
+    if cc is None:
+        sys.exit("--fsync-ms needs a C compiler (cc)")
+    folder = Path(tempfile.mkdtemp())
+    (folder / "slow.c").write_text(SHIM)
+    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(folder / "slow.so"), str(folder / "slow.c"), "-ldl"],
+                   check=True)
+    env = {**os.environ, "LD_PRELOAD": str(folder / "slow.so"), "BENCH_FSYNC_MS": str(ms)}
+    os.execve(sys.executable, [sys.executable, "-m", "bench.journal", *sys.argv[1:]], env)
 
 
 def _old_mode(j: Journal) -> None:
@@ -65,14 +101,18 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--appends", type=int, default=200)
     p.add_argument("--gap", type=float, default=30, help="ms between bursts of two appends")
+    p.add_argument("--fsync-ms", type=int, default=0, help="make every fsync this much slower (needs cc)")
     args = p.parse_args()
+    if args.fsync_ms and not os.environ.get("BENCH_FSYNC_MS"):
+        _with_slow_fsync(args.fsync_ms)
     gap = args.gap / 1000
     with tempfile.TemporaryDirectory(dir=Path.home()) as tmp:  # a disk folder, not a tmpfs
         folder = Path(tmp)
         old_w, old_c = _run(folder, "old", args.appends, gap, old=True)
         new_w, new_c = _run(folder, "new", args.appends, gap, old=False)
         lag = _lag(folder, args.appends, gap)
-    print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms; UI thread per append:")
+    slower = f", every fsync {args.fsync_ms} ms slower" if args.fsync_ms else ""
+    print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms{slower}; UI thread per append:")
     print(f"  wall, old (fsync'd here): {_ms(old_w)}")
     print(f"  wall, now               : {_ms(new_w)}")
     print(f"  CPU,  old               : {_ms(old_c)}")
