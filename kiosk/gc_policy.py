@@ -82,7 +82,10 @@ THRESHOLDS = (700, 2, BACKSTOP)
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
 TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
-# ~7 MB here; a closed screen leaves 100-250
+# ~7 MB here; a closed screen leaves 100-250. On the attract screen (no guests at the table: after a turnover);
+THAW_AT_GUESTS = 4 * THAW_AT  # elsewhere off play (the game's page between two games, the library: guests there):
+# a thaw is a 150-280 ms frame, so it waits for the attract screen unless frozen garbage piles up (~28 MB)
+DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
 
@@ -106,22 +109,30 @@ def animating() -> bool:
 
 def game_screen() -> tuple[Hashable | None, str]:
     """The game's screen built in the host frame (a key: its widget and its game, None without one), and what
-    is on show: "play" (that screen, its game on), "set-up" (that screen, its set-up form) or "" (another)."""
+    is on show: "play" (that screen, its game on), "set-up" (that screen, its set-up form), "rest" (the attract
+    screen: nobody at the table) or "" (another)."""
     from kivy.app import App
 
     sm = getattr(App.get_running_app(), "sm", None)
-    if sm is None or not sm.has_screen("host"):
+    if sm is None:
         return None, ""
+    rest = "rest" if sm.current == "attract" else ""
+    if not sm.has_screen("host"):
+        return None, rest
     host = sm.get_screen("host")
     widget, ctx = host.host_widget, host.ctx
     if widget is None:
-        return None, ""
+        return None, rest
     session = getattr(ctx, "session", None)
-    shown = "" if sm.current != "host" else "set-up" if session is None else "play"
+    shown = rest if sm.current != "host" else "set-up" if session is None else "play"
     return (serial(widget), serial(session)), shown
 
 
 _SERIALS = itertools.count(1)
+
+
+def _none() -> None:
+    return None
 
 
 def serial(obj: Any) -> int:
@@ -149,15 +160,16 @@ class IdleCollector:
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
                  frozen: Callable[[], int] = gc.get_freeze_count,
                  unfrozen: Callable[[], int] = lambda: len(gc.get_objects()),
-                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
+                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT, thaw_at_guests: int | None = None,
                  take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
         self.unfrozen, self.thaw_idle_s, self.thaw_at = unfrozen, thaw_idle_s, thaw_at
+        self.thaw_at_guests = THAW_AT_GUESTS * thaw_at // THAW_AT if thaw_at_guests is None else thaw_at_guests
         self.take_apart = take_apart
         self.closed: list[list[Any]] = []  # closed screens' widgets (weak), to take apart in a pause (`discard`)
-        self.dropped: list[tuple[Any, Any]] = []  # (widget, its Keep), both weak: replaced during play (`drop`)
+        self.dropped: list[tuple[Any, Any, float]] = []  # (widget, its Keep, when), both weak: `drop`
         self.last_input = clock()
         self.last_voice = self.last_input - idle_s  # a guest's voice command (`note_voice`)
         self._cpu = cpu()
@@ -196,7 +208,7 @@ class IdleCollector:
         if nobody has shown it again by then (`take_closed`). Made before the screen was frozen, it is frozen
         cyclic garbage otherwise, freed only by a thaw (bench/frames.py: most of what a thaw freed, ~5,000
         objects per game screen)."""
-        self.dropped.append((weakref.ref(widget), weakref.ref(keep)))
+        self.dropped.append((weakref.ref(widget), weakref.ref(keep) if keep is not None else _none, self.clock()))
 
     def left_over(self, key: Hashable | None, fresh: bool = True) -> int:
         """Frozen objects since the last thaw, but the game's screen still built (`key`): mostly what closed
@@ -223,7 +235,8 @@ class IdleCollector:
         if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
-            if not shown and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= self.thaw_at:
+            worth = self.thaw_at if shown == "rest" else self.thaw_at_guests
+            if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
         if younger == 0:
             return ""
@@ -303,9 +316,13 @@ class IdleCollector:
         a kept set-up form."""
         from kiosk.widgets.dismantle import unshown_inside
 
-        while self.dropped:
-            ref, keep_ref = self.dropped.pop()
+        todo, self.dropped = self.dropped, []
+        now = self.clock()
+        for ref, keep_ref, when in todo:
             w, keep = ref(), keep_ref()
+            if w is not None and w.parent is not None and now - when < DROP_WAIT_S:
+                self.dropped.append((ref, keep_ref, when))  # a dialog still fading out: looked at again
+                continue
             if w is None or w.parent is not None:
                 continue
             ws = unshown_inside(w, keep.holds() if keep is not None else set())

@@ -13,6 +13,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
+from kiosk import gc_policy
 from kiosk.teach import speech
 from kiosk.teach.lookup import Answer, index, overlay_for
 from kiosk.teach.model import RulePiece
@@ -145,8 +146,10 @@ def open_lookup(query: str = "", game_id: str | None = None) -> RuleLookup:
         if view._is_open:  # asked again while on show (voice's 도움말): the same dialog, not a second on top
             return view
     else:
-        if view is not None and view._is_open:
-            view.dismiss(animation=False)
+        if view is not None:
+            if view._is_open:
+                view.dismiss(animation=False)
+            gc_policy.drop(view, None)  # shown no more: taken apart in a pause (kiosk/gc_policy.py)
         view = RuleLookup(game_id, query)
         _kept[:] = [view]
     view.open(animation=False)
