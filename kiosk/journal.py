@@ -189,8 +189,8 @@ class Journal:
         synced here, at creation or start-up, not by the first append. (The mark goes from 1 to 2, both "open":
         writing a row as it is writes nothing.)"""
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("UPDATE mark SET open = 2 WHERE id = 1")
         conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("UPDATE mark SET open = 2 WHERE id = 1")
 
     @classmethod
     def create(cls, path: Path, header: Mapping[str, Any]) -> Journal:
