@@ -86,7 +86,7 @@ def _wal_gone(path: Path) -> bool:
         return True
     words = [int.from_bytes(head[i:i + 4], "big" if magic & 1 else "little") for i in range(0, 24, 4)]
     s0 = s1 = 0
-    for x0, x1 in zip(words[::2], words[1::2]):
+    for x0, x1 in zip(words[::2], words[1::2], strict=True):
         s0 = (s0 + x0 + s1) & 0xFFFFFFFF
         s1 = (s1 + x1 + s0) & 0xFFFFFFFF
     return (s0, s1) != (int.from_bytes(head[24:28], "big"), int.from_bytes(head[28:32], "big"))
