@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from kivy.clock import ClockEvent
 from kivy.graphics import Canvas, InstructionGroup
 from kivy.properties import AliasProperty, DictProperty, ObjectProperty, ObservableDict, ReferenceListProperty
 from kivy.uix.scrollview import ScrollView
@@ -33,6 +34,7 @@ from kivy.uix.widget import Widget
 from kivy.weakproxy import WeakProxy
 
 from kiosk.widgets.kept_form import KeptForm
+from kiosk.widgets.pieces import Pieces
 
 _OTHER = object()
 _ORDER = {ReferenceListProperty: 0, AliasProperty: 1}  # made of aliases, aliases, the rest (`unbind_all`)
@@ -122,6 +124,9 @@ def take_apart(w: Any) -> None:
                     setattr(w, name, value)
     if "_keep_tap" in w.__dict__:  # kiosk/widgets/keep.py's: the screen's callbacks
         w._keep_tap, w._keep_props = None, {}
+    for value in list(w.__dict__.values()):  # what it scheduled on itself: rows still to make, a redraw
+        if isinstance(value, (Pieces, ClockEvent)):  # (its children are gone: their weak ids raise)
+            value.cancel()
     w.clear_widgets()
     if w.canvas is not None:
         clear_canvas(w.canvas)

@@ -199,3 +199,35 @@ def test_a_closed_hand_over_is_freed_in_a_pause(driver: Any, monkeypatch: Any) -
         gc.enable()
         gc.unfreeze()
     assert not driver.app.errors
+
+
+def test_what_a_taken_apart_widget_scheduled_on_itself_is_cancelled(driver: Any, monkeypatch: Any) -> None:
+    """Spyfall's location list makes its rows a few a frame (kiosk/widgets/pieces.py). Taken apart with its screen
+    before the last rows were made, the next piece read its `ids` (weak, its children freed) and raised
+    ReferenceError in the clock (the random-touch soak found it); now a widget's own pending pieces and clock
+    triggers are cancelled when it is taken apart."""
+    from kiosk.games.spyfall.panels import LocationList
+    from kiosk.widgets.dismantle import closed_widgets, dismantle
+
+    monkeypatch.setattr(gc_policy, "COLLECTOR", None)
+    ctx = start(driver, "spyfall", seed=1, actions=0)
+    lists: list[Any] = []
+    for _ in range(12):  # on show once the roles are dealt
+        driver.pump(6)
+        lists = [w for w in ctx.host.walk(restrict=True) if isinstance(w, LocationList)]
+        legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
+        if lists or not legal:
+            break
+        ctx.dispatch(legal[0])
+        driver.pump(2)
+    assert lists
+    for w in lists:
+        w.fill()
+    assert any(len(w.pieces) for w in lists), "no rows left for later frames: the test shows nothing"
+    widgets = closed_widgets(ctx.host)
+    driver.app.get_screen("host").clear_body()
+    dismantle(widgets)
+    del widgets, lists
+    gc.collect()
+    driver.pump(12)
+    assert not driver.app.errors

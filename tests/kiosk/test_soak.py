@@ -37,10 +37,12 @@ def test_random_touch_soak(driver: Any) -> None:
     assert report.stuck == 0
     assert len(report.screens) >= 5, report.screens  # it really went around the app
     # nothing accumulates: after the same reset (table turnover, Kivy's timed caches emptied, GC) about as
-    # many widgets live as before the 20,000 touches (measured 214 → 214 → 214; a few may be held for a
-    # moment by a pending timer, a dialog's timeout). A leaked game screen is 25–200 widgets: W&H openings
-    # kept through the narrator's listener left 201 → 617 here
-    assert widgets_after <= widgets_before + 150, text
+    # many widgets live after the second 10,000 touches as after the first. The first half is the baseline:
+    # the 3,000 touches of warm-up do not reach every screen, so what later visits keep for good (a game's
+    # set-up form, the on-screen keyboard, a library's cards) was counted as growth against them (warm-up →
+    # half → end measured 225-411 → 376 → 376-415). A leaked game screen is 25–200 widgets: W&H openings kept
+    # through the narrator's listener left 201 → 617 here
+    assert widgets_after <= widgets_mid + 100, text
     # RSS is reported, and only bounded loosely (this test runs in a process of its own: after the whole
     # suite in one process, RSS here started at 2 GB, the other tests' leftovers, not the app's): with software GL (llvmpipe) the native heap rises and falls
     # with what was drawn (measured 225–550 MB after malloc_trim, not monotonic); Python-side growth over the
