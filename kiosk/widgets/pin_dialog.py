@@ -17,6 +17,9 @@ from kiosk.pin import CHECKS, PinLock
 from kiosk.widgets.keypad import Keypad
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 
+GIVE_UP_S = 180.0  # no key pressed for this long: nobody is at the pad (a guest's undo asked for staff and the
+# guests left). It closes as if cancelled, so the table's idle check, which waits while it is on show, goes on
+
 
 def post(fn: Callable[[], None]) -> None:
     """Run `fn` on the UI thread (a worker's result)."""
@@ -50,14 +53,25 @@ class StaffPinDialog(ModalView):
         self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin",
                           size_hint=(None, None), size=(dp(400), dp(380)))
         self.pad.bind(entered=lambda _w, v: setattr(self.dots, "text", "●" * len(v) or app.tr("pin.prompt")))
+        self._give_up = Clock.create_trigger(lambda _dt: None if self.checking else self.dismiss(), GIVE_UP_S)
+        self.pad.bind(entered=lambda *_: self._count_again())
         holder = AnchorLayout()
         holder.add_widget(self.pad)
         box.add_widget(holder)
         self.add_widget(box)
         self._locked_message()
 
+    def on_open(self) -> None:
+        self._count_again()
+
+    def _count_again(self) -> None:
+        """GIVE_UP_S from now (a trigger already scheduled would keep its old time)."""
+        self._give_up.cancel()
+        self._give_up()
+
     def on_dismiss(self) -> None:
         self._closing = True
+        self._give_up.cancel()
 
     def _locked_message(self) -> bool:
         lock = self.app.settings.pin_lock

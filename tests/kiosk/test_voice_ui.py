@@ -285,6 +285,41 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     driver.wait_screen("detail")
 
 
+def test_a_staff_pin_pad_nobody_uses_closes_and_the_idle_check_goes_on(driver: Any, voice: Any,
+                                                                       monkeypatch: Any) -> None:
+    """The idle check waits while the staff PIN pad is on show; a pad a guest's undo opened and nobody uses closes
+    by itself GIVE_UP_S after its last key (else the table never went back to the attract screen), and the idle
+    check asks again."""
+    import time
+
+    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
+    from kiosk.widgets import pin_dialog
+
+    monkeypatch.setattr(pin_dialog, "GIVE_UP_S", 0.6)
+    app = driver.app
+    session = _spyfall_table(driver)
+    session.dispatch(ChooseDealer(-1, dealer=1))
+    session.dispatch(StartClock(-1))
+    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    driver.pump(3)
+    driver.tap("host_undo")
+    end = time.monotonic() + 0.4
+    while time.monotonic() < end:
+        driver.pump(1)
+    driver.tap("staffpin_0")  # a key: counted again from it
+    end = time.monotonic() + 0.4
+    while time.monotonic() < end:
+        driver.pump(1)
+    assert driver.find_all("staffpin_ok")
+    driver.wait_for(lambda: not driver.find_all("staffpin_ok"))
+    keeper = app.keeper
+    keeper.last_touch -= keeper.idle_seconds + 1
+    keeper.check_idle()
+    driver.pump(3)
+    assert keeper.asking is not None
+    assert session.state.round.phase != "play"  # nothing was undone
+
+
 def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> None:
     """While staff type the PIN (an undo across the Joker's reveal) no question opens on top: the idle check
     waits and counts from when the pad closes (before: "아직 게임 중인가요?" over the pad, e.g. while staff wait
