@@ -285,6 +285,19 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     driver.wait_screen("detail")
 
 
+def _staff_pin_for_undo(driver: Any) -> Any:
+    """A Spyfall round with the Joker revealed, and the staff PIN pad asked for by an undo across that reveal."""
+    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
+
+    session = _spyfall_table(driver)
+    session.dispatch(ChooseDealer(-1, dealer=1))
+    session.dispatch(StartClock(-1))
+    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    driver.pump(3)
+    driver.tap("host_undo")
+    return session
+
+
 def test_a_staff_pin_pad_nobody_uses_closes_and_the_idle_check_goes_on(driver: Any, voice: Any,
                                                                        monkeypatch: Any) -> None:
     """The idle check waits while the staff PIN pad is on show; a pad a guest's undo opened and nobody uses closes
@@ -292,17 +305,11 @@ def test_a_staff_pin_pad_nobody_uses_closes_and_the_idle_check_goes_on(driver: A
     check asks again."""
     import time
 
-    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
     from kiosk.widgets import pin_dialog
 
     monkeypatch.setattr(pin_dialog, "GIVE_UP_S", 0.6)
     app = driver.app
-    session = _spyfall_table(driver)
-    session.dispatch(ChooseDealer(-1, dealer=1))
-    session.dispatch(StartClock(-1))
-    session.dispatch(RevealJoker(session.state.round.facts.joker))
-    driver.pump(3)
-    driver.tap("host_undo")
+    session = _staff_pin_for_undo(driver)
     end = time.monotonic() + 0.4
     while time.monotonic() < end:
         driver.pump(1)
@@ -329,17 +336,11 @@ def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> No
     from kivy.uix.modalview import ModalView
 
     from audio.asr import Phase
-    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
     from kiosk.widgets.dialogs import ConfirmDialog
     from kiosk.widgets.pin_dialog import StaffPinDialog
 
     app = driver.app
-    session = _spyfall_table(driver)
-    session.dispatch(ChooseDealer(-1, dealer=1))
-    session.dispatch(StartClock(-1))
-    session.dispatch(RevealJoker(session.state.round.facts.joker))
-    driver.pump(3)
-    driver.tap("host_undo")
+    session = _staff_pin_for_undo(driver)
     driver.tap("staffpin_0")
     driver.tap("staffpin_0")  # half typed
     keeper = app.keeper
