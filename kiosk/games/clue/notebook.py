@@ -29,6 +29,7 @@ from engines.clue.content import CardSet
 from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import knowledge_from_view
+from kiosk import gc_policy
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, card_name
 from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
 
@@ -96,6 +97,9 @@ class NotebookPanel(BoxLayout):
         if self._fill is not None:
             self._fill.cancel()
             self._fill = None
+        for old in self.children:  # made for this build only (the feedback line is kept): taken apart in a pause
+            if old is not self.feedback:  # (frozen with the screen, a sheet was garbage until a thaw)
+                gc_policy.drop(old, None)
         self.clear_widgets()
         top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         top.add_widget(ClueTitle(text=self.tr("clue.notebook.title", name=self.name(self.seat))))
