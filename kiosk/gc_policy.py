@@ -85,8 +85,6 @@ THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not free
 # ~7 MB here; a closed screen leaves 100-250. On the attract screen (no guests at the table: after a turnover);
 THAW_AT_GUESTS = 4 * THAW_AT  # elsewhere off play (the game's page between two games, the library: guests there):
 # a thaw is a 150-280 ms frame, so it waits for the attract screen unless frozen garbage piles up (~28 MB)
-REFREEZE_AT = 30_000  # objects made on a frozen game's screen since (a dialog's insides) worth freezing them too:
-# what is made per use is taken apart when it goes (`drop`), so it is not left frozen
 DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
@@ -264,20 +262,18 @@ class IdleCollector:
         return why
 
     def freeze_screen(self) -> bool:
-        """Right after a pause's collection: freeze the game's screen on show, once; again when what was made on it
-        since is REFREEZE_AT objects (a Clue notebook open over it: ~40,000, traversed by every pause collection,
-        150,000-250,000 with its earlier sheets: 100-260 ms here). What it freezes is counted before (after a full
-        collection every object is alive: `len(gc.get_objects())`, 1-3 ms here), not read after as the frozen
-        count (two readings were 40-55 ms of the pause's frame)."""
+        """Right after a pause's collection: freeze the game's screen on show, once. What it freezes is counted
+        before (after a full collection every object is alive: `len(gc.get_objects())`, 1-3 ms here), not read
+        after as the frozen count (two readings were 40-55 ms of the pause's frame). (Freezing it again once
+        30,000 objects were made on it since, a Clue notebook open over it, was tried: more was left frozen,
+        671,000 objects at the end of bench/frames.py against 474,000, and the pause frames were no better.)"""
         key, shown = self.screen()
-        if shown != "play":
+        if shown != "play" or key in self.frozen_keys:
             return False
         added = self.unfrozen()
-        if key in self.frozen_keys and added < REFREEZE_AT:
-            return False
         self.freeze()
         self._counted = (-1e9, 0)  # counted again off play, once the closed screens are taken apart
-        self.frozen_keys[key] = self.frozen_keys.get(key, 0) + added
+        self.frozen_keys[key] = added
         self.collected["froze"] += 1
         return True
 
