@@ -257,6 +257,7 @@ class Narrator:
             self._cancel_current("stopped")
         for utt in dropped:
             utt.state = "stopped"
+            self._emit(utt)  # listeners waiting for it hear that it will not come
             utt.done.set()
 
     def _cancel_current(self, how: str) -> None:
@@ -462,7 +463,17 @@ class Narrator:
         return utt.starts, utt.duration
 
     def _emit(self, utt: Utterance) -> None:
-        if not self._listeners or utt.playback is None:
+        if not self._listeners:
+            return
+        if utt.playback is None:  # never played: only its end is told (stopped or skipped while queued)
+            if utt.state in ("stopped", "skipped"):
+                cap = CaptionState(utt.id, utt.segment.id, utt.segment.lang, tuple(utt.sentences), 0, 0.0, 0.0,
+                                   utt.state, audible=False)
+                for fn in list(self._listeners):
+                    try:
+                        fn(cap)
+                    except Exception:
+                        log.exception("caption listener failed")
             return
         starts, duration = self._timeline(utt)
         position = utt.playback.position()

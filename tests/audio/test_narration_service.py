@@ -127,6 +127,22 @@ def test_stop_silences_and_drops_the_queue(env: dict) -> None:
     assert "이 문장은 들리지 않아야 합니다." not in env["synth"].texts
 
 
+def test_a_stop_is_told_for_the_utterances_it_dropped_too(env: dict) -> None:
+    """An utterance stopped while still queued (a guest's 그만 right after 다시, before it started: the
+    Watson & Holmes opening then waited for a speech that never came, under load in the clean-clone CI) is told
+    to the caption listeners as stopped, like the one that was playing."""
+    n, dev = env["n"], env["dev"]
+    env["synth"].per_char = 0.15
+    heard: list[CaptionState] = []
+    n.listen(heard.append)
+    first = n.speak(INTRO)
+    second = n.say("이 문장은 들리지 않아야 합니다.", segment_id="later")
+    assert wait_for(lambda: len(dev.writes) > 3)
+    n.stop()
+    assert first.done.wait(2) and second.done.wait(2)
+    assert wait_for(lambda: {c.utterance for c in heard if c.state == "stopped"} >= {first.id, second.id})
+
+
 def test_skip_ends_current_and_goes_on(env: dict) -> None:
     n, dev = env["n"], env["dev"]
     env["synth"].per_char = 0.15  # ~10 s of audio (0.5 s at the fake device's 20x): still playing when we act
