@@ -27,6 +27,7 @@ from typing import Any
 
 from kivy.clock import ClockEvent
 from kivy.graphics import Canvas, InstructionGroup
+from kivy.lang import Builder
 from kivy.properties import AliasProperty, DictProperty, ObjectProperty, ObservableDict, ReferenceListProperty
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
@@ -100,6 +101,8 @@ def unbind_all(w: Any) -> None:
 def take_apart(w: Any) -> None:
     """One widget closed for good (any order: its children are taken apart on their own)."""
     try:
+        Builder.unbind_widget(w.uid)  # its kv rules' bindings on other objects (the app's `lang`: a rule reading
+        # `root`, freed first, raised ReferenceError when the language changed; found by the random-touch soak)
         unbind_all(w)
         if isinstance(w, ScrollView):  # its scroll effects are bound to their own methods
             unbind_all(w.effect_x)

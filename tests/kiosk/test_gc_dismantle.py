@@ -231,3 +231,28 @@ def test_what_a_taken_apart_widget_scheduled_on_itself_is_cancelled(driver: Any,
     gc.collect()
     driver.pump(12)
     assert not driver.app.errors
+
+
+def test_a_taken_apart_widget_s_kv_bindings_on_the_app_are_gone(driver: Any, monkeypatch: Any) -> None:
+    """The Watson & Holmes opening's pause button reads `app.lang` in its kv rule, through `root`. Taken apart with
+    its screen while something still held the button, the opening (its root) was freed first and the next language
+    change raised ReferenceError in that rule (the random-touch soak: a tap on the attract screen's language
+    button). A widget taken apart now drops its kv rules' bindings on other objects."""
+    from kivy.lang.builder import _handlers
+    from kivy.uix.widget import Widget
+
+    from kiosk.widgets.dismantle import closed_widgets, dismantle
+
+    monkeypatch.setattr(gc_policy, "COLLECTOR", None)
+    ctx = start(driver, "watson_holmes", seed=1, actions=0)
+    widgets = closed_widgets(ctx.host)
+    bound = [w for w in widgets if w.uid in _handlers]
+    assert bound, "no kv bindings: the test shows nothing"
+    held = list(widgets)  # something still holds them all (a pending callback, a listener)
+    driver.app.get_screen("host").clear_body()
+    dismantle(widgets)
+    assert not [w for w in held if isinstance(w, Widget) and w.uid in _handlers]
+    driver.app.set_lang("en")
+    driver.app.set_lang("ko")
+    driver.pump(2)
+    assert not driver.app.errors
