@@ -213,7 +213,7 @@ class IdleCollector:
     def left_over(self, key: Hashable | None, fresh: bool = True) -> int:
         """Frozen objects since the last thaw, but the game's screen still built (`key`): mostly what closed
         screens left (each taken apart, the rest of it cyclic). Not `fresh`: counted at most every COUNT_EVERY_S,
-        what screens froze since added (counting walks the whole permanent generation: 20-30 ms of UI-thread CPU
+        and again after a screen's freeze (counting walks the whole permanent generation: 20-30 ms of UI-thread CPU
         here at 250,000 objects, and the check runs every frame off play)."""
         now = self.clock()
         if fresh or now - self._counted[0] >= COUNT_EVERY_S:
