@@ -83,8 +83,9 @@ THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens c
 TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
 # ~7 MB here; a closed screen leaves 100-250. On the attract screen (no guests at the table: after a turnover);
-THAW_AT_GUESTS = 4 * THAW_AT  # elsewhere off play (the game's page between two games, the library: guests there):
-# a thaw is a 150-280 ms frame, so it waits for the attract screen unless frozen garbage piles up (~28 MB)
+GUESTS_FACTOR = 4  # elsewhere off play (the game's page between two games, the library: guests there) a thaw
+# needs this many times `thaw_at`: it is a 150-280 ms frame, so it waits for the attract screen unless frozen
+# garbage piles up (~28 MB)
 DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
@@ -160,13 +161,13 @@ class IdleCollector:
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
                  frozen: Callable[[], int] = gc.get_freeze_count,
                  unfrozen: Callable[[], int] = lambda: len(gc.get_objects()),
-                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT, thaw_at_guests: int | None = None,
+                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
                  take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
         self.unfrozen, self.thaw_idle_s, self.thaw_at = unfrozen, thaw_idle_s, thaw_at
-        self.thaw_at_guests = THAW_AT_GUESTS * thaw_at // THAW_AT if thaw_at_guests is None else thaw_at_guests
+        self.thaw_at_guests = GUESTS_FACTOR * thaw_at
         self.take_apart = take_apart
         self.closed: list[list[Any]] = []  # closed screens' widgets (weak), to take apart in a pause (`discard`)
         self.dropped: list[tuple[Any, Any, float]] = []  # (widget, its Keep, when), both weak: `drop`
