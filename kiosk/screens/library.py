@@ -63,6 +63,10 @@ class LibraryScreen(Screen):
     players = NumericProperty(0)
     minutes = NumericProperty(0)
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._keep = Keep(on_drop=gc_policy.drop)  # a card replaced (frozen at start-up): taken apart in a pause
+
     def on_pre_enter(self, *args: Any) -> None:
         self.refresh()
 
@@ -81,7 +85,7 @@ class LibraryScreen(Screen):
                                       branch=app.branch or None)
         # the cards and filter buttons are kept while what they say is the same (made anew on every visit,
         # voice's 처음으로 cost a 40-55 ms frame here)
-        with Fill(self._keep(), self.ids.grid, "games") as fill:
+        with Fill(self._keep, self.ids.grid, "games") as fill:
             for game in games:
                 fill.built(game.id, card_text(app, game), functools.partial(self._card, app, game))
         self.ids.empty.opacity = 0 if games else 1
@@ -91,17 +95,11 @@ class LibraryScreen(Screen):
         rows = (("player_filters", "players", PLAYER_CHOICES, "library.n_players"),
                 ("time_filters", "minutes", TIME_CHOICES, "library.within"))
         for row_id, prop, choices, key in rows:
-            with Fill(self._keep(), self.ids[row_id], row_id) as fill:
+            with Fill(self._keep, self.ids[row_id], row_id) as fill:
                 for n in choices:
                     label = app.tr("library.any") if n == 0 else app.tr(key, n=n)
                     fill.add(TButton, f"{n}", functools.partial(setattr, self, prop, n), text=label,
                              selected=getattr(self, prop) == n, test_id=f"{prop}_{n}", font_size=SMALL)
-
-    def _keep(self) -> Keep:
-        keep: Keep | None = self.__dict__.get("_kept")
-        if keep is None:
-            keep = self._kept = Keep(on_drop=gc_policy.drop)  # a card replaced (frozen at start-up): taken apart
-        return keep
 
     @staticmethod
     def _card(app: Any, game: Game) -> GameCard:
