@@ -119,3 +119,29 @@ def test_the_idle_check_asks_again_after_its_question_is_closed_without_an_answe
     assert shown is not None and shown is keeper.asking and shown.message.text == app.tr("table.still_playing")
     driver.tap("confirm_yes")
     assert keeper.asking is None and app.sm.current == "host"
+
+
+def test_a_withdrawn_question_closes_at_once_and_answers_nothing(driver: Any) -> None:
+    """Voice asked and the guest answered by voice (네): voice takes its question back. It goes at once (no fade the
+    next question would have to wait for), calls none of its answers (not even the cancel a closing by another
+    path calls: the action already ran), keeps none of them, and the next question is asked in the same dialog."""
+    from kivy.core.window import Window
+
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    said: list[str] = []
+    dlg = ConfirmDialog.ask("가", "네", "아니요", lambda: said.append("yes"), on_no=lambda: said.append("no"),
+                            on_cancel=lambda: said.append("cancel"))
+    driver.pump(3)
+    assert ConfirmDialog.showing() is dlg
+    dlg.withdraw()
+    assert dlg not in Window.children and not dlg._is_open and ConfirmDialog.showing() is None
+    driver.pump(3)
+    assert said == [] and dlg._on_no is None and dlg._on_cancel is None
+    dlg._on_yes()
+    assert said == []
+    again = ConfirmDialog.ask("나", "네", "아니요", lambda: said.append("yes 2"))
+    driver.pump(3)
+    assert again is dlg and ConfirmDialog.showing() is dlg
+    driver.tap("confirm_yes")
+    assert said == ["yes 2"]
