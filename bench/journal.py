@@ -1,8 +1,10 @@
-"""Journal appends on the UI thread (issue #21): wall and CPU time of `Journal.append`, the journal's own thread
+"""Journal appends and game starts on the UI thread (issue #21): wall and CPU time of `Journal.append`, the journal's own thread
 doing the fsyncs (now) against the old mode measured in the same run (synchronous=FULL and a checkpoint on each
 commit, both fsync'd on the appending thread: the mode the journal falls back to after a failure of its
 thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
-ms). Also the durability lag: from an append until `flush` says it is on disk.
+ms). Also the durability lag: from an append until `flush` says it is on disk; and a game's start (the
+previous journal, closed, archived and a new one made: `Session.new`), before (both fsync'd on the calling thread)
+and now, in the same run.
 
     nice -n 5 python -m bench.journal [--appends 200] [--gap 30] [--fsync-ms 50]
 
@@ -23,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.journal import Journal
+from kiosk.journal import Journal, archive, replace
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -91,6 +93,26 @@ def _lag(folder: Path, appends: int, gap: float) -> list[float]:
     return out
 
 
+def _starts(folder: Path, games: int, old: bool) -> tuple[list[float], list[float]]:
+    """Wall time of each game's start, and of the close of the game before it (still fsync'd: Journal.close)."""
+    path, starts, closes = folder / f"start-{old}" / "current.sqlite", [], []
+    for n in range(games):
+        t0 = time.perf_counter()
+        if old:  # Session.new before: `archive` then `Journal.create`, both fsync'd here
+            archive(path, path.parent / "archive", "replaced")
+            j = Journal.create(path, {"game": "bench", "n": n})
+        else:
+            j = replace(path, path.parent / "archive", "replaced", {"game": "bench", "n": n})
+        starts.append(time.perf_counter() - t0)
+        for _ in range(4):
+            j.append("action", {"name": "take"})
+        time.sleep(0.1)
+        t0 = time.perf_counter()
+        j.close()
+        closes.append(time.perf_counter() - t0)
+    return starts, closes
+
+
 def _ms(xs: list[float]) -> str:
     xs = sorted(xs)
     return (f"median {1000 * statistics.median(xs):7.2f}  p90 {1000 * xs[int(0.9 * (len(xs) - 1))]:7.2f}  "
@@ -102,6 +124,7 @@ def main() -> None:
     p.add_argument("--appends", type=int, default=200)
     p.add_argument("--gap", type=float, default=30, help="ms between bursts of two appends")
     p.add_argument("--fsync-ms", type=int, default=0, help="make every fsync this much slower (needs cc)")
+    p.add_argument("--games", type=int, default=10, help="game starts timed, in each mode")
     args = p.parse_args()
     if args.fsync_ms and not os.environ.get("BENCH_FSYNC_MS"):
         _with_slow_fsync(args.fsync_ms)
@@ -111,6 +134,8 @@ def main() -> None:
         old_w, old_c = _run(folder, "old", args.appends, gap, old=True)
         new_w, new_c = _run(folder, "new", args.appends, gap, old=False)
         lag = _lag(folder, args.appends, gap)
+        old_s, old_close = _starts(folder, args.games, old=True)
+        new_s, new_close = _starts(folder, args.games, old=False)
     slower = f", every fsync {args.fsync_ms} ms slower" if args.fsync_ms else ""
     print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms{slower}; UI thread per append:")
     print(f"  wall, old (fsync'd here): {_ms(old_w)}")
@@ -121,6 +146,11 @@ def main() -> None:
     print(f"  now / old: wall median {med(new_w) / med(old_w):.3f}, worst {max(new_w) / max(old_w):.3f}; "
           f"CPU median {med(new_c) / med(old_c):.3f}")
     print(f"durability lag (append → on disk, the journal's thread): {_ms(lag)}")
+    print(f"{args.games} game starts (the previous journal closed, archived, a new one made), calling thread:")
+    print(f"  wall, old (fsync'd here): {_ms(old_s)}")
+    print(f"  wall, now               : {_ms(new_s)}")
+    print(f"  now / old: wall median {med(new_s) / med(old_s):.3f}, worst {max(new_s) / max(old_s):.3f}")
+    print(f"  the previous game's close (fsync'd here, both): {_ms(old_close + new_close)}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ Durability, without an fsync on the UI thread (issue #21: 10-100+ ms per fsync o
   file fsync'd. Appends in a burst (an action and its chance steps) share one. It also holds a read snapshot,
   so the UI connection never restarts the -wal in place (SQLite syncs the -wal header then): during a game
   the -wal only grows, and open/close fold it into the main file and empty it.
+- A game's start (`replace`) moves the previous journal, closed, into the archive as it is and makes the new one
+  unsynced; the new journal's thread makes both durable with its first checkpoint (and fsyncs the folders).
 - A power cut loses at most the records appended since the last checkpoint finished (SETTLE plus two fsyncs:
   tens of ms here, up to a few hundred on a slow card); never a record before a lost one, never a changed
   one: the -wal's checksummed frames replay up to the first frame not on disk, and SQLite's WAL mode with
@@ -95,13 +97,21 @@ def _wal_gone(path: Path) -> bool:
 def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     try:
+        conn.execute(f"PRAGMA synchronous={synchronous}")  # first: a new file's switch to WAL writes with it
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={synchronous}")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: the journal's thread, open and close
     except sqlite3.DatabaseError:
         conn.close()
         raise
     return conn
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class _Syncer:
@@ -118,6 +128,7 @@ class _Syncer:
         self.failure: BaseException | None = None
         self.stopping = False
         self.thread: threading.Thread | None = None
+        self.folders: tuple[Path, ...] = ()  # fsync'd after the next checkpoint: entries made or moved unsynced
 
     def wrote(self) -> None:
         """One more append committed (called with `cond` held)."""
@@ -156,6 +167,10 @@ class _Syncer:
                     pin.execute("SELECT count(*) FROM mark").fetchall()
                     target = self.written
                 busy, frames, done = self.checkpoint(ckpt)
+                if not busy and frames == done:
+                    folders, self.folders = self.folders, ()
+                    for folder in folders:
+                        _fsync_dir(folder)
                 with self.cond:
                     if not busy and frames == done:  # up to the pin and beyond: every record in it
                         self.durable = max(self.durable, target)
@@ -193,11 +208,16 @@ class Journal:
         conn.execute("UPDATE mark SET open = 2 WHERE id = 1")
 
     @classmethod
-    def create(cls, path: Path, header: Mapping[str, Any]) -> Journal:
+    def create(cls, path: Path, header: Mapping[str, Any], later: tuple[Path, ...] | None = None) -> Journal:
+        """A new journal, fsync'd here; with `later` (folders to fsync too), made without an fsync on this thread
+        (a game's start on the UI thread: 10 fsyncs), in the OS when this returns (a kill loses nothing), on disk
+        after its thread's first checkpoint (a power cut before it loses the new game, as it loses the last
+        appends; never the old one). The -wal is a new file: its header needs no sync (SQLite syncs it against
+        an older -wal's frames coming back, and there are none)."""
         if path.exists():
             raise JournalError(f"journal already exists: {path}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = _connect(path, "FULL")  # creation and opening: fsync'd; `_ready` then
+        conn = _connect(path, "FULL" if later is None else "OFF")  # creation and opening: fsync'd; `_ready` then
         body = json.dumps(header, ensure_ascii=False)
         conn.execute("BEGIN")
         for statement in SCHEMA:
@@ -205,8 +225,16 @@ class Journal:
         conn.execute("INSERT INTO header (id, body) VALUES (1, ?)", (body,))
         conn.execute("INSERT INTO mark (id, open) VALUES (1, 1)")
         conn.execute("COMMIT")
-        cls._ready(conn)
-        return cls(path, conn, dict(json.loads(body)))
+        if later is None:
+            cls._ready(conn)
+        else:
+            conn.execute("PRAGMA synchronous=NORMAL")
+        journal = cls(path, conn, dict(json.loads(body)))
+        if later is not None:
+            with journal._sync.cond:
+                journal._sync.folders = (path.parent, *later)
+                journal._sync.wrote()  # its thread's first checkpoint makes the creation durable
+        return journal
 
     @classmethod
     def open(cls, path: Path) -> Journal | None:
@@ -327,6 +355,9 @@ class Journal:
 
     def _release(self) -> None:
         self._stop()  # the thread, stopped and joined (once)
+        folders, self._sync.folders = self._sync.folders, ()  # closed before its first checkpoint
+        for folder in folders:
+            _fsync_dir(folder)
         try:  # the last connection's close checkpoints: fsync'd like every other
             self._conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error:
@@ -466,3 +497,35 @@ def archive(path: Path, archive_dir: Path, label: str = "") -> Path | None:
     if j is not None:
         j.close()  # folds the WAL into the main file (a -wal left over goes along, not lost)
     return move_aside(path, archive_dir, label)
+
+
+def _closed(path: Path) -> bool:
+    """A journal that reads and was closed (its mark says so), read without a write or an fsync. (No -wal beside
+    it: immutable, or SQLite would make an empty -wal and -shm to read it.)"""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    except sqlite3.DatabaseError:
+        return False
+    try:
+        mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
+        _header(conn.execute("SELECT body FROM header WHERE id = 1").fetchone()[0])
+        return mark is not None and mark[0] == 0
+    except (sqlite3.DatabaseError, ValueError, TypeError):
+        return False
+    finally:
+        conn.close()
+
+
+def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any]) -> Journal:
+    """A new journal at `path` (a game's start), the one there archived first, without an fsync on this thread:
+    one closed cleanly (no -wal beside it: its close folded it into the main file, fsync'd) is moved into the
+    archive as it is, and the new one is made unsynced (`Journal.create`); its thread makes both moves and the
+    new file durable. A journal still open or left open by a crash (a -wal beside it) is archived as before,
+    folded and fsync'd here: moving its -wal apart from its main file could let a power cut between the two
+    moves leave the old -wal at `path`, where the next journal would read it as its own."""
+    moved = None
+    if not _wal(path).exists() and _closed(path):
+        moved = move_aside(path, archive_dir, label)
+    else:
+        archive(path, archive_dir, label)
+    return Journal.create(path, header, later=(archive_dir,) if moved else ())

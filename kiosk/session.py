@@ -25,7 +25,7 @@ from typing import Any
 from content.loader import Game, Library
 from engines import find_engine
 from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
-from kiosk.journal import DAMAGED, Journal, archive, move_aside, open_journal
+from kiosk.journal import DAMAGED, Journal, archive, move_aside, open_journal, replace
 from kiosk.notices import Notice, add
 
 log = logging.getLogger(__name__)
@@ -106,12 +106,11 @@ class Session:
             seed = new_seed()
         state = engine.setup(config, game.pack, seed)  # raises on a bad config before anything is written
         settle_endings()
-        path = journal_dir / CURRENT
-        archive(path, journal_dir / "archive", "replaced")
         header = {"game": game_id, "engine": engine.name, "version": engine.version,
                   "content_hash": game.content_hash, "config": dict(config), "seed": seed,
                   "started_at": clock()}
-        session = cls(engine, game, Journal.create(path, header), state, clock)
+        journal = replace(journal_dir / CURRENT, journal_dir / "archive", "replaced", header)  # no fsync here
+        session = cls(engine, game, journal, state, clock)
         session._run_chance()
         return session
 

@@ -86,34 +86,74 @@ def test_an_append_returns_before_its_checkpoint_and_the_main_file_has_it_after(
     j.close()
 
 
-def test_the_appending_thread_calls_no_fsync(tmp_path: Path) -> None:
-    """Counted by strace, per thread: 40 appends made 160 fsyncs on the appending thread before (the -wal's, then
-    the checkpoint's); now none, and the journal's thread makes them. (Without its read snapshot, an append
-    after a checkpoint that caught up restarts the -wal and syncs its header: 9 here.)"""
+def _fsyncs_of_a_thread(tmp_path: Path, before: str, play: str, after: str) -> tuple[int, int]:
+    """Run `before`, then `play` on a thread of its own, then `after` (Python source, in a child process) under
+    strace: the fsyncs that thread made, and all of them."""
     if shutil.which("strace") is None or subprocess.run(["strace", "-o", "/dev/null", "true"]).returncode != 0:
         pytest.skip("strace is not usable here")
-    script = textwrap.dedent(f"""
-        import threading, time
-        from pathlib import Path
-        from kiosk.journal import Journal
-        j = Journal.create(Path({str(tmp_path / 'j.sqlite')!r}), {{"game": "x"}})
-        def play():
-            print("UI", threading.get_native_id(), flush=True)
-            for n in range(40):
-                j.append("action", {{"n": n}})
-                time.sleep(0.1 if n % 5 == 4 else 0.005)  # bursts, and pauses the checkpoint ends in
-        ui = threading.Thread(target=play)
-        ui.start()
-        ui.join()
-        j.close()
-    """)
+    script = "\n".join([
+        "import threading, time", "from pathlib import Path", "from kiosk.journal import Journal",
+        "from kiosk.session import Session", "from tests.engines.reference import Take",
+        "from tests.kiosk.nim_library import nim_library", textwrap.dedent(before),
+        "def play():", '    print("UI", threading.get_native_id(), flush=True)', textwrap.indent(textwrap.dedent(play), "    "),
+        "ui = threading.Thread(target=play)", "ui.start()", "ui.join()", textwrap.dedent(after)])
     out = subprocess.run(["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(tmp_path / "trace"),
                           sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     ui = out.stdout.split()[1]
     calls = [line.split()[0] for line in (tmp_path / "trace").read_text().splitlines() if "sync(" in line]
-    assert calls.count(ui) == 0, f"{calls.count(ui)} fsyncs on the appending thread"
-    assert len(calls) > 4  # creation, the journal thread's checkpoints, close
+    return calls.count(ui), len(calls)
+
+
+def test_the_appending_thread_calls_no_fsync(tmp_path: Path) -> None:
+    """Counted by strace, per thread: 40 appends made 160 fsyncs on the appending thread before (the -wal's, then
+    the checkpoint's); now none, and the journal's thread makes them. (Without its read snapshot, an append
+    after a checkpoint that caught up restarts the -wal and syncs its header: 9 here.)"""
+    mine, calls = _fsyncs_of_a_thread(tmp_path, f"""
+        j = Journal.create(Path({str(tmp_path / 'j.sqlite')!r}), {{"game": "x"}})
+    """, """
+        for n in range(40):
+            j.append("action", {"n": n})
+            time.sleep(0.1 if n % 5 == 4 else 0.005)  # bursts, and pauses the checkpoint ends in
+    """, "j.close()")
+    assert mine == 0, f"{mine} fsyncs on the appending thread"
+    assert calls > 4  # creation, the journal thread's checkpoints, close
+
+
+def test_a_games_start_calls_no_fsync_on_its_thread(tmp_path: Path) -> None:
+    """Session.new archived the previous journal (opened, folded, closed: 9 fsyncs here) and made the new one (10)
+    on the UI thread: about 1 s at an SD card's 50 ms per fsync. Now the previous journal, closed, is moved as it
+    is and the new one is made unsynced: the journal's thread makes them durable."""
+    game = '"secret_nim", {"players": ["가", "나"], "pile": 50}, jdir'
+    mine, calls = _fsyncs_of_a_thread(tmp_path, f"""
+        jdir = Path({str(tmp_path)!r})
+        old = Session.new(nim_library(), {game}, seed=2)
+        old.dispatch(Take(old.state.turn, 1))
+        old.close()
+        new = []
+    """, f"""
+        new.append(Session.new(nim_library(), {game}, seed=5))
+        new[0].dispatch(Take(new[0].state.turn, 2))
+    """, "new[0].close()")
+    assert mine == 0, f"{mine} fsyncs on the thread that started the game"
+    assert calls > 4  # the journal thread's, the closes'
+    (archived,) = (tmp_path / "archive").glob("*.sqlite")
+    old = Journal.open(archived)
+    assert old is not None and old.header["seed"] == 2 and [a["n"] for a in old.actions() if a["name"] == "take"] == [1]
+    old.close()
+    resumed = Journal.open(tmp_path / "current.sqlite")
+    assert resumed is not None and resumed.header["seed"] == 5 and [a["n"] for a in resumed.actions() if a["name"] == "take"] == [2]
+    resumed.close()
+
+
+def test_a_new_games_journal_is_on_disk_after_its_first_checkpoint(tmp_path: Path) -> None:
+    """Made without an fsync, the new journal (its tables, header and first records) is in the main file once its
+    thread's checkpoint ran: what a power cut that also lost the -wal would leave."""
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 50}, tmp_path, seed=3)
+    s.dispatch(Take(s.state.turn, 1))
+    assert s.journal.flush(timeout=10)
+    assert len(_main_file_records(tmp_path / "current.sqlite", tmp_path / "cut.sqlite")) == s.count == 3
+    s.close()
 
 
 def test_under_concurrent_appends_the_main_file_always_holds_a_prefix_in_order(tmp_path: Path,
