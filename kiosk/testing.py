@@ -156,11 +156,19 @@ class Driver:
             raise AssertionError(f"no widget {test_id!r} on screen; visible ids: {known}")
         return found[0]
 
+    def drawn(self) -> Iterator[Any]:
+        """The cells widgets draw on their own canvas (kiosk/widgets/drawn.py), as a guest sees them."""
+        for w in self.walk():
+            if hasattr(w, "drawn_cells") and _visible(w):
+                yield from w.drawn_cells()
+
     def find_all(self, test_id: str) -> list[Any]:
-        return [w for w in self.walk() if getattr(w, "test_id", None) == test_id]
+        found = [w for w in self.walk() if getattr(w, "test_id", None) == test_id]
+        return found + [c for c in self.drawn() if c.test_id == test_id]
 
     def texts(self) -> list[str]:
-        return [w.text for w in self.walk() if getattr(w, "text", "") and getattr(w, "opacity", 1) > 0]
+        return [w.text for w in self.walk() if getattr(w, "text", "") and getattr(w, "opacity", 1) > 0] + [
+            c.text for c in self.drawn() if c.text]
 
     # -- touch
     def _touch(self, widget: Any) -> Any:
@@ -291,6 +299,9 @@ class Driver:
         for w in self.walk():
             if isinstance(w, (ButtonBehavior, TextInput)) and _visible(w) and (w.width < limit or w.height < limit):
                 bad.append(f"{getattr(w, 'test_id', '') or getattr(w, 'text', '')!r} {w.width:.0f}x{w.height:.0f}")
+        for c in self.drawn():
+            if c.touchable and (c.width < limit or c.height < limit):
+                bad.append(f"{c.test_id or c.text!r} {c.width:.0f}x{c.height:.0f}")
         return bad
 
     def small_text(self, min_px: float | None = None) -> list[str]:
@@ -311,6 +322,8 @@ class Driver:
                 sizes += [sp(float(v)) if u == "sp" else float(v) for v, u in _MARKUP_SIZE.findall(w.text)]
             if min(sizes) < limit:
                 bad.append(f"{w.text[:40]!r}: text {min(sizes):.0f} px")
+        bad += [f"{c.text[:40]!r}: text {c.font_size:.0f} px" for c in self.drawn() if c.text.strip()
+                and c.font_size < limit]
         return bad
 
     def low_contrast(self, minimum: float = 4.5) -> list[str]:
@@ -329,6 +342,9 @@ class Driver:
             ratio = contrast(tuple(w.color), tuple(bg))
             if ratio < minimum - 0.005:
                 bad.append(f"{w.text[:40]!r}: {ratio:.2f}:1")
+        for c in self.drawn():
+            if c.text.strip() and c.bg[3] >= 0.5 and contrast(c.color, c.bg) < minimum - 0.005:
+                bad.append(f"{c.text[:40]!r}: {contrast(c.color, c.bg):.2f}:1")
         return bad
 
     def overflowing_labels(self, settle_frames: int = 20) -> list[str]:
@@ -400,6 +416,8 @@ class Driver:
             tw, th = w.texture_size
             if tw > w.width + 2 or th > w.height + 2:
                 bad.append(f"{w.text[:40]!r}: text {tw:.0f}x{th:.0f} in box {w.width:.0f}x{w.height:.0f}")
+        bad += [f"{c.text[:40]!r}: text {c.text_size[0]:.0f}x{c.text_size[1]:.0f} in cell {c.width:.0f}x{c.height:.0f}"
+                for c in self.drawn() if c.text and not c.fits()]
         return bad
 
 

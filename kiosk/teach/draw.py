@@ -6,12 +6,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from kiosk.teach.model import Shape
+from kiosk.widgets.drawn import texture
 
 PALETTE = {
     "accent": (0.878, 0.643, 0.345, 1), "text": (0.961, 0.937, 0.902, 1), "muted": (0.70, 0.66, 0.60, 1),
@@ -22,22 +22,6 @@ PALETTE = {
 }
 DARK_TEXT = (0.10, 0.09, 0.08, 1)
 LIGHT_TEXT = (0.98, 0.97, 0.95, 1)
-
-
-_TEXTURES: dict[tuple[str, int], Any] = {}
-
-
-def _texture(text: str, size: int) -> Any:
-    """Rendered label textures, kept: pages come back (back, repeat, language switch) and text is slow."""
-    key = (text, size)
-    tex = _TEXTURES.get(key)
-    if tex is None:
-        if len(_TEXTURES) > 400:
-            _TEXTURES.clear()
-        label = CoreLabel(text=text, font_size=size, bold=True)
-        label.refresh()
-        tex = _TEXTURES[key] = label.texture
-    return tex
 
 
 def _ink(rgba: Sequence[float]) -> tuple[float, ...]:
@@ -78,10 +62,10 @@ class Illustration(Widget):
     def _text(self, text: str, cx: float, cy: float, size: float, rgba: Sequence[float], max_w: float) -> None:
         if not text:
             return
-        tex = _texture(text, round(size))
+        tex = texture(text, round(size))
         while tex.width > max_w and size > 10:
             size -= 2
-            tex = _texture(text, round(size))
+            tex = texture(text, round(size))
         Color(*rgba)
         Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size)
 

@@ -21,7 +21,6 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from audio import heap
@@ -30,7 +29,9 @@ from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import knowledge_from_view
 from kiosk import gc_policy
-from kiosk.games.clue.parts import SUSPECT_RGBA, ClueCell, ClueText, ClueTitle, action_button, card_name
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, action_button, card_name
+from kiosk.widgets.art import notebook_sign
+from kiosk.widgets.drawn import Cell, DrawnRow, px
 from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
 
 Tr = Callable[..., str]
@@ -41,9 +42,9 @@ Result = tuple[Analysis, tuple[Verdict, Advice | None] | None]
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-tutor")
 _DONE: OrderedDict[tuple[Knowledge, str | None, bool], Result] = OrderedDict()
 _LOCK = threading.Lock()
-FIRST_ROWS = 3  # the sheet's rows made in the frame its result arrives (its top, on show at once: at 6 players a
-# row is 9 cells, ~1 ms each here; 6 rows and a first helping were that frame's 50-60 ms)
-FILL_CPU = 0.006  # then UI-thread CPU a frame for the rest: the whole sheet at once (~130 labels) took 100 ms here
+FIRST_ROWS = 10  # the sheet's rows made in the frame its result arrives (what shows at once; a row is ~0.3 ms here
+# with its words drawn before, ~3 ms the first time: a Label a cell, 6 rows were that frame's 50-60 ms)
+FILL_CPU = 0.006  # then UI-thread CPU a frame for the rest
 
 
 def tutor(kn: Knowledge, room: str | None, aids: bool) -> Result:
@@ -160,41 +161,50 @@ class NotebookPanel(BoxLayout):
     def _grid(self) -> ScrollView:
         """The sheet as the box's detective notebook has it: three sections (suspects, weapons, rooms), each under
         a heading with its drawn sign and the column names again, a margin line after the card names, and each
-        suspect's token colour beside the name."""
+        suspect's token colour beside the name. A row is one widget drawing its cells (kiosk/widgets/drawn.py):
+        a Label a cell made the sheet ~100,000 objects at 6 players."""
         owners = len(self.v["players"]) + 1
-        cols = 1 + owners + (1 if self.aids else 0)
-        grid = GridLayout(cols=cols, size_hint_y=None, row_default_height=dp(56), row_force_default=True,
-                          spacing=dp(3) if self.level == "tutor" else 0)
-        self.buttons: dict[tuple[str, int], TButton] = {}
-        grid.bind(minimum_height=grid.setter("height"))
-        grid.cols_minimum = {0: dp(190)}
+        gap = dp(3) if self.level == "tutor" else 0
+        sheet = BoxLayout(orientation="vertical", size_hint_y=None, spacing=gap)
+        sheet.bind(minimum_height=sheet.setter("height"))
+        self.cells: dict[tuple[str, int], tuple[DrawnRow, int]] = {}
         a = self.analysis
         assert a is not None
         known = set(a.knowledge.cards)
+        small, margin = px(SMALL), (DANGER_TEXT[0], DANGER_TEXT[1], DANGER_TEXT[2], 0.7)
+
+        def add(cells: list[Cell]) -> DrawnRow:
+            r = DrawnRow(cells, first=dp(190), gap=gap, size_hint_y=None, height=dp(56))
+            sheet.add_widget(r)
+            return r
 
         def heading(section: str) -> None:
-            grid.add_widget(ClueCell(text=self.tr(f"clue.notebook.{section}"), font_size=SMALL, halign="left",
-                                     bg=PANEL_HI, sign=section, margin_line=True))
-            for o in range(owners):
-                grid.add_widget(ClueCell(text=self.name(o)[:5], font_size=SMALL, bg=PANEL_HI))
+            cells = [Cell(self.tr(f"clue.notebook.{section}"), PANEL_HI, TEXT, small, "left", margin_line=margin,
+                          sign=lambda cx, cy, r, section=section: notebook_sign(section, cx, cy, r))]
+            cells += [Cell(self.name(o)[:5], PANEL_HI, TEXT, small) for o in range(owners)]
             if self.aids:
-                grid.add_widget(ClueCell(text=self.tr("clue.notebook.prob")[:5], font_size=SMALL, bg=PANEL_HI))
+                cells.append(Cell(self.tr("clue.notebook.prob")[:5], PANEL_HI, TEXT, small))
+            add(cells)
 
         def row(card: Any) -> None:
-            grid.add_widget(ClueCell(text=self.cname(card.id), font_size=SMALL, halign="left", bg=PANEL,
-                                     dot=SUSPECT_RGBA.get(card.color_en, (0, 0, 0, 0)), margin_line=True))
-            for o in range(owners):
-                grid.add_widget(self._cell(card.id, o))
+            cells = [Cell(self.cname(card.id), PANEL, TEXT, small, "left", margin_line=margin,
+                          dot=SUSPECT_RGBA.get(card.color_en))]
+            cells += [self._cell(card.id, o) for o in range(owners)]
             if self.aids:
                 p = a.probs.envelope(card.id) if not a.contradiction else 0.0
-                grid.add_widget(ClueCell(text=f"{p * 100:.0f}%", font_size=SMALL))
+                cells.append(Cell(f"{p * 100:.0f}%", PANEL, TEXT, small))
+            r = add(cells)
+            for o in range(owners):
+                self.cells[(card.id, o)] = (r, 1 + o)
+                if self.level == "tutor":
+                    self._paint(card.id, o)
 
         rows: list[Callable[[], None]] = []
         for section, group in zip(SECTIONS, self.cards.categories, strict=True):
             rows.append(lambda section=section: heading(section))
             rows += [lambda card=card: row(card) for card in group if card.id in known]
         sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
-        sv.add_widget(grid)
+        sv.add_widget(sheet)
         for make in rows[:FIRST_ROWS]:
             make()
         todo = iter(rows[FIRST_ROWS:])
@@ -212,31 +222,27 @@ class NotebookPanel(BoxLayout):
         self._fill = Clock.schedule_once(fill, 0)  # the rest from the next frame on
         return sv
 
-    def _cell(self, cid: str, owner: int) -> Any:
+    def _cell(self, cid: str, owner: int) -> Cell:
+        small = px(SMALL)
         if self.level == "tutor":
-            b = TButton(text="", test_id=f"clue_cell_{cid}_{owner}")
-            self.buttons[(cid, owner)] = b
-            self._paint(cid, owner)
-            b.bind(on_release=lambda _w: self.tap(cid, owner))
-            return b
+            return Cell("", PANEL_HI, TEXT, small, test_id=f"clue_cell_{cid}_{owner}",
+                        on_tap=lambda: self.tap(cid, owner))
         a = self.analysis
         assert a is not None
         m = a.cell(cid, owner) if not a.contradiction else a.notebook.marks[cid][owner]
         nums = a.notebook.numbers.get(cid, [()] * (owner + 1))[owner]
         text = "O" if m == 1 else "X" if m == 0 else ",".join(str(n) for n in nums)
-        bg = OK_BG if m == 1 else PANEL
-        return ClueCell(text=text, bg=bg, color=TEXT if m is not None else MUTED)
+        return Cell(text, OK_BG if m == 1 else PANEL, TEXT if m is not None else MUTED, small)
 
     def _paint(self, cid: str, owner: int) -> None:
-        b = self.buttons[(cid, owner)]
+        """A tutor cell: the player's own mark, on its grade's colour."""
+        r, i = self.cells[(cid, owner)]
         mark = self.marks.get((cid, owner), "")
         bg = PANEL_HI
         if mark and self.analysis and not self.analysis.contradiction:
             g = grade(self.analysis, cid, owner, mark)
             bg = OK_BG if g == "right" else DANGER if g == "wrong" else PANEL_HI
-        b.text = mark
-        b.kind = "normal" if mark else "ghost"
-        b.bg = bg
+        r.update(i, text=mark, bg=bg)
 
     def tap(self, cid: str, owner: int) -> None:
         """Cycle the player's own mark (blank → O → X) and grade it in place (no rebuild: keeps scroll)."""

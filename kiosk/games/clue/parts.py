@@ -32,27 +32,9 @@ class ClueText(Label):
 
 
 class ClueCell(Label):
-    """A notebook cell. `dot`: a suspect's token colour before the name; `sign`: a section heading's drawn sign
-    (kiosk.widgets.art.notebook_sign); `margin_line`: the sheet's margin after the card names."""
+    """A coloured cell: a player's token colour beside their row."""
 
     bg = ColorProperty(PANEL)
-    dot = ColorProperty((0, 0, 0, 0))
-    sign = StringProperty("")
-    margin_line = BooleanProperty(False)
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        if self.sign:
-            self.bind(pos=self._draw_sign, size=self._draw_sign)
-            self._draw_sign()
-
-    def _draw_sign(self, *_: Any) -> None:
-        from kiosk.widgets.art import notebook_sign
-
-        self.canvas.after.clear()
-        r = min(self.height * 0.32, dp(16))
-        for ins in notebook_sign(self.sign, self.x + dp(8) + r, self.center_y, r):
-            self.canvas.after.add(ins)
 
 
 class PlayerRow(BoxLayout):

@@ -44,17 +44,17 @@ def _notebook_ready(driver: Any) -> None:
 
 
 def _tap_cell(driver: Any, test_id: str) -> None:
-    """Scroll the notebook grid to a cell, then tap it."""
+    """Scroll the notebook sheet to a cell's row, then tap the cell (where it is drawn now)."""
     from kivy.uix.scrollview import ScrollView
 
-    cell = driver.find(test_id)
-    parent = cell.parent
+    row = driver.find(test_id).row
+    parent = row.parent
     while parent is not None and not isinstance(parent, ScrollView):
         parent = parent.parent
     assert parent is not None
-    parent.scroll_to(cell, animate=False)
+    parent.scroll_to(row, animate=False)
     driver.pump(3)
-    driver.tap(cell)
+    driver.tap(test_id)
 
 
 def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = False,
@@ -361,26 +361,54 @@ def test_the_notebook_sheet_is_made_a_few_rows_a_frame(driver: Any, monkeypatch:
     """Covers CLUE-15: the sheet (21 cards by every owner, ~130 labels) made at once took 100 ms of UI-thread CPU
     here in the frame the tutor's result arrived (bench/frames.py: the slowest guest's frame, after "I am"): its
     top rows come in that frame, the rest a few a frame, and the whole sheet is there in the end."""
-    from kivy.uix.gridlayout import GridLayout
-
     from kiosk.games.clue import notebook
+    from kiosk.widgets.drawn import DrawnRow
 
     monkeypatch.setattr(notebook, "FILL_CPU", 0.0)  # one row a frame
     seen: list[tuple[int, int]] = []  # (cells made in the result's frame, cards in the set)
     real = notebook.NotebookPanel._ready
 
+    def cells(root: Any) -> int:
+        return sum(len(w.cells) for w in root.walk() if isinstance(w, DrawnRow))
+
     def ready(panel: Any, result: Any) -> None:
         real(panel, result)
-        grid = next(w for w in panel.walk() if isinstance(w, GridLayout) and w.cols == 5)
-        seen.append((len(grid.children), sum(len(g) for g in panel.cards.categories)))
+        seen.append((cells(panel), sum(len(g) for g in panel.cards.categories)))
 
     monkeypatch.setattr(notebook.NotebookPanel, "_ready", ready)
     _start(driver, ["지수", "민호", "서연"])
     driver.tap("clue_notebook_0")
     driver.tap("handover_i_am")
     _notebook_ready(driver)
-    grid = next(w for w in driver.walk() if isinstance(w, GridLayout) and w.cols == 5)
     (first, cards), = seen  # the first rows only: the rest from the next frame on
-    assert first == notebook.FIRST_ROWS * 5 and len(grid.children) == (cards + 3) * 5  # 3 section headings
+    made = sum(cells(root) for root in driver.roots())
+    assert first == notebook.FIRST_ROWS * 5 and made == (cards + 3) * 5  # 3 section headings
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+
+
+def test_the_notebook_sheet_is_a_widget_a_row(driver: Any) -> None:
+    """Covers CLUE-15, CLUE-62: each row of the sheet is one widget drawing its cells (kiosk/widgets/drawn.py). A
+    Label a cell made a 6-player sheet with the aids ~100,000 objects, which every full collection traversed while
+    the notebook was open (60-260 ms pause frames in bench/frames.py). Its cells still read, grade and fit."""
+    from kiosk.widgets.drawn import DrawnRow
+
+    session = _start(driver, ["지수", "민호", "서연"], aids=True)
+    driver.tap("clue_notebook_0")
+    driver.tap("handover_i_am")
+    _notebook_ready(driver)
+    driver.tap("clue_nb_level_tutor")
+    _notebook_ready(driver)
+    sheet = driver.find("clue_nb_sheet")
+    rows = [w for w in sheet.walk() if isinstance(w, DrawnRow)]
+    cards = sum(len(g) for g in session.state.cards.categories)
+    assert len(rows) == cards + 3 and len(list(sheet.walk())) == len(rows) + 2  # the scroll view and its box
+    assert all(len(r.cells) == 1 + 4 + 1 for r in rows)  # the names, 3 players and the envelope, the odds
+    mine = session.state.hands[0][0]
+    _tap_cell(driver, f"clue_cell_{mine}_0")
+    _tap_cell(driver, f"clue_cell_{mine}_0")  # O, then X: wrong (it is in their own hand)
+    assert driver.find(f"clue_cell_{mine}_0").text == "X" and any("틀렸어요" in t for t in driver.texts())
+    assert driver.low_contrast() == [] and driver.small_text() == []
+    _check(driver, "clue_tutor_drawn")
     driver.tap("clue_nb_close")
     _modal_gone(driver)
