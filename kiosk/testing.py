@@ -463,7 +463,7 @@ def _takes_touch(w: Any) -> bool:
     from kivy.uix.modalview import ModalView
     from kivy.uix.textinput import TextInput
 
-    return isinstance(w, (ButtonBehavior, TextInput, ModalView))
+    return isinstance(w, (ButtonBehavior, TextInput, ModalView)) or getattr(w, "takes_touch", False)
 
 
 def _window_rect(w: Any) -> tuple[float, float, float, float]:

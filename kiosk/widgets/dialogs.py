@@ -152,8 +152,9 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
 
     out = []
 
-    def visit(w: Widget, shown: bool) -> None:
-        shown = shown and w.opacity > 0.01
+    def visit(w: Widget, shown: bool, held: bool = False) -> None:
+        held = held or getattr(w, "reserved", False)  # a secret hidden until held: its words count, and first
+        shown = shown and (w.opacity > 0.01 or held)
         if isinstance(w, ScreenManager):
             if w.current_screen is not None:
                 visit(w.current_screen, shown)
@@ -161,14 +162,19 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
         if w is skip:
             return
         if shown and w.width > 1:
-            kind = (_CONTROL if isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled
-                    else _MARKED if getattr(w, "keep_clear", False)
-                    else _WORDS if isinstance(w, Label) and bool(w.text.strip()) else 0)
-            if kind:
+            words = (isinstance(w, Label) and bool(w.text.strip())) or hasattr(w, "drawn_cells")
+            kind = (_CONTROL if (isinstance(w, (ButtonBehavior, TextInput)) or getattr(w, "takes_touch", False))
+                    and not w.disabled
+                    else _MARKED if getattr(w, "keep_clear", False) or (held and words)
+                    else _WORDS if words else 0)
+            if kind and held and isinstance(w, Label):  # the text as Kivy draws it, centred in its box (a
+                (tw, th), (cx, cy) = w.texture_size, w.to_window(*w.center)  # secret's box is most of the panel)
+                out.append(((cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2), kind))
+            elif kind:
                 x, y = w.to_window(w.x, w.y)
                 out.append(((x, y, x + w.width, y + w.height), kind))
         for child in w.children:
-            visit(child, shown)
+            visit(child, shown, held)
 
     for top in Window.children:  # from the top down
         visit(top, True)

@@ -145,6 +145,7 @@ class DrawnRow(Widget):
         self.cells, self.first, self.gap = cells, first, gap
         self._drawn = [_Drawn(self.canvas, c) for c in cells]
         self._pressed: int | None = None
+        self.takes_touch = any(c.on_tap is not None for c in cells)  # a control to what a toast must not cover
         for i in range(len(cells)):
             self._set_text(i)
         self.bind(pos=self._layout, size=self._layout)

@@ -123,3 +123,29 @@ def test_a_toast_over_a_dialog_is_seen_and_covers_none_of_its_controls(driver: A
             continue
         assert not (x0 < toast.right and x0 + w_ > toast.x and y0 < toast.top and y0 + h_ > toast.y), w.text
     driver.tap("handover_i_am")
+
+
+def test_a_toast_keeps_off_a_hidden_secret(driver: Any) -> None:
+    """A reveal hand-over hides its secret until the player holds the button: placed while it was hidden, a toast
+    took the secret's empty place (its words then showed under it). The hidden secret's words count as shown."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    from kiosk.widgets.handover import HandOver
+
+    driver.app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.tap("mj_start")
+    driver.tap("handover_i_am")
+    handover = next(w for w in Window.children if isinstance(w, HandOver))
+    words = [w for w in handover.secret.walk() if isinstance(w, Label) and w.text.strip()]
+    assert handover.secret.opacity == 0 and words
+    driver.app.toast(driver.app.tr("voice.private_first"))
+    driver.pump(3)
+    toast = driver.app.toast_widget
+    for w in words:  # as drawn: centred in their boxes
+        (w_, h_), (cx, cy) = w.texture_size, w.to_window(*w.center)
+        x0, y0 = cx - w_ / 2, cy - h_ / 2
+        assert not (x0 < toast.right and x0 + w_ > toast.x and y0 < toast.top and y0 + h_ > toast.y), w.text
+    driver.hold("handover_hold", 0.1, during=lambda: driver.screenshot("toast_beside_secret"))
+    driver.tap("handover_done")
