@@ -1,12 +1,14 @@
-"""Journal appends and game starts on the UI thread (issue #21): wall and CPU time of `Journal.append`, the journal's own thread
-doing the fsyncs (now) against the old mode measured in the same run (synchronous=FULL and a checkpoint on each
-commit, both fsync'd on the appending thread: the mode the journal falls back to after a failure of its
-thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
-ms). Also the durability lag: from an append until `flush` says it is on disk; and a game's start (the
-previous journal, closed, archived and a new one made: `Session.new`), before (both fsync'd on the calling thread)
-and now, in the same run.
+"""Journal appends and game starts on the UI thread (issue #21): wall and CPU time of `Journal.append`, the
+journal's own thread doing the fsyncs (now) against the old mode measured in the same run (synchronous=FULL and a
+checkpoint on each commit, both fsync'd on the appending thread: the mode the journal falls back to after a failure
+of its thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
+ms). Also the durability lag: from an append until `flush` says it is on disk; a game's start (the previous
+journal, closed, archived and a new one made: `Session.new`), before (both fsync'd on the calling thread) and now;
+and a long game (`--long` actions, killed at the end): the -wal's size, and the time its resume takes to open and
+read the journal, before (the -wal emptied only at open and close) and now (emptied by the journal's thread once
+WAL_FRAMES long), in the same run.
 
-    nice -n 5 python -m bench.journal [--appends 200] [--gap 30] [--fsync-ms 50]
+    nice -n 5 python -m bench.journal [--appends 200] [--gap 30] [--games 10] [--long 2000] [--fsync-ms 50]
 
 `--fsync-ms`: every fsync/fdatasync of the process made that much slower (an SD card's; a shim built with cc and
 preloaded), to see what a tablet's card does to each mode.
@@ -25,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.journal import Journal, archive, replace
+from kiosk.journal import Journal, archive, open_journal, replace
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -113,6 +115,51 @@ def _starts(folder: Path, games: int, old: bool) -> tuple[list[float], list[floa
     return starts, closes
 
 
+LONG_GAME = """
+import os, signal, sys, time
+from pathlib import Path
+from kiosk import journal_sync
+from kiosk.journal import Journal
+if sys.argv[3] == "old":
+    journal_sync.Syncer.WAL_FRAMES = 10 ** 9  # emptied only at open and close
+path = Path(sys.argv[1])
+j = Journal.create(path, {"game": "bench"})
+body = {"name": "take", "seat": 1, "count": 2, "at": 1_800_000_000.0, "note": "x" * 120}
+largest, worst = 0, 0.0
+for n in range(int(sys.argv[2])):
+    t0 = time.perf_counter()
+    j.append("action", body)
+    worst = max(worst, time.perf_counter() - t0)
+    largest = max(largest, os.path.getsize(str(path) + "-wal"))
+    if n % 2:
+        time.sleep(0.002)
+j.flush(60)
+print(largest, worst, j._sync.emptied, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _long_game(folder: Path, actions: int, old: bool) -> tuple[int, int, float, float, int]:
+    """A game of `actions` appends killed at its end: the largest -wal, the -wal at the kill, the resume's open
+    and read of the journal (s), the worst append (s), the times the -wal was emptied."""
+    path = folder / f"long-{old}.sqlite"
+    out = subprocess.run([sys.executable, "-c", LONG_GAME, str(path), str(actions), "old" if old else "new"],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(Path.cwd())})
+    largest, worst, emptied = out.stdout.split()
+    at_kill = os.path.getsize(str(path) + "-wal")
+    for name in (str(path), str(path) + "-wal"):  # read from the disk, as after a power cycle, not from memory
+        fd = os.open(name, os.O_RDONLY)
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+    t0 = time.perf_counter()
+    j = open_journal(path)
+    assert j is not None and len(j.records()) == actions
+    resume = time.perf_counter() - t0
+    j.close()
+    return int(largest), at_kill, resume, float(worst), int(emptied)
+
+
 def _ms(xs: list[float]) -> str:
     xs = sorted(xs)
     return (f"median {1000 * statistics.median(xs):7.2f}  p90 {1000 * xs[int(0.9 * (len(xs) - 1))]:7.2f}  "
@@ -125,6 +172,7 @@ def main() -> None:
     p.add_argument("--gap", type=float, default=30, help="ms between bursts of two appends")
     p.add_argument("--fsync-ms", type=int, default=0, help="make every fsync this much slower (needs cc)")
     p.add_argument("--games", type=int, default=10, help="game starts timed, in each mode")
+    p.add_argument("--long", type=int, default=2000, help="actions in the long game killed at its end")
     args = p.parse_args()
     if args.fsync_ms and not os.environ.get("BENCH_FSYNC_MS"):
         _with_slow_fsync(args.fsync_ms)
@@ -136,6 +184,7 @@ def main() -> None:
         lag = _lag(folder, args.appends, gap)
         old_s, old_close = _starts(folder, args.games, old=True)
         new_s, new_close = _starts(folder, args.games, old=False)
+        longs = {old: _long_game(folder, args.long, old) for old in (True, False)}
     slower = f", every fsync {args.fsync_ms} ms slower" if args.fsync_ms else ""
     print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms{slower}; UI thread per append:")
     print(f"  wall, old (fsync'd here): {_ms(old_w)}")
@@ -151,6 +200,13 @@ def main() -> None:
     print(f"  wall, now               : {_ms(new_s)}")
     print(f"  now / old: wall median {med(new_s) / med(old_s):.3f}, worst {max(new_s) / max(old_s):.3f}")
     print(f"  the previous game's close (fsync'd here, both): {_ms(old_close + new_close)}")
+    print(f"a game of {args.long} actions killed at its end (-wal: largest, at the kill; resume: open and read, "
+          f"files not in memory):")
+    for old, (largest, at_kill, resume, worst, emptied) in longs.items():
+        print(f"  {'old' if old else 'now'}: -wal {largest / 1e6:6.2f} MB, {at_kill / 1e6:6.2f} MB; resume "
+              f"{1000 * resume:7.1f} ms; worst append {1000 * worst:5.2f} ms; -wal emptied {emptied} times")
+    (o_l, o_k, o_r, _, _), (n_l, n_k, n_r, _, _) = longs[True], longs[False]
+    print(f"  now / old: -wal largest {n_l / o_l:.3f}, at the kill {n_k / o_k:.3f}; resume {n_r / o_r:.3f}")
 
 
 if __name__ == "__main__":

@@ -5,15 +5,16 @@ journal.
 Durability, without an fsync on the UI thread (issue #21: 10-100+ ms per fsync on an SD card, on every tap):
 - `append` commits to the -wal with synchronous=NORMAL and no automatic checkpoint: when it returns the record
   is in the OS (a process crash or kill -9 loses nothing acknowledged), and SQLite does not fsync on commit.
-- The journal's thread (`_Syncer`, one per journal, started by the first append, stopped by close) then runs
-  a PASSIVE checkpoint with synchronous=FULL: the -wal fsync'd, its pages copied into the main file, the main
-  file fsync'd. Appends in a burst (an action and its chance steps) share one. It also holds a read snapshot,
-  so the UI connection never restarts the -wal in place (SQLite syncs the -wal header then): during a game
-  the -wal only grows, and open/close fold it into the main file and empty it.
+- The journal's thread (`_Syncer`, kiosk/journal_sync.py: one per journal, started by the first append,
+  stopped by close) then runs a PASSIVE checkpoint with synchronous=FULL: the -wal fsync'd, its pages copied
+  into the main file, the main file fsync'd. Appends in a burst (an action and its chance steps) share one. It
+  also holds a read snapshot, so the UI connection never restarts the -wal in place (SQLite syncs the -wal
+  header then). Once the -wal is WAL_FRAMES long the thread empties it itself, the UI thread's appends going
+  to a spill file meanwhile (journal_sync.py); open and close fold it into the main file and empty it too.
 - A game's start (`replace`) moves the previous journal, closed, into the archive as it is and makes the new one
   unsynced; the new journal's thread makes both durable with its first checkpoint (and fsyncs the folders).
 - A power cut loses at most the records appended since the last checkpoint finished (SETTLE plus two fsyncs:
-  tens of ms here, up to a few hundred on a slow card); never a record before a lost one, never a changed
+  tens of ms here, up to a few hundred on a slow card, a few more while the -wal is emptied); never a record before a lost one, never a changed
   one: the -wal's checksummed frames replay up to the first frame not on disk, and SQLite's WAL mode with
   synchronous=NORMAL stays consistent through a power cut. `flush` waits for durability (close does).
 - A failure of the thread (a read-only or full card, an I/O error) is raised on the UI thread by the next
@@ -35,13 +36,14 @@ import logging
 import os
 import shutil
 import sqlite3
-import threading
 import time
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from kiosk.journal_sync import INSERT_SEQ, connect, fsync_dir, read_spill, spill_line, spill_path
+from kiosk.journal_sync import Syncer as _Syncer
 from kiosk.notices import Notice, add
 
 log = logging.getLogger(__name__)
@@ -94,100 +96,6 @@ def _wal_gone(path: Path) -> bool:
     return (s0, s1) != (int.from_bytes(head[24:28], "big"), int.from_bytes(head[28:32], "big"))
 
 
-def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    try:
-        conn.execute(f"PRAGMA synchronous={synchronous}")  # first: a new file's switch to WAL writes with it
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: the journal's thread, open and close
-    except sqlite3.DatabaseError:
-        conn.close()
-        raise
-    return conn
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-class _Syncer:
-    """The journal's thread: makes what the writer committed durable (see the module doc). Holds no reference
-    to its Journal, which stops it on close (or when it is collected unclosed)."""
-
-    SETTLE = 0.02  # s: appends this close together share a checkpoint
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.cond = threading.Condition()
-        self.written = 0  # appends committed by the writer
-        self.durable = 0  # of those, checkpointed with fsyncs
-        self.failure: BaseException | None = None
-        self.stopping = False
-        self.thread: threading.Thread | None = None
-        self.folders: tuple[Path, ...] = ()  # fsync'd after the next checkpoint: entries made or moved unsynced
-
-    def wrote(self) -> None:
-        """One more append committed (called with `cond` held)."""
-        self.written += 1
-        if self.thread is None and not self.stopping:
-            self.thread = threading.Thread(target=self._run, name=f"journal-sync {self.path.name}", daemon=True)
-            self.thread.start()
-        self.cond.notify_all()
-
-    def stop(self) -> None:
-        with self.cond:
-            self.stopping = True
-            self.cond.notify_all()
-        if self.thread is not None and self.thread is not threading.current_thread():
-            self.thread.join()
-
-    def checkpoint(self, conn: sqlite3.Connection) -> tuple[int, int, int]:
-        """(busy, frames in the -wal, frames checkpointed): a PASSIVE checkpoint never waits for the writer."""
-        row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        return int(row[0]), int(row[1]), int(row[2])
-
-    def _run(self) -> None:
-        pin = ckpt = None
-        try:
-            ckpt, pin = _connect(self.path, "FULL"), _connect(self.path, "FULL")
-            while True:
-                with self.cond:
-                    self.cond.wait_for(lambda: self.stopping or self.durable < self.written)
-                    if self.stopping or self.cond.wait_for(lambda: self.stopping, self.SETTLE):
-                        return
-                    # the pin: a read snapshot of every commit so far; while one is held the writer cannot restart
-                    # the -wal in place (an fsync on its thread). Taken between appends: they wait the few µs
-                    if pin.in_transaction:
-                        pin.execute("COMMIT")
-                    pin.execute("BEGIN")
-                    pin.execute("SELECT count(*) FROM mark").fetchall()
-                    target = self.written
-                busy, frames, done = self.checkpoint(ckpt)
-                if not busy and frames == done:
-                    folders, self.folders = self.folders, ()
-                    for folder in folders:
-                        _fsync_dir(folder)
-                with self.cond:
-                    if not busy and frames == done:  # up to the pin and beyond: every record in it
-                        self.durable = max(self.durable, target)
-                        self.cond.notify_all()
-        except Exception as exc:  # handed to the writer's thread (Journal.check)
-            with self.cond:
-                self.failure = exc
-                self.cond.notify_all()
-        finally:
-            for conn in (pin, ckpt):
-                if conn is not None:
-                    try:
-                        conn.close()
-                    except sqlite3.Error:
-                        pass
-
-
 class Journal:
     def __init__(self, path: Path, conn: sqlite3.Connection, header: dict[str, Any], wal_lost: bool = False) -> None:
         self.path = path
@@ -197,6 +105,11 @@ class Journal:
         self._sync = _Syncer(path)
         self._stop = weakref.finalize(self, self._sync.stop)
         self._reported = False  # the thread's failure was raised on the writer's thread
+        try:
+            self._seq = _last(conn)  # the last record's
+        except sqlite3.DatabaseError:  # a damaged journal, about to be moved aside (open_journal)
+            self._seq = 0
+        self._spill_fd: int | None = None  # the spill file, opened by the first spilled append
 
     @staticmethod
     def _ready(conn: sqlite3.Connection) -> None:
@@ -217,7 +130,10 @@ class Journal:
         if path.exists():
             raise JournalError(f"journal already exists: {path}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = _connect(path, "FULL" if later is None else "OFF")  # creation and opening: fsync'd; `_ready` then
+        if spill_path(path).exists():  # left by a journal no longer there: its records are not this one's
+            (path.parent / DAMAGED).mkdir(exist_ok=True)
+            shutil.move(str(spill_path(path)), str(_free_name(path.parent / DAMAGED, "spill")) + "-spill")
+        conn = connect(path, "FULL" if later is None else "OFF")  # creation and opening: fsync'd; `_ready` then
         body = json.dumps(header, ensure_ascii=False)
         conn.execute("BEGIN")
         for statement in SCHEMA:
@@ -244,7 +160,7 @@ class Journal:
             return None
         wal_missing = _wal_gone(path)
         try:
-            conn = _connect(path, "FULL")  # creation and opening: fsync'd; `_ready` then
+            conn = connect(path, "FULL")  # creation and opening: fsync'd; `_ready` then
         except sqlite3.DatabaseError as exc:
             raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
         try:
@@ -260,6 +176,7 @@ class Journal:
             if "mark" in tables:
                 mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
                 was_open = bool(mark and mark[0])
+            spilled = read_spill(path, _last(conn)) if spill_path(path).exists() else []  # journal_sync.py
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, JournalDamaged) as exc:
             conn.close()
             if isinstance(exc, JournalDamaged):
@@ -268,8 +185,12 @@ class Journal:
         try:  # a failure here is the storage's (read-only, full), not the journal's: raised as it is
             conn.execute("CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), "
                          "open INTEGER NOT NULL)")
+            conn.execute("BEGIN")
             conn.execute("INSERT OR REPLACE INTO mark (id, open) VALUES (1, 1)")
+            conn.executemany(INSERT_SEQ, spilled)
+            conn.execute("COMMIT")
             cls._ready(conn)
+            spill_path(path).unlink(missing_ok=True)  # its records are in the main file now, fsync'd
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -285,10 +206,19 @@ class Journal:
         self.check()
         values = (kind, json.dumps(body, ensure_ascii=False), time.time() if at is None else at)
         with self._sync.cond:  # the pin is not taken mid-append
-            cur = self._conn.execute("INSERT INTO records (kind, body, at) VALUES (?, ?, ?)", values)
+            if self._sync.spilling:  # the thread is emptying the -wal: to the spill file (journal_sync.py)
+                record = (self._seq + 1, *values)
+                if self._spill_fd is None:
+                    self._spill_fd = os.open(spill_path(self.path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+                os.write(self._spill_fd, spill_line(record))
+                self._sync.spill.append(record)
+                self._seq += 1
+            else:
+                cur = self._conn.execute("INSERT INTO records (kind, body, at) VALUES (?, ?, ?)", values)
+                self._seq = int(cur.lastrowid or 0)
             if not self._reported:
                 self._sync.wrote()
-        return int(cur.lastrowid or 0)
+        return self._seq
 
     def check(self) -> None:
         """Raise the journal thread's failure here, once (on the UI thread: the kiosk's storage fallback takes it
@@ -301,9 +231,22 @@ class Journal:
         try:
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA wal_autocheckpoint=1")
+            self._unspill()
         except sqlite3.Error:
             pass
         raise sync.failure
+
+    def _unspill(self) -> None:
+        """Records the thread did not move from the spill file into the journal (it stopped or failed): moved here."""
+        sync = self._sync
+        if sync.spill:
+            last = _last(self._conn)
+            self._conn.execute("BEGIN")
+            self._conn.executemany(INSERT_SEQ, [r for r in sync.spill if r[0] > last])
+            self._conn.execute("COMMIT")
+        sync.spill.clear()
+        sync.spilling = False
+        spill_path(self.path).unlink(missing_ok=True)
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every record appended so far is on disk (checkpointed, fsync'd); False after `timeout`.
@@ -324,7 +267,13 @@ class Journal:
 
     def read(self) -> tuple[list[Record], str]:
         """The records that read back, in order, up to the first damaged one; and what was wrong ("")."""
-        return _read_records(self._conn)
+        with self._sync.cond:
+            spilled = list(self._sync.spill)  # before the journal: the thread may be moving them into it
+        rows, problem = _read_records(self._conn)
+        if not problem:
+            last = rows[-1][0] if rows else 0
+            rows += [(seq, kind, json.loads(body), at) for seq, kind, body, at in spilled if seq > last]
+        return rows, problem
 
     def actions(self) -> list[dict[str, Any]]:
         """The effective actions: every action record, minus those taken back by undo records."""
@@ -333,7 +282,7 @@ class Journal:
     @property
     def ended(self) -> bool:
         row = self._conn.execute("SELECT 1 FROM records WHERE kind = 'end' LIMIT 1").fetchone()
-        return row is not None
+        return row is not None or any(r[1] == "end" for r in self._sync.spill)
 
     def close(self) -> None:
         """Stop the thread (its checkpoint finished), then mark the journal closed and fold the -wal into the
@@ -342,6 +291,7 @@ class Journal:
         if self._sync.failure is not None and not self._reported:
             log.error("journal %s: the last records may not be on disk: %r", self.path, self._sync.failure)
         try:
+            self._unspill()
             self._conn.execute("UPDATE mark SET open = 0 WHERE id = 1")
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.DatabaseError:
@@ -355,13 +305,20 @@ class Journal:
 
     def _release(self) -> None:
         self._stop()  # the thread, stopped and joined (once)
+        if self._spill_fd is not None:
+            os.close(self._spill_fd)
+            self._spill_fd = None
         folders, self._sync.folders = self._sync.folders, ()  # closed before its first checkpoint
         for folder in folders:
-            _fsync_dir(folder)
+            fsync_dir(folder)
         try:  # the last connection's close checkpoints: fsync'd like every other
             self._conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error:
             pass
+
+
+def _last(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0])
 
 
 def _header(text: Any) -> dict[str, Any]:
@@ -427,7 +384,7 @@ def move_aside(path: Path, folder: Path, label: str = "") -> Path | None:
     folder.mkdir(parents=True, exist_ok=True)
     target = _free_name(folder, label)
     shutil.move(str(path), target)
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", "-spill"):
         extra = Path(str(path) + suffix)
         if extra.exists():
             shutil.move(str(extra), str(target) + suffix)
@@ -524,7 +481,7 @@ def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any]
     folded and fsync'd here: moving its -wal apart from its main file could let a power cut between the two
     moves leave the old -wal at `path`, where the next journal would read it as its own."""
     moved = None
-    if not _wal(path).exists() and _closed(path):
+    if not _wal(path).exists() and not spill_path(path).exists() and _closed(path):
         moved = move_aside(path, archive_dir, label)
     else:
         archive(path, archive_dir, label)

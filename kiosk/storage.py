@@ -20,7 +20,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 LINKED = ("content", "recordings")  # read-only use: linked, not copied
 COPIED = ("settings.json", "settings.json.bak", "phone_passes.json", "teach/progress.json",
-          "journal/current.sqlite", "journal/current.sqlite-wal")
+          "journal/current.sqlite", "journal/current.sqlite-wal", "journal/current.sqlite-spill")
 PROBE = ".tablehost-write-probe"
 
 
