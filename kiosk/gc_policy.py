@@ -40,7 +40,8 @@ widget, children and canvases cleared, its helpers let go of it) in the next pau
 then frees nearly all of it, frozen or not (0.99 of it for each game, 86-231 objects left cyclic; before the host
 and its helpers let go, 0.62-0.94 and 600-7,400 left). So is a widget a screen's Keep replaced during play (a
 location tile whose tokens changed, a button of another kind: `drop`), once nobody shows it again: before, these
-were most of what a thaw freed (~5,000 objects per game's screen in bench/frames.py).
+were most of what a thaw freed (~5,000 objects per game's screen in bench/frames.py); and so is a dialog made for one
+use once it has gone (kiosk/widgets/one_use.py).
 Once what is left frozen reaches `THAW_AT` (`left_over`), a thaw — `gc.unfreeze()` (in 3.11 it releases
 everything), collect, freeze again — frees it, off play only: no game's screen or set-up form on show, nobody
 touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`) for `IDLE_S`, settled, no input pending
@@ -368,8 +369,8 @@ def discard(widgets: list[Any]) -> None:
 
 
 def drop(widget: Any, keep: Any) -> None:
-    """A game's screen's Keep replaced `widget` (see `IdleCollector.drop`); without the idle collector nothing is
-    frozen and Python's own collections free it."""
+    """A game's screen's Keep replaced `widget`, or a one-use dialog has gone (see `IdleCollector.drop`); without the
+    idle collector nothing is frozen and Python's own collections free it."""
     if COLLECTOR is not None:
         COLLECTOR.drop(widget, keep)
 

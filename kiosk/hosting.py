@@ -220,19 +220,20 @@ class HostContext:
                 key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
                 self.toast(self.tr(key, name=name))
                 return None
-        ho = HandOver(name, self.tr, content, on_done, mode)
-        keep = self.host.keep if self.host is not None else None
-        # made for this one use: taken apart once closed (frozen with the screen, a dialog left for the cycle
-        # collector is frozen garbage, and Kivy's bookkeeping of its sizes too: ~150 objects a widget)
-        ho.bind(on_dismiss=lambda *_: self._closed(ho, keep))
-        self.open_dialog = ho
+        ho = HandOver(name, self.tr, content, on_done, mode)  # taken apart once closed (kiosk.widgets.one_use)
+        self.opened(ho)
         ho.open(animation=False)  # at once (Kivy's fade-in held it from a lambda of its own, frozen with it)
         return ho
 
-    def _closed(self, dialog: Any, keep: Keep | None) -> None:
+    def opened(self, dialog: Any) -> None:
+        """`dialog` (a hand-over, the staff PIN pad) is the game's dialog until dismissed, and closed with the
+        screen (`detach`); then nothing here holds it (a one-use dialog is freed once taken apart)."""
+        self.open_dialog = dialog
+        dialog.bind(on_dismiss=lambda *_: self._closed(dialog))
+
+    def _closed(self, dialog: Any) -> None:
         if self.open_dialog is dialog:
             self.open_dialog = None
-        gc_policy.drop(dialog, keep)
 
     def celebrate(self) -> None:
         """The game is won: the winner sound, once per game (not again after an undo and a replay of the end)."""

@@ -10,11 +10,11 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from kiosk.floor import cases
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 
 FLAGS = ("no_police", "no_watson", "locked")
@@ -34,7 +34,9 @@ def _label(text: str, **kw: Any) -> Label:
     return lb
 
 
-class CaseForm(ModalView):
+class CaseForm(OneUse):
+    """Made for one use (kiosk.widgets.one_use): taken apart once closed."""
+
     def __init__(self, app: Any) -> None:
         super().__init__(size_hint=(0.96, 0.94), auto_dismiss=False, background_color=(0, 0, 0, 0.7), background="")
         self.app = app

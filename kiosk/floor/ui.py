@@ -13,13 +13,13 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
 
 from kiosk.floor import topics
 from kiosk.floor.client import DEFAULT_PORT, FloorConfig
 from kiosk.floor.report import REASONS
 from kiosk.floor.table import TableFloor
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import BODY, DANGER_TEXT, LEAD, MUTED, OK, PANEL, SMALL, TEXT, Panel, TButton, TLabel
 
 if TYPE_CHECKING:
@@ -50,8 +50,9 @@ def restart(app: TableHostApp) -> None:
         log.exception("café floor unavailable; the table works on its own")
 
 
-class CallDialog(ModalView):
-    """Why the guests call staff: four big buttons and cancel."""
+class CallDialog(OneUse):
+    """Why the guests call staff: four big buttons and cancel. Made for one use (kiosk.widgets.one_use): taken
+    apart once closed."""
 
     def __init__(self, bridge: FloorBridge) -> None:
         super().__init__(size_hint=(0.62, None), height=dp(520), auto_dismiss=False,
@@ -82,7 +83,6 @@ class FloorBridge:
                                 on_ack=lambda calls: Clock.schedule_once(lambda dt: self._acked(calls)))
         self.button = TButton(text="", test_id="floor_call", size_hint_x=None, width=dp(150), font_size=SMALL)
         self.button.bind(on_release=lambda *_: self.ask())
-        self.dialog: CallDialog | None = None
         self._seen: tuple[Any, ...] = ()
         self._screen = app.sm.current
         self._teach: tuple[str, float] | None = None
@@ -107,8 +107,7 @@ class FloorBridge:
 
     # ------------------------------------------------------------ guests
     def ask(self) -> None:
-        self.dialog = CallDialog(self)
-        self.dialog.open()
+        CallDialog(self).open()
 
     def call(self, reason: str) -> None:
         self.table.call(reason)

@@ -26,12 +26,13 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from kiosk import gc_policy
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.qr import qr_png
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
@@ -77,9 +78,10 @@ def _label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = False, h
     return lbl
 
 
-class PhonesPanel(ModalView):
+class PhonesPanel(OneUse):
     """`url_for(seat)` gives the seat's join address (PhoneServer.join_url); `base_url` the page to type
-    a code into. Refreshes itself when phones come and go (hub.listen)."""
+    a code into. Refreshes itself when phones come and go (hub.listen), until dismissed (however: its close
+    button, a turnover's `dismiss_dialogs`). Made for one use (kiosk.widgets.one_use): taken apart once closed."""
 
     def __init__(self, hub: PhoneHub, url_for: Callable[[int], str | None], base_url: str, tr: Translate,
                  on_close: Callable[[], None] | None = None) -> None:
@@ -128,6 +130,9 @@ class PhonesPanel(ModalView):
             self._qr = None
             side, self._code_drawn = self._code_side(current, url), (current, url)
         if (left, side) != (self._left, self._side):
+            for old in (self._left, self._side):
+                if old is not None and old is not left and old is not side:  # its taps hold the panel
+                    gc_policy.drop(old, None)  # (taken apart in a pause once off the panel)
             self._left, self._side = left, side
             self.box.clear_widgets()
             self.box.add_widget(left)
@@ -219,9 +224,11 @@ class PhonesPanel(ModalView):
         self.hub.revoke(seat)
         self.show_seat(None)
 
-    def close(self) -> None:
+    def on_dismiss(self) -> None:
         self._listening = False
         self.hub.unlisten(self.refresh)
+
+    def close(self) -> None:
         self.dismiss()
         if self.on_close is not None:
             self.on_close()

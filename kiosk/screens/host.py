@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk import gc_policy
 from kiosk.hosting import GameHost, HostContext, host_class
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
-from kiosk.widgets.dismantle import closed_widgets
+from kiosk.widgets.dismantle import closed_widgets, forget_detached_field
 from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -79,7 +79,7 @@ class HostScreen(Screen):
                 log.exception("the game's screen did not close cleanly")
             closed = closed_widgets(self.host_widget)
         self.ids.body.clear_widgets()
-        _forget_detached_field()
+        forget_detached_field()
         if closed:
             gc_policy.discard(closed)  # taken apart in a pause: reference counting frees most of it
         if self.ctx is not None:
@@ -125,7 +125,7 @@ class HostScreen(Screen):
             from kiosk.widgets.pin_dialog import StaffPinDialog
 
             dlg = StaffPinDialog(app, app.tr("host.undo_staff"), lambda: self._undo(staff=True))
-            self.ctx.open_dialog = dlg
+            self.ctx.opened(dlg)
             dlg.open()
             return
         self.ctx.confirm(app.tr("host.confirm_undo"), self._undo)
@@ -148,23 +148,3 @@ class HostScreen(Screen):
     def leave(self) -> None:
         """Back to the game page; an unfinished game stays saved and resumes from there."""
         App.get_running_app().go("detail")
-
-
-def _forget_detached_field() -> None:
-    """Kivy's `TextInput._adjust_viewport` is a `Clock.triggered` function: its closure, shared by the class,
-    keeps the arguments of its last call, so the last text field adjusted (a set-up form's name field) and
-    through its parents the whole game screen stayed alive after the game left (found with
-    bench/memory.py: the last game's host after every table turnover; and a set-up form a game had already
-    taken off its screen, found by the soak test). When that field is on no window any more, its pending
-    adjustment is cancelled and the arguments dropped."""
-    from kivy.uix.textinput import TextInput
-
-    fn = TextInput._adjust_viewport
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            args = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        if isinstance(args, list) and args and isinstance(args[0], TextInput) and args[0].get_root_window() is None:
-            fn.cancel()
-            args.clear()

@@ -9,15 +9,14 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from kiosk import gc_policy
 from kiosk.teach import speech
 from kiosk.teach.lookup import Answer, index, overlay_for
 from kiosk.teach.model import RulePiece
 from kiosk.widgets.keyboard import lines_now
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, PANEL, SMALL, TEXT, TButton, TLabel
 
 
@@ -30,7 +29,9 @@ def current_game_id(app: Any) -> str | None:
     return game_id or None
 
 
-class RuleLookup(ModalView):
+class RuleLookup(OneUse):
+    reused = True  # opened again for the same game and language; retired when replaced (kiosk.widgets.one_use)
+
     def __init__(self, game_id: str | None = None, query: str = "", **kw: Any) -> None:
         super().__init__(size_hint=(0.92, 0.9), auto_dismiss=True, background_color=(0, 0, 0, 0.7), **kw)
         self.app = App.get_running_app()
@@ -147,9 +148,7 @@ def open_lookup(query: str = "", game_id: str | None = None) -> RuleLookup:
             return view
     else:
         if view is not None:
-            if view._is_open:
-                view.dismiss(animation=False)
-            gc_policy.drop(view, None)  # shown no more: taken apart in a pause (kiosk/gc_policy.py)
+            view.retire()  # shown no more: taken apart in a pause
         view = RuleLookup(game_id, query)
         _kept[:] = [view]
     view.open(animation=False)

@@ -12,13 +12,13 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 
 
-class ConfirmDialog(ModalView):
+class ConfirmDialog(OneUse):
     """Yes/no with an optional timeout (no answer → no). Final actions go through it. `ConfirmDialog.ask` opens
     one made earlier and closed since, its words changed in place: a dialog made anew cost 10-20 ms of
     UI-thread CPU here (its widgets, kv rules and three texts drawn) on top of the frame that asked.
@@ -29,6 +29,7 @@ class ConfirmDialog(ModalView):
     that must not replace what is on show asks `showing()` first (kiosk/voice.py)."""
 
     _made: list[ConfirmDialog] = []  # every dialog `ask` made; a closed one is asked again
+    reused = True  # (kiosk.widgets.one_use)
 
     def __init__(self, text: str, yes: str, no: str, on_yes: Callable[[], None],
                  on_no: Callable[[], None] | None = None, timeout: float = 0.0, danger: bool = False,
@@ -49,7 +50,6 @@ class ConfirmDialog(ModalView):
         box.add_widget(row)
         self.add_widget(box)
         self._timer: Any = None
-        self._closing = False
         self.under: Any = None
         self.words(text, yes, no, on_yes, on_no, timeout, danger, on_cancel)
 
@@ -68,7 +68,7 @@ class ConfirmDialog(ModalView):
     @classmethod
     def showing(cls) -> ConfirmDialog | None:
         """The question on show (not one fading out after its answer)."""
-        return next((d for d in cls._made if d._is_open and not d._closing), None)
+        return next((d for d in cls._made if d._is_open and not d.closing), None)
 
     @classmethod
     def ask(cls, text: str, yes: str, no: str, on_yes: Callable[[], None],
@@ -91,7 +91,6 @@ class ConfirmDialog(ModalView):
 
     def open(self, *args: Any, **kw: Any) -> None:
         if not self._is_open:  # (a dialog on show or fading out is not opened again)
-            self._closing = False
             # a fade still running from its last showing (closed at once by the next question) would set its alpha
             # back to 0 under the new fade-in, and Kivy closes a modal whose alpha reaches 0
             Animation.cancel_all(self, "_anim_alpha")
@@ -115,7 +114,7 @@ class ConfirmDialog(ModalView):
         """Closed by another path than an answer (the turnover's `dismiss_dialogs`, the recovery after an error, a
         game screen going away): cancelled as by the next question, so whoever asked does not wait for good (the
         idle check kept `asking` and never asked again)."""
-        cancel = self._on_cancel if self._is_open and not self._closing and not self._answered else None
+        cancel = self._on_cancel if self._is_open and not self.closing and not self._answered else None
         super().dismiss(*args, **kw)
         if cancel is not None:
             cancel()
@@ -123,7 +122,6 @@ class ConfirmDialog(ModalView):
     def on_dismiss(self) -> None:
         """Closed (answered, or by whoever opened it): nothing of the question is kept (a closed dialog must
         not keep the last game's screen alive through its callbacks)."""
-        self._closing = True  # fading out: no longer the question on show
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -137,8 +135,7 @@ def for_one_on_show() -> str:
     (voice) puts no question over it: another guest could answer it, or it would cover the secret's "hide"."""
     from kivy.core.window import Window
 
-    return next((w.for_one for w in Window.children
-                 if isinstance(w, ModalView) and getattr(w, "for_one", "") and not getattr(w, "_closing", False)), "")
+    return next((w.for_one for w in Window.children if isinstance(w, OneUse) and w.for_one and not w.closing), "")
 
 
 def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float, float], int]]:
@@ -178,7 +175,7 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
 
     for top in Window.children:  # from the top down
         visit(top, True)
-        if getattr(top, "_closing", True) is False:  # a kiosk dialog on show (not fading out): what it covers is
+        if isinstance(top, OneUse) and not top.closing:  # a kiosk dialog on show (not fading out): what it covers is
             break  # neither tapped nor read, only the dialog counts (a menu or panel: everything, as before)
     return out
 

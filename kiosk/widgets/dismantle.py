@@ -27,6 +27,7 @@ from typing import Any
 
 from kivy.clock import ClockEvent
 from kivy.graphics import Canvas, InstructionGroup
+from kivy.input import MotionEvent
 from kivy.lang import Builder
 from kivy.properties import AliasProperty, DictProperty, ObjectProperty, ObservableDict, ReferenceListProperty
 from kivy.uix.scrollview import ScrollView
@@ -47,7 +48,7 @@ def closed_widgets(root: Any) -> list[Any]:
     out."""
     out: dict[int, Any] = {}
     keep = getattr(root, "keep", None)
-    todo = [root, *(keep.widgets() if keep is not None else ()), *_held_off_screen(root)]
+    todo = [root, *(keep.widgets() if keep is not None else ()), *held_off_screen(root)]
     while todo:
         w = todo.pop()
         if not isinstance(w, Widget) or isinstance(w, KeptForm) or id(w) in out:
@@ -71,12 +72,13 @@ def unshown_inside(root: Any, held: set[int]) -> list[Any]:
     return out
 
 
-def _held_off_screen(root: Any) -> list[Any]:
-    """The widgets without a parent `root`'s attributes hold (directly or in a list, tuple or dict)."""
+def held_off_screen(root: Any) -> list[Any]:
+    """The widgets without a parent `root`'s attributes hold (directly or in a list, tuple or dict); not a weak proxy
+    (Kivy's `proxy_ref`, of `root` itself once asked for)."""
     found = []
     for value in vars(root).values():
         items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else (value,)
-        found += [w for w in items if isinstance(w, Widget) and w.parent is None]
+        found += [w for w in items if isinstance(w, Widget) and type(w) is not WeakProxy and w.parent is None]
     return found
 
 
@@ -107,9 +109,11 @@ def take_apart(w: Any) -> None:
         if isinstance(w, ScrollView):  # its scroll effects are bound to their own methods
             unbind_all(w.effect_x)
             unbind_all(w.effect_y)
-        elif isinstance(w, TextInput) and w._refresh_text_from_property_ev is not None:
-            w._refresh_text_from_property_ev.cancel()  # a lambda holding the field
-            w._refresh_text_from_property_ev = None
+        elif isinstance(w, TextInput):
+            forget_detached_field()  # (a dialog's field, the last one adjusted)
+            if w._refresh_text_from_property_ev is not None:
+                w._refresh_text_from_property_ev.cancel()  # a lambda holding the field
+                w._refresh_text_from_property_ev = None
     except Exception:  # a property a subclass made unreadable: the rest still goes
         pass
     for name, prop in w.properties().items():
@@ -125,6 +129,8 @@ def take_apart(w: Any) -> None:
                     setattr(w, name, value.proxy_ref)
                 except Exception:  # a property that checks its value's class
                     setattr(w, name, value)
+            elif isinstance(value, MotionEvent):  # a button's `last_touch`: the touch holds it in `ud` (a cycle)
+                value.ud.pop(w, None)
     if "_keep_tap" in w.__dict__:  # kiosk/widgets/keep.py's: the screen's callbacks
         w._keep_tap, w._keep_props = None, {}
     for value in list(w.__dict__.values()):  # what it scheduled on itself: rows still to make, a redraw
@@ -133,6 +139,24 @@ def take_apart(w: Any) -> None:
     w.clear_widgets()
     if w.canvas is not None:
         clear_canvas(w.canvas)
+
+
+def forget_detached_field() -> None:
+    """Kivy's `TextInput._adjust_viewport` is a `Clock.triggered` function: its closure, shared by the class,
+    keeps the arguments of its last call, so the last text field adjusted (a set-up form's name field) and
+    through its parents the whole game screen stayed alive after the game left (found with
+    bench/memory.py: the last game's host after every table turnover; and a set-up form a game had already
+    taken off its screen, found by the soak test). When that field is on no window any more, its pending
+    adjustment is cancelled and the arguments dropped."""
+    fn = TextInput._adjust_viewport
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            args = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(args, list) and args and isinstance(args[0], TextInput) and args[0].get_root_window() is None:
+            fn.cancel()
+            args.clear()
 
 
 def clear_canvas(group: InstructionGroup) -> None:

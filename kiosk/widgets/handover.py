@@ -15,9 +15,10 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from kiosk import gc_policy
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, HEADLINE, LEAD, MUTED, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
@@ -40,9 +41,10 @@ class HoldButton(TButton):
         return bool(handled)
 
 
-class HandOver(ModalView):
+class HandOver(OneUse):
+    """Made for one use (kiosk.widgets.one_use): taken apart once closed, its secret with it."""
+
     for_one = "private"  # one seat's screen: no shared channel asks over it (kiosk.widgets.dialogs.for_one_on_show)
-    _closing = False  # fading out once dismissed (a toast is placed by what it covers then: kiosk.widgets.dialogs)
 
     def __init__(self, name: str, tr: Translate, content: Callable[[Callable[[], None]], Widget],
                  on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
@@ -56,10 +58,9 @@ class HandOver(ModalView):
         self.add_widget(self.root_box)
         self._ask()
 
-    def on_dismiss(self) -> None:
-        self._closing = True
-
     def _clear(self) -> None:
+        for w in self.root_box.children:  # the last stage's (their taps hold this dialog): taken apart in a pause
+            gc_policy.drop(w, None)
         self.root_box.clear_widgets()
 
     def _title(self, text: str, size: str = HEADLINE) -> Label:

@@ -8,6 +8,7 @@ from typing import Any
 from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.gridlayout import GridLayout
+from kivy.weakmethod import WeakMethod
 
 from kiosk.widgets.theme import LEAD, SMALL, TButton
 
@@ -20,7 +21,7 @@ class Keypad(GridLayout):
         kw.setdefault("cols", 3)
         kw.setdefault("spacing", dp(10))
         super().__init__(**kw)
-        self.on_ok, self.max_len = on_ok, max_len
+        self.on_ok, self.max_len = WeakMethod(on_ok), max_len  # a dialog's method held weakly: it holds the pad
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "back", "0", "ok"):
             text = erase_text if key == "back" else ok_text if key == "ok" else key
             b = TButton(text=text, kind="primary" if key == "ok" else "normal", test_id=f"{prefix}_{key}",
@@ -33,6 +34,8 @@ class Keypad(GridLayout):
             self.entered = self.entered[:-1]
         elif key == "ok":
             value, self.entered = self.entered, ""
-            self.on_ok(value)
+            fn = self.on_ok()
+            if fn is not None:
+                fn(value)
         elif len(self.entered) < self.max_len:
             self.entered += key

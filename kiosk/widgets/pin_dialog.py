@@ -11,10 +11,10 @@ from kivy.metrics import dp
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 
 from kiosk.pin import CHECKS, PinLock
 from kiosk.widgets.keypad import Keypad
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 
 GIVE_UP_S = 180.0  # no key pressed for this long: nobody is at the pad (a guest's undo asked for staff and the
@@ -26,9 +26,10 @@ def post(fn: Callable[[], None]) -> None:
     Clock.schedule_once(lambda _dt: fn())
 
 
-class StaffPinDialog(ModalView):
+class StaffPinDialog(OneUse):
+    """Made for one use (kiosk.widgets.one_use): taken apart once closed."""
+
     for_one = "staff"  # staff at the PIN pad: no other question over it (kiosk.widgets.dialogs.for_one_on_show)
-    _closing = False  # fading out once dismissed (a toast is placed by what it covers then: kiosk.widgets.dialogs)
 
     def __init__(self, app: Any, reason: str, on_ok: Callable[[], None]) -> None:
         super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
@@ -53,7 +54,7 @@ class StaffPinDialog(ModalView):
         self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin",
                           size_hint=(None, None), size=(dp(400), dp(380)))
         self.pad.bind(entered=lambda _w, v: setattr(self.dots, "text", "●" * len(v) or app.tr("pin.prompt")))
-        self._give_up = Clock.create_trigger(lambda _dt: None if self.checking else self.dismiss(), GIVE_UP_S)
+        self._give_up = Clock.create_trigger(self._gave_up, GIVE_UP_S)  # (a method: held weakly until scheduled)
         self.pad.bind(entered=lambda *_: self._count_again())
         holder = AnchorLayout()
         holder.add_widget(self.pad)
@@ -64,13 +65,16 @@ class StaffPinDialog(ModalView):
     def on_open(self) -> None:
         self._count_again()
 
+    def _gave_up(self, _dt: float) -> None:
+        if not self.checking:
+            self.dismiss()
+
     def _count_again(self) -> None:
         """GIVE_UP_S from now (a trigger already scheduled would keep its old time)."""
         self._give_up.cancel()
         self._give_up()
 
     def on_dismiss(self) -> None:
-        self._closing = True
         self._give_up.cancel()
 
     def _locked_message(self) -> bool:

@@ -163,44 +163,6 @@ def test_widgets_a_frozen_screen_replaced_during_play_are_freed_in_a_pause(drive
     assert not driver.app.errors
 
 
-def test_a_closed_hand_over_is_freed_in_a_pause(driver: Any, monkeypatch: Any) -> None:
-    """A hand-over is made for one use. Frozen with the game's screen and closed, it was cyclic garbage until a thaw
-    (its widgets, and Kivy's bookkeeping of their sizes, ~150 objects a widget, made garbage by the collection that
-    freed them); now it is taken apart in a pause once it has faded out, and reference counting frees it. A rule
-    look-up replaced by one for another game goes the same way."""
-    import weakref
-
-    from kivy.uix.label import Label
-
-    from kiosk.teach.lookup_view import open_lookup
-
-    collector = gc_policy.IdleCollector()  # not installed: its pause work is run by hand below
-    monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
-    ctx = start(driver, "mr_jack_ny", seed=1, actions=1)
-    ho = ctx.private("지수", lambda done: Label(text="비밀"), None, "reveal")
-    assert ho is not None
-    lookup = open_lookup(game_id="mr_jack_ny")
-    lookup.dismiss(animation=False)
-    driver.pump(2)
-    gc.collect()
-    gc.freeze()
-    gc.disable()  # what is freed below is freed by reference counting
-    try:
-        refs = [weakref.ref(w) for w in (ho, ho.root_box, lookup, lookup.input)]
-        ho.dismiss()
-        open_lookup(game_id="clue").dismiss(animation=False)
-        del ho, lookup
-        assert ctx.open_dialog is None
-        for _ in range(40):  # the hand-over's fade
-            driver.pump(1)
-            collector.take_closed()
-        assert [r() for r in refs] == [None] * 4
-    finally:
-        gc.enable()
-        gc.unfreeze()
-    assert not driver.app.errors
-
-
 def test_what_a_taken_apart_widget_scheduled_on_itself_is_cancelled(driver: Any, monkeypatch: Any) -> None:
     """Spyfall's location list makes its rows a few a frame (kiosk/widgets/pieces.py). Taken apart with its screen
     before the last rows were made, the next piece read its `ids` (weak, its children freed) and raised

@@ -1,0 +1,179 @@
+"""Dialogs made for one use (kiosk/widgets/one_use.py) are taken apart in a pause once closed and faded out, so that
+reference counting frees them even frozen (kiosk/gc_policy.py: a game's screen is frozen during play, with whatever
+is on show over it; a dialog closed after that was garbage until a thaw, a 150-500 ms frame). A dialog opened again
+later (the question's, the rule look-up) is kept whole until it is replaced."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from kiosk import gc_policy
+
+pytestmark = pytest.mark.ui
+
+
+def _spyfall(driver: Any) -> Any:
+    from kiosk.session import Session
+
+    app = driver.app
+    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
+                          app.journal_dir, seed=4)
+    app.session = session
+    app.host("spyfall")
+    driver.wait_screen("host")
+    return session
+
+
+def hand_over(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from kivy.uix.label import Label
+
+    _spyfall(driver)
+    ctx = driver.app.get_screen("host").ctx
+    ho = ctx.private("지수", lambda done: Label(text="비밀"), None, "reveal")
+    driver.pump(3)
+    driver.tap("handover_i_am")
+
+    def close() -> None:
+        driver.tap("handover_done")
+        assert ctx.open_dialog is None
+
+    return ho, close
+
+
+def staff_pin(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
+    from kiosk.widgets.pin_dialog import StaffPinDialog
+
+    session = _spyfall(driver)
+    session.dispatch(ChooseDealer(-1, dealer=1))
+    session.dispatch(StartClock(-1))
+    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    driver.pump(3)
+    driver.tap("host_undo")  # across the Joker's reveal: staff only
+    ctx = driver.app.get_screen("host").ctx
+    assert isinstance(ctx.open_dialog, StaffPinDialog)
+
+    def close() -> None:
+        driver.tap("staffpin_cancel")
+        assert ctx.open_dialog is None
+
+    return ctx.open_dialog, close
+
+
+def phones(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from kiosk.phones.panel import PhonesPanel
+
+    _spyfall(driver)
+    driver.tap("host_phones")
+    driver.tap("phones_show_1")
+    panel = next(w for w in driver.roots() if isinstance(w, PhonesPanel))
+    return panel, lambda: driver.tap("phones_close")
+
+
+def case_form(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from kiosk.floor.case_form import CaseForm
+
+    driver.staff_login()
+    driver.tap("staff_nav_floor")
+    driver.tap("floor_case_open")
+    form = next(w for w in driver.roots() if isinstance(w, CaseForm))
+    return form, lambda: driver.tap("case_cancel")
+
+
+def call_dialog(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from kiosk.floor.ui import CallDialog
+
+    _spyfall(driver)
+    called: list[str] = []
+    dialog = CallDialog(SimpleNamespace(app=driver.app, call=called.append))  # (no broker: FloorBridge's part)
+    dialog.open()
+    driver.pump(8)
+
+    def close() -> None:
+        driver.tap("floor_reason_rules")
+        assert called == ["rules"]
+
+    return dialog, close
+
+
+@pytest.mark.parametrize("opened", [hand_over, staff_pin, phones, case_form, call_dialog], ids=lambda f: f.__name__)
+def test_a_closed_one_use_dialog_is_freed_by_reference_counting_after_a_pause(driver: Any, monkeypatch: Any,
+                                                                              opened: Any) -> None:
+    """Opened and used by taps, frozen (as a game's screen freezes what is on show over it), closed by a tap: after
+    its fade and a pause every widget of it is freed by reference counting, the collector off. Before, only the
+    hand-over was taken apart (wired by hand) and without its secret; the others stayed cyclic garbage, frozen
+    until a thaw."""
+    collector = gc_policy.IdleCollector()  # not installed: its pause work is run by hand below
+    monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
+    dialog, close = opened(driver)
+    driver.wait_for(lambda: not gc_policy.animating())  # as the collector freezes: not while its fade-in runs
+    refs = [weakref.ref(w) for w in dialog.walk(restrict=True)]
+    assert len(refs) >= 4
+    gc.collect()
+    gc.freeze()
+    gc.disable()  # what is freed below is freed by reference counting
+    try:
+        close()
+        del dialog
+        for _ in range(40):  # its fade, then pauses
+            driver.pump(1)
+            collector.take_closed()
+        alive = [type(w).__name__ for r in refs if (w := r()) is not None]
+        assert alive == []
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert not driver.app.errors
+
+
+def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any) -> None:
+    """The question's dialog is asked again, and the rule look-up opened again for the same game: closed, neither is
+    taken apart (a tap on it would do nothing). A look-up replaced by one for another game is closed and freed."""
+    from kiosk.teach.lookup_view import RuleLookup, open_lookup
+    from kiosk.widgets.dialogs import ConfirmDialog
+
+    collector = gc_policy.IdleCollector()
+    monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
+    _spyfall(driver)
+    ctx = driver.app.get_screen("host").ctx
+    said: list[str] = []
+    ctx.confirm("가", lambda: said.append("first"))
+    driver.pump(3)
+    question = ConfirmDialog.showing()
+    driver.tap("confirm_no")
+    driver.tap("help")
+    lookup = next(w for w in driver.roots() if isinstance(w, RuleLookup))
+    driver.tap("lookup_close")
+    for _ in range(20):
+        driver.pump(1)
+        collector.take_closed()
+    assert not collector.closed and not collector.dropped
+    ctx.confirm("나", lambda: said.append("second"))
+    driver.pump(3)
+    assert ConfirmDialog.showing() is question
+    driver.tap("confirm_yes")
+    assert said == ["second"]
+    driver.tap("help")
+    assert next(w for w in driver.roots() if isinstance(w, RuleLookup)) is lookup
+    driver.tap("lookup_close")
+    refs = [weakref.ref(w) for w in lookup.walk(restrict=True)]
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        del lookup
+        open_lookup(game_id="clue").dismiss(animation=False)  # another game's: the last one replaced
+        for _ in range(10):
+            driver.pump(1)
+            collector.take_closed()
+        assert [type(w).__name__ for r in refs if (w := r()) is not None] == []
+    finally:
+        gc.enable()
+        gc.unfreeze()
+    assert not driver.app.errors
