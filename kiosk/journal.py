@@ -281,8 +281,10 @@ class Journal:
 
     @property
     def ended(self) -> bool:
+        with self._sync.cond:
+            spilled = [r[1] for r in self._sync.spill]  # before the journal, as in `read`
         row = self._conn.execute("SELECT 1 FROM records WHERE kind = 'end' LIMIT 1").fetchone()
-        return row is not None or any(r[1] == "end" for r in self._sync.spill)
+        return row is not None or "end" in spilled
 
     def close(self) -> None:
         """Stop the thread (its checkpoint finished), then mark the journal closed and fold the -wal into the
