@@ -176,7 +176,7 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
     for top in Window.children:  # from the top down
         visit(top, True)
         if isinstance(top, OneUse) and not top.closing:  # a kiosk dialog on show (not fading out): what it covers is
-            break  # neither tapped nor read, only the dialog counts (a menu or panel: everything, as before)
+            break  # neither tapped nor read, only the dialog counts (under the keyboard, another modal: everything)
     return out
 
 

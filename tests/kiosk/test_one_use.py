@@ -102,7 +102,20 @@ def call_dialog(driver: Any) -> tuple[Any, Callable[[], None]]:
     return dialog, close
 
 
-@pytest.mark.parametrize("opened", [hand_over, staff_pin, phones, case_form, call_dialog], ids=lambda f: f.__name__)
+def actions_menu(driver: Any) -> tuple[Any, Callable[[], None]]:
+    from kivy.uix.modalview import ModalView
+
+    from tests.kiosk.games.test_watson_holmes import _open_case, _skip_opening
+
+    session = _open_case(driver)
+    _skip_opening(driver)
+    driver.tap(f"wh_acts_{session.state.turn}")  # a player's any-time actions (Watson & Holmes)
+    menu = next(w for w in driver.roots() if isinstance(w, ModalView))
+    return menu, lambda: driver.tap("wh_act_close")
+
+
+@pytest.mark.parametrize("opened", [hand_over, staff_pin, phones, case_form, call_dialog, actions_menu],
+                         ids=lambda f: f.__name__)
 def test_a_closed_one_use_dialog_is_freed_by_reference_counting_after_a_pause(driver: Any, monkeypatch: Any,
                                                                               opened: Any) -> None:
     """Opened and used by taps, frozen (as a game's screen freezes what is on show over it), closed by a tap: after

@@ -26,6 +26,7 @@ from engines.watson_holmes.actions import (
     SubmitAnswers,
 )
 from engines.watson_holmes.content import Text
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
 
 if TYPE_CHECKING:
@@ -154,8 +155,8 @@ class PrivateFlows:
         choices = self.anytime(seat)
         shown = sum(1 for a in choices if not isinstance(a, CheckAnswer)) + any(
             isinstance(a, CheckAnswer) for a in choices)
-        menu = ModalView(size_hint=(0.6, None), height=dp(190) + dp(76) * (shown + 2), auto_dismiss=False,
-                         background="", background_color=(0, 0, 0, 0.6))
+        menu = OneUse(size_hint=(0.6, None), height=dp(190) + dp(76) * (shown + 2), auto_dismiss=False,
+                      background="", background_color=(0, 0, 0, 0.6))
         box = Panel(orientation="vertical", bg=PANEL)
         box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), LEAD, ACCENT, True))
         for key, tid, fn in (("acts.my_card", "wh_act_mycard", self.my_card), ("acts.my_notes", "wh_act_notes",
