@@ -16,7 +16,9 @@ START = 1_800_000_000.0
 
 def policy(session: Session) -> Take:
     s = session.state
-    return Take(s.turn, 1 + (s.pile % 3 if s.pile % 3 < s.pile else 0) % 3, at=START + session.count)
+    # stamped a millisecond apart: the game's 60 s clock never runs out (a second apart, it did after ~60 actions,
+    # and every later run raised "time is up" at once, so the kills after it hit a process already gone)
+    return Take(s.turn, 1 + (s.pile % 3 if s.pile % 3 < s.pile else 0) % 3, at=START + session.count / 1000)
 
 
 def main() -> None:

@@ -221,6 +221,7 @@ def test_kill_9_at_50_random_points_loses_no_acknowledged_action(tmp_path: Path)
             if line.startswith("ACK"):
                 acked = int(line.split()[1])
         proc.wait()
+        assert proc.returncode == -signal.SIGKILL, f"kill {kills + 1}: the game stopped before the kill"
         kills += 1
         count, _ = _replay_count(tmp_path)
         assert count >= acked, f"kill {kills}: journal has {count} actions but {acked} were acknowledged"
