@@ -109,6 +109,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     return out
 
 
+CENSUS_TYPES_AT = 50_000  # --census: the types are counted for collections traversing at least this many objects
 WHY: list[tuple[str, float, int, str]] = []  # --census: (why, UI-thread CPU s, objects not frozen, top types)
 
 
@@ -140,10 +141,12 @@ def watch_collections(census: bool = False) -> None:
         if info.get("generation") != 2:
             return
         if phase == "start":
-            if census:
-                objs = gc.get_objects()
-                what[:] = [why_collected(), len(objs), objs if threading.current_thread().name == "MainThread"
-                           else None]
+            if census:  # counted now, the list let go before the collection runs: held across it, it kept every
+                objs = gc.get_objects()  # object alive (nothing was freed, and a screen's freeze froze it all)
+                top = None
+                if len(objs) >= CENSUS_TYPES_AT and threading.current_thread().name == "MainThread":
+                    top = collections.Counter(type(o).__qualname__ for o in objs)
+                what[:] = [why_collected(), len(objs), top]
                 del objs
             started[:] = [time.thread_time()]
         elif started:
@@ -152,8 +155,7 @@ def watch_collections(census: bool = False) -> None:
             if census and what:
                 top = ""
                 if spent > 0.03 and what[2] is not None:
-                    c = collections.Counter(type(o).__qualname__ for o in what[2])
-                    top = ", ".join(f"{k} {n}" for k, n in c.most_common(6))
+                    top = ", ".join(f"{k} {n}" for k, n in what[2].most_common(6))
                 WHY.append((what[0] if threading.current_thread().name == "MainThread" else "thread " + what[0],
                             spent, what[1], top))
                 what.clear()
