@@ -21,6 +21,7 @@ from engines.core import Action, RuleError, Step
 from kiosk import gc_policy
 from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
+from kiosk.widgets.dismantle import held_off_screen
 from kiosk.widgets.handover import HandOver
 from kiosk.widgets.keep import Keep
 
@@ -83,9 +84,15 @@ class HostContext:
         if self.app.phones is not None:
             self.app.phones.attach(session)  # new passes per seat; the hub follows the session itself
         if self.host is not None:
-            self.host.keep.clear()  # other players, other board: nothing kept from the last game
-            self.host.on_session(session)
-            self.host.refresh(None)
+            host = self.host
+            before = _on_show(host)
+            host.keep.clear()  # other players, other board: nothing kept from the last game
+            host.on_session(session)
+            now = {id(w) for w in _on_show(host)}
+            for w in before:  # the last game's table (a new game started on a screen that resumed one, after
+                if id(w) not in now:  # voice's 이전): taken apart in a pause; frozen with the screen, it was cyclic
+                    gc_policy.drop(w, host.keep)  # garbage until a thaw (17,000-20,000 objects in bench/frames.py)
+            host.refresh(None)
         if self.app.voice is not None:
             self.app.voice.update_context()
 
@@ -282,6 +289,11 @@ class GameHost(BoxLayout):
         Joker's reveal), open its owner's private channel instead and return True: a refusal on the shared
         screen would tell the table the secret."""
         return False
+
+
+def _on_show(host: GameHost) -> list[Any]:
+    """What a game's screen shows (its children) and holds off screen (a clock not shown now)."""
+    return [*host.children, *held_off_screen(host)]
 
 
 def host_class(game_id: str) -> type[GameHost] | None:

@@ -25,6 +25,7 @@ from kivy.uix.scrollview import ScrollView
 from engines.core import TABLE, Action, Step
 from engines.watson_holmes.actions import CheckReply, EndGame, TakeWatson, Verdict, Visit, WatsonPass, WatsonRead
 from engines.watson_holmes.content import Case, Text
+from kiosk import gc_policy
 from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
@@ -156,7 +157,8 @@ class WatsonHolmesHost(GameHost):
         self.pieces.cancel()
         if self.opening is not None:
             self.opening.close()
-            self.opening = None
+            gc_policy.drop(self.opening, self.keep)  # made for one game's start: taken apart in a pause (frozen
+            self.opening = None  # with the screen while it played, it was cyclic garbage until a thaw)
 
     def show_table(self, draw: bool = True) -> None:
         """The table screen: the one made while the opening played (what is left of it made now), else a new one
