@@ -177,6 +177,7 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
         visit(top, True)
         if isinstance(top, OneUse) and not top.closing:  # a kiosk dialog on show (not fading out): what it covers is
             break  # neither tapped nor read, only the dialog counts (under the keyboard, another modal: everything)
+    del visit  # it calls itself through its closure's cell: a cycle, garbage at every toast (one a voice command)
     return out
 
 

@@ -365,3 +365,27 @@ def test_no_question_opens_over_the_staff_pin_pad(driver: Any, voice: Any) -> No
     driver.tap("confirm_yes")
     say(voice.controller, "이전")
     driver.wait_screen("detail")
+
+
+def test_a_voice_command_on_a_games_screen_leaves_no_cyclic_garbage(driver: Any, voice: Any) -> None:
+    """What a command makes (its events, the heard line, the toast placed over the screen) is freed by reference
+    counting, not left for the full collections in the guests' pauses (kiosk/gc_policy.py). The toast's walk of the
+    screen was a closure calling itself: a cycle at every toast, ~90 objects a command over Spyfall's table."""
+    import gc
+
+    _spyfall_table(driver)
+    for words in ("다시", "아무말 대잔치"):  # what a first command makes and keeps (the toast's texture, the book)
+        say(voice.controller, words)
+        driver.pump(3)
+    gc.collect()
+    gc.collect()  # Kivy's size bookkeeping of the widgets the first one freed (left in cycles by that collection)
+    gc.disable()
+    try:
+        for words in ("다시", "아무말 대잔치", "다시"):
+            say(voice.controller, words)
+            driver.pump(3)
+        assert "들은 말: 다시" in voice.bar.heard.text and driver.app.toast_widget.last_text  # heard, and toasts shown
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0
