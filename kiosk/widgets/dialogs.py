@@ -147,38 +147,41 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
     from kivy.uix.screenmanager import ScreenManager
     from kivy.uix.textinput import TextInput
 
-    out = []
-
-    def visit(w: Widget, shown: bool, held: bool = False) -> None:
-        held = held or getattr(w, "reserved", False)  # a secret hidden until held: its words count, and first
-        shown = shown and (w.opacity > 0.01 or held)
-        if isinstance(w, ScreenManager):
-            if w.current_screen is not None:
-                visit(w.current_screen, shown)
-            return
-        if w is skip:
-            return
-        if shown and w.width > 1:
-            words = (isinstance(w, Label) and bool(w.text.strip())) or hasattr(w, "drawn_cells")
-            kind = (_CONTROL if (isinstance(w, (ButtonBehavior, TextInput)) or getattr(w, "takes_touch", False))
-                    and not w.disabled
-                    else _MARKED if getattr(w, "keep_clear", False) or (held and words)
-                    else _WORDS if words else 0)
-            if kind and held and isinstance(w, Label):  # the text as Kivy draws it, centred in its box (a
-                (tw, th), (cx, cy) = w.texture_size, w.to_window(*w.center)  # secret's box is most of the panel)
-                out.append(((cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2), kind))
-            elif kind:
-                x, y = w.to_window(w.x, w.y)
-                out.append(((x, y, x + w.width, y + w.height), kind))
-        for child in w.children:
-            visit(child, shown, held)
-
+    out: list[tuple[tuple[float, float, float, float], int]] = []
     for top in Window.children:  # from the top down
-        visit(top, True)
+        _visit(top, True, False, (skip, ScreenManager, (ButtonBehavior, TextInput)), out)
         if isinstance(top, OneUse) and not top.closing:  # a kiosk dialog on show (not fading out): what it covers is
             break  # neither tapped nor read, only the dialog counts (under the keyboard, another modal: everything)
-    del visit  # it calls itself through its closure's cell: a cycle, garbage at every toast (one a voice command)
     return out
+
+
+def _visit(w: Widget, shown: bool, held: bool, how: tuple[Any, ...],
+           out: list[tuple[tuple[float, float, float, float], int]]) -> None:
+    """`_targets`' walk; `how`: (the widget skipped, ScreenManager, the control classes). A function of the module:
+    a closure calling itself is a cycle (through its own cell), garbage at every toast, one a voice command."""
+    skip, screen_manager, controls = how
+    held = held or getattr(w, "reserved", False)  # a secret hidden until held: its words count, and first
+    shown = shown and (w.opacity > 0.01 or held)
+    if isinstance(w, screen_manager):
+        if w.current_screen is not None:
+            _visit(w.current_screen, shown, False, how, out)
+        return
+    if w is skip:
+        return
+    if shown and w.width > 1:
+        words = (isinstance(w, Label) and bool(w.text.strip())) or hasattr(w, "drawn_cells")
+        kind = (_CONTROL if (isinstance(w, controls) or getattr(w, "takes_touch", False))
+                and not w.disabled
+                else _MARKED if getattr(w, "keep_clear", False) or (held and words)
+                else _WORDS if words else 0)
+        if kind and held and isinstance(w, Label):  # the text as Kivy draws it, centred in its box (a
+            (tw, th), (cx, cy) = w.texture_size, w.to_window(*w.center)  # secret's box is most of the panel)
+            out.append(((cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2), kind))
+        elif kind:
+            x, y = w.to_window(w.x, w.y)
+            out.append(((x, y, x + w.width, y + w.height), kind))
+    for child in w.children:
+        _visit(child, shown, held, how, out)
 
 
 _CONTROL, _MARKED, _WORDS = 1, 2, 4
