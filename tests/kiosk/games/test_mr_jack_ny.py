@@ -283,3 +283,39 @@ def test_undo_and_resume_after_a_restart(driver: Any) -> None:
     resumed = driver.app.session
     assert resumed is not session and resumed.state.jack == jack and resumed.state.turn == 1
     assert "잭이 카드를 고를 차례예요 (지수)" in driver.texts()
+
+
+def test_round_track_is_made_a_row_per_frame_and_rows_do_not_move(driver: Any) -> None:
+    """#21: the whole track (8 rows, a kv rule each) in one frame took 25-48 ms of UI-thread CPU in bench/frames.py;
+    made a row per drawn frame, every row is there at the end, in order, and a row shown never moves."""
+    from kivy.clock import Clock
+
+    from kiosk.games.mr_jack_ny import panels
+
+    made: list[int] = []
+    real = panels.MjTrackRow.__init__
+
+    def counted(self: Any, **kw: Any) -> None:
+        made.append(Clock.frames_displayed)
+        real(self, **kw)
+
+    panels.MjTrackRow.__init__ = counted  # type: ignore[method-assign]
+    try:
+        session = _start(driver)
+        first: dict[str, float] = {}  # each row's y the first frame after it was made (laid out)
+
+        def all_made() -> bool:
+            for row in driver.walk():
+                if isinstance(row, panels.MjTrackRow):
+                    first.setdefault(row.label, row.y)
+            return len(first) == 8
+
+        driver.wait_for(all_made)
+        driver.pump(3)
+    finally:
+        panels.MjTrackRow.__init__ = real  # type: ignore[method-assign]
+    assert len(set(made)) == 8  # one row a frame
+    rows = sorted((w for w in driver.walk() if isinstance(w, panels.MjTrackRow)), key=lambda r: -r.y)
+    assert [r.label for r in rows] == [str(n) for n in range(1, 9)]  # round 1 on top
+    assert {r.label: r.y for r in rows} == first  # where each was first laid out
+    assert [r.current for r in rows] == [n == session.state.round for n in range(1, 9)]
