@@ -30,7 +30,9 @@ A game's screen is frozen too, once its game is on: a full collection traverses 
 game's screen is 20,000-50,000 of them (a Kivy widget is ~250: a storage and an observer list per property, its
 bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU here (Clue's ~60,000 live
 objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
-(`game_screen`) the survivors are frozen (`gc.freeze()`, O(1)): later ones traverse only what was made since
+(`game_screen`) and another in the next settled frame (`settling`: a widget the first one freed leaves new cycles
+of Kivy's size bookkeeping, which it cannot see) the survivors are frozen (`gc.freeze()`, O(1)): later ones
+traverse only what was made since
 (bench/frames.py, same run, all four games: median 21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor
 running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
@@ -181,6 +183,10 @@ class IdleCollector:
         self._counted = (-1e9, 0)  # (when, gc.get_freeze_count()) for `left_over`
         # the game screens frozen since the last thaw (each once): how many objects each freeze added
         self.frozen_keys: dict[Hashable, int] = {}
+        # a game's screen collected once, frozen after the next collection: a Kivy widget freed by the cycle
+        # collector leaves new cycles (its properties' bookkeeping, ~5 objects each), garbage only once that
+        # collection is over; a freeze right after it froze them, 2,000-6,000 objects a screen here
+        self.settling: Hashable | None = None
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -240,6 +246,11 @@ class IdleCollector:
             worth = self.thaw_at if shown == "rest" else self.thaw_at_guests
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
+        if self.settling is not None and settled:
+            key, shown = self.screen()
+            if key == self.settling and shown == "play":
+                return "idle"  # the collection that frees what the last one's frees made, then the freeze
+            self.settling = None
         if younger == 0:
             return ""
         if settled and younger >= MIN_YOUNGER:
@@ -272,6 +283,10 @@ class IdleCollector:
         key, shown = self.screen()
         if shown != "play" or key in self.frozen_keys:
             return False
+        if self.settling != key:  # the first collection on it: freeze after the next (`settling`)
+            self.settling = key
+            return False
+        self.settling = None
         added = self.unfrozen()
         self.freeze()
         self._counted = (-1e9, 0)  # counted again off play, once the closed screens are taken apart

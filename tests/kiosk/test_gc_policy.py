@@ -187,11 +187,14 @@ def test_a_game_screen_is_frozen_once_after_a_pause_collection_with_its_game_on(
     c.note_input()
     f.frames(c, 0.5)
     assert f.young == 60_000  # only right after a collection in a pause
-    f.frames(c, IDLE_S)
+    done = f.frames(c, IDLE_S)
     assert f.young == 0 and f.frozen == 61_000 and c.collected["froze"] == 1
+    # after the pause's collection, the next settled frame's: what the first one's frees made is freed, not frozen
+    first, second = [i for i, why in enumerate(done) if why == "idle"]
+    assert f.runs == 3 and second - first <= CALM_FRAMES + 1
     f.young, f.younger = 500, MIN_YOUNGER
     f.frames(c, IDLE_S * 2)
-    assert f.runs == 3 and f.young == 500  # once per screen: later pauses collect what is new, no freeze
+    assert f.runs == 4 and f.young == 500  # once per screen: later pauses collect what is new, no freeze
     f.show("game B")
     f.frames(c, IDLE_S * 2)
     assert f.young == 0 and c.collected["froze"] == 2  # no budget: game A's screen, closed, is freed by refcounting
