@@ -269,8 +269,7 @@ class IdleCollector:
         elif why:
             self.collect()
             self.collected[why] += 1
-            if why == "idle":
-                self.freeze_screen()
+            self.freeze_screen()  # after a bounded one too: guests who never pause get a frozen screen as well
         self._cpu = self.cpu()
         return why
 

@@ -470,3 +470,22 @@ def test_off_play_the_frozen_count_is_read_once_a_minute() -> None:
     reads.clear()
     f.frames(c, THAW_IDLE_S + gc_policy.COUNT_EVERY_S + 3)
     assert len(reads) == 2  # as soon as it may thaw, and a minute later
+
+
+def test_a_game_screen_is_frozen_after_a_bounded_collection_too() -> None:
+    """Guests who never pause (a tap every half second): the bounded collection in a quiet moment is the only one,
+    and it traversed the whole unfrozen screen each time (a 78,000-object one was a 90 ms frame in bench/frames.py).
+    After it, the next settled frame collects again and freezes the screen."""
+    f = Fake()
+    c = f.collector()
+    f.show("game A")
+    f.younger = BOUND
+    whys: list[str] = []
+    for _ in range(6):  # busy: never IDLE_S without a touch
+        c.note_input()
+        whys += f.frames(c, 0.5)
+    assert whys.count("bound") == 1 and c.collected["froze"] == 0
+    f.frames(c, 0.1)  # a settled moment (no touch for IDLE_S) with nothing new to collect
+    assert c.collected["froze"] == 0
+    f.frames(c, IDLE_S)
+    assert c.collected["froze"] == 1 and f.young == 0 and f.runs == 2
