@@ -18,7 +18,8 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
     phones' labels in both languages, which also word the first confirmation asked from code, and the
-    screen's other language: ~80 ms each), the on-screen keyboard's keys, and the set-up form a game's screen
+    screen's other language: ~80 ms each), the on-screen keyboard's keys, the library's cards and filters (made
+    and drawn at its size: its first visit made them in one frame, 24-44 ms), and the set-up form a game's screen
     keeps; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
     frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
     on the UI thread); none if it never comes."""
@@ -40,6 +41,8 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
         yield app.keyboard.prepare
     for name in ("library", "detail", "host"):
         yield functools.partial(app.get_screen, name)
+    yield functools.partial(library_off_screen, app)
+    yield functools.partial(draw_off_screen, app, "library")
     for game in app.library.games.values():
         if game.playable:
             yield functools.partial(host_class, game.id)
@@ -54,6 +57,23 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
 
 # games whose screen keeps its set-up form for the next screen (kiosk/widgets/kept_form.py; the first too)
 KEEPS_ITS_FORM = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
+
+
+def library_off_screen(app: TableHostApp) -> None:
+    """The library's cards and filter buttons made at the size the library is shown at (kept by its Keep: its first
+    visit finds them made). Not while it is on show."""
+    if app.sm.current == "library":
+        return
+    screen = app.get_screen("library")
+    screen.pos, screen.size = app.sm.pos, app.sm.size
+    screen.refresh()
+
+
+def draw_off_screen(app: TableHostApp, name: str) -> None:
+    """Draw a screen not on show once, into a texture nobody sees: its labels' texts are drawn (at their laid-out
+    width) before its first visit."""
+    if app.sm.current != name:
+        app.get_screen(name).export_as_image()
 
 
 def open_off_screen(app: TableHostApp, game_id: str) -> None:

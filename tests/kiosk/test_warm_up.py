@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
 
-WARM = 7  # steps before the games': the phones' catalogs, the screen's two languages, the keyboard, three screens
+WARM = 9  # steps before the games': phones' catalogs, both languages, keyboard, three screens, library made, drawn
 
 
 def rules_indexed(app: Any) -> None:
@@ -144,3 +144,32 @@ def test_the_rule_index_and_the_keyboard_are_made_before_the_first_search(driver
     assert set(read) == built  # not again, nor on the UI thread
     driver.tap("kb_done")
     driver.tap("lookup_close")
+
+
+def test_the_library_first_visit_finds_its_cards_made_and_drawn(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#21: the library's first visit (voice's 처음으로 from a game) made its cards and filter buttons and drew their
+    markup in one frame, 24-44 ms of UI-thread CPU; the warm-up makes and draws them at the library's size."""
+    from kivy.uix.label import Label
+
+    app = driver.app
+    rules_indexed(app)
+    for step in warm_steps(app):
+        step()
+        driver.pump(1)
+    library = app.get_screen("library")
+    made = library._keep.made
+    assert made > 0 and app.sm.current == "attract"
+    drawn: list[str] = []
+    real = Label.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # named as Kivy's weak methods look it up
+        drawn.append(self.text)
+        real(self, *args)
+
+    monkeypatch.setattr(Label, "texture_update", texture_update)
+    app.go("library")  # not driver.wait_screen: its layout checks draw every label's text again themselves
+    driver.wait_for(lambda: app.sm.current == "library" and not app.sm.transition.is_active)
+    driver.pump(3)
+    assert library._keep.made == made  # no card nor filter made anew
+    cards = [w for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")]
+    assert cards and not [c.text for c in cards if c.text in drawn]  # nor their texts drawn again
