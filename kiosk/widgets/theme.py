@@ -73,8 +73,9 @@ class TButton(ButtonBehavior, Label):
     test_id = StringProperty("")
     why = StringProperty("")  # shown on the screen while the button is greyed: why, and how to go on
     # kiosk.widgets.keep: a kept button changes these in place (selected and kind only when its colours are
-    # the rule's, not given)
-    KEEP_IN_PLACE = {"text": (), "disabled": (), "why": (), "selected": ("color", "bg"), "kind": ("color", "bg")}
+    # the rule's, not given; test_id: a button kept by its place, not its id)
+    KEEP_IN_PLACE = {"text": (), "disabled": (), "why": (), "selected": ("color", "bg"), "kind": ("color", "bg"),
+                     "test_id": ()}
 
 
 class FitGrid(GridLayout):

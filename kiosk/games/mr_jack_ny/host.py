@@ -278,19 +278,25 @@ class MrJackHost(GameHost):
                 self._over_panel(box, view)
 
     def _button(self, into: Any, text: str, test_id: str, on: Callable[[], Any], kind: str = "normal",
-                enabled: bool = True, height: float = 72, font: str = BODY, **props: Any) -> TButton:
+                enabled: bool = True, height: float = 72, font: str = BODY, key: str = "", **props: Any) -> TButton:
         props = {"size_hint_y": None, "height": dp(height), **props}
-        return put(into, TButton, "", on, text=text, test_id=test_id, kind=kind, font_size=font,
+        return put(into, TButton, key, on, text=text, test_id=test_id, kind=kind, font_size=font,
                    disabled=not enabled, **props)
 
     def _pick_panel(self, box: Fill, view: dict[str, Any]) -> None:
+        """The cards on offer, in markup (a few ms each to draw): a button per place in the grid, kept from round to
+        round (a new round changes their texts: drawn once each), made at the width the panel gives them, and so their
+        grid (made at Kivy's default width, each new one was drawn 2-3 times in its first frame)."""
         box.add(MjTitle, text=self.tr("pick.title"))
         seat = 0 if view["to_move"] == "detective" else 1
-        with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12)) as grid:
-            for cid in view["offer"]:
+        center = self.table.ids.center  # type: ignore[union-attr]
+        inner = center.width - center.padding[0] - center.padding[2]
+        with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12), width=inner) as grid:
+            for i, cid in enumerate(view["offer"]):
                 text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
-                self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
-                             enabled=cid in view["remaining"], font=BODY, markup=True, size_hint_y=1)
+                self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)), key=f"offer{i}",
+                             enabled=cid in view["remaining"], font=BODY, markup=True, size_hint_y=1,
+                             width=(inner - dp(12)) / 2)
 
     def _act_panel(self, box: Fill, view: dict[str, Any]) -> None:
         cur = view["current"]

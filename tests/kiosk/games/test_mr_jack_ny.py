@@ -319,3 +319,48 @@ def test_round_track_is_made_a_row_per_frame_and_rows_do_not_move(driver: Any) -
     assert [r.label for r in rows] == [str(n) for n in range(1, 9)]  # round 1 on top
     assert {r.label: r.y for r in rows} == first  # where each was first laid out
     assert [r.current for r in rows] == [n == session.state.round for n in range(1, 9)]
+
+
+def test_offer_buttons_are_kept_by_place_and_each_text_drawn_once(driver: Any) -> None:
+    """#21: the offer's markup texts (a few ms each to draw) were drawn in pause frames of 35-45 ms in bench/frames.py:
+    each new button drawn 2-3 times in its first frame (made at Kivy's default width, then laid out), and a new
+    round made 4 new buttons. Now the round's buttons are the last round's, each new text drawn once."""
+    from kivy.uix.label import Label
+
+    drawn: list[str] = []
+    real = Label.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # named as Kivy's weak methods look it up
+        if self.markup and self.text.startswith("[b]"):
+            drawn.append(self.text)
+        real(self, *args)
+
+    def offer() -> list[Any]:
+        return sorted((w for w in driver.walk() if getattr(w, "test_id", "").startswith("mj_pick_")),
+                      key=lambda w: (-w.y, w.x))
+
+    Label.texture_update = texture_update  # type: ignore[method-assign]
+    try:
+        session = _start(driver)
+        driver.tap("handover_i_am")
+        _done(driver)
+        driver.wait_for(lambda: len(offer()) == 4)
+        driver.pump(3)
+        first = offer()
+        assert sorted(drawn) == sorted(b.text for b in first)  # once each
+        while session.state.round == 1:
+            if session.view(None)["phase"] == "pick":
+                _pick_first(driver, session)
+            elif session.view(None)["phase"] == "witness":
+                driver.tap("mj_witness_confirm")
+                drawn.clear()
+                _confirm(driver, "confirm_yes")  # the next round's offer
+            else:
+                driver.tap("mj_end")
+        driver.pump(3)
+    finally:
+        Label.texture_update = real  # type: ignore[method-assign]
+    again = offer()
+    assert [id(b) for b in again] == [id(b) for b in first]  # the same buttons, in their places
+    assert {b.test_id for b in again} == {f"mj_pick_{c}" for c in session.view(None)["offer"]}
+    assert sorted(drawn) == sorted(b.text for b in again)  # the new round's texts, once each
