@@ -32,7 +32,9 @@ bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU h
 objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
 (`game_screen`) and another in the next settled frame (`settling`: a widget the first one freed leaves new cycles
 of Kivy's size bookkeeping, which it cannot see) the survivors are frozen (`gc.freeze()`, O(1)): later ones
-traverse only what was made since
+traverse only what was made since. A new game's screen gets these collections at a quiet moment already (QUIET_S after a
+touch, settled frames), not only in a pause: guests who do not pause at a game's start left it to a bounded
+collection once it had grown (Clue's, 79,000 objects: a 66 ms frame)
 (bench/frames.py, same run, all four games: median 21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor
 running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
@@ -237,7 +239,9 @@ class IdleCollector:
         now = self.clock()
         untouched = now - self.last_input
         quiet = min(untouched, now - self.last_voice)
-        settled = self.calm >= CALM_FRAMES and quiet >= self.idle_s and not self.moving()
+        calm = self.calm >= CALM_FRAMES and not self.moving()
+        settled = calm and quiet >= self.idle_s
+        quick = calm and quiet >= QUIET_S  # a quiet moment: enough for a new game's screen (below)
         if (self.closed or self.dropped) and settled:
             return "take apart"
         if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
@@ -246,7 +250,7 @@ class IdleCollector:
             worth = self.thaw_at if shown == "rest" else self.thaw_at_guests
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
-        if self.settling is not None and settled:
+        if self.settling is not None and quick:
             key, shown = self.screen()
             if key == self.settling and shown == "play":
                 return "idle"  # the collection that frees what the last one's frees made, then the freeze
@@ -255,7 +259,15 @@ class IdleCollector:
             return ""
         if settled and younger >= MIN_YOUNGER:
             return "idle"
+        if quick and younger >= MIN_YOUNGER and self.fresh_screen():
+            return "idle"  # a new game's screen is traversed while it is small, not at the bound (guests who never
+            # pause at a game's start: a bounded collection of Clue's new screen, 79,000 objects, was a 66 ms frame)
         return "bound" if younger >= self.bound and quiet >= QUIET_S else ""
+
+    def fresh_screen(self) -> bool:
+        """A game's screen on show with its game on, not frozen yet."""
+        key, shown = self.screen()
+        return shown == "play" and key not in self.frozen_keys
 
     def tick(self, _dt: float = 0.0) -> str:
         """Once a frame, at its start: how busy the last frame was, and a full collection if one is due."""
