@@ -32,11 +32,11 @@ bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU h
 objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
 (`game_screen`) and another in the next settled frame (`settling`: a widget the first one freed leaves new cycles
 of Kivy's size bookkeeping, which it cannot see) the survivors are frozen (`gc.freeze()`, O(1)): later ones
-traverse only what was made since. A new game's screen gets these collections at a quiet moment already (QUIET_S after a
-touch, settled frames), not only in a pause: guests who do not pause at a game's start left it to a bounded
-collection once it had grown (Clue's, 79,000 objects: a 66 ms frame)
-(bench/frames.py, same run, all four games: median 21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor
-running, on a loaded machine, median 47 → 7 ms; what is left is freeing a refresh's garbage).
+traverse only what was made since (bench/frames.py, same run, all four games: median
+21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor running, on a loaded machine, median 47 → 7 ms; what is
+left is freeing a refresh's garbage). A new game's screen gets these collections at a quiet moment already (QUIET_S
+after a touch, settled frames), not only in a pause: guests who do not pause at a game's start left it to a bounded
+collection once it had grown (Clue's, 79,000 objects: a 66 ms frame).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
 So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, properties let go of their
