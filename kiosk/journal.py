@@ -26,8 +26,10 @@ Damage (a bad SD card, a power cut during a checkpoint, a lost -wal file) never 
 `open_journal` checks the whole journal; one that does not open or read back is moved to journal/damaged/
 (kept for staff), and a fresh journal with the same header and every record that still reads takes its
 place. The main file carries an "open" mark: open in the main file but no -wal beside it means the -wal was
-lost (said, not silent). Checkpoints follow every burst of appends, so a lost -wal costs the records not yet
-checkpointed (those of the last SETTLE plus two fsyncs)."""
+lost (said, not silent). Only `close` and `abandon` let SQLite fold the -wal and delete it: any other close of a
+connection (the interpreter's exit after an uncaught exception, a journal collected unclosed) leaves it as a kill
+does (`keep_wal`), so a missing -wal is never SQLite's own doing. Checkpoints follow every burst of appends, so a
+lost -wal costs the records not yet checkpointed (those of the last SETTLE plus two fsyncs)."""
 
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.journal_sync import INSERT_SEQ, connect, fsync_dir, read_spill, spill_line, spill_path
+from kiosk.journal_sync import INSERT_SEQ, connect, fsync_dir, keep_wal, read_spill, spill_line, spill_path
 from kiosk.journal_sync import Syncer as _Syncer
 from kiosk.notices import Notice, add
 
@@ -313,8 +315,9 @@ class Journal:
         folders, self._sync.folders = self._sync.folders, ()  # closed before its first checkpoint
         for folder in folders:
             fsync_dir(folder)
-        try:  # the last connection's close checkpoints: fsync'd like every other
+        try:  # the last connection's close checkpoints (only this close: `keep_wal`): fsync'd like every other
             self._conn.execute("PRAGMA synchronous=FULL")
+            keep_wal(self._conn, self.path, False)
         except sqlite3.Error:
             pass
 

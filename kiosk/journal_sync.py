@@ -12,19 +12,28 @@ or the spill), so no checkpoint ever runs beside a restart made by another conne
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import json
+import logging
 import os
 import sqlite3
+import sys
 import threading
 from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 Spilled = tuple[int, str, str, float]  # seq, kind, body (JSON text), at
 INSERT_SEQ = "INSERT INTO records (seq, kind, body, at) VALUES (?, ?, ?, ?)"
 
 
 def connect(path: Path, synchronous: str) -> sqlite3.Connection:
+    """A connection whose close leaves the -wal as it is (`keep_wal`): only `Journal.close` lets SQLite fold it."""
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     try:
+        keep_wal(conn, path, True)
         conn.execute(f"PRAGMA synchronous={synchronous}")  # first: a new file's switch to WAL writes with it
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: the journal's thread, open and close
@@ -32,6 +41,48 @@ def connect(path: Path, synchronous: str) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+_NO_CKPT_ON_CLOSE = 1006  # SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE (SQLite 3.16.2+)
+
+
+def keep_wal(conn: sqlite3.Connection, path: Path, keep: bool) -> bool:
+    """Whether closing `conn` leaves the -wal as it is, as a kill does (True), or lets SQLite, as the last connection,
+    fold the -wal into the main file and delete it. Without this, an exit by an uncaught exception (the interpreter
+    closes the connection) or a journal dropped unclosed deleted the -wal of a journal still marked open: the next
+    start said records were lost, and none were. Returns whether the setting took (False: logged)."""
+    if hasattr(conn, "setconfig"):  # Python 3.12+
+        conn.setconfig(sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, keep)  # type: ignore[attr-defined]
+        return True
+    api = _sqlite_api()
+    if api is not None:  # Python 3.11 (Debian 12): its sqlite3 module has no setconfig; the C API through ctypes
+        db_config, db_filename = api
+        db = ctypes.c_void_p.from_address(id(conn) + object.__basicsize__).value  # pysqlite_Connection.db
+        name = db_filename(db, b"main") if db else None
+        if name and os.path.realpath(os.fsdecode(name)) == os.path.realpath(path):  # the handle is this connection's
+            now = ctypes.c_int(-1)
+            if db_config(db, _NO_CKPT_ON_CLOSE, int(keep), ctypes.byref(now)) == 0 and now.value == int(keep):
+                return True
+    log.warning("journal %s: could not set SQLite's checkpoint on close (a crash may report a lost -wal)", path)
+    return False
+
+
+@functools.cache
+def _sqlite_api() -> tuple[Any, Any] | None:
+    """sqlite3_db_config and sqlite3_db_filename of the SQLite library the sqlite3 module uses, on CPython."""
+    if sys.implementation.name != "cpython":
+        return None
+    try:
+        import _sqlite3
+        lib = ctypes.CDLL(getattr(_sqlite3, "__file__", None))  # its own dependencies' symbols too
+        db_config, db_filename = lib.sqlite3_db_config, lib.sqlite3_db_filename
+    except (ImportError, OSError, AttributeError):
+        return None
+    db_config.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    db_config.restype = ctypes.c_int
+    db_filename.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    db_filename.restype = ctypes.c_char_p
+    return db_config, db_filename
 
 
 def fsync_dir(folder: Path) -> None:

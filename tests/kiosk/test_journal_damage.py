@@ -3,10 +3,14 @@ a fresh journal starts, and staff are told; a lost -wal file is detected and sai
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,7 @@ from tests.kiosk import journal_fuzz
 from tests.kiosk.nim_library import nim_library
 
 T0 = 1_800_000_000.0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _game(jdir: Path, actions: int) -> Session:
@@ -148,6 +153,56 @@ def test_a_clean_close_and_a_kill_leave_no_notice(tmp_path: Path) -> None:
     again, notices = _resume(copy)
     assert again is not None and again.count == 13 and notices == []
     again.close()
+
+
+def test_a_crash_by_an_uncaught_exception_loses_nothing_and_says_nothing(tmp_path: Path) -> None:
+    """The kiosk dies of an uncaught exception (Kivy re-raises a burst of errors; systemd restarts it). The
+    interpreter's exit closed the journal's connection: SQLite folded the -wal into the main file and deleted it,
+    the mark still said open, and the next start told staff the -wal was lost (every action was there). Now only
+    Journal.close lets SQLite fold and delete the -wal: this exit leaves it as a kill does. The same crash with the
+    -wal then lost (a bad card, a careless copy) is still said."""
+    script = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from kiosk.session import Session
+        from tests.engines.reference import Take
+        from tests.kiosk.nim_library import nim_library
+        s = Session.new(nim_library(), "secret_nim", {{"players": ["가", "나"], "pile": 500}}, Path(sys.argv[1]),
+                        seed=3, clock=lambda: {T0})
+        for n in range(8):
+            s.dispatch(Take(s.state.turn, 1))
+            if n == 3:
+                assert s.journal.flush(10)
+                print("DURABLE", s.count, flush=True)
+        print("ACK", s.count, flush=True)
+        raise RuntimeError("a bug")
+    """)
+    jdir = tmp_path / "live"
+    out = subprocess.run([sys.executable, "-c", script, str(jdir)], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert out.returncode == 1 and "RuntimeError: a bug" in out.stderr, out.stderr
+    durable, acked = (int(line.split()[1]) for line in out.stdout.splitlines())
+    assert (durable, acked) == (9, 17)
+    lost = tmp_path / "wal_lost"
+    lost.mkdir()
+    shutil.copy(jdir / CURRENT, lost / CURRENT)  # the main file alone: its -wal gone
+    session, notices = _resume(jdir)
+    assert notices == [] and session is not None and session.count == acked
+    session.close()
+    session, notices = _resume(lost)
+    assert [n.key for n in notices] == ["journal_wal_lost"]
+    assert session is not None and durable <= notices[0].params["kept"] <= acked
+    session.close()
+
+
+def test_a_journal_dropped_unclosed_says_nothing(tmp_path: Path) -> None:
+    """A session collected without close (its connection closed by the collector) is a crash like the one
+    above: every action resumes and no -wal is said lost."""
+    _game(tmp_path, 5)
+    gc.collect()
+    session, notices = _resume(tmp_path)
+    assert notices == [] and session is not None and session.count == 11
+    session.close()
 
 
 @pytest.mark.slow
