@@ -4,6 +4,7 @@ checkpoint on each commit, both fsync'd on the appending thread: the mode the jo
 of its thread). Appends come as a game sends them: an action and its chance step, then a pause (a tap every `--gap`
 ms). Also the durability lag: from an append until `flush` says it is on disk; a game's start (the previous
 journal, closed, archived and a new one made: `Session.new`), before (both fsync'd on the calling thread) and now;
+a game's end (its "end" record, close and archive: the journal worker's), before (archived by opening it again) and now;
 and a long game (`--long` actions, killed at the end): the -wal's size, and the time its resume takes to open and
 read the journal, before (the -wal emptied only at open and close) and now (emptied by the journal's thread once
 WAL_FRAMES long), in the same run.
@@ -27,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.journal import Journal, archive, open_journal, replace
+from kiosk.journal import Journal, archive, close_into, open_journal, replace
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -115,6 +116,26 @@ def _starts(folder: Path, games: int, old: bool) -> tuple[list[float], list[floa
     return starts, closes
 
 
+def _ends(folder: Path, games: int, old: bool) -> list[float]:
+    """Wall time of a game's end on the journal worker (Session._close): its "end" record, the close, the move into
+    the archive; old: `archive` opened and closed the journal a second time."""
+    out = []
+    for n in range(games):
+        j = Journal.create(folder / f"end-{old}-{n}" / "current.sqlite", {"game": "bench"})
+        for _ in range(40):
+            j.append("action", {"name": "take"})
+        j.flush(10)
+        t0 = time.perf_counter()
+        j.append("end", {"outcome": None})
+        if old:
+            j.close()
+            archive(j.path, j.path.parent / "archive", "bench")
+        else:
+            close_into(j, j.path.parent / "archive", "bench")
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 LONG_GAME = """
 import os, signal, sys, time
 from pathlib import Path
@@ -184,6 +205,7 @@ def main() -> None:
         lag = _lag(folder, args.appends, gap)
         old_s, old_close = _starts(folder, args.games, old=True)
         new_s, new_close = _starts(folder, args.games, old=False)
+        ends = {old: _ends(folder, args.games, old) for old in (True, False)}
         longs = {old: _long_game(folder, args.long, old) for old in (True, False)}
     slower = f", every fsync {args.fsync_ms} ms slower" if args.fsync_ms else ""
     print(f"{args.appends} appends, in pairs every {args.gap:.0f} ms{slower}; UI thread per append:")
@@ -200,6 +222,10 @@ def main() -> None:
     print(f"  wall, now               : {_ms(new_s)}")
     print(f"  now / old: wall median {med(new_s) / med(old_s):.3f}, worst {max(new_s) / max(old_s):.3f}")
     print(f"  the previous game's close (fsync'd here, both): {_ms(old_close + new_close)}")
+    print(f"{args.games} game ends (end record, close, archive: the journal worker's, or the UI thread's for an ended "
+          f"game found at start before):")
+    print(f"  wall, old (archive reopens): {_ms(ends[True])}")
+    print(f"  wall, now                  : {_ms(ends[False])}")
     print(f"a game of {args.long} actions killed at its end (-wal: largest, at the kill; resume: open and read, "
           f"files not in memory):")
     for old, (largest, at_kill, resume, worst, emptied) in longs.items():

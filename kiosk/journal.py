@@ -461,6 +461,13 @@ def archive(path: Path, archive_dir: Path, label: str = "") -> Path | None:
     return move_aside(path, archive_dir, label)
 
 
+def close_into(journal: Journal, archive_dir: Path, label: str = "") -> Path | None:
+    """Close a journal (folded, fsync'd) and move it into the archive: `archive` without opening it a second time
+    (its open and close cost as many fsyncs again: 13 → 7 for a game's end)."""
+    journal.close()
+    return move_aside(journal.path, archive_dir, label)
+
+
 def _closed(path: Path) -> bool:
     """A journal that reads and was closed (its mark says so), read without a write or an fsync. (No -wal beside
     it: immutable, or SQLite would make an empty -wal and -shm to read it.)"""

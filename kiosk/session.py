@@ -25,7 +25,7 @@ from typing import Any
 from content.loader import Game, Library
 from engines import find_engine
 from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
-from kiosk.journal import DAMAGED, Journal, archive, move_aside, open_journal, replace
+from kiosk.journal import DAMAGED, Journal, close_into, move_aside, open_journal, replace
 from kiosk.notices import Notice, add
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,17 @@ _CLOSER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal-close")
 def settle_endings() -> None:
     """Wait until every game handed to `Session.end(later=True)` is written and archived."""
     _CLOSER.submit(lambda: None).result()
+
+
+def _archive(journal: Journal, end: dict[str, Any] | None, label: str) -> None:
+    """Append the `end` record (if any), close the journal and move it into the archive; on the worker, nobody to
+    raise to: a failure is logged, and the journal resumes or is archived at the next start."""
+    try:
+        if end is not None:
+            journal.append("end", end)
+        close_into(journal, journal.path.parent / "archive", label)
+    except Exception:
+        log.exception("the ended game's journal was not closed cleanly")
 
 
 def new_seed() -> int:
@@ -125,9 +136,8 @@ class Session:
             return None
         header = journal.header
         game = library.games.get(str(header.get("game")))
-        if game is None or journal.ended:
-            journal.close()
-            archive(journal_dir / CURRENT, journal_dir / "archive", "closed")
+        if game is None or journal.ended:  # archived on the worker (its fsyncs), as a game's end is
+            _CLOSER.submit(_archive, journal, None, "closed")
             if game is None:
                 add(notices, "journal_game_missing", game=str(header.get("game")))
             return None
@@ -270,13 +280,7 @@ class Session:
             self._close(outcome)
 
     def _close(self, outcome: dict[str, Any] | None) -> None:
-        try:
-            self.journal.append("end", {"outcome": outcome})
-            path = self.journal.path
-            self.journal.close()
-            archive(path, path.parent / "archive", self.game.id)
-        except Exception:  # on the worker: nobody to raise to; the journal resumes or is archived next start
-            log.exception("the ended game's journal was not closed cleanly")
+        _archive(self.journal, {"outcome": outcome}, self.game.id)
 
     def close(self) -> None:
         self.journal.close()
