@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from kiosk.widgets import marks  # Kivy-free (Kivy is configured by start_app before its first import)
+
 ARTIFACTS = Path(os.environ.get("TABLEHOST_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts"))
 
 
@@ -159,7 +161,7 @@ class Driver:
     def drawn(self) -> Iterator[Any]:
         """The cells widgets draw on their own canvas (kiosk/widgets/drawn.py), as a guest sees them."""
         for w in self.walk():
-            if hasattr(w, "drawn_cells") and _visible(w):
+            if marks.draws_cells(w) and _visible(w):
                 yield from w.drawn_cells()
 
     def find_all(self, test_id: str) -> list[Any]:
@@ -463,7 +465,7 @@ def _takes_touch(w: Any) -> bool:
     from kivy.uix.modalview import ModalView
     from kivy.uix.textinput import TextInput
 
-    return isinstance(w, (ButtonBehavior, TextInput, ModalView)) or getattr(w, "takes_touch", False)
+    return isinstance(w, (ButtonBehavior, TextInput, ModalView)) or marks.takes_touch(w)
 
 
 def _window_rect(w: Any) -> tuple[float, float, float, float]:

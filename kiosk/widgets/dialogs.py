@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from kiosk.widgets import marks
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 
@@ -140,8 +141,9 @@ def for_one_on_show() -> str:
 
 def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float, float], int]]:
     """Window boxes on show (the current screen and bars, or the top dialog; the keyboard), `skip` (the toast itself)
-    aside, each with what it is: a control, a text marked `keep_clear` (a whose-turn line) or any other text. One
-    walk for the toast's three searches (a walk each was 4-5 ms of UI-thread CPU here)."""
+    aside, each with what it is (kiosk.widgets.marks): a control, a text marked `keep_clear` (a whose-turn line) or a
+    hidden secret's, or any other text. One walk for the toast's three searches (a walk each was 4-5 ms of UI-thread
+    CPU here)."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.screenmanager import ScreenManager
@@ -160,7 +162,7 @@ def _visit(w: Widget, shown: bool, held: bool, how: tuple[Any, ...],
     """`_targets`' walk; `how`: (the widget skipped, ScreenManager, the control classes). A function of the module:
     a closure calling itself is a cycle (through its own cell), garbage at every toast, one a voice command."""
     skip, screen_manager, controls = how
-    held = held or getattr(w, "reserved", False)  # a secret hidden until held: its words count, and first
+    held = held or marks.reserved(w)  # a secret hidden until held: its words count, and first
     shown = shown and (w.opacity > 0.01 or held)
     if isinstance(w, screen_manager):
         if w.current_screen is not None:
@@ -169,10 +171,10 @@ def _visit(w: Widget, shown: bool, held: bool, how: tuple[Any, ...],
     if w is skip:
         return
     if shown and w.width > 1:
-        words = (isinstance(w, Label) and bool(w.text.strip())) or hasattr(w, "drawn_cells")
-        kind = (_CONTROL if (isinstance(w, controls) or getattr(w, "takes_touch", False))
+        words = (isinstance(w, Label) and bool(w.text.strip())) or marks.draws_cells(w)
+        kind = (_CONTROL if (isinstance(w, controls) or marks.takes_touch(w))
                 and not w.disabled
-                else _MARKED if getattr(w, "keep_clear", False) or (held and words)
+                else _MARKED if marks.keep_clear(w) or (held and words)
                 else _WORDS if words else 0)
         if kind and held and isinstance(w, Label):  # the text as Kivy draws it, centred in its box (a
             (tw, th), (cx, cy) = w.texture_size, w.to_window(*w.center)  # secret's box is most of the panel)

@@ -6,8 +6,8 @@ bindings); a notebook cell with its background ~475 (measured with gc.get_object
 pause frames in bench/frames.py) and 100 ms of UI-thread CPU to make. A `DrawnRow` is one widget whose
 cells are canvas instructions (~30 objects a row plus ~6 a cell) with their text as a kept texture.
 
-Tests see the cells as a guest does through `drawn_cells()` (kiosk/testing.py): their text, size, colours,
-whether the text fits, and where to tap them."""
+Tests see the cells as a guest does through `drawn_cells()` (kiosk/widgets/marks.py, read by kiosk/testing.py):
+their text, size, colours, whether the text fits, and where to tap them."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ class DrawnRow(Widget):
         self.cells, self.first, self.gap = cells, first, gap
         self._drawn = [_Drawn(self.canvas, c) for c in cells]
         self._pressed: int | None = None
-        self.takes_touch = any(c.on_tap is not None for c in cells)  # a control to what a toast must not cover
+        self.takes_touch = any(c.on_tap is not None for c in cells)  # a control (kiosk.widgets.marks)
         for i in range(len(cells)):
             self._set_text(i)
         self.bind(pos=self._layout, size=self._layout)

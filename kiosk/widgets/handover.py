@@ -96,7 +96,7 @@ class HandOver(OneUse):
         hold = HoldButton(text=self.tr("handover.hold_to_see"), kind="primary", size_hint=(1, None),
                           height=dp(110), test_id="handover_hold", font_size=LEAD)
         self.secret.opacity = 0
-        self.secret.reserved = True  # hidden until held: a toast keeps off its words all the same
+        self.secret.reserved = True  # hidden until held: a toast keeps off its words all the same (widgets.marks)
         hold.bind(held=lambda _w, held: setattr(self.secret, "opacity", 1 if held else 0))
         self.root_box.add_widget(hold)
         done = TButton(text=self.tr("handover.done"), size_hint=(1, None), height=dp(72), test_id="handover_done")

@@ -51,3 +51,29 @@ def test_text_too_big_for_its_box_is_reported_unless_a_parent_hides_it(driver: A
         assert not [f for f in driver.overflowing_labels() if "누르고 말하기" in f]
     finally:
         screen.remove_widget(layer)
+
+
+def test_a_drawn_row_to_tap_is_a_target_the_sweep_sees_covered(driver: Any) -> None:
+    """A row whose drawn cells take taps (kiosk/widgets/drawn.py, marked `takes_touch`: kiosk/widgets/marks.py) is
+    a touch target like a button: a button drawn over its middle is reported, moved off it no longer."""
+    from kivy.uix.button import Button
+    from kivy.uix.floatlayout import FloatLayout
+
+    from kiosk.widgets.drawn import Cell, DrawnRow
+
+    screen = driver.app.sm.current_screen
+    layer = FloatLayout()
+    layer.add_widget(DrawnRow([Cell("가", on_tap=lambda: None)], size_hint=(None, None), size=(300, 80),
+                              pos=(200, 300)))
+    lid = Button(size_hint=(None, None), size=(120, 120), pos=(290, 280))
+    lid.test_id = "lid"
+    layer.add_widget(lid)
+    screen.add_widget(layer)
+    try:
+        driver.pump(3)
+        assert "'DrawnRow' under lid" in driver.covered_targets()
+        lid.x = 600
+        driver.pump(2)
+        assert "'DrawnRow' under lid" not in driver.covered_targets()
+    finally:
+        screen.remove_widget(layer)

@@ -149,3 +149,37 @@ def test_a_toast_keeps_off_a_hidden_secret(driver: Any) -> None:
         assert not (x0 < toast.right and x0 + w_ > toast.x and y0 < toast.top and y0 + h_ > toast.y), w.text
     driver.hold("handover_hold", 0.1, during=lambda: driver.screenshot("toast_beside_secret"))
     driver.tap("handover_done")
+
+
+@pytest.mark.parametrize("cells", ["to_tap", "to_read"])
+def test_a_toast_keeps_off_a_drawn_row(driver: Any, cells: str) -> None:
+    """A row drawing its cells on its own canvas (kiosk/widgets/drawn.py: Clue's notebook sheet) is no Kivy button
+    or label: its cells to tap are controls to a toast even where every other place covers text, and its cells to
+    read are text it keeps off where there is room (the marks `takes_touch` and `drawn_cells`,
+    kiosk/widgets/marks.py). Put where the toast went, the row sends it elsewhere."""
+    from kivy.core.window import Window
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+
+    from kiosk.widgets.drawn import Cell, DrawnRow
+
+    layer = FloatLayout(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    if cells == "to_tap":  # text everywhere: only the controls decide where the toast goes
+        layer.add_widget(Label(text="가나다라", size_hint=(None, None), size=Window.size, pos=(0, 0)))
+    Window.add_widget(layer)
+    toast = driver.app.toast_widget
+    try:
+        driver.app.toast("민호님이 밀려났어요.")
+        driver.pump(3)
+        spot = (toast.x, toast.y, toast.width, toast.height)
+        tap = (lambda: None) if cells == "to_tap" else None
+        row = DrawnRow([Cell("가", on_tap=tap), Cell("나", on_tap=tap)], size_hint=(None, None),
+                       size=spot[2:], pos=spot[:2])
+        layer.add_widget(row)
+        driver.pump(2)
+        driver.app.toast("민호님이 밀려났어요.")
+        driver.pump(3)
+        assert not (row.x < toast.right and toast.x < row.right and row.y < toast.top and toast.y < row.top), \
+            (spot, toast.pos)
+    finally:
+        Window.remove_widget(layer)
