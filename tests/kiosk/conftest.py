@@ -55,6 +55,19 @@ def driver(tmp_path: Path) -> Iterator[Any]:
     assert not drv.problems, "layout or text faults on screens this test visited:\n" + "\n".join(drv.problems)
 
 
+def spyfall_table(driver: Any) -> Any:
+    """A Spyfall game for four (seed 4), its table screen on show; its session."""
+    from kiosk.session import Session
+
+    app = driver.app
+    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
+                          app.journal_dir, seed=4)
+    app.session = session
+    app.host("spyfall")
+    driver.wait_screen("host")
+    return session
+
+
 def _phones_started(app: Any) -> None:
     """Frames until the phone server's start (after the first frame, in a thread) is over, before the first
     test's reset_for swaps in a fresh folder's settings (port 8765)."""

@@ -14,26 +14,15 @@ from typing import Any
 import pytest
 
 from kiosk import gc_policy
+from tests.kiosk.conftest import spyfall_table
 
 pytestmark = pytest.mark.ui
-
-
-def _spyfall(driver: Any) -> Any:
-    from kiosk.session import Session
-
-    app = driver.app
-    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
-                          app.journal_dir, seed=4)
-    app.session = session
-    app.host("spyfall")
-    driver.wait_screen("host")
-    return session
 
 
 def hand_over(driver: Any) -> tuple[Any, Callable[[], None]]:
     from kivy.uix.label import Label
 
-    _spyfall(driver)
+    spyfall_table(driver)
     ctx = driver.app.get_screen("host").ctx
     ho = ctx.private("지수", lambda done: Label(text="비밀"), None, "reveal")
     driver.pump(3)
@@ -50,7 +39,7 @@ def staff_pin(driver: Any) -> tuple[Any, Callable[[], None]]:
     from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
     from kiosk.widgets.pin_dialog import StaffPinDialog
 
-    session = _spyfall(driver)
+    session = spyfall_table(driver)
     session.dispatch(ChooseDealer(-1, dealer=1))
     session.dispatch(StartClock(-1))
     session.dispatch(RevealJoker(session.state.round.facts.joker))
@@ -69,7 +58,7 @@ def staff_pin(driver: Any) -> tuple[Any, Callable[[], None]]:
 def phones(driver: Any) -> tuple[Any, Callable[[], None]]:
     from kiosk.phones.panel import PhonesPanel
 
-    _spyfall(driver)
+    spyfall_table(driver)
     driver.tap("host_phones")
     driver.tap("phones_show_1")
     panel = next(w for w in driver.roots() if isinstance(w, PhonesPanel))
@@ -89,7 +78,7 @@ def case_form(driver: Any) -> tuple[Any, Callable[[], None]]:
 def call_dialog(driver: Any) -> tuple[Any, Callable[[], None]]:
     from kiosk.floor.ui import CallDialog
 
-    _spyfall(driver)
+    spyfall_table(driver)
     called: list[str] = []
     dialog = CallDialog(SimpleNamespace(app=driver.app, call=called.append))  # (no broker: FloorBridge's part)
     dialog.open()
@@ -153,7 +142,7 @@ def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any)
 
     collector = gc_policy.IdleCollector()
     monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
-    _spyfall(driver)
+    spyfall_table(driver)
     ctx = driver.app.get_screen("host").ctx
     said: list[str] = []
     ctx.confirm("가", lambda: said.append("first"))

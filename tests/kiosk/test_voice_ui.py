@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from audio.asr import VoiceController
-from kiosk.session import Session
 from kiosk.testing import stop_voice
 from tests.audio.voice_fakes import FakeEngine
+from tests.kiosk.conftest import spyfall_table
 
 pytestmark = pytest.mark.ui
 
@@ -55,19 +55,8 @@ def test_grammar_follows_the_screen_and_navigation_works(driver: Any, voice: Any
     assert driver.overflowing_labels() == []
 
 
-def _spyfall_table(driver: Any) -> Session:
-    """A Spyfall game for four, its table screen on show."""
-    app = driver.app
-    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
-                          app.journal_dir, seed=4)
-    app.session = session
-    app.host("spyfall")
-    driver.wait_screen("host")
-    return session
-
-
 def test_game_intent_dispatches_the_same_action_as_touch(driver: Any, voice: Any) -> None:
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     grammar = voice.controller.book().grammar
     assert any("민호" in phrase for phrase in grammar)  # names from the table view
     before = session.count
@@ -87,7 +76,7 @@ def test_voice_does_not_start_the_clock_before_every_card_is_seen(driver: Any, v
     from tests.kiosk.games.test_spyfall import _see_cards
 
     app = driver.app
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     say(voice.controller, "딜러 민호")
     driver.wait_for(lambda: bool(driver.find_all("spy_start_clock")))
     before = session.count
@@ -143,7 +132,7 @@ def test_a_tap_on_the_rule_lookup_in_the_frame_voice_opened_it(driver: Any, voic
     from kiosk.teach import lookup_view
 
     monkeypatch.setattr(lookup_view, "_kept", [])  # made anew, as the first time after start
-    _spyfall_table(driver)
+    spyfall_table(driver)
     say(voice.controller, "도움말")
     driver.pump(1)  # the frame whose clock hears it and opens the look-up
     field = driver.find("lookup_input")
@@ -180,7 +169,7 @@ def test_help_said_twice_opens_one_rule_lookup(driver: Any, voice: Any) -> None:
 
     from kiosk.teach.lookup_view import RuleLookup
 
-    _spyfall_table(driver)
+    spyfall_table(driver)
     for _ in range(3):
         say(voice.controller, "도움말")
         driver.pump(3)
@@ -204,7 +193,7 @@ def test_a_command_heard_over_the_screens_question_waits_for_its_answer(driver: 
     from audio.asr import Phase
     from kiosk.widgets.dialogs import ConfirmDialog
 
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     app = driver.app
     driver.tap("host_end")
     driver.pump(3)
@@ -230,7 +219,7 @@ def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voic
     from audio.asr import Phase
     from kiosk.widgets.dialogs import ConfirmDialog
 
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     app = driver.app
     say(voice.controller, "새 게임")
     driver.pump(4)
@@ -260,7 +249,7 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     from kiosk.widgets.handover import HandOver
 
     app = driver.app
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     say(voice.controller, "딜러 민호")
     driver.wait_for(lambda: bool(driver.find_all("spy_pass_cards")))
     driver.tap("spy_pass_cards")
@@ -289,7 +278,7 @@ def _staff_pin_for_undo(driver: Any) -> Any:
     """A Spyfall round with the Joker revealed, and the staff PIN pad asked for by an undo across that reveal."""
     from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
 
-    session = _spyfall_table(driver)
+    session = spyfall_table(driver)
     session.dispatch(ChooseDealer(-1, dealer=1))
     session.dispatch(StartClock(-1))
     session.dispatch(RevealJoker(session.state.round.facts.joker))
@@ -373,7 +362,7 @@ def test_a_voice_command_on_a_games_screen_leaves_no_cyclic_garbage(driver: Any,
     screen was a closure calling itself: a cycle at every toast, ~90 objects a command over Spyfall's table."""
     import gc
 
-    _spyfall_table(driver)
+    spyfall_table(driver)
     for words in ("다시", "아무말 대잔치"):  # what a first command makes and keeps (the toast's texture, the book)
         say(voice.controller, words)
         driver.pump(3)
