@@ -17,6 +17,7 @@ from kivy.uix.modalview import ModalView
 from kiosk.journal import archive
 from kiosk.session import CURRENT, settle_endings
 from kiosk.widgets.dialogs import ConfirmDialog, for_one_on_show
+from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ class TableKeeper:
             return False
         if not self.recovering:
             self.recovering = True
-            overlay = ModalView(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
+            overlay = OneUse(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
             overlay.add_widget(Label(text=self.app.tr("errors.crashed"), font_size=HEADLINE, color=ACCENT))
             overlay.test_id = "recovering"
             try:
@@ -121,7 +122,7 @@ class TableKeeper:
             Clock.schedule_once(lambda dt: self._recover(overlay), 0.8)
         return True
 
-    def _recover(self, overlay: ModalView) -> None:
+    def _recover(self, overlay: OneUse) -> None:
         app = self.app
         try:
             for w in list(Window.children):

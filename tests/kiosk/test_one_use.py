@@ -117,21 +117,53 @@ def test_a_closed_one_use_dialog_is_freed_by_reference_counting_after_a_pause(dr
     driver.wait_for(lambda: not gc_policy.animating())  # as the collector freezes: not while its fade-in runs
     refs = [weakref.ref(w) for w in dialog.walk(restrict=True)]
     assert len(refs) >= 4
+    del dialog
+    assert _alive_after(close, driver, collector, refs) == []
+    assert not driver.app.errors
+
+
+def test_the_recovery_overlay_is_freed_by_reference_counting_once_the_game_is_back(driver: Any,
+                                                                                  monkeypatch: Any) -> None:
+    """An uncaught error shows "잠시만요" over the table (kiosk/table.py) while the game is resumed under it, then
+    closes it. A plain ModalView before, it stayed cyclic garbage, frozen until a thaw like any dialog closed during
+    play; a one-use dialog now, it is taken apart and freed by reference counting."""
+    from kivy.clock import Clock
+
+    collector = gc_policy.IdleCollector()
+    monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
+    session = spyfall_table(driver)
+
+    def boom(_dt: float) -> None:
+        raise RuntimeError("a bug in a screen")
+
+    Clock.schedule_once(boom, 0)
+    driver.pump(2)
+    overlay = next(w for w in driver.roots() if getattr(w, "test_id", "") == "recovering")
+    refs = [weakref.ref(w) for w in overlay.walk(restrict=True)]
+    assert len(refs) == 2  # the overlay and its words
+    del overlay
+    keeper = driver.app.keeper
+    assert _alive_after(lambda: driver.wait_for(lambda: not keeper.recovering, 5), driver, collector, refs) == []
+    assert driver.app.session is not None and driver.app.session is not session  # the game resumed
+    assert "a bug in a screen" in driver.app.errors.pop() and not driver.app.errors
+
+
+def _alive_after(close: Callable[[], None], driver: Any, collector: Any, refs: list[Any]) -> list[str]:
+    """Frozen (as a game's screen freezes what is on show over it) and closed by `close`: the widgets in `refs` still
+    alive after its fade and the pauses' work (`collector`'s, run by hand), the collector off (what is freed is
+    freed by reference counting)."""
     gc.collect()
     gc.freeze()
-    gc.disable()  # what is freed below is freed by reference counting
+    gc.disable()
     try:
         close()
-        del dialog
         for _ in range(40):  # its fade, then pauses
             driver.pump(1)
             collector.take_closed()
-        alive = [type(w).__name__ for r in refs if (w := r()) is not None]
-        assert alive == []
+        return [type(w).__name__ for r in refs if (w := r()) is not None]
     finally:
         gc.enable()
         gc.unfreeze()
-    assert not driver.app.errors
 
 
 def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any) -> None:
