@@ -181,6 +181,7 @@ def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any)
     driver.pump(3)
     question = ConfirmDialog.showing()
     driver.tap("confirm_no")
+    driver.wait_for(lambda: question.parent is None)  # faded out: a tap during its fade goes to it (Kivy's ModalView)
     driver.tap("help")
     lookup = next(w for w in driver.roots() if isinstance(w, RuleLookup))
     driver.tap("lookup_close")
@@ -193,6 +194,7 @@ def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any)
     assert ConfirmDialog.showing() is question
     driver.tap("confirm_yes")
     assert said == ["second"]
+    driver.wait_for(lambda: question.parent is None)
     driver.tap("help")
     assert next(w for w in driver.roots() if isinstance(w, RuleLookup)) is lookup
     driver.tap("lookup_close")
