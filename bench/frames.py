@@ -12,8 +12,9 @@ What runs (one offscreen process, every loop iteration a real frame):
   0.4-1 s, a quick run of taps; half 1-3 s, reading or talking), the kiosk drawing at most 60 frames a second
   meanwhile, as its loop does: those "pause" frames are listed apart (nobody waits for them; the kiosk
   does its idle work in them, kiosk/gc_policy.py). Before a game's screen opens again (the game ended, or a tap
-  left it) the guests spend 3-10 s (seeded) on the game's page: "away" frames, listed apart too (the kiosk thaws
-  the frozen screens closed since in them). `--no-pauses`: interactions back to back, no frame cap, no away;
+  left it) the guests spend 3-10 s (seeded) on the game's page: "away" frames, listed apart too (the kiosk takes
+  closed screens apart in them; it thaws only once nobody is at the table, so the thaw is timed apart, once, at
+  the end). `--no-pauses`: interactions back to back, no frame cap, no away;
 - voice: the kiosk's own VoiceController (with the model it loaded itself) gets push-to-talk utterances of
   espeak-ng Korean commands fed in 0.1 s chunks, back to back: normal + perturbed decodes on the worker
   threads, events to the UI;
@@ -175,6 +176,21 @@ def pause(seconds: float, game: str, times: list[tuple[float, float]], kind: str
         start = time.perf_counter()
         times.append(frame(what=f"{game}: {kind}"))
         time.sleep(max(0.0, 1 / FPS - (time.perf_counter() - start)))
+
+
+def thaw_cost(driver: Any, collector: Any) -> None:
+    """The thaw, timed once at the end on the attract screen (the kiosk runs it there once nobody has touched
+    the screen for REST_IDLE_S, which no guest's pause here reaches; kiosk/gc_policy.py): it traverses every
+    object, so its frame is the one over 50 ms the kiosk keeps for when nobody is at the table."""
+    import gc
+
+    driver.app.go("attract")
+    for _ in range(30):
+        frame(what="end: attract")
+    frozen = gc.get_freeze_count()
+    _, cpu = frame(collector.thaw, "end: thaw")
+    print(f"  the thaw (forced once at the end, on the attract screen): {cpu * 1e3:.0f} ms of UI-thread CPU "
+          f"(×4: {cpu * 4e3:.0f} ms), frozen objects {frozen} -> {gc.get_freeze_count()}", flush=True)
 
 
 # ---------------------------------------------------------------- scripted play
@@ -546,6 +562,8 @@ def main(argv: list[str] | None = None) -> None:
             for why, v in sorted(by.items())))
         for why, spent, n, top in sorted(WHY, key=lambda w: -w[1])[:6]:
             print(f"    {spent * 1e3:.0f} ms {why}, {n} objects: {top}")
+    if (collector := getattr(sys.modules.get("kiosk.gc_policy"), "COLLECTOR", None)) is not None:
+        thaw_cost(driver, collector)
     if profiler is not None:
         import pstats
 

@@ -50,7 +50,9 @@ Once what is left frozen reaches `THAW_AT` (`left_over`), a thaw — `gc.unfreez
 everything), collect, freeze again — frees it, off play only: no game's screen or set-up form on show, nobody
 touched the screen for `THAW_IDLE_S` nor spoke a command (`note_voice`) for `IDLE_S`, settled, no input pending
 (the game's page between two games, the attract screen after a turnover). It traverses every object: 150-280 ms
-of UI-thread CPU here at 250,000-450,000 objects. A screen still built when a thaw runs (left with its game on) is
+of UI-thread CPU here at 250,000-450,000 objects. So it waits for nobody at the table: the attract screen untouched
+for `REST_IDLE_S` (guests reach it too, and stay a few seconds: bench/frames.py's guests had a thaw there, a
+139 ms frame), or elsewhere off play `GUESTS_FACTOR` times as much left frozen. A screen still built when a thaw runs (left with its game on) is
 frozen again by it; once it is gone (the next game's screen opened) the next thaw frees it. The screens are told
 apart by a number given to each screen and game (`serial`).
 Counting the frozen objects (`gc.get_freeze_count()`) walks the whole permanent generation: 20-30 ms of UI-thread
@@ -85,9 +87,12 @@ QUIET_S = 0.3  # a quiet moment: this long since the last touch (the tap's own f
 BACKSTOP = 4 * BOUND  # Python's own automatic full collection, should the collector's checks stop
 THRESHOLDS = (700, 2, BACKSTOP)
 THAW_IDLE_S = 5.0  # off play and untouched this long: free the frozen screens closed since (a full traversal)
+REST_IDLE_S = 30.0  # on the attract screen, untouched this long: guests reach it too (voice's "back" from the
+# library, the home button) and stay there a few seconds; after a turnover nobody touches it for minutes
 TAKE_APART_CPU = 0.003  # UI-thread CPU a frame for taking closed screens apart (a widget ~0.1 ms here)
 THAW_AT = 30_000  # frozen objects left by closed screens (taken apart, not freed by refcounting) worth a thaw:
-# ~7 MB here; a closed screen leaves 100-250. On the attract screen (no guests at the table: after a turnover);
+# ~7 MB here; a closed screen leaves 100-250. On the attract screen untouched for REST_IDLE_S (nobody at the
+# table: after a turnover);
 GUESTS_FACTOR = 4  # elsewhere off play (the game's page between two games, the library: guests there) a thaw
 # needs this many times `thaw_at`: it is a 150-280 ms frame, so it waits for the attract screen unless frozen
 # garbage piles up (~28 MB)
@@ -166,13 +171,13 @@ class IdleCollector:
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
                  frozen: Callable[[], int] = gc.get_freeze_count,
                  unfrozen: Callable[[], int] = lambda: len(gc.get_objects()),
-                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT,
+                 thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT, rest_idle_s: float = REST_IDLE_S,
                  take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
         self.collect, self.cpu, self.moving = collect, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
         self.unfrozen, self.thaw_idle_s, self.thaw_at = unfrozen, thaw_idle_s, thaw_at
-        self.thaw_at_guests = GUESTS_FACTOR * thaw_at
+        self.thaw_at_guests, self.rest_idle_s = GUESTS_FACTOR * thaw_at, rest_idle_s
         self.take_apart = take_apart
         self.closed: list[list[Any]] = []  # closed screens' widgets (weak), to take apart in a pause (`discard`)
         self.dropped: list[tuple[Any, Any, float]] = []  # (widget, its Keep, when), both weak: `drop`
@@ -247,7 +252,7 @@ class IdleCollector:
         if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
-            worth = self.thaw_at if shown == "rest" else self.thaw_at_guests
+            worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
         if self.settling is not None and quick:
