@@ -112,10 +112,13 @@ def input_pending() -> bool:
 
 
 def animating() -> bool:
-    """An animation on screen (a screen sliding in, a dialog opening, a toast fading): a collection would stall it."""
+    """An animation on screen (a screen sliding in, a dialog opening, a toast fading), or a screen built a piece a
+    frame (kiosk/widgets/pieces.py): a collection would stall it."""
     from kivy.animation import Animation
 
-    return bool(getattr(Animation, "_instances", ()))
+    from kiosk.widgets.pieces import building
+
+    return bool(getattr(Animation, "_instances", ())) or building()
 
 
 def game_screen() -> tuple[Hashable | None, str]:
