@@ -20,6 +20,7 @@ class Voice(threading.Thread):
         # on a loaded machine the votes queue up without bound: 143 threads and 1.9 GB RSS in one run)
         self.paced = paced
         self.stop = threading.Event()
+        self.quiet = threading.Event()  # set: nobody speaks (nobody at the table)
         self.count = 0
         from audio import speechgen as sg
 
@@ -34,6 +35,9 @@ class Voice(threading.Thread):
 
         rng = random.Random(5)
         while not self.stop.is_set() and self.clips:
+            if self.quiet.is_set():
+                time.sleep(0.1)
+                continue
             pcm = rng.choice(self.clips)
             Clock.schedule_once(lambda _dt: self.controller.press())
             time.sleep(0.05)

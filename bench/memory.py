@@ -8,7 +8,9 @@ model, each measured in its own process in the same run.
 The hour (`--rounds` of it): every game in turn, as a table does — attract, library, the game's page, its
 teaching screen, the host screen; a session from the engine's example config played by random legal actions
 and random taps on whatever is on screen (bench/frames.py's play: hand-overs, dialogs, notebooks, tabs), a
-language switch, then table turnover (the kiosk's own `new_table`). In the background, as in bench/frames.py:
+language switch, then table turnover (the kiosk's own `new_table`), and the attract screen left untouched until
+the next game (REST_IDLE_S + 2 s, nobody speaking: where the kiosk takes closed screens apart and thaws; the play
+itself has no guests' pauses). In the background, as in bench/frames.py:
 push-to-talk utterances into the kiosk's own voice controller (five times real time, 1 s apart, each once
 the last one's vote is decided) and the Clue notebook's tutor on 6-player notebooks every 0.5 s. An hour at
 a table is about 300 voice commands, 30 notebook views and a few hundred taps.
@@ -163,14 +165,15 @@ def sample(label: str, detail: bool) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- one hour of a table (child process)
-def hour_block(driver: Any, game: str, frames: int, rng: random.Random) -> None:
+def hour_block(driver: Any, game: str, frames: int, rng: random.Random, voice: Any = None) -> None:
     """A table's game: attract → library → the game's page → teaching → play → language switch → turnover."""
     from bench.frames import play_game
 
     app = driver.app
-    for screen in ("attract", "library"):
-        app.go(screen)
-        driver.pump(10)
+    app.go("attract")
+    between_tables(driver, voice)
+    app.go("library")
+    driver.pump(10)
     app.open_game(game)
     driver.pump(10)
     app.teach(game)
@@ -182,6 +185,22 @@ def hour_block(driver: Any, game: str, frames: int, rng: random.Random) -> None:
     driver.pump(5)
     app.keeper.new_table()
     driver.pump(10)
+
+
+def between_tables(driver: Any, voice: Any) -> None:
+    """The attract screen untouched and nobody speaking for REST_IDLE_S and 2 s more, at 60 frames a second, as
+    after a turnover before the next guests sit down: where the kiosk takes closed screens apart and thaws what
+    they left frozen (kiosk/gc_policy.py; the play here has no guests' pauses)."""
+    from kiosk import gc_policy
+
+    if voice is not None:
+        voice.quiet.set()
+    end = time.monotonic() + gc_policy.REST_IDLE_S + 2
+    while time.monotonic() < end:
+        driver.pump(1)
+        time.sleep(1 / 60)
+    if voice is not None:
+        voice.quiet.clear()
 
 
 def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0, streamed: bool = True) -> None:
@@ -225,7 +244,7 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0,
     tutor.start()
     for r in range(rounds):
         for game in GAMES:
-            hour_block(driver, game, frames, rng)
+            hour_block(driver, game, frames, rng, voice)
             emit(sample(f"{game} {r + 1}", detail))
     for th in (voice, tutor):
         if th is not None:
@@ -233,6 +252,7 @@ def child(mode: str, rounds: int, frames: int, detail: bool, pause: float = 0.0,
     driver.pump(20)
     end = sample("end", detail)
     end.update(utterances=voice.count if voice else 0, tutor=tutor.count, errors=len(app.errors),
+               thaws=gc_policy.COLLECTOR.collected["thaw"] if gc_policy.COLLECTOR else 0,
                seconds=time.monotonic() - t0, cpu=time.process_time() - cpu0)
     emit(end)
 
@@ -328,7 +348,7 @@ def main(argv: list[str] | None = None) -> None:
               f"peak {x(peak)}, end {x(end['VmRSS'])} (anon {end['RssAnon']:.0f} + file {end['RssFile']:.0f}; "
               f"malloc used {end.get('used', 0):.0f}, free {end.get('free', 0):.0f}){ratio}; "
               f"{end.get('utterances', 0)} utterances, {end.get('tutor', 0)} tutor runs, {end.get('errors', 0)} "
-              f"errors, {end.get('seconds', 0):.0f} s, CPU {end.get('cpu', 0):.0f} s")
+              f"errors, {end.get('thaws', 0)} thaws, {end.get('seconds', 0):.0f} s, CPU {end.get('cpu', 0):.0f} s")
 
 
 if __name__ == "__main__":
