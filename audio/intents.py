@@ -77,6 +77,9 @@ class Intent:
 class VoiceCatalog:
     intents: Mapping[str, IntentSpec]
     decoys: tuple[str, ...]
+    # wake phrases the café may choose instead of the shipped one (content/voice/ko.yaml `wake.candidates`;
+    # the choice: audio/voice_choices.py). The kiosk listens for one wake phrase only: `intents[WAKE]`.
+    wake_candidates: tuple[str, ...] = ()
 
     def game_intents(self, game: str) -> list[IntentSpec]:
         return [s for n, s in self.intents.items() if n.startswith(game + ".")]
@@ -181,7 +184,15 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
                            say_back=say_back)
             specs[full] = replace(spec, slot_sources=_slot_sources(str(game), spec, where))
     decoys = tuple(normalise(str(d)) for d in data.get("decoys") or ())
-    return VoiceCatalog(specs, decoys)
+    wake = data.get("wake")
+    raw = wake.get("candidates") or [] if isinstance(wake, dict) else []
+    if not isinstance(raw, list):
+        raise VoiceContentError(f"{where}: wake: `candidates` must be a list of phrases")
+    candidates = tuple(dict.fromkeys([*specs[WAKE].templates[:1], *(normalise(str(c)) for c in raw)]))
+    for c in candidates:
+        if "$" in c or any(ch in c for ch in "[]()|"):
+            raise VoiceContentError(f"{where}: wake: candidate {c!r} must be a plain phrase")
+    return VoiceCatalog(specs, decoys, candidates)
 
 
 @dataclass(frozen=True)

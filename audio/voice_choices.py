@@ -118,7 +118,7 @@ def apply(catalog: VoiceCatalog, choices: VoiceChoices) -> VoiceCatalog:
         intents[name] = replace(intents[name], templates=tuple(phrasings))
     for name in choices.off:
         intents[name] = replace(intents[name], templates=())
-    return VoiceCatalog(intents, catalog.decoys)
+    return VoiceCatalog(intents, catalog.decoys, catalog.wake_candidates)
 
 
 def check(overlay: Path | None) -> list[str]:

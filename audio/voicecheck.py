@@ -137,15 +137,20 @@ def check_phrases(catalog: VoiceCatalog, which: str = BASIC, vocabulary: frozens
 
 
 def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, pcm: bytes,
-              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES, denoise: bool = True) -> tuple[str, str, str, float]:
+              stages: tuple[tuple[float, ...], ...] = PERTURB_STAGES, denoise: bool = True, preroll: bytes = b"",
+              streamed: int = 2) -> tuple[str, str, str, float]:
     """(outcome, heard text, heard intent, latency s) of one utterance (16 kHz mono s16le), decided by a
     `VoiceController` as in the kiosk: push-to-talk for commands and confirmations (latency: the button's
     release → the decision), hands-free for the wake phrase (latency: end of the take → awake, audio time
-    plus the time spent on the chunk that woke it)."""
+    plus the time spent on the chunk that woke it). `preroll`: the room heard before the button is pressed
+    (the noise filter and the noise gate learn it, as in the kiosk). `streamed=0` decodes every perturbed
+    copy after the release (the same decision, in stages: cheaper, for benches; latency is then not the
+    kiosk's). The wake phrase is the one in `catalog`."""
     now = [0.0]
     mode = Mode.WAKE_PHRASE if phrase.kind == "wake" else Mode.PUSH_TO_TALK
     ctl = VoiceController(catalog, engine, mode, clock=lambda: now[0], gate=MicGate(), board=StatusBoard(),
                           stages=stages, denoise=denoise)
+    ctl.streamed = streamed
     ctl.mic_available(True)
     heard: list[VoiceEvent] = []
     woke = [False]
@@ -166,6 +171,7 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
         ctl.set_context("voicecheck", list(phrase.intents), slots)
     quiet = bytes(CHUNK)
     if mode is Mode.WAKE_PHRASE:
+        pcm = preroll + pcm
         audio = quiet * 3 + pcm + quiet * 10
         for i in range(0, len(audio), CHUNK):
             now[0] += 0.1
@@ -175,6 +181,9 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
                 latency = (i + CHUNK - 3 * CHUNK - len(pcm)) / 2 / RATE + time.perf_counter() - t0
                 return "right", phrase.text, WAKE, max(0.0, latency)
         return "nothing", "", "", 0.0
+    for i in range(0, len(preroll), CHUNK):
+        now[0] += 0.1
+        ctl.feed(preroll[i : i + CHUNK])
     ctl.press()
     for i in range(0, len(pcm), CHUNK):
         now[0] += 0.1

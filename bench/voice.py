@@ -1,327 +1,240 @@
-"""Voice command benchmark on audio we make ourselves (espeak-ng Korean + café-like noise).
+"""Voice command benchmark on audio we make ourselves (espeak-ng Korean voices, room transformations, café
+noise), measured on the HELD-OUT part of the split in bench/voice_split.py, next to bare vosk on the same takes.
 
-    python bench/voice.py                 # full run: clean + noisy commands, 10 min of no-command audio
-    python bench/voice.py --quick         # fewer voices, 2 min of no-command audio
-    python bench/voice.py --select        # per-phrasing accuracy on clean speech, to choose templates
-    python bench/voice.py --game spyfall  # add that game's intents to the screen grammar
-    python bench/voice.py --noise pink@10 clatter@10 --no-command-seconds 0   # those conditions only
+    python bench/voice.py                          # held-out: commands clean + 10 dB, wake phrase, café audio
+    python bench/voice.py --voices 4 --cafe-seconds 60     # a smaller sample (CPU is scarce)
+    python bench/voice.py --part tuning --catalog /tmp/try.yaml --sets basic --only previous,confirm.no
+                                                   # try phrasings / decoys: on the TUNING part only
+    python bench/voice.py --wake 헤이 테이블 게임 도우미   # wake phrase candidates (default: the catalog's)
     python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
-    python bench/voice.py --make-takes DIR [--sets basic,spyfall] [--voices m5/145/65 …]   # espeak takes
+    python bench/voice.py --make-takes DIR [--sets basic,spyfall]   # espeak takes of held-out voices
 
-Reports per-phrase accuracy, wrong-accept rate (an intent other than the one spoken), false accepts per
-hour on audio with no command in it (pink noise + clatter, babble of overlapping voices, our own narration,
-a busy mix), latency from the end of speech to the intent, the real-time factor and the RSS.
-Espeak speech is robotic: a floor, not a field test. Figures are printed; nothing is asserted.
-
-`--make-takes DIR` writes espeak-ng takes in that layout (one speaker folder per voice) for voices the
-main benchmark does not use: HELD_OUT scores, TUNING is what front-end and phrasing choices were tried on.
+Every figure is printed for one part, named in every heading: the held-out part unless `--part tuning`.
+Choices (phrasings, decoys, the vote, the wake phrase) are made on `--part tuning`; `--catalog` (other
+templates than content/voice/ko.yaml) is refused on the held-out part. The corpus is rendered once into
+`--corpus` (bench/.voice_corpus/<part>/, kept between runs). Reports, per condition, per noise kind, per
+intent, per phrase and per room, the kiosk's path and bare vosk side by side (right / wrong accept / nothing;
+what each is: bench/voice_score.py), each wake candidate's wake rate and its false wakes per hour of the
+part's café audio (narration, babble, clatter, a busy mix), final actions dispatched from that audio, and the
+goals of issue #38 (push-to-talk latency with the kiosk's UI running: bench/voice_ui.py, held-out voices). Espeak speech is robotic: a floor, not a field test. Figures are printed; nothing is asserted.
 
 `--recordings DIR` measures real speakers: every `DIR/<speaker>/<phrase>[.N].wav` (16 kHz mono 16-bit, or
 anything sox converts; the staff voice check writes `<data>/voicecheck` in this layout) is one utterance of
 the phrase named by the file, e.g. `지수/민호 범인.2.wav`, scored as the kiosk decides it (audio/voicecheck.py:
 the screen's grammar, push-to-talk; hands-free for the wake phrase; 네/아니요 in the confirmation grammar;
 sample players 민호, 지수, 서연, 지훈). Per phrase, speaker, kind and condition (`--noise pink@10 …` adds
-noisy copies), and latency.
+noisy copies with the held-out part's noise), and latency.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import speechgen as sg  # noqa: E402
-from audio.asr import Mode, ModelLoader, QuickEndpoint, VoiceController, VoiceEvent, VoskEngine  # noqa: E402
-from audio.denoise import Denoiser  # noqa: E402
-from audio.intents import Intent, IntentSpec, PhraseBook, build_phrasebook, load_catalog  # noqa: E402
-from audio.recognizer import MIN_SNR_DB, PERTURB_STAGES, chunk_level, snr_db  # noqa: E402
-from audio.status import MicGate, StatusBoard  # noqa: E402
-from audio.voicecheck import SCREENS, sample_slots  # noqa: E402
-from audio.vote import decide  # noqa: E402
+from audio.asr import ModelLoader  # noqa: E402
+from audio.intents import load_catalog  # noqa: E402
+from audio.status import StatusBoard  # noqa: E402
+from audio.voicecheck import SCREENS  # noqa: E402, F401  (tests read the screens through this module)
+from bench.voice_split import HELD_OUT, PARTS, SPLIT, TUNING  # noqa: E402
 
-CHUNK = 3200  # 0.1 s of 16 kHz s16le
-VOICES = [
-    sg.Voice("", 150, 50),
-    sg.Voice("f2", 130, 60),
-    sg.Voice("m3", 170, 40),
-    sg.Voice("f4", 150, 70),
-    sg.Voice("", 190, 50),
-    sg.Voice("m1", 120, 45),
-]
-# Voices (variant/speed/pitch) for --make-takes, none of them in VOICES: choices made in session 4 (noise
-# filter, phrasings) were tried on TUNING only; HELD_OUT scores them.
-TUNING = ["m2/140/55", "f1/160/45", "m4/175/60", "f3/125/40"]
-HELD_OUT = ["m5/145/65", "f5/165/50", "m6/130/45"]
-# Not commands: table talk for babble, and narration-like text (our own words).
-TALK = [
-    "이번에는 누가 먼저 할 차례인지 잘 모르겠어",
-    "커피 한 잔 더 시킬까 아니면 케이크를 먹을까",
-    "그 카드는 아까 내가 이미 봤던 것 같은데",
-    "잠깐만 기다려 봐 화장실 좀 다녀올게",
-    "진짜 재미있다 다음 주에도 또 오자",
-    "너는 왜 그렇게 생각하는 거야 증거가 있어",
-    "우리 팀이 이기고 있는 것 같아 조금만 더 하자",
-    "이 게임 규칙이 생각보다 복잡하네",
-]
-NARRATION = [
-    "안개가 짙게 깔린 런던의 밤 베이커 가의 하숙집에 한 통의 편지가 도착했습니다",
-    "모두 눈을 감아 주세요 지금부터 비밀 역할을 나누어 드리겠습니다",
-    "이번 라운드의 제한 시간은 팔 분입니다 질문은 시계 방향으로 이어집니다",
-    "탐정들은 각자 마차를 타고 도시 곳곳의 장소를 방문해 단서를 모읍니다",
-    "잭은 어둠 속으로 사라졌습니다 목격자를 불러 주세요",
-    "용의자와 무기와 방을 모두 맞히면 사건이 해결됩니다",
-]
-
-
-WRONG: list[tuple[str, str, str, str]] = []  # every wrong accept: (condition, voice, phrase said, heard)
-
-
-@dataclass
-class Item:
-    intent: str
-    slots: dict[str, object]
-    text: str
-    voice: sg.Voice
-    noise: str
-    snr: float | None
+CORPUS = Path(__file__).resolve().parent / ".voice_corpus"
+SETS = "basic,spyfall,mr_jack_ny,clue"
+NOISES = ["clean", "pink@10", "babble@10", "clatter@10"]
+FOCUS = {"previous": "뒤로", "confirm.no": "취소", "spyfall.pause_clock": "시계 정지",
+         "mr_jack_ny.end_turn": "턴 종료", "clue.end_turn": "턴 종료", "clue.use_passage": "비밀 통로 이동"}
+GOALS = {"clean": 0.92, "10 dB": 0.75, "each noise kind at 10 dB": 0.60, "wrong accepts": 0.02, "wake": 0.90,
+         "false wakes per hour": 1.0, "final actions from café audio": 0}
 
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def speech_end(pcm: bytes) -> float:
-    a = sg.samples(pcm)
-    last = max((i for i in range(len(a) - 1, -1, -1) if abs(a[i]) > 500), default=0)
-    return last / sg.RATE
+def conditions(specs: list[str]) -> list[tuple[str, float | None]]:
+    return [("clean", None) if c == "clean" else (c.split("@")[0], float(c.split("@")[1])) for c in specs]
 
 
-def make_noises(seconds: float, seed: int = 1) -> dict[str, bytes]:
-    rng = random.Random(seed)
-    babble_parts = []
-    for k in range(4):
-        clip = b""
-        while len(clip) < 2 * sg.RATE * seconds:
-            clip += sg.speak(rng.choice(TALK), VOICES[(k + len(clip)) % len(VOICES)]) + sg.silence(rng.uniform(0.1, 0.6))
-        babble_parts.append(clip[: int(2 * sg.RATE * seconds)])
-    return {
-        "pink": sg.pink_noise(seconds, seed),
-        "babble": sg.overlay(babble_parts, [0.5] * 4),
-        "clatter": sg.clatter(seconds, seed),
-    }
+def pct(c: Counter, key: str) -> str:
+    n = sum(c.values())
+    return f"{c[key] / n:6.1%}" if n else "     -"
 
 
-def screen_specs(catalog, game: str | None, screen: str | None = None) -> list[IntentSpec]:
-    specs = list(catalog.navigation())
-    if game and screen:
-        specs += [catalog.intents[f"{game}.{n}"] for n in SCREENS[game][screen]]
-    elif game:
-        specs += catalog.game_intents(game)
-    return specs
+def line(label: str, kiosk: Counter, bare: Counter, width: int = 28) -> str:
+    n = sum(kiosk.values())
+    return (f"{label:{width}s} kiosk {pct(kiosk, 'right')} right {pct(kiosk, 'wrong')} wrong {pct(kiosk, 'nothing')} "
+            f"nothing | bare vosk {pct(bare, 'right')} right {pct(bare, 'wrong')} wrong  (n={n})")
 
 
-def screens(game: str | None) -> list[str | None]:
-    return list(SCREENS.get(game or "", {None: []})) or [None]
-
-
-def recognise(engine: VoskEngine, book: PhraseBook, pcm: bytes, end: float
-              ) -> tuple[str, Intent | None, float, float, float]:
-    """Hands-free style: feed 0.1 s chunks as a live mic would; returns (text, intent, endpoint latency, PTT
-    latency, decode seconds). Endpoint latency = audio time of the result minus end of speech plus the wall
-    time spent on that chunk and on the vote. Text and intent are what the controller decides:
-    `PhraseBook.vote` over the n-best of the normal decode and of the speed-perturbed ones (PERTURB_STAGES;
-    the vote may turn down the intent of the text it heard), or ("", None) when its noise gate would drop
-    the utterance. The recogniser hears the audio through the kiosk's noise filter (audio/denoise.py); the
-    gate measures the microphone's audio."""
-    raw, pcm = pcm, denoised(pcm)
-    rec = engine.recognizer(book.grammar)
-    endpoint = QuickEndpoint()
-    decode = 0.0
-    base: tuple[str, ...] = ()
-    lat = float("nan")
-    for i in range(0, len(pcm), CHUNK):
-        t0 = time.perf_counter()
-        chunk = pcm[i : i + CHUNK]
-        heard = rec.accept(chunk)
-        if heard is None and endpoint.update(raw[i : i + CHUNK]):
-            heard = rec.final()
-        dt = time.perf_counter() - t0
-        decode += dt
-        if heard is not None and heard.candidates:
-            base = heard.candidates
-            lat = (i + CHUNK) / 2 / sg.RATE - end + dt
-            break
-    # Push-to-talk: release just after speech; what matters is the flush (and the vote after it).
-    rec2 = engine.recognizer(book.grammar)
-    cut = int(min(len(pcm), (end + 0.25) * sg.RATE * 2)) // 2 * 2
-    for i in range(0, cut, CHUNK):
-        t0 = time.perf_counter()
-        rec2.accept(pcm[i : min(i + CHUNK, cut)])
-        decode += time.perf_counter() - t0
-    t0 = time.perf_counter()
-    ptt_cands = rec2.final().candidates
-    flush = time.perf_counter() - t0
-    # the controller's noise gate (audio/recognizer.py MIN_SNR_DB) on the audio of the utterance
-    snr = snr_db([chunk_level(raw[i : i + CHUNK]) for i in range(0, cut, CHUNK)])
-    t0 = time.perf_counter()
-    text, intent = decide(engine, book, base or ptt_cands, pcm[:cut], PERTURB_STAGES)
-    voting = time.perf_counter() - t0
-    decode += flush + voting
-    lat += voting
-    if snr is not None and snr < MIN_SNR_DB:
-        text, intent = "", None
-    return text, intent, lat, flush + voting, decode
-
-
-def denoised(pcm: bytes) -> bytes:
-    """`pcm` through a fresh noise filter, chunk by chunk as the controller feeds it."""
-    dn = Denoiser()
-    return b"".join(dn.process(pcm[i : i + CHUNK]) for i in range(0, len(pcm), CHUNK))
-
-
-def tested_phrases(book: PhraseBook, per_intent: int, seed: int = 3) -> list[str]:
-    """Every phrase, except that intents with many slot combinations are sampled (`per_intent`)."""
-    by_intent: dict[str, list[str]] = defaultdict(list)
-    for text, (spec, _) in sorted(book.phrases.items()):
-        by_intent[spec.name].append(text)
-    rng = random.Random(seed)
-    out: list[str] = []
-    for texts in by_intent.values():
-        out += texts if len(texts) <= per_intent else sorted(rng.sample(texts, per_intent))
+def tally(rows, key) -> dict[str, tuple[Counter, Counter]]:
+    out: dict[str, tuple[Counter, Counter]] = defaultdict(lambda: (Counter(), Counter()))
+    for r in rows:
+        k = key(r)
+        if k is None:
+            continue
+        out[k][0][r.kiosk] += 1
+        out[k][1][r.bare] += 1
     return out
 
 
-def run_commands(engine, catalog, game, voices, conditions, noises, per_intent=8, nav=True):
-    """Every screen of the game (navigation is measured on the first screen only, not once per screen)."""
-    per_phrase: dict[str, Counter] = defaultdict(Counter)
-    confusions: dict[str, Counter] = defaultdict(Counter)
-    per_cond: dict[str, Counter] = defaultdict(Counter)
-    lat_ep: list[float] = []
-    lat_ptt: list[float] = []
-    decode = audio = 0.0
-    cache: dict[tuple[str, sg.Voice], tuple[bytes, float]] = {}
-    books: dict[str, PhraseBook] = {}
-    jobs: list[tuple[PhraseBook, str]] = []
-    for k, screen in enumerate(screens(game)):
-        book = build_phrasebook(screen_specs(catalog, game, screen), sample_slots(game), engine.vocabulary,
-                                catalog.decoys)
-        books[screen or "all"] = book
-        jobs += [(book, t) for t in tested_phrases(book, per_intent)
-                 if (k == 0 and nav) or book.phrases[t][0].kind == "game"]
-    for book, text in jobs:
-        spec, sl = book.phrases[text]
-        for voice in voices:
-            key = (text, voice)
-            if key not in cache:
-                speech = sg.silence(0.3) + sg.speak(text, voice)
-                cache[key] = (speech + sg.silence(1.2), speech_end(speech))
-            clean, end = cache[key]
-            for noise, snr in conditions:
-                pcm = clean if snr is None else sg.mix(clean, noises[noise], snr)
-                got, intent, lep, lptt, dec = recognise(engine, book, pcm, end)
-                decode += dec
-                audio += len(pcm) / 2 / sg.RATE
-                cond = "clean" if snr is None else f"{noise}@{snr:g}dB"
-                if intent is not None and intent.name == spec.name and dict(intent.slots) == dict(sl):
-                    outcome = "correct"
-                    if lep == lep:
-                        lat_ep.append(lep)
-                    lat_ptt.append(lptt)
-                elif intent is not None:
-                    outcome = "wrong"
-                    WRONG.append((cond, voice.label, text, got))
-                else:
-                    outcome = "rejected"
-                per_phrase[text][outcome] += 1
-                per_cond[cond][outcome] += 1
-                if outcome != "correct":
-                    turned_down = outcome == "rejected" and book.match(got) is not None  # by the vote
-                    confusions[text][f"{got} (turned down)" if turned_down else got or "∅"] += 1
-    return books, per_phrase, confusions, per_cond, lat_ep, lat_ptt, decode, audio
+def report_commands(part: str, rows) -> dict[str, float]:
+    """Prints the command tables; returns the figures the goals need."""
+    print(f"\n## Commands, {part} part: kiosk path vs bare vosk on the same takes")
+    for cond, (k, b) in tally(rows, lambda r: r.cond).items():
+        print(line(cond, k, b))
+    ten = tally(rows, lambda r: "10 dB" if r.cond.endswith("@10") else None)
+    for label, (k, b) in ten.items():
+        print(line(f"all noise at {label}", k, b))
+    allk, allb = tally(rows, lambda r: "all").get("all", (Counter(), Counter()))
+    print(line("all conditions", allk, allb))
+    print(f"\n### Per room ({part})")
+    for room, (k, b) in sorted(tally(rows, lambda r: r.room).items()):
+        print(line(room, k, b))
+    print(f"\n### Per voice ({part})")
+    for voice, (k, b) in sorted(tally(rows, lambda r: r.voice).items()):
+        print(line(voice, k, b))
+    print(f"\n### Per intent ({part}, all conditions)")
+    for intent, (k, b) in sorted(tally(rows, lambda r: r.intent).items(), key=lambda kv: kv[1][0]["right"] / sum(kv[1][0].values())):
+        print(line(intent + (f" ({FOCUS[intent]})" if intent in FOCUS else ""), k, b, 40))
+    print(f"\n### Per phrase ({part}, worst first; clean | 10 dB; what the kiosk heard instead)")
+    by_phrase: dict[str, list] = defaultdict(list)
+    for r in rows:
+        by_phrase[r.phrase].append(r)
+    for text, rs in sorted(by_phrase.items(), key=lambda kv: sum(r.kiosk == "right" for r in kv[1]) / len(kv[1])):
+        clean = [r for r in rs if r.cond == "clean"]
+        noisy = [r for r in rs if r.cond != "clean"]
+        miss = Counter(f"{r.kiosk_heard or '∅'}{' (wrong)' if r.kiosk == 'wrong' else ''}" for r in rs if r.kiosk != "right")
+        print(f"{text!r:22s} ({rs[0].intent}) kiosk clean {sum(r.kiosk == 'right' for r in clean)}/{len(clean)}, "
+              f"noisy {sum(r.kiosk == 'right' for r in noisy)}/{len(noisy)}, wrong {sum(r.kiosk == 'wrong' for r in rs)}"
+              f" | bare {sum(r.bare == 'right' for r in rs)}/{len(rs)}, wrong {sum(r.bare == 'wrong' for r in rs)}"
+              f"  {dict(miss.most_common(4)) if miss else ''}")
+    figures = {"clean": _rate(rows, lambda r: r.cond == "clean"), "10 dB": _rate(rows, lambda r: r.cond.endswith("@10")),
+               "wrong accepts": _rate(rows, lambda r: True, "wrong")}
+    kinds = {r.cond for r in rows if r.cond.endswith("@10")}
+    figures["each noise kind at 10 dB"] = min((_rate(rows, lambda r, c=c: r.cond == c) for c in kinds), default=float("nan"))
+    return figures
 
 
-def no_command_audio(seconds: float, noises: dict[str, bytes], seed: int = 7) -> dict[str, bytes]:
-    rng = random.Random(seed)
-    part = seconds / 4
-    n = int(sg.RATE * part) * 2
-
-    def loop(pcm: bytes) -> bytes:
-        return (pcm * (n // len(pcm) + 1))[:n]
-
-    narration = b""
-    while len(narration) < n:
-        narration += sg.speak(rng.choice(NARRATION), rng.choice(VOICES)) + sg.silence(rng.uniform(0.3, 1.0))
-    return {
-        "pink+clatter": sg.overlay([loop(noises["pink"]), loop(noises["clatter"])]),
-        "babble": loop(noises["babble"]),
-        "narration": narration[:n],
-        "busy mix": sg.overlay([loop(noises["babble"]), loop(noises["clatter"]), loop(noises["pink"])], [1.0, 0.7, 0.3]),
-    }
+def _rate(rows, keep, outcome: str = "right") -> float:
+    sel = [r for r in rows if keep(r)]
+    return sum(r.kiosk == outcome for r in sel) / len(sel) if sel else float("nan")
 
 
-def run_no_command(engine, catalog, game, audio: dict[str, bytes]) -> None:
-    """One grammar with navigation and every intent of the game(s) at once: more phrases than any real
-    screen, so more chances for a false accept."""
-    specs = list(catalog.navigation())
-    for g in (list(SCREENS) if game == "all" else [game] if game else []):
-        specs += catalog.game_intents(g)
-    names = [s.name for s in specs]
-    total = sum(len(p) for p in audio.values()) / 2 / sg.RATE
-    hours = total / 3600
-    print(f"\n## No-command audio: {total / 60:.1f} min ({', '.join(audio)})")
-    # 1. Command grammar listening all the time (no wake phrase, no button): the raw false-accept rate.
-    book = build_phrasebook(specs, sample_slots(game), engine.vocabulary, catalog.decoys)
-    raw = Counter()
-    finals = Counter()
-    for name, mic in audio.items():
-        pcm = denoised(mic)
-        rec = engine.recognizer(book.grammar)
-        endpoint = QuickEndpoint()
-        for i in range(0, len(pcm), CHUNK):
-            heard = rec.accept(pcm[i : i + CHUNK])
-            if heard is None and endpoint.update(mic[i : i + CHUNK]):
-                heard = rec.final()
-            if heard is not None:
-                intent = book.pick(heard.candidates)[1]
-                if intent is not None:
-                    raw[name] += 1
-                    finals[name] += intent.final
-    print(f"- always-on command grammar: {sum(raw.values())} intents = {sum(raw.values()) / hours:.0f}/h "
-          f"(final actions requested {sum(finals.values())}); per source {dict(raw)}")
-    # 2. The real hands-free pipeline: wake phrase → command → confirmation.
-    t = [0.0]
-    ctl = VoiceController(catalog, engine, Mode.WAKE_PHRASE, clock=lambda: t[0], gate=MicGate(), board=StatusBoard(),
-                          stages=PERTURB_STAGES, denoise=True)
-    ctl.mic_available(True)
-    ctl.set_context("bench", names, sample_slots(game))
-    events: Counter = Counter()
-    woke = [0]
+def report_wake(part: str, rows, quiet: dict, current: str) -> dict[str, float]:
+    print(f"\n## Wake phrase candidates, {part} part (hands-free, the candidate as the one wake phrase)")
+    figures: dict[str, float] = {}
+    for cand in dict.fromkeys(r.phrase for r in rows):
+        rs = [r for r in rows if r.phrase == cand]
+        by = tally(rs, lambda r: "clean" if r.cond == "clean" else "noisy")
+        k, b = tally(rs, lambda r: "all")["all"]
+        q = quiet.get(cand)
+        fw = ""
+        if q is not None:
+            hours = q.seconds / 3600
+            fw = (f"; café audio {q.seconds / 60:.0f} min: {sum(q.wakes.values())} false wakes = "
+                  f"{sum(q.wakes.values()) / hours:.1f}/h {dict(q.wakes)} (bare vosk {sum(q.bare_wakes.values())} = "
+                  f"{sum(q.bare_wakes.values()) / hours:.0f}/h), commands acted on {q.nav}, final actions requested "
+                  f"{q.final_requested}, dispatched {q.final_dispatched}")
+        mark = "  <- the catalog's wake phrase" if cand == current else ""
+        print(f"{cand!r}: woke {pct(k, 'right')} (clean {pct(by['clean'][0], 'right')}, 10 dB "
+              f"{pct(by['noisy'][0], 'right')}; n={sum(k.values())}) | bare vosk {pct(b, 'right')}{fw}{mark}")
+        if cand == current:
+            figures["wake"] = k["right"] / max(1, sum(k.values()))
+            if q is not None:
+                figures["false wakes per hour"] = sum(q.wakes.values()) / (q.seconds / 3600)
+                figures["final actions from café audio"] = q.final_dispatched
+    return figures
 
-    def on(e: VoiceEvent) -> None:
-        if e.kind == "phase" and e.detail == "listening":
-            woke[0] += 1
-        if e.kind == "intent" and e.intent is not None:
-            events["final dispatched" if e.intent.final else "nav dispatched"] += 1
-        if e.kind == "confirm":
-            events["final requested"] += 1
 
-    ctl.listen(on)
-    for pcm in audio.values():
-        for i in range(0, len(pcm), CHUNK):
-            t[0] += CHUNK / 2 / sg.RATE
-            ctl.feed(pcm[i : i + CHUNK])
-    print(f"- hands-free (wake phrase): wake triggers {woke[0]} = {woke[0] / hours:.1f}/h; "
-          f"navigation dispatched {events['nav dispatched']} = {events['nav dispatched'] / hours:.1f}/h; "
-          f"final requested {events['final requested']}; final dispatched after confirmation "
-          f"{events['final dispatched']} = {events['final dispatched'] / hours:.1f}/h")
-    print("- push-to-talk: audio is discarded while the button is up → 0 by construction")
+def report_goals(part: str, figures: dict[str, float]) -> None:
+    print(f"\n## Goals (issue #38), {part} part")
+    for name, goal in GOALS.items():
+        if name not in figures:
+            print(f"{name:32s} not measured in this run")
+            continue
+        got = figures[name]
+        upper = name in ("wrong accepts", "false wakes per hour", "final actions from café audio")
+        met = got <= goal if upper else got >= goal
+        share = isinstance(goal, float) and goal < 1
+        shown = f"{got:.1%}" if share else f"{got:g}"
+        want = ("≤ " if upper else "≥ ") + (f"{goal:.0%}" if share else f"{goal:g}")
+        print(f"{name:32s} {shown:>8s}  goal {want:8s} {'met' if met else 'NOT MET'}")
+
+
+def main() -> None:
+    from bench.voice_score import Scorer, phrases_of, quiet_run, with_wake
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--part", choices=PARTS, default=HELD_OUT, help="the part scored (choices: on tuning only)")
+    ap.add_argument("--voices", type=int, default=None, help="only the part's first N voices (a sample)")
+    ap.add_argument("--sets", default=SETS, help="voice check sets whose phrases are said, comma-separated")
+    ap.add_argument("--only", default="", help="only these intents (comma-separated names)")
+    ap.add_argument("--noise", nargs="*", default=None, metavar="NOISE@DB", help=f"conditions (default {NOISES})")
+    ap.add_argument("--wake", nargs="*", default=None, help="wake candidates (default: the catalog's; none: skip)")
+    ap.add_argument("--cafe-seconds", type=float, default=150.0, help="café audio per kind (4 kinds); 0: skip")
+    ap.add_argument("--catalog", type=Path, default=None, help="other templates (tuning part only)")
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
+    ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
+    args = ap.parse_args()
+    if sg.tools_available():
+        sys.exit(f"missing tools: {sg.tools_available()}")
+    if args.catalog is not None and args.part != TUNING:
+        sys.exit("--catalog tries choices: on the tuning part only (--part tuning)")
+    catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
+    if args.make_takes is not None:
+        from audio.vocab import default_model_path, read_vocabulary
+
+        vocab = read_vocabulary(default_model_path())
+        voices = [f"{v.variant or 'ko'}/{v.speed}/{v.pitch}" for v in SPLIT[HELD_OUT].voices]
+        print(f"{make_takes(args.make_takes, catalog, vocab, args.sets.split(','), voices)} takes written")
+        return
+    t0 = time.perf_counter()
+    loader = ModelLoader(board=StatusBoard())
+    loader.start()
+    engine = loader.wait()
+    if engine is None:
+        sys.exit(f"model not available: {loader.reason}")
+    print(f"model load + vocabulary + warm-up: {time.perf_counter() - t0:.2f} s; RSS {rss_mb():.0f} MB")
+    if args.recordings is not None:
+        conds = [("none", None)] + conditions(args.noise or [])
+        run_recordings(engine, catalog, args.recordings, conds, args.corpus)
+        print(f"\npeak RSS {rss_mb():.0f} MB")
+        return
+    part = SPLIT[args.part]
+    scorer = Scorer(engine, catalog, args.corpus, part, args.voices)
+    conds = conditions(args.noise if args.noise is not None else NOISES)
+    only = set(args.only.split(",")) if args.only else None
+    phrases = phrases_of(catalog, args.sets.split(","), engine.vocabulary, only)
+    print(f"# Voice benchmark: the {part.name.upper()} part of bench/voice_split.py — every figure below is for it")
+    print(f"{len(scorer.voices)} voices ({', '.join(v.label for v in scorer.voices)}); rooms: "
+          f"{', '.join(r.name for r in part.rooms)} (one per take); conditions: {', '.join(args.noise or NOISES)}; "
+          f"{len(phrases)} phrases of {args.sets}")
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    rows = scorer.score(phrases, conds)
+    print(f"{len(rows)} utterances scored twice (kiosk + bare) in {time.perf_counter() - t0:.0f} s "
+          f"({time.process_time() - cpu0:.0f} s CPU)")
+    figures = report_commands(part.name, rows) if rows else {}
+    wake = args.wake if args.wake is not None else list(catalog.wake_candidates)
+    if wake:
+        t0 = time.perf_counter()
+        wrows = scorer.wake_phrases(wake, conds)
+        quiet = {}
+        if args.cafe_seconds > 0:
+            cafe = scorer.cafe(args.cafe_seconds)
+            quiet = {c: quiet_run(engine, with_wake(catalog, c), cafe) for c in wake}
+        current = catalog.intents["wake"].templates[0]
+        figures.update(report_wake(part.name, wrows, quiet, current))
+        print(f"(wake candidates and café audio: {time.perf_counter() - t0:.0f} s)")
+    report_goals(part.name, figures)
+    print(f"\npeak RSS {rss_mb():.0f} MB")
 
 
 def make_takes(folder: Path, catalog, vocabulary, sets: list[str], voices: list[str]) -> int:
@@ -363,14 +276,18 @@ def load_recording(path: Path) -> bytes:
                            "-t", "raw", "-"], check=True, capture_output=True, timeout=60).stdout
 
 
-def run_recordings(engine, catalog, folder: Path, conditions: list[tuple[str, float | None]]) -> None:
+def run_recordings(engine, catalog, folder: Path, conditions: list[tuple[str, float | None]], corpus: Path) -> None:
     """Every take in `folder` (the staff voice check's layout) scored as the kiosk decides it
     (audio/voicecheck.py: push-to-talk for commands and 네/아니요, hands-free for the wake phrase), clean and
     mixed with our noises; per phrase, speaker, kind and condition, with latency."""
     from audio.voicecheck import VoiceCheck, score_pcm
 
     phrases = VoiceCheck(folder, catalog, engine.vocabulary).all_phrases()
-    noises = make_noises(12.0) if any(snr is not None for _, snr in conditions) else {}
+    from bench.voice_corpus import Corpus, PartReader
+
+    held = SPLIT[HELD_OUT]  # the noise of the held-out part (nothing was tuned on it)
+    noises = {k: PartReader(corpus, held.name).read(Corpus(corpus, held).noise(k))
+              for k in {n for n, snr in conditions if snr is not None}}
     tables: dict[str, dict[str, Counter]] = {k: defaultdict(Counter) for k in ("phrase", "speaker", "kind", "condition")}
     heard_as: dict[str, Counter] = defaultdict(Counter)
     latency: dict[str, list[float]] = defaultdict(list)
@@ -416,117 +333,6 @@ def run_recordings(engine, catalog, folder: Path, conditions: list[tuple[str, fl
               f"max {values[-1]:.2f} s (n={len(values)})")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--select", action="store_true", help="clean speech only, per phrasing, all voices")
-    ap.add_argument("--game", default=None, help="a game, or 'all' (default: navigation only)")
-    ap.add_argument("--no-command-seconds", type=float, default=600.0, help="0: skip the no-command audio")
-    ap.add_argument("--per-intent", type=int, default=6, help="phrases tested per slot-filled intent")
-    ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
-    ap.add_argument("--noise", nargs="*", default=[], metavar="NOISE@DB",
-                    help="also mixed with our noise, e.g. pink@10 babble@10 clatter@20 (default without "
-                         "--recordings: pink, babble and clatter at 20, 10 and 5 dB)")
-    ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
-    ap.add_argument("--sets", default="basic", help="with --make-takes: voice check sets, comma-separated")
-    ap.add_argument("--voices", nargs="*", default=HELD_OUT, help="with --make-takes: variant/speed/pitch")
-    args = ap.parse_args()
-    if sg.tools_available():
-        sys.exit(f"missing tools: {sg.tools_available()}")
-    catalog = load_catalog()
-    if args.make_takes is not None:
-        from audio.vocab import default_model_path, read_vocabulary
-
-        vocab = read_vocabulary(default_model_path())
-        print(f"{make_takes(args.make_takes, catalog, vocab, args.sets.split(','), args.voices)} takes written")
-        return
-    t0 = time.perf_counter()
-    loader = ModelLoader(board=StatusBoard())
-    loader.start()
-    engine = loader.wait()
-    if engine is None:
-        sys.exit(f"model not available: {loader.reason}")
-    print(f"# Voice benchmark (game={args.game or 'navigation only'})")
-    print(f"model load + vocabulary + warm-up: {time.perf_counter() - t0:.2f} s; RSS {rss_mb():.0f} MB")
-    if args.recordings is not None:
-        conds = [("none", None)] + [(c.split("@")[0], float(c.split("@")[1])) for c in args.noise]
-        run_recordings(engine, catalog, args.recordings, conds)
-        print(f"\npeak RSS {rss_mb():.0f} MB")
-        return
-    voices = VOICES[:3] if args.quick else VOICES
-    noisy_voices = voices[:3]
-    noises = make_noises(12.0)
-    games: list[str | None] = list(SCREENS) if args.game == "all" else [args.game]
-    books: dict[str, PhraseBook] = {}
-    per_phrase: dict[str, Counter] = defaultdict(Counter)
-    conf: dict[str, Counter] = defaultdict(Counter)
-    per_cond: dict[str, Counter] = defaultdict(Counter)
-    lep: list[float] = []
-    lptt: list[float] = []
-    dec = aud = 0.0
-    noisy = ([(c.split("@")[0], float(c.split("@")[1])) for c in args.noise] if args.noise
-             else [(n, s) for n in ("pink", "babble", "clatter") for s in (20.0, 10.0, 5.0)])
-    for i, game in enumerate(games):
-        runs = [(voices, [("none", None)])] + ([] if args.select else [(noisy_voices, noisy)])
-        for vs, conditions in runs:
-            b, pp, cf, pc, le, lp, d, a = run_commands(
-                engine, catalog, game, vs, conditions, noises, args.per_intent, nav=i == 0)
-            books.update({f"{game}/{k}": v for k, v in b.items()})
-            for key, c in pc.items():
-                per_cond[key].update(c)
-            if conditions[0][1] is None:  # per-phrase figures and latency: clean speech only
-                for key, c in pp.items():
-                    per_phrase[key].update(c)
-                for key, c in cf.items():
-                    conf[key].update(c)
-                lep += le
-                lptt += lp
-            dec += d
-            aud += a
-    spec_of = {}
-    for screen, book in books.items():
-        print(f"\nscreen {screen}: {len(book.phrases)} phrases + {len(book.decoys)} decoys; dropped: {list(book.dropped)}")
-        spec_of.update({t: s for t, (s, _) in book.phrases.items()})
-    print("\n## Per phrase, clean speech (" + ", ".join(v.label for v in voices) + ")")
-    by_intent: dict[str, Counter] = defaultdict(Counter)
-    for text, c in sorted(per_phrase.items(), key=lambda kv: kv[1]["correct"]):
-        spec = spec_of[text]
-        by_intent[spec.name].update(c)
-        n = sum(c.values())
-        print(f"{c['correct']}/{n} correct, {c['wrong']} wrong  {text!r} ({spec.name})  misses: {dict(conf[text])}")
-    print("\n## Per intent, clean")
-    for name, c in sorted(by_intent.items()):
-        n = sum(c.values())
-        print(f"{name:24s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong")
-    for label, keep in (("all phrases", lambda s: True), ("navigation", lambda s: s.kind == "nav"),
-                        ("game intents", lambda s: s.kind == "game"), ("final actions", lambda s: s.final)):
-        tot = Counter()
-        for text, c in per_phrase.items():
-            if keep(spec_of[text]):
-                tot.update(c)
-        n = sum(tot.values())
-        if n:
-            print(f"clean, {label:14s}: {tot['correct'] / n:6.1%} correct, {tot['wrong'] / n:5.1%} wrong accept (n={n})")
-    print("\n## Per condition")
-    for cond, c in per_cond.items():
-        n = sum(c.values())
-        print(f"{cond:16s} {c['correct'] / n:6.1%} correct  {c['wrong'] / n:6.1%} wrong accept  "
-              f"{c['rejected'] / n:6.1%} rejected  (n={n})")
-    for cond, voice, text, got in WRONG:
-        print(f"wrong accept {cond}: {text!r} heard as {got!r} ({voice})")
-    lep.sort()
-    lptt.sort()
-    if lep:
-        print(f"\nlatency end of speech → intent, hands-free (endpointing): median {lep[len(lep) // 2]:.2f} s, "
-              f"p90 {lep[int(len(lep) * 0.9)]:.2f} s (n={len(lep)})")
-    if lptt:
-        print(f"latency button release → intent, push-to-talk: median {lptt[len(lptt) // 2] * 1000:.0f} ms, "
-              f"max {lptt[-1] * 1000:.0f} ms")
-    print(f"real-time factor (grammar mode): {dec / aud:.3f} ({aud:.0f} s of audio)")
-    if not args.select and args.no_command_seconds > 0:
-        secs = 120.0 if args.quick else args.no_command_seconds
-        run_no_command(engine, catalog, args.game, no_command_audio(secs, noises))
-    print(f"\npeak RSS {rss_mb():.0f} MB")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ UI thread's frame, the process's CPU time from the release to the decision, and 
 said once with each), so that the figures compare under the same load. `--trace`: where the slowest takes'
 time went (the worker's queue, the final decode, each finish and each decode after the release).
 
-Voices are bench/voice.py's HELD_OUT ones. Prints figures; asserts nothing. Goal: p90 ≤ 0.8 s."""
+Voices are the held-out part's (bench/voice_split.py). Prints figures; asserts nothing. Goal: p90 ≤ 0.8 s."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     from audio import speechgen as sg
     from audio.status import StatusBoard
     from audio.voice_system import start_voice
-    from bench.voice import HELD_OUT
+    from bench.voice_split import HELD_OUT, SPLIT
     from kiosk.session import Session
     from kiosk.testing import Driver, start_app
 
@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> None:
     idle = IdleDecodes()
     takes = []
     for i in range(args.runs):
-        variant, speed, pitch = HELD_OUT[i % len(HELD_OUT)].split("/")
-        voice = sg.Voice("" if variant == "ko" else variant, int(speed), int(pitch))
+        voices = SPLIT[HELD_OUT].voices
+        voice = voices[i % len(voices)]
         takes.append(sg.speak(PHRASES[i % len(PHRASES)], voice) + sg.silence(0.3))
     lat: dict[str, list[float]] = {v: [] for v in args.streamed}
     dec: dict[str, list[float]] = {v: [] for v in args.streamed}
