@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter as Tally
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -111,31 +112,38 @@ def advise(a: Analysis, room: str | None = None, samples: int = 160, seed: int =
     if not deals:
         return _hint_advice(a, cands, top)
     n = kn.players
-    order = [(me + k) % n for k in range(1, n)]
+    # per card, per deal: the place in disproval order of the card's holder (1..n-1; 0: me or the envelope,
+    # who never show it), so the first to show is the one with the lowest nonzero place
+    place = {p: k for k, p in enumerate(((me + k) % n for k in range(1, n)), 1)}
+    cols = {c: [place.get(d[c], 0) for d in deals] for c in {x for cand in cands for x in cand}}
+    total = len(deals)
     out = []
     for s, w, r in cands:
-        named = (s, w, r)
-        dist: dict[tuple[int, str], float] = {}
+        # counts in sixths (a shower picks uniformly among the 1-3 named cards it holds)
+        dist: dict[tuple[int, int], int] = {}
         noise = 0.0
         none = 0
-        for d in deals:
-            for p in order:
-                held = [c for c in named if d[c] == p]
-                if held:
-                    for c in held:
-                        key = (p, c)
-                        dist[key] = dist.get(key, 0.0) + 1.0 / len(held)
-                    noise += math.log2(len(held))
-                    break
-            else:
-                none += 1
-                dist[(-1, "")] = dist.get((-1, ""), 0.0) + 1.0
-        total = float(len(deals))
-        h = -sum(v / total * math.log2(v / total) for v in dist.values() if v)
+        for (ps, pw, pr), times in Tally(zip(cols[s], cols[w], cols[r], strict=True)).items():
+            m = min(ps or n, pw or n, pr or n)
+            if m == n:
+                none += times
+                continue
+            held = (ps == m) + (pw == m) + (pr == m)
+            share = 6 // held * times
+            for k, x in ((0, ps), (1, pw), (2, pr)):
+                if x == m:
+                    dist[(m, k)] = dist.get((m, k), 0) + share
+            if held > 1:
+                noise += _LOG2[held] * times
+        h = -sum(v / (6 * total) * math.log2(v / (6 * total)) for v in dist.values())
+        if none:
+            h -= none / total * math.log2(none / total)
         out.append(Advice(s, w, r, max(h - noise / total, 0.0), none / total))
     out.sort(key=lambda x: (-x.bits, x.suspect, x.weapon, x.room))
     return out[:top]
 
+
+_LOG2 = (0.0, 0.0, 1.0, math.log2(3))
 
 Verdict = Literal["solved", "nothing_here", "nothing", "much", "some"]
 NOTHING = 0.01  # below this (expected bits, or open cells without the exact model) a suggestion teaches nothing

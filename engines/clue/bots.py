@@ -1,0 +1,305 @@
+"""Tablet detectives for Clue (digital mode): three levels that differ in how well they think, not in what
+they see. Each plays from its own notebook, rebuilt on every call from its seat's view alone
+(`knowledge_from_view`: its hand, the cards shown to it, the public log of suggestions, passes, shows and
+accusations). The rules of `engines.bots` hold: view, legal actions and a random stream in, one legal
+action out, nothing kept between calls.
+
+- 쉬움 (easy): the usual paper notebook: the notation's local rules (propagation only). Suggests cards its
+  notebook has not placed, at random among them; accuses when the notebook names all three; shows any card.
+- 보통 (normal): exact counting (engines.clue.solver): the suggestion of most expected information in the
+  room it is in; the room of most information among those its die reaches; accuses when the envelope is
+  certain; shows the card that tells the suggester least.
+- 어려움 (hard): as 보통, and gambles late: accuses the likeliest triple once its exact probability passes a
+  threshold that falls as the game goes on (`Gamble`; calibrated in bench/bots.py on seeds apart from the
+  ones its figures are measured on).
+
+Rooms are chosen by reachability on the classic board (engines.clue.board): from a room, the rooms within
+the die's squares. A token in the corridors has no position in any view (the engine models rooms only), so
+there the table's legal actions decide what is reachable (bench/bots.py narrows them by its own board).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engines.bots import Bot, Level, named, pick
+from engines.clue.board import has_map, passage, room_distance
+from engines.clue.knowledge import Fact, Knowledge
+from engines.clue.notation import propagate
+from engines.clue.solver import Analysis, advise, analyse
+from engines.clue.state import ACCUSE_CHECK, AFTER, DIGITAL, HANDS, IN_ROOM, MOVE, NOTE, REFUTE, START
+from engines.clue.views import knowledge_from_view
+from engines.core import Action, View
+
+SAMPLES = 120  # deals drawn for the expected information of suggestions
+SUGGEST_HERE = 0.7  # suggest where one was moved (or take the passage) if worth this share of the best room
+
+
+@dataclass(frozen=True)
+class Gamble:
+    """어려움's late accusation: accuse the likeliest triple when its exact probability is at least
+    `max(floor, start - per_round * rounds)`, rounds = suggestions made so far / players still in."""
+
+    start: float = 0.95
+    per_round: float = 0.04
+    floor: float = 0.5
+
+    def threshold(self, rounds: float) -> float:
+        return max(self.floor, self.start - self.per_round * rounds)
+
+
+Choice = Literal["info", "open", "random"]
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a bot thinks. `counting`: exact counting (else the notation's local rules only); `choice`: rooms
+    and suggestions by expected information ("info", needs counting), among cards the notebook has not
+    placed ("open"), or at random ("random": bench/bots.py's random-suggestion player); `leak_least`: choose
+    the card to show (else any); `gamble`: a late accusation short of certainty."""
+
+    counting: bool
+    choice: Choice
+    leak_least: bool
+    gamble: Gamble | None = None
+
+
+@dataclass
+class Notes:
+    """What a bot knows on one call: its view's facts and what they imply."""
+
+    detail: Mapping[str, Any]
+    knowledge: Knowledge
+    analysis: Analysis | None  # counting levels
+    marks: dict[str, list[int | None]]
+    envelope: dict[int, str]  # category → card known to be in the envelope
+
+    @property
+    def me(self) -> int:
+        return int(self.detail["me"])
+
+    @property
+    def room(self) -> str:
+        """The room my token is in ("" in the corridors)."""
+        suspect = self.detail["players"][self.me]["suspect"]
+        return str(self.detail["tokens"].get(suspect, ""))
+
+    def solved(self) -> tuple[str, str, str] | None:
+        if len(self.envelope) < 3:
+            return None
+        return (self.envelope[0], self.envelope[1], self.envelope[2])
+
+
+def notes(view: View, counting: bool) -> Notes:
+    detail = view.detail
+    kn = knowledge_from_view(dict(detail))
+    if counting:
+        a = analyse(kn)
+        env = {} if a.contradiction else a.envelope()
+        return Notes(detail, kn, a, a.notebook.marks, env)
+    nb = propagate(kn, local_only=True)
+    return Notes(detail, kn, None, nb.marks, {} if nb.contradiction else nb.envelope_known())
+
+
+# ---------------------------------------------------------------- the bot
+
+
+def make(style: Style) -> Bot:
+    def bot(view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        return _decide(style, view, legal, rng)
+    return bot
+
+
+def _decide(style: Style, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    phase = view.phase
+    if phase == REFUTE:
+        return _show(style, view.detail, legal, rng)
+    if phase in (HANDS, NOTE, ACCUSE_CHECK) or view.detail.get("mode") != DIGITAL:
+        return legal[0]  # physical mode: the guests' own cards; tablet seats play digital games only
+    n = notes(view, style.counting)
+    accuse = _accusation(style, n, legal)
+    if accuse is not None:
+        return accuse
+    if phase == START:
+        return _start(style, n, legal, rng)
+    if phase == MOVE:
+        return _move(style, n, legal, rng)
+    if phase == IN_ROOM:
+        suggest = named(legal, "suggest")
+        if suggest:
+            return _suggest(style, n, n.room, legal, rng)
+    end = pick(legal, "end_turn")
+    if end is not None and phase in (IN_ROOM, AFTER):
+        return end
+    return legal[0]
+
+
+# ---------------------------------------------------------------- accusing
+
+
+def _accusation(style: Style, n: Notes, legal: Sequence[Action]) -> Action | None:
+    if not named(legal, "accuse"):
+        return None
+    triple = n.solved()
+    if triple is None and style.gamble is not None and n.analysis is not None:
+        triple = _gamble(style.gamble, n)
+    if triple is None:
+        return None
+    return pick(legal, "accuse", suspect=triple[0], weapon=triple[1], room=triple[2])
+
+
+def _gamble(g: Gamble, n: Notes) -> tuple[str, str, str] | None:
+    a = n.analysis
+    assert a is not None
+    if a.contradiction or not a.probs.exact or not a.probs.total:
+        return None
+    players = n.detail["players"]
+    active = max(1, sum(1 for p in players if not p["out"]))
+    rounds = len(n.detail["suggestions"]) / active
+    need = g.threshold(rounds)
+    cats = n.knowledge.categories
+    tops = [sorted(cat, key=lambda c: -a.probs.envelope(c))[:2] for cat in cats]
+    best = max(((s, w, r) for s in tops[0] for w in tops[1] for r in tops[2]),
+               key=lambda t: a.probs.envelope(t[0]) * a.probs.envelope(t[1]) * a.probs.envelope(t[2]))
+    # the joint probability is at most the smallest marginal: count exactly only when it could pass
+    if min(a.probs.envelope(c) for c in best) < need:
+        return None
+    p = triple_probability(a, best)
+    return best if p >= need else None
+
+
+def triple_probability(a: Analysis, triple: tuple[str, str, str]) -> float:
+    """Exact probability that the envelope holds exactly `triple`, given what `a` knows."""
+    if not a.probs.exact or not a.probs.total:
+        return 0.0
+    sub = analyse(a.knowledge.add(*(Fact("envelope", -1, (c,)) for c in triple)))
+    if not sub.probs.exact or sub.contradiction:
+        return 0.0
+    return sub.probs.total / a.probs.total
+
+
+# ---------------------------------------------------------------- where to go
+
+
+def room_values(style: Style, n: Notes, rng: random.Random) -> dict[str, float]:
+    """How much a suggestion in each room would teach: the best expected bits there (counting levels),
+    or 1 for a room the notebook has not placed (+ a little for each unplaced suspect and weapon)."""
+    rooms = n.knowledge.categories[2]
+    if style.choice == "random":
+        return {r: rng.random() for r in rooms}
+    if style.choice == "info" and n.analysis is not None:
+        best: dict[str, float] = {r: 0.0 for r in rooms}
+        for adv in advise(n.analysis, None, samples=SAMPLES, seed=rng.randrange(1 << 30), top=1 << 30):
+            best[adv.room] = max(best[adv.room], adv.bits)
+        return best
+    env = n.knowledge.envelope
+    return {r: 1.0 if n.marks[r][env] is None else 0.0 for r in rooms}
+
+
+def _reaches(n: Notes, room: str, die: int) -> bool:
+    """Whether my token can reach `room` with `die` squares, as far as my map knows."""
+    here = n.room
+    if not here or not has_map(str(n.detail.get("set", ""))):
+        return True  # no position in the view (corridors) or no map: the table's legal actions decide
+    return room_distance(here, room) <= die
+
+
+def _best(values: Mapping[str, float], rooms: Sequence[str], rng: random.Random) -> str:
+    top = max(values[r] for r in rooms)
+    return rng.choice([r for r in rooms if values[r] >= top - 1e-9])
+
+
+def _start(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -> Action:
+    roll = pick(legal, "roll_die")
+    here_ok = bool(named(legal, "suggest"))
+    through = pick(legal, "use_passage")
+    if not here_ok and through is None:
+        return roll or legal[0]
+    values = room_values(style, n, rng)
+    best = max(values.values())
+    if here_ok and values.get(n.room, 0.0) >= SUGGEST_HERE * best:
+        return _suggest(style, n, n.room, legal, rng)
+    if through is not None:
+        to = passage(n.room) if has_map(str(n.detail.get("set", ""))) else ""
+        if to and values[to] >= SUGGEST_HERE * best:
+            return through
+    return roll or legal[0]
+
+
+def _move(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -> Action:
+    die = int(n.detail.get("die", 0))
+    rooms = [r for r in (str(getattr(a, "room", "")) for a in named(legal, "enter_room")) if _reaches(n, r, die)]
+    stay = pick(legal, "stay_out")
+    if not rooms:
+        return stay or legal[0]
+    values = room_values(style, n, rng)
+    room = _best(values, rooms, rng)
+    return pick(legal, "enter_room", room=room) or legal[0]
+
+
+# ---------------------------------------------------------------- suggesting and showing
+
+
+def _suggest(style: Style, n: Notes, room: str, legal: Sequence[Action], rng: random.Random) -> Action:
+    if style.choice == "random":
+        return rng.choice(named(legal, "suggest"))
+    if style.choice == "info" and n.analysis is not None:
+        ranked = advise(n.analysis, room, samples=SAMPLES, seed=rng.randrange(1 << 30), top=1 << 30)
+        if ranked:
+            top = ranked[0].bits
+            ties = [x for x in ranked if x.bits >= top - 1e-9]
+            choice = rng.choice(ties)
+            found = pick(legal, "suggest", suspect=choice.suspect, weapon=choice.weapon)
+            if found is not None:
+                return found
+    env = n.knowledge.envelope
+    cats = n.knowledge.categories
+    # the paper notebook: a suspect and a weapon not yet placed (else any)
+    open_s = [c for c in cats[0] if n.marks[c][env] is None] or list(cats[0])
+    open_w = [c for c in cats[1] if n.marks[c][env] is None] or list(cats[1])
+    found = pick(legal, "suggest", suspect=rng.choice(open_s), weapon=rng.choice(open_w))
+    return found or rng.choice(named(legal, "suggest"))
+
+
+def _show(style: Style, detail: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    """Which card to show. Leaking least: a card the suggester has already seen from me (they learn
+    nothing); else one I have already shown someone (fewer of my cards known in all); else a room (one of
+    nine, less telling than a suspect or weapon of six), then a weapon; ties at random."""
+    shows = named(legal, "show")
+    if not style.leak_least or len(shows) < 2:
+        return rng.choice(shows) if shows else legal[0]
+    me = detail.get("me")
+    to = detail["suggestions"][-1]["seat"] if detail.get("suggestions") else -1
+    mine = [p for p in detail.get("private_cards", []) if p["by"] == me]
+    to_them = {p["shown_card"]["card"] for p in mine if p["to"] == to}
+    to_anyone = {p["shown_card"]["card"] for p in mine}
+    rooms = set(detail["cards"]["rooms"])
+    weapons = set(detail["cards"]["weapons"])
+
+    def cost(a: Action) -> int:
+        card = getattr(a, "card", "")
+        if card in to_them:
+            return 0
+        if card in to_anyone:
+            return 1
+        return 2 if card in rooms else 3 if card in weapons else 4
+
+    low = min(map(cost, shows))
+    return rng.choice([a for a in shows if cost(a) == low])
+
+
+EASY = Style(counting=False, choice="open", leak_least=False)
+NORMAL = Style(counting=True, choice="info", leak_least=True)
+HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble())
+# Not a level: bench/bots.py's baseline (exact notes and certain accusations, suggestions at random).
+RANDOM = Style(counting=True, choice="random", leak_least=False)
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", "쉬움", "Easy", make(EASY)),
+    "normal": Level("normal", "보통", "Normal", make(NORMAL)),
+    "hard": Level("hard", "어려움", "Hard", make(HARD)),
+}
+
