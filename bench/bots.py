@@ -1,0 +1,262 @@
+"""Tablet seats' strength and speed (engines/clue/bots.py, engines/mr_jack_ny/bots.py), in seeded simulated
+games through engines.bots.play: every seat a bot, chance by the engine, the table by a coarse board model
+(Clue: engines.clue.board.Walks; Mr. Jack: engines.mr_jack_ny.streets.Streets).
+
+    nice -n 10 python -m bench.bots                     # the default run: a few minutes
+    nice -n 10 python -m bench.bots --clue-games 400 --jack-games 4000
+    nice -n 10 python -m bench.bots --tune              # the gamble's calibration, on the tuning seeds
+
+Clue (digital mode, classic set), at each `--players` count, the bot under test in a seat that rotates game
+by game (so no seat order favours it):
+- 보통 against random-suggestion players (exact notes and certain accusations, suggestions and rooms at
+  random: what the suggestion policy adds) and against propagation-only players (쉬움: the usual paper
+  notebook): its win rate beside the even share 1/n, and turns to accuse (its own turns until its
+  accusation, in games it accused) beside the others';
+- 어려움 against 보통 head to head (seats alternate): 어려움's share of the wins (even: 50 %).
+Mr. Jack: each side at each level against a random legal player and against the other side's levels:
+the detective's win rate (Jack's is the rest), and how the games ended.
+CPU time per decision (time.process_time of the bot call alone), per level: median, p95, worst, and at
+the largest player count apart (the issue's goal: p95 <= 1 s at 6 players).
+
+Seeds: figures come from the held-out seeds ("eval"); `--tune` sweeps 어려움's gamble on the tuning
+seeds ("tune") only, never on the ones reported. Seeds are strings per split, so the two never meet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.bots import Bot, play, random_bot
+from engines.clue import ENGINE as CLUE
+from engines.clue import bots as clue_bots
+from engines.clue.board import Walks
+from engines.core import Action
+from engines.mr_jack_ny import ENGINE as JACK
+from engines.mr_jack_ny import bots as jack_bots
+from engines.mr_jack_ny.state import DETECTIVE
+from engines.mr_jack_ny.streets import Streets
+from tests.packs import pack_for
+
+CLUE_PACK = pack_for("clue")
+JACK_PACK = pack_for("mr_jack_ny")
+
+
+@dataclass
+class Clock:
+    """CPU seconds per decision, by label."""
+
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    def wrap(self, label: str, bot: Bot) -> Bot:
+        spent = self.times.setdefault(label, [])
+
+        def timed(view: Any, legal: Sequence[Action], rng: Any) -> Action:
+            t = time.process_time()
+            out = bot(view, legal, rng)
+            spent.append(time.process_time() - t)
+            return out
+        return timed
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def seed_of(split: str, *parts: object) -> int:
+    """A game's seed: the split's name is part of it, so tuning and reported games never share one."""
+    import zlib
+    return zlib.crc32(":".join([split, *map(str, parts)]).encode())
+
+
+# ---------------------------------------------------------------- Clue
+
+
+def clue_bot(name: str, gamble: clue_bots.Gamble | None = None) -> Bot:
+    if name == "random":
+        return clue_bots.make(clue_bots.RANDOM)
+    if name == "hard" and gamble is not None:
+        return clue_bots.make(clue_bots.Style(True, "info", True, gamble))
+    return clue_bots.LEVELS[name].bot
+
+
+@dataclass
+class ClueTally:
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=dict)  # by label ("none": everyone out)
+    turns: dict[str, list[int]] = field(default_factory=dict)  # own turns until one's accusation, by label
+    wrong: dict[str, int] = field(default_factory=dict)  # wrong accusations, by label
+
+
+class TurnWalks(Walks):
+    """The board model, counting each seat's turns as they begin."""
+
+    def __init__(self, n: int, first: int) -> None:
+        super().__init__()
+        self.turns = [0] * n
+        self.turns[first] = 1
+
+    def after(self, state: Any, action: Action, new: Any) -> None:
+        super().after(state, action, new)
+        if new.phase == "start" and (state.phase != "start" or new.turn != state.turn):
+            self.turns[new.turn] += 1
+
+
+def clue_games(n: int, labels: Callable[[int], list[str]], bots: dict[str, Bot], games: int, split: str,
+               tally: ClueTally, clock: Clock | None) -> None:
+    """`labels(g)`: the label of each seat in game g; `bots`: label → bot."""
+    for g in range(games):
+        seat_labels = labels(g)
+        seed = seed_of(split, "clue", n, g)
+        state = CLUE.setup({"players": [f"p{i}" for i in range(n)], "mode": "digital"}, CLUE_PACK, seed)
+        seats = {i: clock.wrap(f"{lb}@{n}", bots[lb]) if clock else bots[lb] for i, lb in enumerate(seat_labels)}
+        board = TurnWalks(n, state.first)
+        done = play(CLUE, state, seats, seed, board).state
+        tally.games += 1
+        winner = seat_labels[done.winner] if done.winner >= 0 else "none"
+        tally.wins[winner] = tally.wins.get(winner, 0) + 1
+        for acc in done.accusations:
+            lb = seat_labels[acc.seat]
+            tally.turns.setdefault(lb, []).append(board.turns[acc.seat])
+            if not acc.correct:
+                tally.wrong[lb] = tally.wrong.get(lb, 0) + 1
+
+
+def rotate(test: str, others: str, n: int) -> Callable[[int], list[str]]:
+    """The bot under test in seat g % n, the others around it."""
+    return lambda g: [test if i == g % n else others for i in range(n)]
+
+
+def alternate(a: str, b: str, n: int) -> Callable[[int], list[str]]:
+    """Head to head: seats alternate a/b, and who sits first swaps game by game (odd n: even shares)."""
+    return lambda g: [(a, b)[(i + g) % 2] for i in range(n)]
+
+
+def clue_report(title: str, tally: ClueTally, test: str, others: str, n: int) -> None:
+    seats_test = 1 if test != others and tally.games else 0
+    wins = tally.wins.get(test, 0)
+    print(f"  {title}: {tally.games} games")
+    if seats_test:
+        print(f"    {test} wins {wins / tally.games:6.1%} (even share {1 / n:.1%}); others {tally.wins.get(others, 0)}"
+              f", nobody {tally.wins.get('none', 0)}")
+    for lb in (test, others):
+        t = tally.turns.get(lb, [])
+        if t:
+            print(f"    {lb:>7}: own turns to accuse mean {statistics.mean(t):5.1f}, median {statistics.median(t):4.1f} "
+                  f"({len(t)} accusations, {tally.wrong.get(lb, 0)} wrong)")
+
+
+def head_to_head(title: str, tally: ClueTally, a: str, b: str) -> None:
+    wa, wb = tally.wins.get(a, 0), tally.wins.get(b, 0)
+    share = wa / max(1, wa + wb)
+    se = (share * (1 - share) / max(1, wa + wb)) ** 0.5
+    print(f"  {title}: {tally.games} games; {a} {wa}, {b} {wb}, nobody {tally.wins.get('none', 0)}: "
+          f"{a}'s share {share:.1%} ± {se:.1%} (even 50%)")
+    for lb in (a, b):
+        t = tally.turns.get(lb, [])
+        if t:
+            print(f"    {lb:>7}: own turns to accuse mean {statistics.mean(t):5.1f} ({len(t)} accusations, "
+                  f"{tally.wrong.get(lb, 0)} wrong)")
+
+
+def clue(players: list[int], games: int, clock: Clock) -> None:
+    bots = {name: clue_bot(name) for name in ("random", "easy", "normal", "hard")}
+    for n in players:
+        print(f"\nClue, {n} players (board model: engines.clue.board.Walks)")
+        for others, title in (("random", "보통 vs random-suggestion players"),
+                              ("easy", "보통 vs propagation-only players (쉬움)")):
+            t = ClueTally()
+            clue_games(n, rotate("normal", others, n), bots, games, "eval", t, clock)
+            clue_report(title, t, "normal", others, n)
+        t = ClueTally()
+        clue_games(n, alternate("hard", "normal", n), bots, games, "eval", t, clock)
+        head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
+
+
+def tune(players: list[int], games: int) -> None:
+    """어려움's gamble on the tuning seeds: its share against 보통 for a few thresholds."""
+    base = clue_bot("normal")
+    grid = [clue_bots.Gamble(s, r, f) for s in (0.9, 0.8) for r in (0.02, 0.04, 0.08) for f in (0.35, 0.5, 0.65)]
+    for n in players:
+        print(f"\nTuning 어려움's gamble, {n} players, {games} games each (tuning seeds)")
+        for g in grid:
+            t = ClueTally()
+            clue_games(n, alternate("hard", "normal", n), {"hard": clue_bot("hard", g), "normal": base}, games,
+                       "tune", t, None)
+            head_to_head(f"start {g.start}, per round {g.per_round}, floor {g.floor}", t, "hard", "normal")
+
+
+# ---------------------------------------------------------------- Mr. Jack
+
+
+def jack(games: int, clock: Clock) -> None:
+    def bot(side: str, level: str) -> Bot:
+        if level == "random":
+            return random_bot
+        return clock.wrap(f"{side} {level}", jack_bots.LEVELS[level].bot)
+
+    board = Streets(0)
+    print(f"\nMr. Jack in New York (board model: engines.mr_jack_ny.streets.Streets: visible {board.visible}, "
+          f"reach {board.reach}, escape {board.escape}); {games} games per pairing; detective's win rate")
+    levels = ["random", "easy", "hard"]
+    print(f"  {'detective / Jack':<18}" + "".join(f"{lv:>10}" for lv in levels))
+    endings: dict[tuple[str, str], dict[str, int]] = {}
+    for d in levels:
+        row = []
+        for j in levels:
+            won = 0
+            ends: dict[str, int] = {}
+            for g in range(games):
+                seed = seed_of("eval", "jack", g)
+                state = JACK.setup({"players": ["탐정", "잭"]}, JACK_PACK, seed)
+                done = play(JACK, state, {0: bot("detective", d), 1: bot("jack", j)}, seed, Streets(seed)).state
+                won += done.winner == DETECTIVE
+                ends[done.reason] = ends.get(done.reason, 0) + 1
+            endings[(d, j)] = ends
+            row.append(won / games)
+        print(f"  {d:<18}" + "".join(f"{x:>10.1%}" for x in row))
+    print("  endings (arrest right / arrest wrong / escape / rounds over):")
+    for (d, j), ends in endings.items():
+        print(f"    D {d:<6} J {j:<6} " + " / ".join(str(ends.get(k, 0)) for k in
+                                                    ("arrest_right", "arrest_wrong", "escape", "rounds_over")))
+
+
+# ---------------------------------------------------------------- main
+
+
+def timing(clock: Clock) -> None:
+    print("\nCPU time per decision (the bot call alone), ms: median / p95 / worst (decisions)")
+    for label, xs in sorted(clock.times.items()):
+        print(f"  {label:<16} {pct(xs, .5) * 1e3:8.2f} {pct(xs, .95) * 1e3:8.2f} {max(xs) * 1e3:8.2f}  ({len(xs)})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, nargs="+", default=[4, 6])
+    ap.add_argument("--clue-games", type=int, default=40, help="per matchup and player count")
+    ap.add_argument("--jack-games", type=int, default=1000, help="per pairing")
+    ap.add_argument("--tune", action="store_true", help="sweep 어려움's gamble on the tuning seeds instead")
+    ap.add_argument("--only", choices=["clue", "jack"], default=None)
+    args = ap.parse_args(argv)
+    print(f"Tablet seats, seeded simulated games; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    t0 = time.time()
+    if args.tune:
+        tune(args.players, args.clue_games)
+        return
+    clock = Clock()
+    if args.only != "clue":
+        jack(args.jack_games, clock)
+    if args.only != "jack":
+        clue(args.players, args.clue_games, clock)
+    timing(clock)
+    print(f"\nwall time {time.time() - t0:.0f} s; load average now {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
