@@ -226,13 +226,20 @@ def cmd_narration_render(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
+ENV_FILE = "/etc/tablehost/floor.env"
+
+
 def cmd_floor(args: argparse.Namespace) -> int:
     """The café floor page (staff, on the LAN): every table live, calls, content, statistics."""
     from dataclasses import replace
 
-    from kiosk.floor.serve import FloorSetup, run
+    from kiosk.floor.serve import FloorSetup, read_env, run
     from kiosk.paths import data_dir
 
+    problem = read_env(Path(args.env), required=args.env != ENV_FILE)
+    if problem:
+        print(f"tablehost floor: {problem}", file=sys.stderr)
+        return 2
     setup = FloorSetup.from_env(data_dir())
     if args.listen:
         host, _, port = args.listen.rpartition(":")
@@ -296,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     floor = sub.add_parser("floor", help="the café floor page (staff web page on the LAN)")
     floor.add_argument("--listen", help="HOST:PORT for the page (default TABLEHOST_FLOOR_WEB or 127.0.0.1:8080)")
     floor.add_argument("--broker", help="HOST[:PORT] of mosquitto (default TABLEHOST_FLOOR_BROKER)")
+    floor.add_argument("--env", default=ENV_FILE, help="the settings install.sh wrote (default %(default)s; "
+                       "the environment wins over it)")
     floor.set_defaults(fn=cmd_floor)
     narr = sub.add_parser("narration", help="narration tools")
     nsub = narr.add_subparsers(dest="narration_cmd", required=True)

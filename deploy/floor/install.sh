@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Set up the café floor on one always-on box (or a staff PC) running Debian 12: the mosquitto broker with a
 # password per tablet and per-tablet ACLs, listening on the café LAN address only, and the floor page.
-#   sudo deploy/floor/install.sh --address 192.168.0.10 --tables 12 [--pin 4321]
-#   deploy/floor/install.sh --root DIR --dry-run ...   write every file under DIR, print the system commands
+#   sudo deploy/floor/install.sh --address 192.168.0.10 --tables 12 --pin 4321
+#   deploy/floor/install.sh --root DIR ...   write every file under DIR and only print the system commands
+#   (--root always implies --dry-run: nothing outside DIR is touched)
 # Options: --port (broker, 1883), --web-port (floor page, 8080), --tables N (t01 … tNN) or --table ID (repeat).
 # Passwords: /etc/tablehost/floor-tables.txt (root only); kept when run again, new tables get new ones.
+# The floor page's PIN (4-8 digits) has no default: --pin is needed the first time, kept when run again.
 set -euo pipefail
 
 ROOT=""
@@ -48,6 +50,20 @@ for t in "${TABLES[@]}"; do
     exit 2
   fi
 done
+if [ -n "$ROOT" ]; then
+  DRY=1  # a trial root never touches the real system (apt, users, systemd)
+fi
+if [ -n "$PIN" ] && ! [[ "$PIN" =~ ^[0-9]{4,8}$ ]]; then
+  echo "The floor PIN is 4 to 8 digits: --pin 4321" >&2
+  exit 2
+fi
+if [ -z "$PIN" ] && [ -f "$ROOT/etc/tablehost/floor.env" ]; then
+  PIN="$(sed -n 's/^TABLEHOST_FLOOR_PIN=//p' "$ROOT/etc/tablehost/floor.env")"
+fi
+if [ -z "$PIN" ]; then
+  echo "Choose the floor page's PIN (4-8 digits, no default): --pin 4321" >&2
+  exit 2
+fi
 if [ "$DRY" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
   echo "Run as root (sudo), or use --root DIR --dry-run to try it out." >&2
   exit 1
@@ -113,7 +129,7 @@ FLOOR_PASS="$(awk '$1 == "floor" {print $2}' "$LIST")"
   printf 'TABLEHOST_FLOOR_BROKER=%s\nTABLEHOST_FLOOR_PORT=%s\nTABLEHOST_FLOOR_PASSWORD=%s\n' \
     "$ADDRESS" "$PORT" "$FLOOR_PASS"
   printf 'TABLEHOST_FLOOR_WEB=%s:%s\n' "$ADDRESS" "$WEB_PORT"
-  [ -n "$PIN" ] && printf 'TABLEHOST_FLOOR_PIN=%s\n' "$PIN"
+  printf 'TABLEHOST_FLOOR_PIN=%s\n' "$PIN"
 } > "$TH_ETC/floor.env"
 chmod 600 "$TH_ETC/floor.env"
 install -m 0644 "$SRC/deploy/floor/tablehost-floor.service" "$UNIT_DIR/tablehost-floor.service"
@@ -121,6 +137,6 @@ install -m 0644 "$SRC/deploy/floor/tablehost-floor.service" "$UNIT_DIR/tablehost
 run systemctl daemon-reload
 run systemctl enable mosquitto.service tablehost-floor.service
 run systemctl restart mosquitto.service tablehost-floor.service
-echo "==> Done. Floor page: http://$ADDRESS:$WEB_PORT/ (PIN ${PIN:-0000})"
+echo "==> Done. Floor page: http://$ADDRESS:$WEB_PORT/ (the PIN you chose)"
 echo "    Each tablet, staff mode → 카페 플로어: broker $ADDRESS, port $PORT, its table id and password:"
 grep -v '^floor ' "$LIST" | sed 's/^/      /'

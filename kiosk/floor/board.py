@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -18,10 +19,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from kiosk.floor import topics
+from kiosk.floor import schema, topics
 
 log = logging.getLogger(__name__)
 ACK_KEEP = 50  # call ids kept in a table's retained ack
+STALE_S = 200.0  # a tablet re-sends its status every 60 s (ui.HEARTBEAT): one silent this long is offline
+RATE = 5.0  # messages a second one tablet may send on average …
+BURST = 200.0  # … after a burst of this many (a reconnection re-sends its backlog); beyond: dropped, counted
 
 
 @dataclass
@@ -35,12 +39,27 @@ class TableState:
     seen: dict[str, float] = field(default_factory=dict)  # when this box first heard of each open call
     content: dict[str, Any] = field(default_factory=dict)  # the table's content report
 
+    tokens: float = BURST  # the rate quota's bucket
+    refilled: float = 0.0
+
+    def live(self, now: float) -> bool:
+        """Online by its last will (the retained online flag) and by the age of its status."""
+        return self.online and bool(self.received) and now - self.received < STALE_S
+
+    def within_rate(self, now: float) -> bool:
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE) if self.refilled else self.tokens
+        self.refilled = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
     def to_view(self, now: float) -> dict[str, Any]:
         s = self.status
         late = now - self.received if self.received else 0.0
         seated = s.get("seated_s")
         played = s.get("game_s")
-        return {"table": self.table, "online": self.online, "game": s.get("game"), "phase": s.get("phase", ""),
+        return {"table": self.table, "online": self.live(now), "game": s.get("game"), "phase": s.get("phase", ""),
                 "players": s.get("players", 0),
                 "seated_s": None if seated is None else round(seated + late),
                 "game_s": None if played is None else round(played + late),
@@ -56,20 +75,28 @@ class FloorBoard:
     def __init__(self, host: str, port: int, password: str, user: str = topics.FLOOR_USER,
                  on_change: Callable[[str], None] | None = None,
                  on_event: Callable[[dict[str, Any]], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, acks_path: Path | None = None) -> None:
         self.host, self.port = host, port
         self.on_change = on_change
-        self.on_event = on_event
+        self.on_event = on_event  # must keep the event durably: the broker's PUBACK waits for it
         self.clock = clock
         self.tables: dict[str, TableState] = {}
         self.manifest: dict[str, Any] | None = None
         self.connected = False
         self.last_error = ""
+        self.refused = False  # the broker refused our login (not a network problem)
         self.events_seen = 0
+        self.dropped: dict[str, int] = {}  # payloads refused, by why ("status", "event", "rate", "size" …)
         self.on_connected: list[Callable[[], None]] = []  # run on the network thread after each (re)connection
+        self.on_staff: Callable[[str], None] | None = None  # staff entered their PIN on this table's tablet
         self._seen: dict[str, None] = {}  # event ids already handled (QoS 1 may deliver twice)
         self._lock = threading.RLock()
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tablehost-{user}", protocol=mqtt.MQTTv5)
+        self.acks_path = acks_path
+        for table, acked in _load_acks(acks_path).items():
+            self._table(table).acked = acked
+        # manual acks: a message is acknowledged to the broker only once handled (an event: stored)
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tablehost-{user}", protocol=mqtt.MQTTv5,
+                        manual_ack=True)
         c.username_pw_set(user, password)
         c.reconnect_delay_set(min_delay=1, max_delay=4)
         c.max_inflight_messages_set(100)
@@ -98,8 +125,10 @@ class FloorBoard:
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, rc: Any, _p: Any) -> None:
         if rc.is_failure:
             self.connected, self.last_error = False, str(rc)
+            self.refused = rc.value in (0x86, 0x87, 0x85, 4, 5)  # bad user/password, not authorised, bad id
             log.error("floor: the broker refused us: %s", rc)
             return
+        self.refused = False
         self.connected, self.last_error = True, ""
         client.subscribe([(topics.TABLES_ALL, 1), (topics.ack("+"), 1), (topics.MANIFEST, 1)])
         for hook in list(self.on_connected):
@@ -111,57 +140,100 @@ class FloorBoard:
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, rc: Any, _p: Any) -> None:
         self.connected = False
 
-    def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
-            self.handle(msg.topic, bytes(msg.payload))
-        except Exception:
+            self.handle(msg.topic, bytes(msg.payload), retained=bool(msg.retain))
+        except Exception:  # not acknowledged: the broker delivers it again at the next connection
             log.exception("floor: message on %s not handled", msg.topic)
+            return
+        if msg.qos > 0:
+            client.ack(msg.mid, msg.qos)
 
     # ------------------------------------------------------------ messages
-    def handle(self, topic: str, payload: bytes) -> None:
-        data = topics.decode(payload)
+    def _drop(self, why: str, topic: str) -> None:
+        with self._lock:
+            self.dropped[why] = self.dropped.get(why, 0) + 1
+        log.warning("floor: dropped a message on %s (%s)", topic, why)
+
+    def handle(self, topic: str, payload: bytes, retained: bool = False) -> None:
         if topic == topics.MANIFEST:
+            data = topics.decode(payload)
             self.manifest = data if isinstance(data, dict) else None
             return
         parts = topic.split("/")
-        if len(parts) == 4 and parts[1] == "floor" and parts[3] == "ack" and isinstance(data, dict):
-            with self._lock:  # our own retained acks: after a restart, what was acknowledged stays so
-                state = self._table(parts[2])
-                acked = [str(i) for i in data.get("acked", [])]
-                state.acked = list(dict.fromkeys(state.acked + acked))[-ACK_KEEP:]
-                for i in acked:
-                    state.calls.pop(i, None)
-            self._changed(parts[2])
+        if len(parts) == 4 and parts[1] == "floor" and parts[3] == "ack":
+            self._handle_ack(parts[2], payload)
             return
         parsed = topics.parse_table_topic(topic)
-        if parsed is None or not isinstance(data, dict):
+        if parsed is None:
             return
         table, kind = parsed
+        now = self.clock()
+        if not payload:
+            return  # a retained message cleared (by us, over its quota)
+        if len(payload) > schema.MAX_BYTES.get(kind, 0):
+            self._drop("size", topic)
+            if kind in schema.MAX_BYTES and kind != "event":  # over the tablet's retained quota: cleared
+                self.client.publish(topic, b"", qos=1, retain=True)
+            return
+        with self._lock:
+            if not self._table(table).within_rate(now):
+                self.dropped["rate"] = self.dropped.get("rate", 0) + 1
+                return
+        data = topics.decode(payload)
+        check = {"status": lambda d: schema.status(d, table), "online": schema.online, "content": schema.content,
+                 "event": lambda d: schema.event(d, table)}.get(kind)
+        if check is None:
+            return
+        if check(data) is None:
+            self._drop(kind, topic)
+            return
+        republish: dict[str, Any] | None = None
         with self._lock:
             state = self._table(table)
             if kind == "status":
-                state.status, state.received, state.online = data, self.clock(), True
-                calls = [c for c in data.get("calls", []) if isinstance(c, dict) and "id" in c]
-                state.calls = {c["id"]: c for c in calls if c["id"] not in state.acked}
+                # a retained status is as old as the tablet says (its heartbeat keeps it young)
+                state.status, state.received = data, min(now, float(data["at"])) if retained else now
+                listed = {c["id"]: c for c in data["calls"]}
+                state.calls = {i: c for i, c in listed.items() if i not in state.acked}
                 for call_id in state.calls:
-                    state.seen.setdefault(call_id, self.clock())
+                    state.seen.setdefault(call_id, now)
+                if any(i in state.acked for i in listed):  # acked, not yet confirmed by the tablet: again
+                    republish = self._ack_payload(state)
             elif kind == "online":
-                state.online = bool(data.get("online"))
+                state.online = data["online"]
             elif kind == "content":
                 state.content = data
             elif kind == "event":
-                if not self._first_time(str(data.get("id", ""))):
+                if not self._first_time(data["id"]):
                     return
                 self.events_seen += 1
                 call = data.get("call")
-                if data.get("kind") == "call" and isinstance(call, dict) and call.get("id") not in state.acked:
-                    state.calls[str(call["id"])] = call
-                    state.seen.setdefault(str(call["id"]), self.clock())
-            else:
-                return
+                if data["kind"] == "call" and call["id"] not in state.acked:
+                    state.calls[call["id"]] = call
+                    state.seen.setdefault(call["id"], now)
         if kind == "event" and self.on_event is not None:
             self.on_event(data)
+        if kind == "event" and data["kind"] == "staff" and self.on_staff is not None:
+            self.on_staff(table)
+        if republish is not None:
+            self.client.publish(topics.ack(table), topics.encode(republish), qos=1, retain=True)
         self._changed(table)
+
+    def _handle_ack(self, table: str, payload: bytes) -> None:
+        """Our own retained acks: after a restart, what was acknowledged stays so."""
+        data = schema.ack(topics.decode(payload))
+        if data is None or not topics.valid_table_id(table):
+            return
+        with self._lock:
+            state = self._table(table)
+            state.acked = list(dict.fromkeys(state.acked + data["acked"]))[-ACK_KEEP:]
+            for i in data["acked"]:
+                state.calls.pop(i, None)
+        self._changed(table)
+
+    def _ack_payload(self, state: TableState) -> dict[str, Any]:
+        return {"acked": list(state.acked), "at": round(self.clock(), 3)}
 
     def _first_time(self, event_id: str) -> bool:
         if not event_id or event_id in self._seen:
@@ -195,12 +267,30 @@ class FloorBoard:
             for i in ids:
                 state.calls.pop(i, None)
             state.acked = list(dict.fromkeys(state.acked + ids))[-ACK_KEEP:]
-            payload = {"acked": state.acked, "at": round(self.clock(), 3)}
+            payload = self._ack_payload(state)
+            _save_acks(self.acks_path, {t: s.acked for t, s in self.tables.items() if s.acked})
         self.client.publish(topics.ack(table), topics.encode(payload), qos=1, retain=True)
         self._changed(table)
         return True
 
     def snapshot(self) -> list[dict[str, Any]]:
         now = self.clock()
+        out = []
         with self._lock:
-            return [self.tables[t].to_view(now) for t in sorted(self.tables)]
+            for t in sorted(self.tables):
+                try:
+                    out.append(self.tables[t].to_view(now))
+                except Exception:  # one table's state never takes the others' off the page
+                    log.exception("floor: table %s not shown", t)
+        return out
+
+
+def _load_acks(path: Path | None) -> dict[str, list[str]]:
+    return {str(t): [str(i) for i in ids][-ACK_KEEP:] for t, ids in topics.load_json(path).items()
+            if topics.valid_table_id(str(t)) and isinstance(ids, list)}
+
+
+def _save_acks(path: Path | None, acks: dict[str, list[str]]) -> None:
+    """Kept on disk before the ack is published: a broker that loses it (autosave) gets it again."""
+    if path is not None:
+        topics.save_json(path, acks)

@@ -25,7 +25,18 @@ import yaml
 
 CASES_DIR = "content/games/watson_holmes/cases"
 MAX_AUDIO = 30 * 1024 * 1024
-SAFE_PATH = re.compile(r"^(content/games/[a-z0-9_]+/cases/[a-z0-9_]+\.yaml|recordings/(ko|en)/wh\.[a-z0-9_]+\.intro\.wav)$")
+MAX_ITEM_BYTES = 31 * 1024 * 1024  # one item's files together (the broker takes messages up to 32 MiB)
+MAX_TOTAL_BYTES = 256 * 1024 * 1024  # every item of a manifest together
+MAX_ITEMS = 100
+MAX_FILES = 4  # per item
+MAX_MANIFEST_JSON = 256 * 1024
+# the only files an item may write (matched whole: a name with a newline or a '/..' is no path)
+SAFE_PATH = re.compile(r"content/games/[a-z0-9_]+/cases/[a-z0-9_]+\.yaml|recordings/(ko|en)/wh\.[a-z0-9_]+\.intro\.wav")
+SHA = re.compile(r"[0-9a-f]{64}")
+
+
+def safe_path(path: object) -> bool:
+    return isinstance(path, str) and SAFE_PATH.fullmatch(path) is not None
 
 
 class FormError(ValueError):
@@ -152,7 +163,7 @@ def validate(files: Mapping[str, bytes], base: Path | None = None) -> list[str]:
     the loader's messages for them, [] when the cases load."""
     from content.loader import load_library
 
-    bad = [p for p in files if not SAFE_PATH.match(p)]
+    bad = [p for p in files if not safe_path(p)]
     if bad:
         return [f"{p}: not a path a café item may write" for p in bad]
     with tempfile.TemporaryDirectory(prefix="tablehost-case-") as tmp:
@@ -183,6 +194,39 @@ def validate(files: Mapping[str, bytes], base: Path | None = None) -> list[str]:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def item_problem(item: Any) -> str:
+    """Why a manifest's item cannot be taken ("" when it can): its id, its files' names, hashes and sizes."""
+    if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("files"), list):
+        return "item: not an item"
+    files = item["files"]
+    if not re.fullmatch(r"[a-z0-9_]{1,40}", item["id"]) or not 0 < len(files) <= MAX_FILES:
+        return f"{str(item['id'])[:40]!r}: bad id or number of files"
+    total = 0
+    for f in files:
+        if not isinstance(f, dict) or not safe_path(f.get("path")):
+            return f"{item['id']}: a file name no item may write"
+        size = f.get("size")
+        if not SHA.fullmatch(str(f.get("sha256"))) or not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            return f"{item['id']}: {f['path']}: bad hash or size"
+        total += size
+    if total > MAX_ITEM_BYTES:
+        return f"{item['id']}: {total} bytes, more than an item may hold ({MAX_ITEM_BYTES})"
+    return ""
+
+
+def manifest_problem(data: Any, encoded_size: int) -> str:
+    """Why a whole manifest is refused ("" when its items may each be looked at)."""
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list) or not isinstance(data.get("hash"), str):
+        return "manifest: not a manifest"
+    if encoded_size > MAX_MANIFEST_JSON or len(data["items"]) > MAX_ITEMS:
+        return f"manifest: too large ({len(data['items'])} items, {encoded_size} bytes)"
+    sizes = [f.get("size") for i in data["items"] if isinstance(i, dict) and isinstance(i.get("files"), list)
+             for f in i["files"] if isinstance(f, dict)]
+    if sum(s for s in sizes if isinstance(s, int)) > MAX_TOTAL_BYTES:
+        return f"manifest: its files together exceed {MAX_TOTAL_BYTES} bytes"
+    return ""
 
 
 def manifest(items: list[dict[str, Any]]) -> dict[str, Any]:

@@ -38,15 +38,21 @@ class FloorContent:
         board.on_connected.append(self.publish)  # a broker that lost its retained messages gets them again
 
     def add(self, item_id: str, title: dict[str, str], files: dict[str, bytes]) -> dict[str, Any]:
-        """Keep a checked item (replacing one with the same id) and publish the new manifest."""
-        entries = []
-        for path, data in files.items():
-            digest = cases.sha256(data)
-            (self.blobs / digest).write_bytes(data)
-            entries.append({"path": path, "sha256": digest, "size": len(data)})
+        """Keep a checked item (replacing one with the same id) and publish the new manifest. An item or a
+        manifest over its size caps, or a file name no item may write, raises ValueError (nothing kept)."""
+        entries: list[dict[str, Any]] = [{"path": path, "sha256": cases.sha256(data), "size": len(data)}
+                                         for path, data in files.items()]
+        item = {"id": item_id, "title": title, "files": entries}
+        problem = cases.item_problem(item)
         with self._lock:
-            self.items = [i for i in self.items if i["id"] != item_id] + [
-                {"id": item_id, "title": title, "files": entries}]
+            items = [i for i in self.items if i["id"] != item_id] + [item]
+            m = cases.manifest(items)
+            problem = problem or cases.manifest_problem(m, len(topics.encode(m)))
+            if problem:
+                raise ValueError(problem)
+            for entry, data in zip(entries, files.values(), strict=True):
+                (self.blobs / entry["sha256"]).write_bytes(data)
+            self.items = items
             tmp = self.items_path.with_suffix(".tmp")
             tmp.write_text(json.dumps(self.items, ensure_ascii=False, indent=1), encoding="utf-8")
             tmp.replace(self.items_path)
@@ -93,7 +99,10 @@ def install(server: FloorServer, content: FloorContent) -> None:
         problems = cases.validate(files)
         if problems:
             return web.json_response({"ok": False, "errors": problems}, status=422)
-        m = content.add(case.id, {"ko": case.title_ko, "en": case.title_en}, files)
+        try:
+            m = content.add(case.id, {"ko": case.title_ko, "en": case.title_en}, files)
+        except ValueError as exc:
+            return web.json_response({"ok": False, "errors": [str(exc)]}, status=413)
         server.push_now()
         return web.json_response({"ok": True, "id": case.id, "hash": m["hash"]})
 

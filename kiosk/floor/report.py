@@ -147,6 +147,10 @@ class TableReporter:
     def note_teach(self, game: str, minutes: float) -> None:
         self._event("teach", game=game, minutes=round(minutes, 1))
 
+    def note_staff(self) -> None:
+        """Staff entered their PIN on this tablet (it lifts the floor page's PIN locks)."""
+        self._event("staff")
+
     def note_voice(self, game: str, commands: int) -> None:
         if commands > 0:
             self._event("voice", game=game, commands=commands)

@@ -1,14 +1,16 @@
 """`tablehost floor`: the staff's floor page on the café LAN (aiohttp on its own thread), behind the floor PIN.
 
-Routes: the page and its assets, `POST /login` (PIN → an HttpOnly session cookie; 5 wrong tries lock entry for
-60 s), `/ws` (every table live, pushed on each change; `ack` from the page acknowledges a call), `/stats.csv`
+Routes: the page and its assets, `POST /login` (PIN → an HttpOnly session cookie; 5 wrong tries lock entry
+from that address for 60 s, doubling; only the page's own origin may post it), `/ws` (every table live, pushed on each change; `ack` from the page acknowledges a call), `/stats.csv`
 (statistics across tables) and the content form (`kiosk.floor.content_form`). Nothing works without the cookie
-except the page shell and the login."""
+except the page shell and the login. Sessions are kept on disk (hashed), so a restart of this service does not log
+the staff out; `unlock()` (staff entering their PIN on a tablet) lifts every address's lock."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
@@ -20,6 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from kiosk.floor import topics
 from kiosk.floor.board import FloorBoard
 from kiosk.floor.store import FloorStore
 from kiosk.loop_thread import LoopThread
@@ -29,6 +32,9 @@ log = logging.getLogger(__name__)
 COOKIE = "floor_session"
 ASSETS = {"/floor.js": "application/javascript", "/content.js": "application/javascript", "/floor.css": "text/css"}
 FONT = Path(__file__).resolve().parents[1] / "fonts" / "NanumGothic.ttf"
+SESSION_S = 12 * 3600
+MAX_FORM = 32 * 1024 * 1024  # a case form with its recording (kiosk.floor.cases.MAX_ITEM_BYTES and the fields)
+MAX_LOCKS = 4096  # addresses whose wrong PINs are remembered
 PUSH_EVERY = 5.0  # seconds between pushes when nothing changed (clocks are counted on the page)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -39,15 +45,17 @@ def _asset(name: str) -> str:
 
 class FloorServer:
     def __init__(self, board: FloorBoard, store: FloorStore, pin_hash: str, strings: Mapping[str, Any],
-                 host: str = "127.0.0.1", port: int = 8080, clock: Callable[[], float] = time.time) -> None:
+                 host: str = "127.0.0.1", port: int = 8080, clock: Callable[[], float] = time.time,
+                 sessions_path: Path | None = None) -> None:
         self.board = board
         self.store = store
         self.pin_hash = pin_hash
         self.strings = strings
         self.host, self.port = host, port
         self.clock = clock
-        self.lock = PinLock()
-        self.sessions: set[str] = set()
+        self.locks: dict[str, PinLock] = {}  # by client address
+        self.sessions_path = sessions_path
+        self.sessions: dict[str, float] = _load_sessions(sessions_path, clock())  # sha256(token) → expiry
         self.extra_routes: list[Callable[[web.Application], None]] = []
         self.pushes = 0
         self.content_state: Callable[[], dict[str, Any]] = dict  # the content form's state (content_form)
@@ -70,7 +78,7 @@ class FloorServer:
 
     async def _startup(self) -> None:
         self._dirty = asyncio.Event()
-        app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024 * 1024)
+        app = web.Application(middlewares=[self._headers], client_max_size=MAX_FORM)
         app.router.add_get("/", self._index)
         for path in ASSETS:
             app.router.add_get(path, self._static)
@@ -110,7 +118,28 @@ class FloorServer:
         return response
 
     def authorised(self, request: web.Request) -> bool:
-        return request.cookies.get(COOKIE, "") in self.sessions
+        token = request.cookies.get(COOKIE, "")
+        return bool(token) and self.sessions.get(_digest(token), 0.0) > self.clock()
+
+    def unlock(self) -> None:
+        """Staff proved themselves elsewhere (their PIN on a tablet): every address may try again."""
+        self.locks.clear()
+
+    def _remember(self) -> None:
+        now = self.clock()
+        self.sessions = {k: v for k, v in self.sessions.items() if v > now}
+        _save_sessions(self.sessions_path, self.sessions)
+
+    @staticmethod
+    def same_origin(request: web.Request) -> bool:
+        """A login from the page itself: JSON (a cross-site form cannot send it without a preflight we never
+        answer), and an Origin or Sec-Fetch-Site, when the browser sends one, naming this page."""
+        if request.content_type != "application/json":
+            return False
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return False
+        return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
 
     def require(self, request: web.Request) -> None:
         if not self.authorised(request):
@@ -131,30 +160,42 @@ class FloorServer:
         return resp
 
     async def _login(self, request: web.Request) -> web.Response:
+        if not self.same_origin(request):  # another site's form: refused, and no wrong PIN counted
+            return web.json_response({"ok": False, "error": "origin"}, status=403)
         try:
             data = await request.json()
             pin = str(data.get("pin", ""))[:16]
         except (ValueError, AttributeError):
             return web.json_response({"ok": False, "error": "bad"}, status=400)
         now = self.clock()
-        if self.lock.locked(now):
-            return web.json_response({"ok": False, "locked": self.lock.seconds_left(now)}, status=429)
+        address = request.remote or ""
+        lock = self.locks.get(address, PinLock())
+        if lock.locked(now):
+            return web.json_response({"ok": False, "locked": lock.seconds_left(now)}, status=429)
         loop = asyncio.get_running_loop()
-        ok, self.lock = await loop.run_in_executor(None, self.lock.attempt, pin, self.pin_hash, now)
-        if not ok:
-            status = 429 if self.lock.locked(now) else 403
-            return web.json_response({"ok": False, "locked": self.lock.seconds_left(now)}, status=status)
+        ok, lock = await loop.run_in_executor(None, lock.attempt, pin, self.pin_hash, now)
+        if ok:
+            self.locks.pop(address, None)
+        else:
+            self.locks[address] = lock
+            if len(self.locks) > MAX_LOCKS:  # forget the addresses that are not locked, oldest first
+                for old in [a for a, v in self.locks.items() if not v.locked(now)][: len(self.locks) - MAX_LOCKS]:
+                    del self.locks[old]
+            status = 429 if lock.locked(now) else 403
+            return web.json_response({"ok": False, "locked": lock.seconds_left(now)}, status=status)
         token = secrets.token_urlsafe(24)
-        self.sessions.add(token)
+        self.sessions[_digest(token)] = now + SESSION_S
+        await loop.run_in_executor(None, self._remember)
         resp = web.json_response({"ok": True})
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", max_age=12 * 3600)
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", max_age=SESSION_S)
         return resp
 
     async def _me(self, request: web.Request) -> web.Response:
         return web.json_response({"ok": self.authorised(request)}, status=200 if self.authorised(request) else 403)
 
     async def _logout(self, request: web.Request) -> web.Response:
-        self.sessions.discard(request.cookies.get(COOKIE, ""))
+        self.sessions.pop(_digest(request.cookies.get(COOKIE, "")), None)
+        self._remember()
         resp = web.json_response({"ok": True})
         resp.del_cookie(COOKIE)
         return resp
@@ -162,7 +203,12 @@ class FloorServer:
     async def _stats(self, request: web.Request) -> web.Response:
         self.require(request)
         day = time.strftime("%Y%m%d")
-        return web.Response(body=self.store.csv_text().encode("utf-8"), content_type="text/csv", charset="utf-8",
+        lang = request.query.get("lang", "ko")
+        texts = self.strings.get(lang) if lang in ("ko", "en") else None
+        texts = texts if isinstance(texts, dict) else self.strings.get("ko", {})
+        headers = {k[4:]: v for k, v in texts.items() if k.startswith("csv.")}
+        games = {gid: names.get(lang) or names.get("ko") or gid for gid, names in self.strings.get("games", {}).items()}
+        return web.Response(body=self.store.csv_text(headers, games).encode("utf-8"), content_type="text/csv", charset="utf-8",
                             headers={"Content-Disposition": f'attachment; filename="floor-stats-{day}.csv"'})
 
     # ------------------------------------------------------------ live tables
@@ -215,3 +261,17 @@ class FloorServer:
         finally:
             self._sockets.discard(ws)
         return ws
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _load_sessions(path: Path | None, now: float) -> dict[str, float]:
+    return {str(k): float(v) for k, v in topics.load_json(path).items() if isinstance(v, (int, float)) and v > now}
+
+
+def _save_sessions(path: Path | None, sessions: dict[str, float]) -> None:
+    """Only the tokens' hashes are written (0600): the file cannot log anyone in."""
+    if path is not None:
+        topics.save_json(path, sessions)

@@ -15,6 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from kiosk.floor import schema
+
+COUNTED = ("game_started", "game_ended", "teach", "voice", "call")
 COLUMNS = ("day", "game", "plays", "finished", "avg_minutes", "teaching_sessions", "teaching_minutes",
            "voice_commands", "staff_calls", "tables")
 
@@ -25,21 +28,21 @@ class FloorStore:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # an event is on disk before the broker hears our PUBACK
         self._db.execute("CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, table_id TEXT NOT NULL,"
                          " kind TEXT NOT NULL, game TEXT, at REAL NOT NULL, body TEXT NOT NULL)")
 
     def add(self, event: Mapping[str, Any]) -> bool:
-        """Keep an event; False when it was already there (or is malformed)."""
-        event_id, kind = event.get("id"), event.get("kind")
-        if not isinstance(event_id, str) or not event_id or not isinstance(kind, str):
+        """Keep an event (committed to disk before this returns); False when it was already there or does not
+        fit its schema."""
+        if schema.event(dict(event)) is None:
             return False
-        at = event.get("at")
         game = event.get("game")
         with self._lock:
             cur = self._db.execute(
                 "INSERT OR IGNORE INTO events (id, table_id, kind, game, at, body) VALUES (?, ?, ?, ?, ?, ?)",
-                (event_id, str(event.get("table", "")), kind, game if isinstance(game, str) else None,
-                 float(at) if isinstance(at, (int, float)) else time.time(), json.dumps(event, ensure_ascii=False)))
+                (event["id"], event["table"], event["kind"], game if isinstance(game, str) else None,
+                 float(event["at"]), json.dumps(event, ensure_ascii=False)))
             return cur.rowcount == 1
 
     def count(self) -> int:
@@ -52,10 +55,15 @@ class FloorStore:
         out: dict[tuple[str, str], dict[str, Any]] = {}
         minutes: dict[tuple[str, str], list[float]] = {}
         for table, kind, game, at, body in rows:
-            day = time.strftime("%Y-%m-%d", time.localtime(at))
+            try:
+                data = schema.event(json.loads(body))
+                day = time.strftime("%Y-%m-%d", time.localtime(at))
+            except (ValueError, TypeError, OverflowError, OSError):
+                data = None
+            if data is None or kind not in COUNTED:  # an older floor's unchecked rows stay out too
+                continue
             key = (day, game or "")
             row = out.setdefault(key, {c: 0 for c in COLUMNS} | {"day": day, "game": game or "", "tables": set()})
-            data = json.loads(body)
             row["tables"].add(table)
             if kind == "game_ended":
                 row["plays"] += 1
@@ -74,14 +82,26 @@ class FloorStore:
             row["tables"] = len(row["tables"])
         return [out[k] for k in sorted(out)]
 
-    def csv_text(self) -> str:
+    def csv_text(self, headers: Mapping[str, str] | None = None, games: Mapping[str, str] | None = None) -> str:
+        """The statistics as CSV: `headers` name the columns (the catalog's, Korean first), `games` the games
+        by id. Every cell that a spreadsheet would read as a formula is quoted as text."""
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=list(COLUMNS), lineterminator="\r\n")
-        writer.writeheader()
+        writer = csv.writer(buf, lineterminator="\r\n")
+        writer.writerow([cell((headers or {}).get(c, c)) for c in COLUMNS])
         for row in self.stats():
-            writer.writerow(row)
+            row["game"] = (games or {}).get(row["game"], row["game"])
+            writer.writerow([cell(row[c]) for c in COLUMNS])
         return "\ufeff" + buf.getvalue()  # BOM: Excel opens Korean text right
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def cell(value: Any) -> str:
+    """A CSV cell a spreadsheet shows as the text it is: one that starts like a formula (= + - @, a tab or a
+    carriage return) gets a leading apostrophe. Numbers are written as numbers."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor import cases, topics
+from kiosk.floor import cases, schema, topics
 
 log = logging.getLogger(__name__)
 
@@ -33,23 +33,41 @@ class ContentSync:
         self.applied = applied  # the manifest hash this tablet runs
         self.set_applied = set_applied
         self.manifest: dict[str, Any] | None = None
-        self.pending: dict[str, Any] | None = None  # validated, waiting for the turnover
+        self.pending: dict[str, Any] | None = None  # validated items, waiting for the turnover
         self.refused = ""
-        self._wanted: dict[str, str] = {}  # sha256 → blob topic subscribed
+        self._wanted: dict[str, int] = {}  # sha256 → its declared size, subscribed
+        self._bad: set[str] = set()  # blobs that did not match their hash: each item using one is refused alone
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ from the broker (worker thread)
-    def on_manifest(self, data: Any) -> None:
-        if not isinstance(data, dict) or not isinstance(data.get("items"), list) or not data.get("hash"):
+    def on_manifest(self, data: Any, size: int = 0) -> None:
+        if not isinstance(data, dict) or not data.get("hash"):
             return
         with self._lock:
             if data["hash"] == self.applied() or (self.pending and self.pending["hash"] == data["hash"]):
                 return
-            self.manifest, self.pending, self.refused = data, None, ""
-            for sha in self._files(data):
-                if not (self.blobs / sha).exists() and sha not in self._wanted:
-                    self._wanted[sha] = topics.blob(sha)
-                    self.subscribe(self._wanted[sha])
+            self.manifest, self.pending, self.refused = None, None, ""
+            self._bad.clear()  # a new manifest tries every blob again
+            problem = cases.manifest_problem(data, size)
+            wanted: dict[str, int] = {}
+            if not problem:
+                self.manifest = data
+                for item in data["items"]:
+                    if not cases.item_problem(item):
+                        for f in item["files"]:
+                            if not (self.blobs / f["sha256"]).exists() and f["sha256"] not in self._bad:
+                                wanted[f["sha256"]] = f["size"]
+            for sha in [s for s in self._wanted if s not in wanted]:  # an older manifest's blobs: not waited for
+                self.unsubscribe(topics.blob(sha))
+            for sha in [s for s in wanted if s not in self._wanted]:
+                self.subscribe(topics.blob(sha))
+            self._wanted = wanted
+            if problem:
+                self.refused = problem
+                log.error("floor content %s refused: %s", str(data["hash"])[:16], problem)
+                digest = data["hash"] if schema.HASH.fullmatch(str(data["hash"])) else ""
+                self._report(digest, "refused", problem)
+                return
             self._check()
 
     def on_blob(self, topic: str, payload: bytes) -> None:
@@ -57,38 +75,48 @@ class ContentSync:
         with self._lock:
             if sha not in self._wanted:
                 return
-            if cases.sha256(payload) != sha:
-                log.error("floor content: blob %s does not match its hash; ignored", sha)
-                return
-            (self.blobs / sha).write_bytes(payload)
-            self.unsubscribe(self._wanted.pop(sha))
+            size = self._wanted.pop(sha)
+            self.unsubscribe(topic)
+            if len(payload) != size or cases.sha256(payload) != sha:
+                log.error("floor content: blob %s does not match its hash or size; its item is refused", sha)
+                self._bad.add(sha)
+            else:
+                (self.blobs / sha).write_bytes(payload)
             self._check()
 
-    @staticmethod
-    def _files(manifest: dict[str, Any]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for item in manifest["items"]:
-            for f in item.get("files", []):
-                out[str(f["sha256"])] = str(f["path"])
-        return out
-
     def _check(self) -> None:
+        """Once no blob is awaited: each item is taken or refused on its own."""
         m = self.manifest
         if m is None or self._wanted:
             return
-        files = {path: (self.blobs / sha).read_bytes() for sha, path in self._files(m).items()}
-        problems = cases.validate(files, base=self.data_dir)
+        good: list[dict[str, Any]] = []
+        problems: list[str] = []
+        for item in m["items"]:
+            problem = cases.item_problem(item)
+            bad = [f["path"] for f in item["files"] if f["sha256"] in self._bad] if not problem else []
+            if bad:
+                problem = f"{item['id']}: {bad[0]}: the file does not match its hash"
+            if not problem:
+                files = {f["path"]: (self.blobs / f["sha256"]).read_bytes() for f in item["files"]}
+                found = cases.validate({**_files(good, self.blobs), **files}, base=self.data_dir)
+                problem = "\n".join(found)
+            if problem:
+                problems.append(problem)
+            else:
+                good.append(item)
+        self.refused = "\n".join(problems)
         if problems:
-            self.refused = "\n".join(problems)
-            log.error("floor content %s refused: %s", m["hash"], self.refused)
+            log.error("floor content %s: refused %s", m["hash"], self.refused)
+        if not good:
             self._report(m["hash"], "refused", self.refused)
             self.manifest = None
             return
-        self.pending = m
-        self._report(m["hash"], "waiting")
+        self.pending = {**m, "items": good}
+        self._report(m["hash"], "waiting", self.refused)
 
     def _report(self, digest: str, state: str, message: str = "") -> None:
-        self.publish(topics.content_report(self.table), {"hash": digest, "state": state, "message": message},
+        self.publish(topics.content_report(self.table),
+                     {"hash": digest, "state": state, "message": message[:schema.MAX_TEXT]},
                      retain=True, key="content")
 
     # ------------------------------------------------------------ at the turnover (UI thread)
@@ -98,7 +126,9 @@ class ContentSync:
             m = self.pending
             if m is None:
                 return False
-            for sha, path in self._files(m).items():
+            for sha, path in _pairs(m["items"]):
+                if not cases.safe_path(path):
+                    continue
                 target = self.data_dir / path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 tmp = target.with_suffix(target.suffix + ".tmp")
@@ -106,5 +136,13 @@ class ContentSync:
                 tmp.replace(target)
             self.pending = None
             self.set_applied(m["hash"])
-            self._report(m["hash"], "applied")
+            self._report(m["hash"], "applied", self.refused)
             return True
+
+
+def _pairs(items: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(str(f["sha256"]), str(f["path"])) for item in items for f in item["files"]]
+
+
+def _files(items: list[dict[str, Any]], blobs: Path) -> dict[str, bytes]:
+    return {path: (blobs / sha).read_bytes() for sha, path in _pairs(items)}

@@ -67,6 +67,10 @@ class TableFloor:
         with self.lock:
             self.reporter.note_voice(game, commands)
 
+    def note_staff(self) -> None:
+        with self.lock:
+            self.reporter.note_staff()
+
     def heartbeat(self) -> None:
         """Re-send the status (durations move on even when nothing else changes)."""
         with self.lock:
@@ -88,7 +92,7 @@ class TableFloor:
             if closed and self.on_ack is not None:
                 self.on_ack(closed)
         elif topic == topics.MANIFEST:
-            self.sync.on_manifest(data)
+            self.sync.on_manifest(data, len(payload))
         elif topic.startswith(topics.blob("")):
             self.sync.on_blob(topic, payload)
 

@@ -7,7 +7,10 @@ write only under `tablehost/table/<id>/` and read only `tablehost/floor/<id>/` a
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 ROOT = "tablehost"
@@ -66,3 +69,29 @@ def decode(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
+
+
+def load_json(path: Path | None) -> dict[str, Any]:
+    """A state file `save_json` wrote; {} when there is none or it does not read (said in the log)."""
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        logging.getLogger(__name__).error("floor state file %s unreadable (%s); starting without it", path, exc)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_json(path: Path, data: Any) -> None:
+    """Write a small state file whole (0600, fsync'd, then renamed over the old one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

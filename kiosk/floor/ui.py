@@ -168,6 +168,8 @@ class FloorBridge:
 
     def _on_screen(self, _sm: Any, name: str) -> None:
         old, self._screen = self._screen, name
+        if name == "staff":
+            self.table.note_staff()  # the staff PIN was entered here: the floor page's locks lift
         if name == "attract":
             self.table.left()
         elif old == "attract" and name not in ("pin", "staff"):

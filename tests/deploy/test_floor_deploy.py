@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy/floor/install.sh"
 
 
-def _install(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", str(SCRIPT), "--root", str(root), "--dry-run", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+def _install(root: Path, *args: str, dry: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(SCRIPT), "--root", str(root), *(["--dry-run"] if dry else []), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt: shellcheck)")
@@ -50,13 +50,32 @@ def test_floor_install_dry_run_writes_the_broker_config(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     again = dict(line.split() for line in (root / "etc/tablehost/floor-tables.txt").read_text().splitlines())
     assert {k: again[k] for k in listed} == listed and "t04" in again
+    assert "TABLEHOST_FLOOR_PIN=4321" in (root / "etc/tablehost/floor.env").read_text()  # the PIN stays too
+
+
+def test_floor_install_with_a_root_never_touches_the_real_system(tmp_path: Path) -> None:
+    """`--root` without `--dry-run`: every system command (apt, useradd, venv, systemctl) only printed."""
+    root = tmp_path / "root"
+    out = _install(root, "--address", "192.168.0.10", "--tables", "2", "--pin", "4321", dry=False)
+    assert out.returncode == 0, out.stderr
+    for command in ("apt-get update", "systemctl restart", "python3 -m venv /opt/tablehost/.venv"):
+        assert f"would run: {command}" in " ".join(out.stdout.split()).replace("\\", ""), command
+    assert (root / "etc/tablehost/floor.env").exists()
+
+
+def test_floor_install_has_no_default_pin(tmp_path: Path) -> None:
+    out = _install(tmp_path / "root", "--address", "192.168.0.10", "--tables", "2")
+    assert out.returncode == 2 and "PIN" in out.stderr
+    assert not (tmp_path / "root/etc/tablehost/floor.env").exists()
+    out = _install(tmp_path / "root", "--address", "192.168.0.10", "--tables", "2", "--pin", "12a4")
+    assert out.returncode == 2 and "4 to 8 digits" in out.stderr
 
 
 @pytest.mark.parametrize("args", [("--address", "0.0.0.0", "--tables", "2"), ("--tables", "2"),
                                   ("--address", "10.0.0.2", "--table", "floor"),
                                   ("--address", "10.0.0.2", "--table", "t/1")])
 def test_floor_install_refuses_bad_input(tmp_path: Path, args: tuple[str, ...]) -> None:
-    out = _install(tmp_path / "root", *args)
+    out = _install(tmp_path / "root", *args, "--pin", "4321")
     assert out.returncode == 2 and out.stderr
     assert not (tmp_path / "root/etc/mosquitto").exists()
 

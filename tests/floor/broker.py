@@ -26,7 +26,8 @@ class Broker:
         self.port = port or free_port()
         self.root = folder / "root"
         out = subprocess.run(["bash", str(ROOT / "deploy/floor/install.sh"), "--root", str(self.root), "--dry-run",
-                              "--address", "127.0.0.1", "--port", str(self.port), "--tables", str(tables)],
+                              "--address", "127.0.0.1", "--port", str(self.port), "--tables", str(tables),
+                              "--pin", "2468"],
                              capture_output=True, text=True, timeout=120)
         if out.returncode != 0:
             raise RuntimeError(f"install.sh failed: {out.stderr}")

@@ -172,9 +172,9 @@ def test_the_statistics_csv_counts_plays_across_tables(browser: Browser, floor: 
             page.get_by_test_id("csv").click()
         text = Path(info.value.path()).read_text(encoding="utf-8-sig")
         header, *rows = text.strip().splitlines()
-        assert header == "day,game,plays,finished,avg_minutes,teaching_sessions,teaching_minutes,voice_commands," \
-                         "staff_calls,tables"
-        clue = [r.split(",") for r in rows if r.split(",")[1] == "clue"]
+        assert header == "날짜,게임,플레이 수,끝까지 한 수,평균 시간(분),규칙 배우기,규칙 배우기 시간(분),음성 명령," \
+                         "직원 호출,테이블 수"  # Korean headers and game names (#39.5)
+        clue = [r.split(",") for r in rows if r.split(",")[1] == "클루"]
         assert len(clue) == 1
         assert clue[0][2:6] == ["2", "0", "0.0", "2"] and clue[0][7] == "3" and clue[0][9] == "2"
     finally:

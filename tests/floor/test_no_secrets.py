@@ -16,6 +16,7 @@ import pytest
 
 import engines
 from engines.core import CHANCE, Engine, stamp
+from kiosk.floor import schema
 from kiosk.floor.report import REASONS, TableReporter, players_of
 from tests.engines import reference
 from tests.engines.conformance import START, contains_pair
@@ -107,6 +108,7 @@ def play(name: str, config: Mapping[str, Any], seed: int, tmp: Path, max_steps: 
         if rng.random() < 0.05:
             reporter.call(rng.choice(REASONS))
         checked += check_payloads(engine, session, sent)
+        fits_schema(sent)
         sent.clear()
         if session.outcome is not None:
             break
@@ -115,7 +117,16 @@ def play(name: str, config: Mapping[str, Any], seed: int, tmp: Path, max_steps: 
             clock[0] = session.now
     reporter.observe(None)  # the table is turned over
     checked += check_payloads(engine, session, sent)
+    fits_schema(sent)
     return checked
+
+
+def fits_schema(sent: list[tuple[str, Any]]) -> None:
+    """What a real table sends passes the floor's strict schemas (the floor drops what does not)."""
+    for topic, payload in sent:
+        kind = topic.rsplit("/", 1)[-1]
+        ok = schema.status(payload, "t01") if kind == "status" else schema.event(payload, "t01")
+        assert ok is not None, (kind, payload)
 
 
 @pytest.mark.parametrize("name", NAMES)

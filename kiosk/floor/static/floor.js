@@ -33,6 +33,7 @@ function labels() {
   $("pin-label").textContent = t("pin");
   $("login-go").textContent = t("login");
   $("csv").textContent = t("csv");
+  $("csv").setAttribute("href", "/stats.csv?lang=" + lang);
   $("lang").textContent = t("other_lang");
   $("logout").textContent = t("logout");
   $("sound").textContent = t("sound_on");
