@@ -23,9 +23,11 @@ Durability, without an fsync on the UI thread (issue #21: 10-100+ ms per fsync o
   each commit checkpointed).
 
 Damage (a bad SD card, a power cut during a checkpoint, a lost -wal file) never stops the table:
-`open_journal` checks the whole journal; one that does not open or read back is moved to journal/damaged/
-(kept for staff), and a fresh journal with the same header and every record that still reads takes its
-place. The main file carries an "open" mark: open in the main file but no -wal beside it means the -wal was
+`open_journal` checks the whole journal; one that does not open, read back or take a write (issue #42: "opens" is
+not "works": its schema and pages are checked, and a record of each kind is written, read back and rolled back) is
+moved to journal/damaged/ (kept for staff), and a fresh journal with the same header and every record that still
+reads takes its place. Each journal has an id (`jid`, in its mark row, written first into every -wal it starts): a
+-wal of another journal beside it is moved aside unread. The main file carries an "open" mark: open in the main file but no -wal beside it means the -wal was
 lost (said, not silent). Only `close` and `abandon` let SQLite fold the -wal and delete it: any other close of a
 connection (the interpreter's exit after an uncaught exception, a journal collected unclosed) leaves it as a kill
 does (`keep_wal`), so a missing -wal is never SQLite's own doing. Checkpoints follow every burst of appends, so a
@@ -36,6 +38,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import shutil
 import sqlite3
 import time
@@ -47,6 +50,7 @@ from typing import Any
 from kiosk.journal_sync import INSERT_SEQ, connect, fsync_dir, keep_wal, read_spill, spill_line, spill_path
 from kiosk.journal_sync import Syncer as _Syncer
 from kiosk.notices import Notice, add
+from kiosk.storage import is_storage_error, write_problem
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +62,13 @@ SCHEMA = (
     body TEXT NOT NULL,
     at REAL NOT NULL
 )""",
-    "CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), open INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), open INTEGER NOT NULL, jid TEXT)",
 )
+# sqlite_master's text of every table a journal may hold (whitespace aside): anything else on them (a trigger, an
+# index, a changed constraint) is damage, a journal whose writes may fail (issue #42)
+_MARK_V1 = "CREATE TABLE mark (id INTEGER PRIMARY KEY CHECK (id = 1), open INTEGER NOT NULL)"  # before the jid
+_TABLES = {s.split()[5]: s.replace(" IF NOT EXISTS", "") for s in SCHEMA}
+_TABLES["sqlite_sequence"] = "CREATE TABLE sqlite_sequence(name,seq)"
 KINDS = ("action", "undo", "end")
 DAMAGED = "damaged"  # journal_dir/damaged: journals moved aside, as found
 
@@ -104,6 +113,7 @@ class Journal:
         self._conn = conn
         self._header = header
         self.wal_lost = wal_lost  # opened with the open mark set and no (usable) -wal file: its records are gone
+        self.wal_foreign = ""  # a -wal of another journal found beside it: where it was moved (not replayed)
         self._sync = _Syncer(path)
         self._stop = weakref.finalize(self, self._sync.stop)
         self._reported = False  # the thread's failure was raised on the writer's thread
@@ -141,7 +151,7 @@ class Journal:
         for statement in SCHEMA:
             conn.execute(statement)
         conn.execute("INSERT INTO header (id, body) VALUES (1, ?)", (body,))
-        conn.execute("INSERT INTO mark (id, open) VALUES (1, 1)")
+        conn.execute("INSERT INTO mark (id, open, jid) VALUES (1, 1, ?)", (_new_jid(),))
         conn.execute("COMMIT")
         if later is None:
             cls._ready(conn)
@@ -157,14 +167,24 @@ class Journal:
     @classmethod
     def open(cls, path: Path) -> Journal | None:
         """Open an existing journal, or None if there is none (or an empty one: a creation cut short).
-        Raises JournalDamaged when it does not open or its header does not read."""
+        Raises JournalDamaged when it does not open, does not read back or does not take a write (a write that
+        fails while its folder takes one: the journal's, not the storage's). A -wal of another journal beside it
+        is moved aside unread (`wal_foreign`)."""
         if not path.exists():
             return None
-        wal_missing = _wal_gone(path)
+        wal_missing = _wal_gone(path)  # before a connection makes an empty one
         try:
             conn = connect(path, "FULL")  # creation and opening: fsync'd; `_ready` then
         except sqlite3.DatabaseError as exc:
             raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
+        foreign = ""
+        if _wal(path).exists() and _foreign(path, conn):
+            conn.close()  # the -wal left as it is (`keep_wal`): not folded into this journal
+            foreign = _set_aside_wal(path)
+            try:
+                conn = connect(path, "FULL")
+            except sqlite3.DatabaseError as exc:
+                raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not tables:
@@ -174,6 +194,7 @@ class Journal:
             if row is None:
                 raise JournalDamaged("no header")
             header = _header(row[0])
+            _check_schema(conn)
             was_open = False
             if "mark" in tables:
                 mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
@@ -184,19 +205,29 @@ class Journal:
             if isinstance(exc, JournalDamaged):
                 raise
             raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
-        try:  # a failure here is the storage's (read-only, full), not the journal's: raised as it is
-            conn.execute("CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), "
-                         "open INTEGER NOT NULL)")
+        try:
+            if "mark" not in tables:
+                conn.execute(SCHEMA[2])
+            elif "jid" not in {r[1] for r in conn.execute("PRAGMA table_info(mark)")}:  # made before the jid
+                conn.execute("ALTER TABLE mark ADD COLUMN jid TEXT")
             conn.execute("BEGIN")
-            conn.execute("INSERT OR REPLACE INTO mark (id, open) VALUES (1, 1)")
+            conn.execute("INSERT INTO mark (id, open, jid) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET open = 1, "
+                         "jid = coalesce(jid, excluded.jid)", (_new_jid(),))
             conn.executemany(INSERT_SEQ, spilled)
             conn.execute("COMMIT")
             cls._ready(conn)
+            _probe(conn)
             spill_path(path).unlink(missing_ok=True)  # its records are in the main file now, fsync'd
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, JournalDamaged) as exc:
             conn.close()
-            raise
-        return cls(path, conn, header, wal_lost=was_open and wal_missing)
+            if isinstance(exc, sqlite3.DatabaseError) and is_storage_error(exc) and write_problem(path.parent):
+                raise  # the folder's (read-only, full), not the journal's: the kiosk's storage fallback
+            if isinstance(exc, JournalDamaged):
+                raise
+            raise JournalDamaged(f"a write failed: {type(exc).__name__}: {exc}") from exc
+        journal = cls(path, conn, header, wal_lost=was_open and wal_missing and not foreign)
+        journal.wal_foreign = foreign
+        return journal
 
     @property
     def header(self) -> dict[str, Any]:
@@ -322,6 +353,83 @@ class Journal:
             pass
 
 
+def _new_jid() -> str:
+    return secrets.token_hex(8)
+
+
+def _jid(conn: sqlite3.Connection) -> str | None:
+    try:
+        row = conn.execute("SELECT jid FROM mark WHERE id = 1").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return row[0] if row and isinstance(row[0], str) else None
+
+
+def _foreign(path: Path, conn: sqlite3.Connection) -> bool:
+    """Is the -wal beside `path` another journal's? Each journal has its own id (`jid`) in its mark row, and every
+    -wal a journal starts begins with a write of that row (open, the thread's emptying, close): read through the
+    -wal (`conn`), the id is the -wal's journal's; read from the main file alone (immutable: the -wal ignored), it
+    is this journal's. Can't tell (a journal from before the id, a main file that does not read): not foreign."""
+    seen = _jid(conn)
+    if seen is None:
+        return False
+    try:
+        alone = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    except sqlite3.DatabaseError:
+        return False
+    try:
+        mine = _jid(alone)
+    finally:
+        alone.close()
+    return mine is not None and mine != seen
+
+
+def _set_aside_wal(path: Path) -> str:
+    """Move the -wal (and its index, -shm) into journal/damaged/, as found; returns its name there."""
+    folder = path.parent / DAMAGED
+    folder.mkdir(exist_ok=True)
+    target = Path(str(_free_name(folder, "foreign")) + "-wal")
+    shutil.move(str(_wal(path)), target)
+    Path(str(path) + "-shm").unlink(missing_ok=True)
+    return target.name
+
+
+def _check_schema(conn: sqlite3.Connection) -> None:
+    """The journal's tables are as `SCHEMA` makes them, with nothing on them (a trigger, an index, a changed
+    constraint can make every write fail, or some), and its pages check out (`quick_check`: the free-page list
+    too, which reads never use)."""
+    for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        if table not in _TABLES:
+            continue
+        text = " ".join(str(sql).split())
+        allowed = (" ".join(_TABLES[table].split()), *((_MARK_V1,) if table == "mark" else ()))
+        if kind != "table" or name != table or text not in allowed:
+            raise JournalDamaged(f"schema: {kind} {name}: {text[:120]}")
+    problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise JournalDamaged("quick_check: " + "; ".join(problems))
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """Write a record of each kind (one pages long: new pages are taken, from the free-page list first), read
+    them and the mark back, roll back: "opens" is not "works"."""
+    page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    rows = [(kind, json.dumps({"probe": "x" * (3 * page if kind == "action" else 1)}), float(n))
+            for n, kind in enumerate(KINDS)]
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        first = 0
+        for row in rows:
+            seq = conn.execute("INSERT INTO records (kind, body, at) VALUES (?, ?, ?)", row).lastrowid
+            first = first or int(seq or 0)
+        back = conn.execute("SELECT kind, body, at FROM records WHERE seq >= ? ORDER BY seq", (first,)).fetchall()
+        mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
+    finally:
+        conn.execute("ROLLBACK")
+    if back != rows or mark != (2,):
+        raise JournalDamaged("a record written did not read back")
+
+
 def _last(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0])
 
@@ -420,7 +528,10 @@ def open_journal(path: Path, notices: list[Notice] | None = None) -> Journal | N
     if journal is not None:
         rows, problem = journal.read()
         if not problem:
-            if journal.wal_lost:
+            if journal.wal_foreign:
+                add(notices, "journal_wal_foreign", file=f"{DAMAGED}/{journal.wal_foreign}",
+                    kept=len(effective_actions(rows)))
+            elif journal.wal_lost:
                 add(notices, "journal_wal_lost", kept=len(effective_actions(rows)))
             return journal
         journal.abandon()

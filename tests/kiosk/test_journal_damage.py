@@ -26,9 +26,9 @@ T0 = 1_800_000_000.0
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _game(jdir: Path, actions: int) -> Session:
+def _game(jdir: Path, actions: int, seed: int = 3) -> Session:
     """A Secret Nim game: a roll (chance), then each take is followed by a roll: 2 * actions + 1 records."""
-    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 500}, jdir, seed=3,
+    s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 500}, jdir, seed=seed,
                     clock=lambda: T0)
     for _ in range(actions):
         s.dispatch(Take(s.state.turn, 1))
