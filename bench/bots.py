@@ -182,7 +182,8 @@ def clue(players: list[int], games: int, clock: Clock) -> None:
 def tune(players: list[int], games: int) -> None:
     """어려움's gamble on the tuning seeds: its share against 보통 for a few thresholds."""
     base = clue_bot("normal")
-    grid = [clue_bots.Gamble(s, r, f) for s in (0.9, 0.8) for r in (0.02, 0.04, 0.08) for f in (0.35, 0.5, 0.65)]
+    grid = [clue_bots.Gamble(1.0, 0.0, 1.0),  # never short of certainty: 보통 itself (the reference)
+            clue_bots.Gamble(0.9, 0.02, 0.6), clue_bots.Gamble(0.95, 0.04, 0.5), clue_bots.Gamble(0.85, 0.06, 0.35)]
     for n in players:
         print(f"\nTuning 어려움's gamble, {n} players, {games} games each (tuning seeds)")
         for g in grid:

@@ -65,6 +65,8 @@ class Style:
     choice: Choice
     leak_least: bool
     gamble: Gamble | None = None
+    here: float = SUGGEST_HERE  # suggest where moved / take the passage if worth this share of the best room
+    passage_bonus: float = 0.0  # a room with a secret passage counts this share of the passage room's value
 
 
 @dataclass
@@ -220,11 +222,11 @@ def _start(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) 
         return roll or legal[0]
     values = room_values(style, n, rng)
     best = max(values.values())
-    if here_ok and values.get(n.room, 0.0) >= SUGGEST_HERE * best:
+    if here_ok and values.get(n.room, 0.0) >= style.here * best:
         return _suggest(style, n, n.room, legal, rng)
     if through is not None:
         to = passage(n.room) if has_map(str(n.detail.get("set", ""))) else ""
-        if to and values[to] >= SUGGEST_HERE * best:
+        if to and values[to] >= style.here * best:
             return through
     return roll or legal[0]
 
@@ -236,6 +238,9 @@ def _move(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -
     if not rooms:
         return stay or legal[0]
     values = room_values(style, n, rng)
+    if style.passage_bonus and has_map(str(n.detail.get("set", ""))):
+        # from a passage room the next turn's suggestion is certain (no walk)
+        values = {r: v + style.passage_bonus * values.get(passage(r), 0.0) for r, v in values.items()}
     room = _best(values, rooms, rng)
     return pick(legal, "enter_room", room=room) or legal[0]
 

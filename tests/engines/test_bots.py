@@ -82,6 +82,8 @@ def test_a_seeded_clue_game_of_bots_ends_with_a_right_accusation_and_replays_ali
     out = CLUE.outcome(first.state)
     assert out is not None and out.reason == "accusation"  # decide() checked every answer was legal
     assert first.state.accusations[-1].named == first.state.envelope
+    # only 어려움 gambles: the others accuse when their notebook is certain, so never wrongly
+    assert all(a.correct for a in first.state.accusations if levels[a.seat] != "hard")
     again = play(CLUE, clue_game(n, 5), clue_seats(n, levels), seed=5, board=Walks())
     assert again.actions == first.actions
     other = play(CLUE, clue_game(n, 5), clue_seats(n, levels), seed=6, board=Walks())
