@@ -362,7 +362,10 @@ class TableHostApp(App):
         Clock.schedule_once(lambda dt: self._phones_ready(hub, server))
 
     def _phones_ready(self, hub: Any, server: Any) -> None:
+        from kiosk.phones.ask import AskWatcher
+
         self.phones, self.phones_server = hub, server
+        AskWatcher(hub, self.tr)  # "is this your phone?" on any screen, for a phone new to its seat (admit.py)
         if self.session is not None:
             hub.attach(self.session)  # a game resumed before the server was up
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import itertools
 import json
 import logging
 import secrets
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
+from kiosk.phones.admit import Admission, Ask, Conn
 from kiosk.phones.labels import Catalogs, Labeller, ViewIndex, fill_free
 from kiosk.phones.lobby import Lobby, clean_name
 from kiosk.phones.ratelimit import Limiter
@@ -36,17 +38,6 @@ from kiosk.phones.tokens import SeatPass, SeatTokens, format_code
 
 log = logging.getLogger(__name__)
 KEEP_SENT = 4  # versions of a seat's buttons an input may still refer to
-
-
-class Conn(Protocol):
-    """One phone's connection, as the server gives it to the hub. Both methods are thread-safe."""
-
-    seat: int | None
-    remote: str
-
-    def send(self, message: Mapping[str, Any]) -> None: ...
-
-    def close(self, message: Mapping[str, Any]) -> None: ...
 
 
 class SessionLike(Protocol):
@@ -67,6 +58,9 @@ class SeatStatus:
     issued: bool
     connected: bool
     code: str  # "ABCD-EFGH" ("" when revoked)
+    # the seat's phone as it is: "tablet" (no phone: pass-the-tablet), "none" (no phone yet), "asking"
+    # (a phone waits for the tablet's OK), "connected", "away" (its phone is gone for now: asleep, reloading)
+    phone: str = "none"
 
 
 def _game_key(session: Any) -> str:
@@ -126,7 +120,7 @@ class _Snapshot:
         return message, actions, entries
 
 
-class PhoneHub:
+class PhoneHub(Admission):
     def __init__(self, run_on_main: Callable[[Callable[[], None]], None] = _direct,
                  catalogs: Catalogs | None = None, clock: Callable[[], float] = time.monotonic,
                  action_burst: float = 6, action_rate: float = 2.0,
@@ -152,6 +146,8 @@ class PhoneHub:
         self.actions = Limiter(action_burst, action_rate, clock)
         self.joins = Limiter(join_burst, join_rate, clock)  # per address only: no one can spend another's
         self.lobby = Lobby()  # phones joining at set-up, before the game starts (lobby.py)
+        self._asks: dict[int, Ask] = {}  # phones waiting for the tablet's OK (admit.py)
+        self._ask_ids = itertools.count(1)
 
     # ================================================================ kiosk side (main thread)
     def attach(self, session: SessionLike) -> None:
@@ -191,6 +187,7 @@ class PhoneHub:
     def _end_locked(self, why: str) -> None:
         if self.session is not None:
             self.session.unsubscribe(self._on_step)
+        self._turn_away(lambda a: True, why)
         for conn in list(self._conns.values()):
             conn.close(self.bye_message(why))
         self._conns.clear()
@@ -249,18 +246,22 @@ class PhoneHub:
 
     def status(self) -> list[SeatStatus]:
         with self._lock:
-            names = self._player_names() if self.session is not None else self.lobby.names
+            asking = {a.seat for a in self._asks.values()}
             out = []
             for seat in self.seats:
                 p = self.tokens.passes.get(seat)
-                out.append(SeatStatus(seat, names[seat] if seat < len(names) else str(seat + 1), p is not None,
-                                      seat in self._conns, format_code(p.code) if p else ""))
+                connected = seat in self._conns
+                phone = ("tablet" if p is None else "connected" if connected else "asking" if seat in asking
+                         else "away" if p.device else "none")
+                out.append(SeatStatus(seat, self._seat_name(seat), p is not None, connected,
+                                      format_code(p.code) if p else "", phone))
             return out
 
-    def seat_tokens(self) -> list[str]:
-        """Every live seat token (the server finds which one's key opens a join box)."""
+    def seat_passes(self) -> list[tuple[str, str]]:
+        """Every live seat's token and its phone's device key ("" before one): the server finds which
+        seat's pass made the key that opens a join box (seal.py)."""
         with self._lock:
-            return [p.token for p in self.tokens.passes.values()]
+            return [(p.token, p.device) for p in self.tokens.passes.values()]
 
     def seat_pass(self, seat: int) -> SeatPass | None:
         with self._lock:
@@ -301,6 +302,7 @@ class PhoneHub:
             self.run_on_main(fn)
 
     def _drop(self, seat: int, why: str) -> None:
+        self._turn_away(lambda a: a.seat == seat, why)
         conn = self._conns.pop(seat, None)
         if conn is not None:
             conn.seat = None
@@ -349,6 +351,7 @@ class PhoneHub:
     def _close_setup_locked(self) -> None:
         if not self.lobby.open:
             return
+        self._turn_away(lambda a: True, "ended")
         for conn in list(self._conns.values()):
             conn.close(self.bye_message("ended"))
         self._conns.clear()
@@ -363,19 +366,23 @@ class PhoneHub:
         self.tokens.start(self.tokens.game_id or secrets.token_hex(8), self.seats)
         self._conns = {}
         taken = set()
+        where: dict[int, int | None] = {}
         for seat, p in sorted(old_passes.items()):
             target = self.lobby.seat_in_game(seat, players)
             conn = old_conns.get(seat)
             if target is None or target in taken or target not in self.tokens.passes:
+                where[seat] = None
                 if conn is not None:
                     conn.seat = None
                     conn.close(self.bye_message("revoked"))
                 continue
             taken.add(target)
+            where[seat] = target
             self.tokens.passes[target] = SeatPass(target, p.token, p.code, p.device, p.issued)
             if conn is not None:
                 conn.seat = target
                 self._conns[target] = conn
+        self._move_asks(where)
         self.lobby.close()
 
     def setup_typed(self) -> dict[int, str]:
@@ -403,44 +410,12 @@ class PhoneHub:
         return {"t": "done", "action": "name"}
 
     # ================================================================ server side (web thread)
-    def join(self, conn: Conn, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
-        """A phone presents a token (from the QR code) or a typed code. The reply is sent by the caller;
-        on success the seat's state follows."""
-        with self._lock:
-            if not self.joins.ready(conn.remote):
-                return self.error_message("rate_limited")
-            seat = None
-            if isinstance(token, str) and token:
-                seat = self.tokens.seat_of_token(token[:64])
-            elif isinstance(code, str) and code:
-                seat = self.tokens.seat_of_code(code[:32])
-            if seat is None:
-                self.joins.allow(conn.remote)  # only failures spend the budget
-                return self.error_message("bad_token")
-            first_join = not self.tokens.passes[seat].device
-            key = self.tokens.bind(seat, device if isinstance(device, str) else "")
-            if key is None:
-                return self.error_message("other_device")
-            if first_join:
-                self._save_locked()
-            if conn.seat is not None and self._conns.get(conn.seat) is conn:  # one seat per connection
-                del self._conns[conn.seat]
-                self._sent.pop(conn.seat, None)
-                self._fire_waiters(conn.seat)
-            old = self._conns.get(seat)
-            if old is not None and old is not conn:
-                old.seat = None
-                old.close(self.bye_message("replaced"))
-            conn.seat = seat
-            self._conns[seat] = conn
-            conn.send(self._hello(seat, key))
-            conn.send(self._state_message(seat) if self.session is not None else self.lobby.message(seat))
-        self._changed()
-        return {"t": "joined", "seat": seat}
+    def _seat_name(self, seat: int) -> str:
+        names = self._player_names() if self.session is not None else self.lobby.names
+        return names[seat] if 0 <= seat < len(names) else str(seat + 1)
 
     def _hello(self, seat: int, device: str) -> dict[str, Any]:
-        names = self._player_names() if self.session is not None else self.lobby.names
-        return {"t": "hello", "seat": seat, "name": names[seat] if seat < len(names) else str(seat + 1),
+        return {"t": "hello", "seat": seat, "name": self._seat_name(seat),
                 "token": self.tokens.passes[seat].token, "device": device,
                 "game": self.game_name if self.session is not None else self.lobby.game}
 
@@ -448,6 +423,8 @@ class PhoneHub:
         with self._lock:
             seat = conn.seat
             if seat is None or self._conns.get(seat) is not conn:
+                if self._forget_ask(conn):
+                    self._changed()
                 return
             del self._conns[seat]
             self._sent.pop(seat, None)

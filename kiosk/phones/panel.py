@@ -36,6 +36,7 @@ from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
+PHONE_COLOURS = {"connected": OK, "asking": ACCENT, "away": TEXT}
 log = logging.getLogger(__name__)
 KEEP_PNGS = 16  # a code's PNG is ~2 kB: the seats of a table, a few reissues
 _ENCODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phones-qr")
@@ -118,7 +119,7 @@ class PhonesPanel(OneUse):
         status = self.hub.status()
         if self.shown is not None and any(s.seat == self.shown and s.connected for s in status):
             self.shown = None  # joined: its code is hidden again
-        rows = tuple((s.seat, s.name, s.issued, s.connected) for s in status)
+        rows = tuple((s.seat, s.name, s.issued, s.connected, s.phone) for s in status)
         current = next((s for s in status if s.seat == self.shown), None)
         url = self.url_for(current.seat) if current is not None and current.issued else None
         left, side = self._left, self._side
@@ -148,9 +149,10 @@ class PhonesPanel(OneUse):
         self._buttons = {}
         for s in status:
             row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
-            word = "phones.tablet.connected" if s.connected else "phones.tablet.not_connected"
             row.add_widget(_label(s.name, BODY, TEXT, True, 64))
-            row.add_widget(_label(self.tr(word), SMALL, OK if s.connected else MUTED, height=64))
+            state = _label(self.tr(f"phones.tablet.phone_{s.phone}"), SMALL, PHONE_COLOURS.get(s.phone, MUTED), height=64)
+            state.test_id = f"phones_state_{s.seat}"  # the seat's phone as it is (hub.status: SeatStatus.phone)
+            row.add_widget(state)
             key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
             btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
                           test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)

@@ -1,8 +1,10 @@
 """The phones' web server: aiohttp on its own thread and asyncio loop, beside Kivy.
 
 It serves exactly three things: the page (`/`, `/page.js`, `/page.css`, `/nacl.js`, all from this package)
-and one WebSocket (`/ws`) that speaks to the hub: `join` (token or typed code), `act` (an input), `ping`,
-every message sealed (`seal.py`). There is
+and one WebSocket (`/ws`) that speaks to the hub: after the key exchange (`key`), `join` (QR pass or typed
+code, once per connection), `act` (an input), `name` (at set-up), `ping`, every message after the
+handshake sealed (`seal.py`; the protocol: README.md). JSON is read strictly and a message that cannot be
+handled gets a refusal, never the end of its socket. There is
 no other route: nothing of staff mode, no QR images (the codes are drawn on the tablet only), no files.
 It listens on the one host and port it is given (the café LAN address in the kiosk, 127.0.0.1 in tests).
 
@@ -30,7 +32,7 @@ from kiosk.loop_thread import LoopThread
 from kiosk.phones.channel import PhoneHub, _direct
 from kiosk.phones.guard import Guard, GuardedSite
 from kiosk.phones.ratelimit import Limiter
-from kiosk.phones.seal import Channel
+from kiosk.phones.seal import NO_PASS, Channel, loads, number_of, pass_of
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 16 * 1024
@@ -227,7 +229,7 @@ class PhoneServer:
         try:
             while True:
                 try:  # a seat's phone pings every 8 s; a socket without a seat has the guard's time-out
-                    msg = await ws.receive(timeout=self.idle_timeout if conn.seat is not None else None)
+                    msg = await ws.receive(timeout=self.idle_timeout if conn.channel.final else None)
                 except TimeoutError:
                     break
                 if msg.type != WSMsgType.TEXT:
@@ -236,13 +238,17 @@ class PhoneServer:
                     conn.close(self.hub.bye_message("flood"))
                     break
                 try:
-                    data = json.loads(msg.data)
-                except ValueError:
+                    data = loads(msg.data)
+                except (ValueError, RecursionError):
                     data = None
                 if not isinstance(data, dict):
                     conn.send(self.hub.error_message("bad_input"))
                     continue
-                await self._receive(conn, data)
+                try:
+                    await self._receive(conn, data)
+                except Exception:  # noqa: BLE001 - a message that cannot be handled ends nothing
+                    log.warning("a phone's message was not handled", exc_info=True)
+                    conn.send(self.hub.error_message("bad_input"))
         finally:
             self._sockets.discard(ws)
             self.hub.leave(conn)
@@ -254,42 +260,68 @@ class PhoneServer:
         return ws
 
     async def _receive(self, conn: WsConn, data: dict[str, Any]) -> None:
-        """A (re)join is a box sealed with a seat's key, or with a key agreed for a typed code (`pk`);
-        anything else is a box under the connection's key. Nothing in the clear is believed but a ping."""
+        """The handshake in the clear (`key`, then one `join` sealed under the key it makes), then boxes
+        under the connection's key. Nothing in the clear is believed but a ping."""
         channel = conn.channel
-        if data.get("t") == "join":
-            await self._join(conn, data)
+        kind = data.get("t")
+        if kind == "key":
+            conn.send(channel.exchange(data.get("pk")) or self.hub.error_message("bad_input"))
+        elif kind == "join":
+            if channel.final:  # a connection joins once: no second seat, no other key
+                conn.send(self.hub.error_message("already_joined"))
+            else:
+                self._join(conn, data)
         elif "box" in data and channel.key is not None:
             message = channel.open(data["box"])
-            if message is None or message.get("t") == "join":
+            if message is None or message.get("t") in ("join", "key"):
                 conn.send(self.hub.error_message("bad_input"))
             else:
                 await self._handle(conn, message)
-        elif data.get("t") == "ping":
+        elif kind == "ping":
             conn.send({"t": "pong"})
-        elif data.get("t") == "act" and conn.seat is None:
+        elif (kind == "act" or "box" in data) and channel.key is None:
             conn.send(self.hub.error_message("not_joined"))
         else:
             conn.send(self.hub.error_message("bad_input"))
 
-    async def _join(self, conn: WsConn, data: dict[str, Any]) -> None:
-        channel = conn.channel
-        if "pk" in data:  # a typed code, in a box under a key agreed with this connection
-            key = channel.agree(data["pk"])
-            message = channel.open(data.get("box"), key) if key is not None else None
+    def _join(self, conn: WsConn, data: dict[str, Any]) -> None:
+        """Which pass made the key that opens the join box: a seat's token with its phone's device key, the
+        token alone (a phone new to the seat), or none (a typed code, inside the box). The code or pass is
+        checked by the hub before the key becomes the connection's."""
+        channel, box = conn.channel, data.get("box")
+        if channel.key_for(NO_PASS * 2) is None:  # no key exchange yet
+            conn.send(self.hub.error_message("bad_input"))
+            return
+        found: tuple[bytes, dict[str, Any], str, str] | None = None
+        if data.get("via") == "code":
+            key = channel.key_for(NO_PASS * 2)
+            message = channel.open(box, key) if key is not None else None
             if key is None or message is None:
                 conn.send(self.hub.error_message("bad_input"))
                 return
-            channel.key = key
-            reply = self.hub.join(conn, code=_text(message.get("code")), device=_text(message.get("device")))
-        else:  # the QR code's token: the seat whose key opens the box
-            opened = channel.open_join(data.get("box"), self.hub.seat_tokens())
-            token, message = opened if opened is not None else ("", {})
-            reply = self.hub.join(conn, token=token, device=_text(message.get("device")))
-        if reply["t"] == "error":
-            conn.send(reply)
+            found = (key, message, "", "")
+            reply = self.hub.join(conn, code=_text(message.get("code")), number=number_of(key))
         else:
-            self.guard.hold(conn.transport)
+            found = self._open_join(channel, box)
+            if found is None:
+                reply = self.hub.join(conn)  # no seat's pass: refused, and it spends the address's budget
+            else:
+                key, _, token, device = found
+                reply = self.hub.join(conn, token=token, device=device, number=number_of(key))
+        if reply["t"] == "error" or found is None:
+            conn.send(reply)
+            return
+        channel.take(found[0])  # before anything queued for the phone is sealed (same thread, no await)
+        self.guard.hold(conn.transport)
+
+    def _open_join(self, channel: Channel, box: Any) -> tuple[bytes, dict[str, Any], str, str] | None:
+        for token, device in self.hub.seat_passes():
+            for dev in (device, "") if device else ("",):
+                key = channel.key_for(pass_of(token, dev))
+                message = channel.open(box, key) if key is not None else None
+                if key is not None and message is not None:
+                    return key, message, token, dev
+        return None
 
     async def _handle(self, conn: WsConn, data: dict[str, Any]) -> None:
         kind = data.get("t")

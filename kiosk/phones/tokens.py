@@ -4,15 +4,15 @@ device bound to the seat.
 - Tokens are `secrets.token_urlsafe` (256 bits; the seat's sealing key derives from it, seal.py); short codes are 8 characters from an alphabet without
   look-alikes (40 bits), grouped "ABCD-EFGH". Both are checked in constant time against every seat
   (`hmac.compare_digest`), so neither the answer nor its timing tells which seat, or whether one was close.
-- One device per seat at a time: the first device to join gets a device key (kept by its browser); the
-  same device rejoins with the same token after a sleep or a reload, another device is refused until the
-  host reissues the seat's code.
+- One device per seat at a time: the device the tablet let in (admit.py) gets a device key (kept by its
+  browser, part of the pass that seals its connections); the same device rejoins with the token and that
+  key after a sleep or a reload; another device needs the tablet's OK, which gives it a new key.
 - Passes belong to one game (`game_id`); `clear()` kills them all when the game ends.
 - `save`/`load` keep the passes of the running game in the kiosk's data folder (owner-only file), so after a
   power cut the resumed game keeps them and every phone reconnects by itself — no rescanning. The file is
   written (fsync'd) by one background writer in call order, the last state winning: the fsync (36 ms seen
   in a game-start frame) stays off the UI thread and out of the hub's lock. A power cut in the few ms
-  before a write lands loses only that change (a first join's device key: the phone gets a new one; a
+  before a write lands loses only that change (a phone's new device key: it asks the tablet again; a
   reissue: the old code lives on until reissued again). `load` and `flush` (app stop) wait for the writes.
 """
 
@@ -53,7 +53,7 @@ def normalize_code(text: str) -> str:
     return cleaned
 
 
-def _same(a: str, b: str) -> bool:
+def same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))
 
 
@@ -93,7 +93,7 @@ class SeatTokens:
         """The seat whose token this is; every seat is compared, in constant time each."""
         found: int | None = None
         for seat, p in self.passes.items():
-            if _same(p.token, token) and found is None:
+            if same(p.token, token) and found is None:
                 found = seat
         return found
 
@@ -101,20 +101,15 @@ class SeatTokens:
         typed = normalize_code(code)
         found: int | None = None
         for seat, p in self.passes.items():
-            if _same(p.code, typed) and found is None:
+            if same(p.code, typed) and found is None:
                 found = seat
         return found
 
-    def bind(self, seat: int, device: str) -> str | None:
-        """Bind the seat to a device, or confirm the same device; None if another device holds it.
-        Returns the device key to keep (a new one for a first join)."""
+    def new_device(self, seat: int) -> str:
+        """The seat's phone is a new one (the tablet said so): its device key, the old phone's no longer."""
         p = self.passes[seat]
-        if not p.device:
-            p.device = secrets.token_urlsafe(18)
-            return p.device
-        if device and _same(p.device, device):
-            return p.device
-        return None
+        p.device = secrets.token_urlsafe(24)
+        return p.device
 
     # ---- persistence (the hub calls these under its lock) ---------------------------------------------
     def save(self, path: Path, key: str) -> None:

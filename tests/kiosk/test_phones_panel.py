@@ -29,13 +29,24 @@ class Recorder:
         self.sent.append(message)
 
 
+def let_in_by_tap(driver: Any, hub: PhoneHub, phone: Recorder, token: str, number: str = "4821") -> None:
+    """A phone new to its seat asks; the tablet shows its digits; its owner taps yes."""
+    assert hub.join(phone, token=token, number=number)["t"] == "asking"
+    driver.wait_for(lambda: driver.find_all("phones_ask_yes"))
+    assert driver.find("phones_ask_number").text == " ".join(number)
+    driver.tap("phones_ask_yes")
+    driver.wait_for(lambda: phone.seat is not None)
+
+
 def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any, tmp_path: Path) -> None:
+    from kiosk.phones.ask import AskWatcher
     from kiosk.phones.panel import PhonesPanel
     from tests.phones.helpers import new_session
 
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub()
     hub.attach(session)
+    asks = AskWatcher(hub, driver.app.tr)
     base = "http://192.168.0.20:8765"
     panel = PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base, driver.app.tr)
     panel.open()
@@ -51,15 +62,31 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     assert shot.exists()
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
 
-    # 민호's phone joins: the code hides and the list says so
+    # 민호's phone asks to join: the tablet asks its owner, with the phone's digits and nothing of the seat's
+    # secret; the list says what the seat's phone is doing, truthfully, at each step
+    assert driver.find("phones_state_1").text == "휴대폰 아직 없음"
     phone = Recorder()
-    assert hub.join(phone, token=hub.seat_pass(1).token)["t"] == "joined"
+    assert hub.join(phone, token=hub.seat_pass(1).token, number="4821")["t"] == "asking"
+    driver.wait_for(lambda: driver.find_all("phones_ask_yes"))
+    assert driver.find("phones_state_1").text == "확인을 기다려요"
+    assert asks.dialog is not None
+    shown = " ".join(str(getattr(w, "text", "")) for w in asks.dialog.walk())
+    assert "민호 자리에 휴대폰이 들어오려고 해요" in shown and "4 8 2 1" in shown
+    assert hub.status()[1].code not in shown and "#t=" not in shown  # the seat's name and digits, no pass
+    driver.screenshot("phones_ask")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.tap("phones_ask_yes")
+    driver.wait_for(lambda: phone.seat == 1)
     driver.pump(3)
     assert driver.find_all("phones_qr") == []
+    assert driver.find("phones_state_1").text == "휴대폰 연결됨"
     assert sum("휴대폰 연결됨" in t for t in driver.texts()) == 1
     assert driver.find("phones_show_1").disabled
     session.dispatch(A.ChooseDealer(TABLE, 0))
     assert phone.sent[-1]["t"] == "state"
+    hub.leave(phone)  # its screen locked: the seat's phone is away, not "not connected"
+    driver.pump(3)
+    assert driver.find("phones_state_1").text == "휴대폰 잠시 끊김"
 
     # 서연 has no phone: the seat goes back to the tablet, then gets a fresh code after all
     driver.tap("phones_show_2")
@@ -72,6 +99,7 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     driver.screenshot("phones_panel_after")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
     driver.tap("phones_close")
+    asks.stop()
     assert hub._listeners == []
     session.close()
 
@@ -85,7 +113,7 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     import threading
 
     from kiosk.phones import panel as panel_module
-    from tests.phones.helpers import new_session
+    from tests.phones.helpers import admit, new_session
 
     threads: list[threading.Thread] = []
     encode = panel_module.qr_png
@@ -114,7 +142,7 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     assert len(threads) == 1
 
     picture = driver.find("phones_qr")
-    assert hub.join(Recorder(), token=hub.seat_pass(0).token)["t"] == "joined"  # a refresh, same code shown
+    assert admit(hub, Recorder(), token=hub.seat_pass(0).token)["t"] == "joined"  # a refresh, same code shown
     driver.pump(3)
     assert driver.find("phones_qr") is picture and picture.texture is not None and len(threads) == 1
     close = driver.find("phones_close")

@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.phones.channel import PhoneHub
 from kiosk.phones.server import PhoneServer
-from tests.kiosk.test_phones_panel import Recorder
+from tests.kiosk.test_phones_panel import Recorder, let_in_by_tap
 
 pytestmark = pytest.mark.ui
 
@@ -25,9 +25,13 @@ def hub(driver: Any) -> Iterator[PhoneHub]:
     server.start()
     saved = app.phones, app.phones_server
     app.phones, app.phones_server = hub, server
+    from kiosk.phones.ask import AskWatcher
+
+    asks = AskWatcher(hub, app.tr)
     try:
         yield hub
     finally:
+        asks.stop()
         if app.session is not None:
             hub.end_game()
         app.phones, app.phones_server = saved
@@ -52,7 +56,7 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, hub: 
     phones = {}
     for seat, name in ((0, "지수"), (1, "민호"), (2, "서연")):
         phone = phones[seat] = Recorder()
-        assert hub.join(phone, token=hub.seat_pass(seat).token)["t"] == "joined"
+        let_in_by_tap(driver, hub, phone, hub.seat_pass(seat).token, number=f"{seat}{seat}07")
         assert phone.sent[-1]["t"] == "setup"
         assert hub.name_from_phone(phone, name)["t"] == "done"
     driver.pump(3)
@@ -83,7 +87,7 @@ def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, hub: PhoneHu
     driver.pump(3)
     assert hub.lobby.open and len(hub.status()) >= 3
     phone = Recorder()
-    assert hub.join(phone, token=hub.seat_pass(0).token)["t"] == "joined"
+    let_in_by_tap(driver, hub, phone, hub.seat_pass(0).token)
     driver.pump(3)
     driver.tap("phones_close")
     driver.wait(0.6)  # the list slides away

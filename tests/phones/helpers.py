@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import queue
 from collections.abc import Awaitable, Callable, Mapping
@@ -18,7 +19,7 @@ from nacl.public import Box, PrivateKey, PublicKey
 from nacl.secret import SecretBox
 
 from kiosk.phones.channel import PhoneHub
-from kiosk.phones.seal import seat_key
+from kiosk.phones.seal import NO_PASS, number_of, pass_of
 from kiosk.phones.server import PhoneServer
 from kiosk.session import Session
 
@@ -63,34 +64,63 @@ class MainThread:
             await asyncio.sleep(0.005)
 
 
+TABLETS: dict[str, PhoneHub] = {}  # server url -> its hub: the tablet a test phone asks for its OK
+
+
 class Phone:
-    """One phone's socket, speaking the page's sealed protocol (kiosk/phones/seal.py) with PyNaCl.
+    """One phone's socket, speaking the page's sealed protocol (kiosk/phones/seal.py, README.md) with
+    PyNaCl: the key exchange as it opens, then a join sealed under the key of its pass. A phone new to
+    its seat waits for the tablet's OK: `join` gives it as the seat's owner would (the digits on the
+    tablet are the phone's) unless `tablet` is None or `approve` False.
     `recv(kind)` takes the oldest message of that kind not taken yet (waiting for one if need be);
     messages of other kinds stay for later. `wire` keeps every frame as it crossed the network."""
 
-    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse,
+                 tablet: PhoneHub | None) -> None:
         self.http = http
         self.ws = ws
+        self.tablet = tablet
         self.log: list[dict[str, Any]] = []
         self.wire: list[str] = []
         self._used: set[int] = set()
         self.challenge = ""
+        self.commitment = ""
+        self.mine = PrivateKey.generate()
         self.server_pk = b""
+        self.shared = b""
         self.key: bytes | None = None
+        self.number = ""
         self._sent = 0
         self._heard = 0
 
     @classmethod
-    async def open(cls, url: str, origin: str | None = None, source: str | None = None) -> Phone:
-        """A phone's socket; `source` picks the loopback address it comes from (127.0.0.x: another phone)."""
+    async def open(cls, url: str, origin: str | None = None, source: str | None = None,
+                   tablet: PhoneHub | None = None, exchange: bool = True) -> Phone:
+        """A phone's socket; `source` picks the loopback address it comes from (127.0.0.x: another phone);
+        `tablet` the hub that answers its asks (else the one serving `url`, when a test started it)."""
         connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
         http = aiohttp.ClientSession(connector=connector)
         headers = {"Origin": origin} if origin else {}
         ws = await http.ws_connect(url.replace("http://", "ws://") + "/ws", headers=headers)
-        phone = cls(http, ws)
+        phone = cls(http, ws, tablet if tablet is not None else TABLETS.get(url))
         hi = await phone.recv("hi")
-        phone.challenge, phone.server_pk = hi["c"], base64.b64decode(hi["pk"])
+        phone.challenge, phone.commitment = hi["c"], hi["h"]
+        if exchange:
+            await phone.exchange()
         return phone
+
+    async def exchange(self) -> None:
+        """The key exchange: the phone's ephemeral key, then the kiosk's, checked against its commitment."""
+        await self.send_raw({"t": "key", "pk": base64.b64encode(bytes(self.mine.public_key)).decode()})
+        reply = await self.recv("key")
+        self.server_pk = base64.b64decode(reply["pk"])
+        assert base64.b64encode(hashlib.sha512(self.server_pk).digest()[:32]).decode() == self.commitment
+        self.shared = bytes(Box(self.mine, PublicKey(self.server_pk)).shared_key())
+
+    def key_for(self, seat_pass: bytes) -> bytes:
+        parts = (b"tablehost/2", self.shared, bytes(self.mine.public_key), self.server_pk,
+                 hashlib.sha512(self.challenge.encode()).digest(), seat_pass)
+        return hashlib.sha512(b"".join(parts)).digest()[:32]
 
     def seal(self, message: Mapping[str, Any], key: bytes | None = None) -> str:
         self._sent += 1
@@ -148,24 +178,44 @@ class Phone:
             if state["view"] == json.loads(json.dumps(session.view(seat))):
                 return state
 
-    async def join(self, token: str = "", code: str = "", device: str = "") -> dict[str, Any]:
-        """As the page does: with the QR code's token, a box under the seat's key; with a typed code, a box
-        under a key agreed with the server (X25519) for this connection."""
+    async def join(self, token: str = "", code: str = "", device: str = "", approve: bool = True) -> dict[str, Any]:
+        """As the page does: a join box under the key of the seat's pass (the QR code's token and the
+        device key the seat gave this phone) or, for a typed code, of no pass (the code inside). The reply:
+        hello (a known phone; or a new one the tablet let in, when `approve`), asking, or an error."""
         if token:
-            self.key = seat_key(token)
-            await self.send_raw({"t": "join", "box": self.seal({"t": "join", "device": device})})
+            self.key = self.key_for(pass_of(token, device))
+            await self.send_raw({"t": "join", "via": "qr", "box": self.seal({"t": "join"})})
         elif code:
-            mine = PrivateKey.generate()
-            self.key = bytes(Box(mine, PublicKey(self.server_pk)).shared_key())
-            await self.send_raw({"t": "join", "pk": base64.b64encode(bytes(mine.public_key)).decode(),
-                                 "box": self.seal({"t": "join", "code": code, "device": device})})
+            self.key = self.key_for(NO_PASS * 2)
+            await self.send_raw({"t": "join", "via": "code", "box": self.seal({"t": "join", "code": code})})
         else:
             await self.send_raw({"t": "join"})
-        return await self.recv()
+        reply = await self.recv()
+        if reply.get("code") == "bad_token" and token and device:  # as the page does: a device key the seat
+            return await self.join(token=token, approve=approve)  # no longer knows asks as a new phone
+        if reply["t"] != "asking":
+            return reply
+        self.number = number_of(self.key)
+        if not approve or self.tablet is None:
+            return reply
+        await until(lambda: any(a.number == self.number for a in self.tablet.asking()))  # type: ignore[union-attr]
+        ask = next(a for a in self.tablet.asking() if a.number == self.number)
+        self.tablet.answer(ask.ident, True)
+        return await self.recv("hello")
 
     async def close(self) -> None:
         await self.ws.close()
         await self.http.close()
+
+
+def admit(hub: PhoneHub, conn: Any, **join: Any) -> dict[str, Any]:
+    """`hub.join`, and the tablet's OK when the phone is new to its seat: "joined" then, else the refusal."""
+    reply = hub.join(conn, **join)
+    if reply["t"] != "asking":
+        return reply
+    ask = max(hub.asking(), key=lambda a: a.ident)
+    hub.answer(ask.ident, True)
+    return {"t": "joined", "seat": ask.seat}
 
 
 def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | None = None,
@@ -177,6 +227,7 @@ def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | 
         main.run_pending()
     server = PhoneServer(hub, "127.0.0.1", 0, **(server_kw or {}))
     server.start()
+    TABLETS[server.url] = hub
     return hub, server, main
 
 

@@ -82,6 +82,20 @@ def phone(browser: Browser) -> Page:
     return page
 
 
+def let_in(hub: PhoneHub, page: Page, lock: Any, ok: bool = True, name: str = "") -> str:
+    """The tablet's answer for a phone new to its seat, as the seat's owner gives it: the page says what it
+    waits for and shows four digits; the tablet's question carries the same digits."""
+    wait = page.get_by_test_id("wait")
+    expect(wait).to_contain_text("태블릿에서 확인하기를 기다리는 중이에요")
+    number = "".join(ch for ch in wait.locator(".number").inner_text() if ch.isdigit())
+    if name:
+        shot(page, name)
+    ask = next(a for a in hub.asking() if a.number == number)
+    with lock:
+        hub.answer(ask.ident, ok)
+    return number
+
+
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"phones_{name}.png"), full_page=False)
@@ -97,11 +111,13 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         url0 = table.server.join_url(0)
         assert url0 is not None
         joker.goto(url0)
+        let_in(table.hub, joker, table.lock, name="asking_the_tablet")
         hero.goto(table.server.url + "/")
         expect(hero.get_by_test_id("join")).to_be_visible()
         hero.get_by_test_id("code").fill(table.hub.status()[1].code.lower())
         shot(hero, "join_by_code")
         hero.get_by_test_id("join_go").click()
+        let_in(table.hub, hero, table.lock)
         expect(hero.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
         expect(joker.get_by_test_id("mine")).to_contain_text("나만 보는 정보")
 
@@ -175,13 +191,14 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         hero.reload()
         expect(hero.get_by_test_id("mine")).to_contain_text(me1["en"])
         expect(hero.get_by_test_id("who")).to_contain_text("민호 · seat 2")
-        # another phone with 민호's QR address is refused: one device per seat
+        # another phone with 민호's QR address only asks the tablet; 민호 says no: it gets nothing
         url1 = table.server.join_url(1)
         assert url1 is not None
         thief = phone(browser)
         thief.goto(url1)
-        expect(thief.get_by_test_id("join")).to_contain_text("이미 다른 휴대폰에 연결")
-        assert me1["ko"] not in thief.content()
+        let_in(table.hub, thief, table.lock, ok=False)
+        expect(thief.get_by_test_id("join")).to_contain_text("태블릿에서 이 휴대폰을 받지 않았어요")
+        assert me1["ko"] not in thief.content() and me1["en"] not in thief.content()
         assert table.hub.connected(1)
     finally:
         table.close()
@@ -207,18 +224,20 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         url = table.server.join_url(0)
         assert url is not None
         page.goto(url)
+        let_in(table.hub, page, table.lock)
         hand = table.session.view(0)["hand"]
         names = table.hub.state_message(0)["names"]
         mine = page.get_by_test_id("mine")
         expect(mine).to_contain_text("내 손패")
         # the table at a glance: whose turn it is, from the view's shared part; no raw view keys or codes
-        expect(page.get_by_test_id("all")).to_contain_text("지금 내 차례예요.")
+        expect(page.get_by_test_id("wait")).to_contain_text("지금 내 차례예요.")
         assert "_" not in page.locator("main").inner_text()
         other = phone(browser)
         other_url = table.server.join_url(1)
         assert other_url is not None
         other.goto(other_url)
-        expect(other.get_by_test_id("all")).to_contain_text("지금 차례: 지수")
+        let_in(table.hub, other, table.lock)
+        expect(other.get_by_test_id("wait")).to_contain_text("지수의 차례를 기다리는 중이에요.")
         shot(other, "clue_table_other")
         for card in hand:
             expect(mine).to_contain_text(names[card]["ko"])
@@ -278,6 +297,7 @@ def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browse
         url = table.server.join_url(0)
         assert url is not None
         page.goto(url)
+        let_in(table.hub, page, table.lock)
         me = table.session.view(0)["me"]
         mine = page.get_by_test_id("mine")
         expect(mine).to_contain_text(me["character_card"]["name"]["ko"])
@@ -319,9 +339,11 @@ def test_what_the_browser_and_kiosk_say_on_the_wire_is_sealed(browser: Browser, 
     try:
         joker, hero = phone(browser), phone(browser)
         joker.goto(proxy.url + "/#t=" + table.hub.seat_pass(0).token)
+        let_in(table.hub, joker, table.lock)
         hero.goto(proxy.url + "/")
         hero.get_by_test_id("code").fill(table.hub.status()[1].code)
         hero.get_by_test_id("join_go").click()
+        let_in(table.hub, hero, table.lock)
         expect(hero.get_by_test_id("who")).to_contain_text("민호")
         expect(joker.get_by_test_id("who")).to_contain_text("지수")
         table.dispatch(A.ChooseDealer(TABLE, 0))
@@ -366,7 +388,9 @@ def test_a_phone_types_its_name_at_set_up_and_keeps_its_seat_in_the_game(browser
         url = server.join_url(1)
         assert url is not None
         page.goto(url)
+        let_in(hub, page, lock)
         expect(page.get_by_test_id("setup")).to_be_visible()
+        expect(page.get_by_test_id("wait")).to_contain_text("게임이 시작되기를 기다리는 중이에요")
         expect(page.get_by_test_id("setup_name")).to_have_value("2번 플레이어")
         page.get_by_test_id("setup_name").fill("민호")
         page.get_by_test_id("setup_save").click()
@@ -427,6 +451,7 @@ def test_a_made_up_games_private_part_is_drawn_by_kind(browser: Browser) -> None
         url = server.join_url(0)
         assert url is not None
         page.goto(url)
+        let_in(hub, page, lock)
         mine = page.get_by_test_id("mine")
         expect(mine).to_contain_text("비밀 무기")
         expect(mine).to_contain_text(f"돌 {session.state.hands[0]}개")

@@ -19,7 +19,7 @@ from kiosk.phones.channel import PhoneHub
 from kiosk.phones.labels import Catalogs, Labeller, fill_free
 from kiosk.phones.ratelimit import Bucket
 from tests.packs import pack_for
-from tests.phones.helpers import new_session
+from tests.phones.helpers import admit, new_session
 from tests.phones.test_leaks import Recorder, catalogs
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
@@ -63,9 +63,9 @@ def test_tokens_are_compared_in_constant_time_against_every_seat(monkeypatch: py
 
 def test_one_device_binds_a_seat_until_it_is_reissued() -> None:
     toks = SeatTokensFactory(2)
-    key = toks.bind(0, "")
-    assert key and toks.bind(0, key) == key
-    assert toks.bind(0, "") is None and toks.bind(0, "other") is None
+    key = toks.new_device(0)
+    assert len(key) >= 24 and toks.passes[0].device == key
+    assert toks.new_device(0) != key  # the tablet let another phone in: the first one's key is dead
     old = toks.passes[0]
     new = toks.reissue(0)
     assert new.token != old.token and new.code != old.code and new.issued == 2 and new.device == ""
@@ -181,7 +181,7 @@ def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -
         ("지수", False, True), ("민호", False, True), ("서연", False, True)]
     phones = [Recorder(f"10.0.0.{s}") for s in range(3)]
     for seat, phone in enumerate(phones):
-        assert hub.join(phone, token=first[seat])["t"] == "joined"
+        assert admit(hub, phone, token=first[seat])["t"] == "joined"
     assert hub.everyone_connected() and len(changes) >= 4
     session.dispatch(A.ChooseDealer(TABLE, 1))
     assert all(p.sent[-1]["t"] == "state" and p.sent[-1]["view"]["round"]["dealer"] == 1 for p in phones)
@@ -202,7 +202,7 @@ def test_route_falls_back_to_the_tablet_for_a_seat_without_a_phone(tmp_path: Pat
     done: list[str] = []
     assert hub.route(0, "reveal", lambda: done.append("x")) is False and done == []
     phone = Recorder("10.0.0.9")
-    hub.join(phone, token=hub.seat_pass(0).token)  # type: ignore[union-attr]
+    admit(hub, phone, token=hub.seat_pass(0).token)  # type: ignore[union-attr]
     assert hub.route(0, "input", lambda: done.append("nothing to do")) is True
     assert done == ["nothing to do"]  # the seat has no input to give now: the tablet goes on
     assert phone.sent[-1] == {"t": "nudge", "mode": "input"}
@@ -222,8 +222,8 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     hub.attach(session)
     before = {s: (hub.seat_pass(s).token, hub.seat_pass(s).code) for s in range(3)}  # type: ignore[union-attr]
     phone = Recorder("10.0.0.1")
-    assert hub.join(phone, token=before[1][0])["t"] == "joined"
-    device = phone.sent[0]["device"]
+    assert admit(hub, phone, token=before[1][0])["t"] == "joined"
+    device = next(m for m in phone.sent if m["t"] == "hello")["device"]
     T.flush()  # written by the passes' writer thread, in order (a power cut in these ms loses the join)
     assert oct(store.stat().st_mode & 0o777) == "0o600"
     session.dispatch(A.ChooseDealer(TABLE, 1))
@@ -239,7 +239,7 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     assert hub2.join(again, token=before[1][0], device=device)["t"] == "joined"
     assert again.sent[-1]["view"]["round"]["dealer"] == 1
     thief = Recorder("10.0.0.9")
-    assert hub2.join(thief, token=before[1][0], device="someone-else")["code"] == "other_device"
+    assert hub2.join(thief, token=before[1][0], device="someone-else")["t"] == "asking"  # the tablet decides
     hub2.end_game()
     T.flush()
     assert not store.exists()

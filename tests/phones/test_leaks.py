@@ -21,6 +21,7 @@ from kiosk.phones.labels import Catalogs
 from tests.engines import reference
 from tests.engines.conformance import START, contains_pair
 from tests.packs import pack_for
+from tests.phones.helpers import admit
 
 engines.register(reference.ENGINE)
 NAMES = engines.engine_names()
@@ -161,7 +162,7 @@ def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
         phone = Recorder(f"10.0.0.{seat}")
         pass_ = hub.seat_pass(seat)
         assert pass_ is not None
-        assert hub.join(phone, token=pass_.token)["t"] == "joined"
+        assert admit(hub, phone, token=pass_.token)["t"] == "joined"
         phones[seat] = phone
     rng = random.Random(seed)
     checked = 0

@@ -4,6 +4,7 @@ inputs dispatched as the tablet's own actions, and nothing else reachable."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -11,9 +12,11 @@ from typing import Any
 
 import aiohttp
 import pytest
+from nacl.secret import SecretBox
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
+from kiosk.phones.seal import NO_PASS, pass_of
 from kiosk.session import Session
 from tests.phones.helpers import MainThread, Phone, new_session, serve, until
 
@@ -111,36 +114,99 @@ def test_rejoin_with_the_same_token_and_device_after_a_drop(tmp_path: Path) -> N
     run(tmp_path, body)
 
 
-def test_a_connection_holds_one_seat_at_a_time(tmp_path: Path) -> None:
-    """Someone holding two seats' codes still gets one seat's stream per connection."""
+def test_a_join_on_a_connection_is_final(tmp_path: Path) -> None:
+    """Issue 42: someone holding two seats' passes gets one seat per connection, and the first join stands:
+    a second join (another seat's token, a typed code under a key of the sender's choosing) is refused and
+    changes no key — what follows is still sealed for the first seat's phone alone. (Before: a second join
+    moved the connection, and a typed-code join installed its key before its code was checked.)"""
     async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
         phone = await Phone.open(server.url)
-        for seat in (0, 1):
-            assert (await phone.join(token=hub.seat_pass(seat).token))["seat"] == seat
-        assert not hub.connected(0) and hub.connected(1)
+        assert (await phone.join(token=hub.seat_pass(0).token))["seat"] == 0
+        first_key = phone.key
+        other = pass_of(hub.seat_pass(1).token)
+        await phone.send_raw({"t": "join", "via": "qr", "box": phone.seal({"t": "join"}, phone.key_for(other))})
+        assert (await phone.recv("error"))["code"] == "already_joined"
+        chosen = phone.key_for(NO_PASS * 2)  # a relay's typed-code join injected into the connection
+        await phone.send_raw({"t": "join", "via": "code",
+                              "box": phone.seal({"t": "join", "code": hub.status()[1].code}, chosen)})
+        assert (await phone.recv("error"))["code"] == "already_joined"  # sealed under the first key still
+        assert phone.key == first_key
+        assert hub.connected(0) and not hub.connected(1)
         phone.log.clear()
         phone._used.clear()
         session.dispatch(A.ChooseDealer(TABLE, 0))
-        await phone.state_like(session, 1)
-        assert {m["seat"] for m in phone.log if m["t"] == "state"} == {1}
+        await phone.state_like(session, 0)  # opened with the first key: the connection's key never changed
+        assert {m["seat"] for m in phone.log if m["t"] == "state"} == {0}
         await phone.close()
 
     run(tmp_path, body)
 
 
-def test_one_device_per_seat_another_device_is_refused(tmp_path: Path) -> None:
+def test_a_photographed_qr_code_gets_a_question_the_owner_answers_no(tmp_path: Path) -> None:
+    """Issue 42: a QR code is good for one phone, the one its owner confirms on the tablet with the digits
+    the phone shows. A photographer who scans first gets only a question on the tablet (the seat's name and
+    four digits, nothing of its secret) and, refused, never a state; the owner's phone gets the seat; the
+    code scanned again later asks again. (Before: the first device to present the token got the seat.)"""
     async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
         token = hub.seat_pass(0).token
+        thief = await Phone.open(server.url)  # photographed the QR code before its owner scanned it
+        asked = await thief.join(token=token, approve=False)
+        assert asked["t"] == "asking" and asked["name"] == "지수" and not hub.connected(0)
+        assert hub.status()[0].phone == "asking"
+        [question] = hub.asking()
+        assert (question.seat, question.name, question.number) == (0, "지수", thief.number)
+        assert len(question.number) == 4 and question.number.isdigit()
         owner = await Phone.open(server.url)
-        assert (await owner.join(token=token))["t"] == "hello"
-        thief = await Phone.open(server.url)  # someone photographed the QR code
-        reply = await thief.join(token=token, device="guessed-device")
-        assert reply["t"] == "error" and reply["code"] == "other_device"
+        owner_asked = await owner.join(token=token, approve=False)
+        assert owner_asked["t"] == "asking" and owner.number != thief.number or len(hub.asking()) == 2
+        ours = next(a for a in hub.asking() if a.number == owner.number and a.ident != question.ident)
+        hub.answer(question.ident, False)  # "is this your phone?" — not the number on mine
+        assert (await thief.recv("bye"))["code"] == "declined"
+        hub.answer(ours.ident, True)
+        hello = await owner.recv("hello")
+        assert hello["seat"] == 0 and hello["device"]
+        await owner.recv("state")
+        assert hub.status()[0].phone == "connected"
+        assert not any(m["t"] in ("state", "hello") for m in thief.log)
+        again = await Phone.open(server.url)  # the photo, tried again: the token alone is not the pass now
+        assert (await again.join(token=token, approve=False))["t"] == "asking"
+        assert hub.connected(0) and not any(m["t"] == "state" for m in again.log)
         await owner.close()
-        reply = await thief.join(token=token)  # even when the owner's phone is away
-        assert reply["code"] == "other_device"
-        assert not any(m["t"] == "state" for m in thief.log)
-        await thief.close()
+        await until(lambda: hub.status()[0].phone == "asking")  # the owner's phone away; a question waits
+        for p in (thief, again):
+            await p.close()
+        await until(lambda: hub.status()[0].phone == "away")
+
+    run(tmp_path, body)
+
+
+def test_a_seats_phone_comes_back_and_a_new_phone_takes_it_only_with_the_tablets_ok(tmp_path: Path) -> None:
+    """Issue 37: the seat's phone rejoins by itself (its pass: token and device key), however often; a new
+    phone for the seat (the old one's battery died) asks, and the tablet's OK gives it the seat and a new
+    device key — the old phone is cut off and its key no longer opens the seat. (Before: "이 자리는 이미
+    다른 휴대폰에 연결되어 있어요" until staff reissued the code.)"""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        token = hub.seat_pass(2).token
+        first = await Phone.open(server.url)
+        hello = await first.join(token=token)
+        for _ in range(3):  # reloads, locked screens: straight back, no question
+            again = await Phone.open(server.url)
+            back = await again.join(token=token, device=hello["device"])
+            assert back["t"] == "hello" and back["seat"] == 2 and hub.asking() == []
+            await again.recv("state")
+            await again.close()
+        assert (await first.recv("bye"))["code"] == "replaced"
+        await until(lambda: hub.status()[2].phone == "away")
+        new = await Phone.open(server.url)
+        hello2 = await new.join(token=token)  # asks; the tablet says yes
+        assert hello2["t"] == "hello" and hello2["device"] != hello["device"]
+        assert hub.status()[2].phone == "connected"
+        old = await Phone.open(server.url)
+        assert (await old.join(token=token, device=hello["device"], approve=False))["t"] == "asking"  # key dead
+        assert hub.connected(2), hub.status()
+        assert not any(m["t"] == "state" for m in old.log), old.log
+        for p in (first, new, old):
+            await p.close()
 
     run(tmp_path, body)
 
@@ -250,6 +316,37 @@ def test_another_seats_actions_are_refused(tmp_path: Path) -> None:
         await phone.send({"t": "act", "action": {"name": "vote", "seat": 1, "yes": True, "at": 1.0}})
         assert (await phone.recv("done"))["action"] == "vote"
         assert session.count == before + 1
+        await phone.close()
+
+    run(tmp_path, body, action_burst=50)
+
+
+def test_no_malformed_message_ends_a_phones_socket(tmp_path: Path) -> None:
+    """Issue 42: JSON is read strictly (no NaN, Infinity or 1e999, in the clear or in a box) and no message,
+    however made, ends the socket's handler: each gets a refusal and the phone goes on. (Before: a sealed
+    input with "v": Infinity killed that phone's socket.)"""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        await phone.recv("state")
+        for text in ('{"t": "ping", "x": Infinity}', '{"t": "ping", "x": NaN}', '{"t": "ping", "x": -1e999}',
+                     "[" * 5000 + "]" * 5000, '{"t": "act", "box": null}', '{"box": 7}', '"box"'):
+            await phone.ws.send_str(text)
+            assert (await phone.recv("error"))["code"] == "bad_input", text[:40]
+        for inner in ('{"t": "act", "v": Infinity, "id": 0}', '{"t": "act", "v": 1e999, "id": 0}',
+                      '{"t": "act", "v": NaN, "id": NaN}', '{"t": "act", "v": 0, "id": 1e308}'):
+            phone._sent += 1
+            raw = f'{{"c": "{phone.challenge}", "i": {phone._sent}, "d": "up", "m": {inner}}}'.encode()
+            box = base64.b64encode(bytes(SecretBox(phone.key).encrypt(raw))).decode()
+            await phone.send_raw({"box": box})
+            assert (await phone.recv("error"))["code"] == "bad_input", inner
+        for odd in ({"t": "act", "v": 0, "id": 0, "free": {"x": [1e308] * 3}}, {"t": "name", "name": None},
+                    {"t": "act", "action": {"name": "vote", "seat": 1, "yes": {"a": []}}}, {"t": []}):
+            await phone.send(odd)
+            assert (await phone.recv("error"))["t"] == "error", odd
+        await phone.send({"t": "ping"})
+        assert (await phone.recv("pong"))["t"] == "pong"  # still there
+        assert hub.connected(1)
         await phone.close()
 
     run(tmp_path, body, action_burst=50)

@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
+from nacl.exceptions import CryptoError
+from nacl.secret import SecretBox
+
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones.seal import b64, seat_key
+from kiosk.phones.seal import b64, pass_of, seat_key
 from tests.phones.helpers import Phone, new_session, serve, start_server, until
 from tests.phones.wire import RecordingProxy, forms, ws_messages
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
-CLEAR_FROM_KIOSK = {"hi", "error", "pong", "bye"}  # all a kiosk sends unsealed (never a view, never a pass)
+CLEAR_FROM_KIOSK = {"hi", "key", "error", "pong", "bye"}  # all a kiosk sends unsealed (never a view, never a pass)
 
 
 def secrets_of(hub: Any) -> dict[str, str]:
@@ -53,7 +57,7 @@ def check_recording(proxy: RecordingProxy, secrets: dict[str, str], words: dict[
                 assert data["t"] in CLEAR_FROM_KIOSK, data
         for m in up:
             data = json.loads(m)
-            assert set(data) <= {"t", "box", "pk"}, data  # no token, code, device or input in the clear
+            assert set(data) <= {"t", "box", "pk", "via"}, data  # no token, code, device or input in the clear
     for what, value in secrets.items():
         for form in forms(value):
             assert form not in raw, f"{what} on the wire"
@@ -62,6 +66,29 @@ def check_recording(proxy: RecordingProxy, secrets: dict[str, str], words: dict[
         for form in forms(value):
             assert not any(form in m for m in messages), f"{what} in a WebSocket message"
     return {"bytes": len(raw), "connections": len(proxy.connections), "sealed": sealed, "clear": clear}
+
+
+def closed_after_a_photo(proxy: RecordingProxy, hub: Any) -> None:
+    """Forward secrecy: someone holding the recording and, later, every pass of the game (a photo of each
+    QR code, the typed codes, even the device keys) opens no recorded box — each connection's key came
+    from key pairs that lived only as long as the connection. (Before issue 42 the seat's key was
+    SHA-512(token)[:32]: a photo opened everything recorded.)"""
+    keys = [seat_key(p.token) for p in hub.tokens.passes.values()]
+    keys += [pass_of(p.token, p.device)[:32] for p in hub.tokens.passes.values()]
+    boxes = 0
+    for c in proxy.connections:
+        up, down = ws_messages(c)
+        for m in up + down:
+            data = json.loads(m)
+            if "box" not in data:
+                continue
+            raw = base64.b64decode(data["box"])
+            boxes += 1
+            for key in keys:
+                with contextlib.suppress(CryptoError):
+                    SecretBox(key).decrypt(raw)
+                    raise AssertionError("a recorded box opens with a pass alone")
+    assert boxes >= 10
 
 
 def test_a_recording_of_the_wire_holds_no_secret_token_code_or_device_key(tmp_path: Path) -> None:
@@ -73,9 +100,9 @@ def test_a_recording_of_the_wire_holds_no_secret_token_code_or_device_key(tmp_pa
     async def body() -> None:
         pump = asyncio.create_task(main.pump())
         try:
-            joker = await Phone.open(proxy.url)
+            joker = await Phone.open(proxy.url, tablet=hub)
             hello0 = await joker.join(token=hub.seat_pass(0).token)  # scanned the QR code
-            hero = await Phone.open(proxy.url)
+            hero = await Phone.open(proxy.url, tablet=hub)
             assert (await hero.join(code="ZZZZ-ZZZZ"))["code"] == "bad_token"  # a typo first
             hello1_msg = await hero.join(code=hub.status()[1].code)  # typed the short code
             assert hello1_msg["t"] == "hello" and hello1_msg["token"] == hub.seat_pass(1).token
@@ -94,7 +121,7 @@ def test_a_recording_of_the_wire_holds_no_secret_token_code_or_device_key(tmp_pa
             await hero.recv("done")
             await hero.close()  # the phone sleeps, wakes and rejoins with its token and device key
             await until(lambda: not hub.connected(1))
-            again = await Phone.open(proxy.url)
+            again = await Phone.open(proxy.url, tablet=hub)
             back = await again.join(token=hello1_msg["token"], device=hello1_msg["device"])
             assert back["t"] == "hello" and back["device"] == hello1_msg["device"]
             await again.recv("state")
@@ -112,6 +139,7 @@ def test_a_recording_of_the_wire_holds_no_secret_token_code_or_device_key(tmp_pa
                  "the hero's location (en)": figures["hero_card"]["en"],
                  "a ballot": '"my_ballot"'}
         counts = check_recording(proxy, secrets_of(hub), words)
+        closed_after_a_photo(proxy, hub)
     finally:
         proxy.stop()
         server.stop()
@@ -149,9 +177,15 @@ def test_a_tampered_replayed_or_foreign_box_is_refused(tmp_path: Path) -> None:
         other.key, other.challenge = phone.key, phone.challenge
         await other.send_raw({"t": "join", "box": phone.seal({"t": "join", "device": ""})})
         assert (await other.recv("error"))["code"] == "bad_token"
+        await other.send_raw({"t": "key", "pk": base64.b64encode(bytes(other.mine.public_key)).decode()})
+        assert (await other.recv("error"))["code"] == "bad_input"  # one key exchange per connection
+        fresh = await Phone.open(server.url, exchange=False)
         for pk in (base64.b64encode(bytes(32)).decode(), "x" * 44, "", 7):  # a low-order point, junk
-            await other.send_raw({"t": "join", "pk": pk, "box": "AAAA"})
-            assert (await other.recv("error"))["code"] == "bad_input"
+            await fresh.send_raw({"t": "key", "pk": pk})
+            assert (await fresh.recv("error"))["code"] == "bad_input"
+        await fresh.send_raw({"t": "join", "via": "code", "box": "AAAA"})  # a join before any exchange
+        assert (await fresh.recv("error"))["code"] == "bad_input"
+        await fresh.close()
         assert session.count == before
         await other.close()
         await phone.close()

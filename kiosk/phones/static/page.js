@@ -1,8 +1,9 @@
 /* TableHost: a player's phone as their private screen. Shows exactly this seat's view, pushed live, and
    sends this seat's inputs. Everything is drawn with textContent (names are typed by guests).
-   Every message after the server's greeting is sealed with TweetNaCl (kiosk/phones/seal.py): the seat's
-   key comes from the token in the QR code's fragment (never sent); a typed code goes in a box under a key
-   agreed by X25519 for this connection. */
+   After a key exchange (fresh X25519 keys on both sides for each connection, the kiosk's committed to
+   first) every message is sealed with TweetNaCl under a key made from that exchange and the seat's pass:
+   the token in the QR code's fragment (never sent) and the device key the seat gave this phone; a typed
+   code rides in a box under the exchange's key alone. The protocol: kiosk/phones/README.md. */
 (function () {
   'use strict';
   var S = JSON.parse(document.getElementById('strings').textContent || '{}');
@@ -10,8 +11,8 @@
   var lang = (store && store.getItem('th_lang')) || 'ko';
   var ws = null, token = null, device = null, hello = null, lastHello = null, state = null;
   var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
-  var pendingCode = null, pick = null, sending = false, netTimer = null, setup = null;
-  var chal = null, serverPk = null, key = null, upN = 0, downN = 0;
+  var pendingCode = null, pick = null, sending = false, netTimer = null, setup = null, asking = null;
+  var chal = null, commit = null, pair = null, serverPk = null, shared = null, key = null, upN = 0, downN = 0;
   var enc = new TextEncoder(), dec = new TextDecoder();
 
   function $(id) { return document.getElementById(id); }
@@ -50,7 +51,28 @@
   // ------------------------------------------------------------------ sealing
   function b64e(u8) { var s = ''; for (var i = 0; i < u8.length; i++) { s += String.fromCharCode(u8[i]); } return btoa(s); }
   function b64d(s) { var b = atob(s), u = new Uint8Array(b.length); for (var i = 0; i < b.length; i++) { u[i] = b.charCodeAt(i); } return u; }
-  function seatKey(tok) { return nacl.hash(enc.encode(tok)).subarray(0, 32); }
+  function half(bytes) { return nacl.hash(bytes).subarray(0, 32); }
+  function cat(list) {
+    var n = 0, at = 0;
+    list.forEach(function (u) { n += u.length; });
+    var out = new Uint8Array(n);
+    list.forEach(function (u) { out.set(u, at); at += u.length; });
+    return out;
+  }
+  function same(a, b) { if (a.length !== b.length) { return false; } var d = 0; for (var i = 0; i < a.length; i++) { d |= a[i] ^ b[i]; } return d === 0; }
+  // the seat's pass: SHA-512(token)[:32] and SHA-512(device key)[:32] (zeros for a phone new to the seat;
+  // both zeros for a typed code)
+  function passOf(tok, dev) {
+    return cat([tok ? half(enc.encode(tok)) : new Uint8Array(32), dev ? half(enc.encode(dev)) : new Uint8Array(32)]);
+  }
+  function keyFor(pass) {
+    return nacl.hash(cat([enc.encode('tablehost/2'), shared, pair.publicKey, serverPk, nacl.hash(enc.encode(chal)), pass])).subarray(0, 32);
+  }
+  function numberOf(k) {  // the four digits the tablet shows too (seal.number_of)
+    var h = nacl.hash(cat([enc.encode('tablehost/number'), k]));
+    var n = ((h[0] * 16777216) + (h[1] * 65536) + (h[2] * 256) + h[3]) % 10000;
+    return ('000' + n).slice(-4);
+  }
   function seal(m) {
     upN += 1;
     var n = nacl.randomBytes(24);
@@ -71,18 +93,17 @@
     } catch (e) { return null; }
   }
   function send(m) {
-    if (ws && ws.readyState === 1 && key) { ws.send(JSON.stringify({ box: seal(m) })); return true; }
+    if (ws && ws.readyState === 1 && key && (hello || asking)) { ws.send(JSON.stringify({ box: seal(m) })); return true; }
     return false;
   }
   function joinNow() {
-    if (!ws || ws.readyState !== 1 || !chal) { return false; }
+    if (!ws || ws.readyState !== 1 || !shared || hello || asking) { return false; }
     if (token) {
-      key = seatKey(token);
-      ws.send(JSON.stringify({ t: 'join', box: seal({ t: 'join', device: device }) }));
+      key = keyFor(passOf(token, device));
+      ws.send(JSON.stringify({ t: 'join', via: 'qr', box: seal({ t: 'join' }) }));
     } else if (pendingCode) {
-      var pair = nacl.box.keyPair();
-      key = nacl.box.before(b64d(serverPk), pair.secretKey);
-      ws.send(JSON.stringify({ t: 'join', pk: b64e(pair.publicKey), box: seal({ t: 'join', code: pendingCode, device: '' }) }));
+      key = keyFor(passOf('', ''));
+      ws.send(JSON.stringify({ t: 'join', via: 'code', box: seal({ t: 'join', code: pendingCode }) }));
     } else { return false; }
     return true;
   }
@@ -109,14 +130,24 @@
     if (stopped || ws || !(token || pendingCode)) { return; }  // nothing to join with: no socket
     var proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     try { ws = new WebSocket(proto + '//' + location.host + '/ws'); } catch (e) { ws = null; retry(); return; }
-    if (!everJoined) { net(t('connecting'), false); }
+    if (!everJoined) { render(); }
     ws.onopen = function () { lastHeard = Date.now(); };  // the server greets first
     ws.onmessage = function (ev) {
       lastHeard = Date.now();
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m && m.t === 'hi') {
-        chal = m.c; serverPk = m.pk; key = null; upN = 0; downN = 0;
+      if (m && m.t === 'hi') {  // a fresh key pair for this connection; the kiosk's comes after ours
+        chal = m.c; commit = m.h; serverPk = null; shared = null; key = null; upN = 0; downN = 0;
+        pair = nacl.box.keyPair();
+        ws.send(JSON.stringify({ t: 'key', pk: b64e(pair.publicKey) }));
+        return;
+      }
+      if (m && m.t === 'key' && !shared) {
+        var pk = b64d(String(m.pk || ''));
+        if (pk.length !== 32 || !same(half(pk), b64d(String(commit || '')))) { ws.close(); return; }  // not the key it committed to
+        serverPk = pk;
+        shared = nacl.box.before(serverPk, pair.secretKey);
+        pair.secretKey.fill(0);
         if (!joinNow()) { net('', false); showJoin(''); }
         return;
       }
@@ -128,7 +159,7 @@
       handle(m);
     };
     ws.onclose = function () {
-      ws = null; hello = null; sending = false; key = null; chal = null;
+      ws = null; hello = null; asking = null; sending = false; key = null; chal = null; shared = null;
       drawWho();
       if (stopped || !(token || pendingCode)) { return; }
       net(t('lost'), false);
@@ -149,7 +180,7 @@
     pingTimer = setInterval(function () {
       if (!ws || ws.readyState !== 1) { return; }
       if (Date.now() - lastHeard > 25000) { ws.close(); return; }
-      send({ t: 'ping' });
+      if (!send({ t: 'ping' })) { ws.send(JSON.stringify({ t: 'ping' })); }
     }, 8000);
   }
 
@@ -160,13 +191,18 @@
 
   function handle(m) {
     if (m.t === 'hello') {
-      hello = m; lastHello = m; token = m.token; device = m.device; tries = 0; pendingCode = null;
+      hello = m; lastHello = m; asking = null; token = m.token; device = m.device; tries = 0; pendingCode = null;
       save('th_token', token); save('th_device', device);
       show($('join'), false);
       net(everJoined ? t('back') : '', true);
       everJoined = true;
       message('');
-      drawWho();
+      render();
+    } else if (m.t === 'asking') {  // a phone new to the seat: the tablet asks its owner, with our digits
+      asking = { name: m.name, seat: m.seat, number: numberOf(key) };
+      net('', false); message('');
+      show($('join'), false);
+      render();
     } else if (m.t === 'setup') {
       state = null; setup = m;
       if (hello) { hello.name = m.name; lastHello = hello; }
@@ -186,24 +222,28 @@
       render();
     } else if (m.t === 'error') {
       sending = false;
-      message(L(m));
-      if (!hello && (m.code === 'bad_token' || m.code === 'other_device')) {
+      if (!hello && !asking && m.code === 'bad_token' && token && device) {
+        device = ''; save('th_device', null);  // a device key the seat no longer knows: ask as a new phone
+        key = null; joinNow();
+        return;
+      }
+      if (!hello && !asking) {  // the join was refused: the key was not taken, and it says why once
+        key = null; net('', false); message('');
         if (m.code === 'bad_token') { save('th_token', null); save('th_device', null); token = null; }
         pendingCode = null;
         showJoin(L(m));
-      }
+      } else { message(L(m)); }
       render();
     } else if (m.t === 'bye') {
       stopped = m.code !== 'flood';
-      hello = null; state = null; pick = null; setup = null;
+      hello = null; asking = null; state = null; pick = null; setup = null;
       show($('setup'), false);
-      if (m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended') {
-        save('th_token', null); save('th_device', null); token = null; device = '';
-      }
+      var gone = m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended' || m.code === 'declined';
+      if (gone) { save('th_token', null); save('th_device', null); token = null; device = ''; }
       net('', false);
-      message(L(m));
+      message(gone ? '' : L(m));
       render();
-      if (m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended') { showJoin(L(m)); }
+      if (gone) { showJoin(L(m)); }
       if (m.code === 'flood') { retry(); }
     } else if (m.t === 'nudge') {
       var mine = $('mine');
@@ -218,7 +258,7 @@
     $('join_hint').textContent = why || t('join_hint');
     $('join_go').textContent = t('join_go');
     show($('join'), true);
-    show($('mine'), false); show($('acts'), false); show($('all'), false);
+    show($('mine'), false); show($('acts'), false); show($('all'), false); show($('wait'), false);
   }
   $('join_go').addEventListener('click', function () {
     var code = $('code').value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
@@ -231,6 +271,7 @@
   // ------------------------------------------------------------------ set-up: the player's own name
   function drawSetup() {
     drawWho();
+    drawWait(t('wait_start'));
     $('setup_title').textContent = t('setup_title');
     $('setup_hint').textContent = t('setup_hint');
     $('setup_save').textContent = t('setup_save');
@@ -255,7 +296,7 @@
     var who = clear($('who'));
     var dot = el('span', 'dot' + (hello ? ' on' : ''));
     who.appendChild(dot);
-    var h = hello || (state ? lastHello : null);
+    var h = hello || asking || (state ? lastHello : null);
     if (h) { who.appendChild(document.createTextNode(t('seat_of', { name: h.name, n: h.seat + 1 }))); }
     else { who.appendChild(document.createTextNode(t('title'))); }
     $('lang').textContent = t('lang_other');
@@ -272,28 +313,42 @@
   // ------------------------------------------------------------------ the table at a glance
   // From the view's typed shared part only (players, prompts, scores): who the game waits for and the
   // score. Everything else public is on the tablet in front of everyone.
-  function drawTable(box) {
+  // What the phone is waiting for, always in words at the top (never a blank page): the tablet's OK,
+  // the game's start, the player's own turn, other players by name, the table, the next step.
+  function drawWait(line, number) {
+    var w = clear($('wait'));
+    if (!line) { show(w, false); return; }
+    w.appendChild(el('div', 'big-line', line));
+    if (number) {
+      w.appendChild(el('div', 'number', number.split('').join(' ')));
+      w.appendChild(el('div', 'muted', t('wait_number')));
+    }
+    show(w, true);
+  }
+  function turnLine() {
     var c = (state.view && state.view.common) || {}, players = c.players || [], me = state.seat;
     var nameAt = function (s) { var p = players.filter(function (x) { return x.seat === s; })[0]; return p ? p.name : ''; };
     var waits = [], tableWaits = false;
     (c.prompts || []).forEach(function (p) {
       if (p.seat < 0) { tableWaits = true; } else if (waits.indexOf(p.seat) < 0) { waits.push(p.seat); }
     });
-    var line;
-    if (state.over) { line = t('table_over'); }
-    else if (waits.indexOf(me) >= 0) { line = waits.length > 1 ? t('turn_me_too', { names: waits.filter(function (s) { return s !== me; }).map(nameAt).join(', ') }) : t('turn_me'); }
-    else if (waits.length) { line = t('turn_of', { names: waits.map(nameAt).join(', ') }); }
-    else if (tableWaits) { line = t('turn_table'); }
-    if (line) { box.appendChild(el('div', 'big-line', line)); }
+    if (state.over) { return t('wait_over'); }
+    if (waits.indexOf(me) >= 0) { return waits.length > 1 ? t('turn_me_too', { names: waits.filter(function (s) { return s !== me; }).map(nameAt).join(', ') }) : t('turn_me'); }
+    if (waits.length) { return t('wait_turn_of', { names: waits.map(nameAt).join(', ') }); }
+    if (tableWaits) { return t('turn_table'); }
+    return (state.actions || []).length ? t('turn_can') : t('wait_next');
+  }
+  function drawTable(box) {
+    var c = (state.view && state.view.common) || {}, players = c.players || [], me = state.seat;
     var scores = c.scores || [];
-    if (scores.length === players.length && players.length) {
-      box.appendChild(el('h3', '', t('scores_title')));
-      var chips = el('div', 'chips');
-      players.forEach(function (p, i) {
-        chips.appendChild(el('span', 'chip' + (p.seat === me ? ' me' : ''), p.name + ' ' + scores[i]));
-      });
-      box.appendChild(chips);
-    }
+    if (!(scores.length === players.length && players.length)) { return false; }
+    box.appendChild(el('h3', '', t('scores_title')));
+    var chips = el('div', 'chips');
+    players.forEach(function (p, i) {
+      chips.appendChild(el('span', 'chip' + (p.seat === me ? ' me' : ''), p.name + ' ' + scores[i]));
+    });
+    box.appendChild(chips);
+    return true;
   }
 
   // ------------------------------------------------------------------ the seat's private part
@@ -353,7 +408,13 @@
   function render() {
     drawWho();
     var mine = $('mine'), acts = $('acts'), all = $('all');
-    if (!state) { show(mine, false); show(acts, false); show(all, false); return; }
+    if (asking) { drawWait(t('wait_tablet'), asking.number); }
+    else if (setup) { drawWait(t('wait_start')); }
+    else if (state) { drawWait(turnLine()); }
+    else if (hello) { drawWait(t('wait_start')); }
+    else if (ws && (token || pendingCode)) { drawWait(t('connecting')); }
+    else if (!everJoined) { drawWait(''); }
+    if (!state || asking) { show(mine, false); show(acts, false); show(all, false); return; }
     show($('join'), false); show($('setup'), false);
     clear(mine);
     var head = el('div', 'panel secret');
@@ -368,8 +429,7 @@
     show(acts, true);
     var body = clear($('all_body'));
     $('all_title').textContent = t('table_title');
-    drawTable(body);
-    show(all, true);
+    show(all, drawTable(body));
   }
 
   // ------------------------------------------------------------------ inputs
