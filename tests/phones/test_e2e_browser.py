@@ -136,6 +136,8 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         assert "조커" not in hero.get_by_test_id("mine").inner_text()
         assert "#t=" not in joker.url  # the token leaves the address bar once joined
         assert table.hub.connected(0) and table.hub.connected(1) and not table.hub.connected(2)
+        # every page says what it waits for (issue 37): here the tablet, which starts the round
+        expect(hero.get_by_test_id("wait")).to_contain_text("태블릿에서 다음으로 넘어가기를 기다리는 중이에요")
         shot(joker, "spyfall_role_joker")
         shot(hero, "spyfall_role_location")
 
@@ -149,6 +151,7 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
 
         # both phones vote, sealed
         expect(hero.get_by_test_id("acts")).to_contain_text("비밀 투표")
+        expect(hero.get_by_test_id("wait")).to_contain_text("지금 내 차례예요")
         expect(joker.get_by_test_id("acts")).to_contain_text("비밀 투표")
         hero.get_by_role("button", name="반대 (엄지 아래)").click()
         expect(hero.get_by_test_id("send")).to_be_visible()
@@ -191,6 +194,12 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         hero.reload()
         expect(hero.get_by_test_id("mine")).to_contain_text(me1["en"])
         expect(hero.get_by_test_id("who")).to_contain_text("민호 · seat 2")
+        # the same QR link opened again on the Joker's phone (a locked phone, the camera app): straight back
+        joker.goto(url0)
+        expect(joker.get_by_test_id("mine")).to_contain_text("조커")
+        expect(joker.get_by_test_id("wait")).to_be_visible()
+        assert table.hub.asking() == [] and "이미 다른 휴대폰" not in joker.content()
+        expect(joker.get_by_test_id("net")).to_be_hidden()
         # another phone with 민호's QR address only asks the tablet; 민호 says no: it gets nothing
         url1 = table.server.join_url(1)
         assert url1 is not None

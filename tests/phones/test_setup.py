@@ -55,6 +55,26 @@ def test_phones_join_at_set_up_type_their_names_and_stay_for_the_game(tmp_path: 
     serve(body)
 
 
+def test_a_phone_asking_at_set_up_follows_its_player_into_the_game(tmp_path: Path) -> None:
+    """A phone still waiting for the tablet's OK when the game starts keeps its question, now for its
+    player's seat in the game; the OK seats it there."""
+    async def body(hub: Any, server: Any, main: Any) -> None:
+        hub.open_setup("spyfall", ["지수", "", "서연"])
+        phone = await Phone.open(server.url)
+        assert (await phone.join(token=hub.seat_pass(2).token, approve=False))["t"] == "asking"
+        session = new_session(tmp_path, "spyfall", {"players": ["지수", "서연", "민호"], **SPY})
+        hub.attach(session)
+        [ask] = hub.asking()
+        assert (ask.seat, ask.name, ask.number) == (1, "서연", phone.number)
+        hub.answer(ask.ident, True)
+        assert (await phone.recv("hello"))["seat"] == 1
+        assert (await phone.recv("state"))["view"] == json.loads(json.dumps(session.view(1)))
+        await phone.close()
+        session.close()
+
+    serve(body)
+
+
 def test_a_phone_follows_its_name_when_the_form_drops_an_empty_seat(tmp_path: Path) -> None:
     """Spyfall's form skips empty fields: the phone that typed "서연" at the fourth field is seat 2 in the
     game when the second field was left empty."""
