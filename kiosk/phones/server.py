@@ -85,6 +85,10 @@ class WsConn:
                 return
             try:
                 out = message if kind == "greet" else self.channel.wrap(message)
+            except (TypeError, ValueError):  # not JSON (a NaN in a view): that message is lost, not the writer
+                log.exception("a message for a phone could not be written")
+                continue
+            try:
                 await self.ws.send_str(json.dumps(out, ensure_ascii=False))
                 if kind == "close":
                     await self.ws.close()

@@ -344,6 +344,7 @@ def test_no_malformed_message_ends_a_phones_socket(tmp_path: Path) -> None:
                     {"t": "act", "action": {"name": "vote", "seat": 1, "yes": {"a": []}}}, {"t": []}):
             await phone.send(odd)
             assert (await phone.recv("error"))["t"] == "error", odd
+        hub._conns[1].send({"t": "nudge", "x": float("nan")})  # nor does a message the kiosk cannot write
         await phone.send({"t": "ping"})
         assert (await phone.recv("pong"))["t"] == "pong"  # still there
         assert hub.connected(1)
