@@ -27,6 +27,8 @@ Decisions on the AMBIGUOUS checklist items (each also pinned by a test in tests/
 Also: the table may pause and resume the clock (an interruption). While it is paused nothing is played:
 no accusation, no Joker's reveal, no multiverse call, and no one-shot ability either (the rulebook sets no
 moment for one-shots; the engine's legal actions and `apply` agree, and the screens offer what they list).
+Open pointing votes entered by hand must count one finger per player who points (SPY-29, SPY-72): in the final
+vote every player, the Joker too; in the Harley hunt every player but the revealed Joker (see `tally`).
 """
 
 from __future__ import annotations

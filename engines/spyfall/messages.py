@@ -95,7 +95,11 @@ DETAILS: dict[str, tuple[str, str]] = {
     "ability_cards": ("능력 카드가 인원보다 적어요.", "fewer ability cards than players."),
     "voter_twice": ("같은 사람을 두 번 셌어요.", "a voter was counted twice."),
     "counts": ("자리마다 0 이상의 수를 {n}개 넣어 주세요.", "enter {n} counts, none negative."),
-    "too_many": ("표는 {n}개까지예요.", "at most {n} votes."),
+    "all_point": ("조커를 포함해 모두 {n}명이 한 명씩 가리켜요.", "all {n} players, the Joker too, point once each."),
+    "hunt_point": ("조커 {joker:을/를} 뺀 {n}명이 한 명씩 가리켜요.",
+                   "the {n} players other than the Joker, {joker}, point once each."),
+    "missing": ("지금 {total}표라서 {k}표가 모자라요.", "{total} entered, {k} missing."),
+    "extra": ("지금 {total}표라서 {k}표가 많아요.", "{total} entered, {k} too many."),
     "deck_kind": ("덱 종류를 골라 주세요.", "choose the deck kind."),
     "deck_off": ("이번 세션에 없는 덱이에요.", "that deck is not in play."),
     "joker_owner": ("조커 카드를 낸 사람을 골라 주세요.", "choose who showed the Joker card."),
@@ -110,6 +114,22 @@ def detail(code: str, key: str, **params: Any) -> IllegalActionError:
     """bad_counts / bad_cards with the detail `key` of DETAILS, in Korean and in English."""
     ko, en = DETAILS[key]
     return err(code, what_ko=fmt(ko, **params), what_en=fmt(en, **params))
+
+
+def short_fingers(voters: int, total: int, joker: str | None) -> IllegalActionError:
+    """bad_counts: a pointing tally whose fingers are not one per voter (`joker`: the Joker's name in the
+    Harley hunt, where the Joker does not point)."""
+    who = DETAILS["all_point" if joker is None else "hunt_point"]
+    tail = DETAILS["missing" if total < voters else "extra"]
+    ko, en = (f"{fmt(w, n=voters, joker=joker)} {fmt(t, total=total, k=abs(voters - total))}"
+              for w, t in zip(who, tail, strict=True))
+    return err("bad_counts", what_ko=ko, what_en=en)
+
+
+def self_fingers(name: str, most: int) -> IllegalActionError:
+    """self_point, in a tally: more fingers on `name` than the other voters have."""
+    return IllegalActionError("self_point", "{name}에게는 {most}표까지예요. 자기 자신은 가리키지 않아요.",
+                              "At most {most} for {name}: no one points at themselves.", name=name, most=most)
 
 
 def module_off(module: str) -> IllegalActionError:

@@ -42,6 +42,7 @@ from engines.spyfall.state import (
     SpyState,
     Verdict,
 )
+from engines.spyfall.tally import sample_tallies, tally_refusal
 from engines.spyfall.views import card_view, hidden_variants, parts_of, secrets_of, view_of
 from engines.timers import Clock
 from engines.votes import NO, YES, Vote, VoteKind, decide
@@ -158,7 +159,8 @@ class Spyfall(ClaimRules):
                     return [A.PointAt(seat, int(c), at) for c in r.vote.options if c != seat]
                 return [A.VoteYesNo(seat, True, at), A.VoteYesNo(seat, False, at)]
             if r.vote.kind is VoteKind.PLURALITY:
-                return [A.Points(TABLE, c) for c in _sample_points(n, r.vote)]
+                cands = tuple(map(int, r.vote.options))
+                return [A.Points(TABLE, c) for c in sample_tallies(n, r.vote.eligible, cands)]
             voters = r.vote.eligible
             hands = [voters, ()] + [tuple(v for v in voters if v != x) for x in voters]
             return [A.Hands(TABLE, h) for h in hands]
@@ -421,17 +423,10 @@ class Spyfall(ClaimRules):
         assert r.vote is not None
         if state.settings.sealed:
             raise err("sealed_votes")
-        n = len(state.players)
-        if len(a.counts) != n or any(c < 0 for c in a.counts):
-            raise detail("bad_counts", "counts", n=n)
-        voters = set(r.vote.eligible)
-        for seat, c in enumerate(a.counts):
-            if seat not in r.vote.options and c:
-                raise err("not_candidate")
-            if c > len(voters - {seat}):
-                raise err("self_point")
-        if sum(a.counts) > len(voters):
-            raise detail("bad_counts", "too_many", n=len(voters))
+        joker = r.joker.seat if r.phase == "harley_vote" and r.joker is not None else None
+        refusal = tally_refusal(a.counts, r.vote.eligible, tuple(map(int, r.vote.options)), state.players, joker)
+        if refusal is not None:
+            raise refusal
         counts = {seat: a.counts[seat] for seat in map(int, r.vote.options)}
         return self._decided_points(state, r, r.vote, counts, t, ())
 
@@ -572,18 +567,3 @@ def _deck_kinds(modules: set[str]) -> set[str]:
     return {"standard"} | ({"joker"} if "prank" in modules else set()) | (
         {"multiverse"} if "multiverse" in modules else set())
 
-
-def _sample_points(n: int, vote: Vote) -> list[tuple[int, ...]]:
-    """A representative set of finger counts: everyone on one candidate, and a two-way tie."""
-    cands = [int(c) for c in vote.options]
-    voters = set(vote.eligible)
-    out = []
-    for c in cands:
-        counts = [0] * n
-        counts[c] = len(voters - {c})
-        out.append(tuple(counts))
-    if len(cands) >= 2:
-        counts = [0] * n
-        counts[cands[0]] = counts[cands[1]] = 1
-        out.append(tuple(counts))
-    return out

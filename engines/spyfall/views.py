@@ -15,6 +15,8 @@ from typing import Any
 from engines.core import Secret
 from engines.parts import Card, Items, Part, Words, phrase, said
 from engines.spyfall.state import JOKER, RoundRecord, RoundState, SpyState
+from engines.spyfall.tally import tally_limits
+from engines.votes import VoteKind
 
 
 def card_view(state: SpyState, r: RoundState, seat: int) -> dict[str, Any]:
@@ -157,6 +159,9 @@ def view_of(state: SpyState, seat: int | None) -> dict[str, Any]:
             "pride_by": _seat(r.pride.by if r.pride is not None else None), "counts": {k: v for k, v in r.counts},
             "points": list(r.points), "vote": r.vote.to_view(seat) if r.vote is not None else None,
         }
+        if r.vote is not None and r.vote.kind is VoteKind.PLURALITY and not r.vote.sealed:  # entered by hand
+            fingers, most = tally_limits(len(state.players), r.vote.eligible, tuple(map(int, r.vote.options)))
+            rv["tally"] = {"fingers": fingers, "most": list(most)}
         if r.phase in ("accusation", "pride") and r.accusations:
             rv["accuser_now"], rv["accused_now"] = r.accusations[-1]
         if s.physical and r.deck:

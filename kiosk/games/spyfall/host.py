@@ -1,7 +1,8 @@
 """The Spyfall DC host: set-up form, then the table screen by phase (first dealer, pass-the-tablet deal or
 the bag to take, the clock, accusations and votes, the Joker's guess, the Harley hunt, the physical
 reveal, scores). No rules here: every button dispatches an engine action; the engine refuses what the
-rules forbid (a toast in the guests' language)."""
+rules forbid (a toast in the guests' language). A tally of fingers is held against the view's `tally` as it
+is entered, so its button is greyed with the reason, never refused after the tap."""
 
 from __future__ import annotations
 
@@ -464,11 +465,31 @@ class SpyfallHost(SpyPrivate, GameHost):
                 row.value.text = str(row.count)
         main.add(Widget)
         total = sum(self.counts.values())
-        note(main, self.tr("points.total", n=total, max=len(vote["eligible"])), BODY)
+        fingers, most = view["round"]["tally"]["fingers"], view["round"]["tally"]["most"]
+        note(main, self.tr("points.total", n=total, max=fingers), BODY)
         summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
         counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
+        why = self._tally_why(view, counts, fingers, most)
+        if why:
+            note(main, why, BODY)
         button(main, self.tr("points.submit"), "spy_points_submit", lambda: self.send(
-            A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72)
+            A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72,
+            disabled=bool(why), why=why)
+
+    def _tally_why(self, view: dict[str, Any], counts: tuple[int, ...], fingers: int, most: list[int]) -> str:
+        """Why the fingers entered cannot be confirmed yet, against the view's tally (one finger per player who
+        points, none on oneself), else "": the button is greyed before the tap, never refused after it."""
+        names = self.names()
+        over = next((s for s, c in enumerate(counts) if c > most[s]), None)
+        if over is not None:
+            return self.tr("points.most", name=names[over], most=most[over])
+        total = sum(counts)
+        if total == fingers:
+            return ""
+        r = view["round"]
+        who = (self.tr("points.who_hunt", n=fingers, joker=names[r["revealer"]]) if r["phase"] == "harley_vote"
+               else self.tr("points.who_all", n=fingers))
+        return self.tr("points.missing" if total < fingers else "points.extra", who=who, k=abs(fingers - total))
 
     def set_count(self, seat: int, count: int) -> None:
         self.counts[seat] = count

@@ -243,7 +243,7 @@ def test_harley_nobody_convicted_and_hero_convicted() -> None:
     t.start(deck="batcave", joker=0, harley=3)
     t.time_up()
     t.discuss_then_point()
-    t.point_counts([2, 2, 0, 0, 0])
+    t.point_counts([2, 2, 1, 0, 0])
     assert t.points_of_round() == (2, 0, 0, 2, 0)
     u = Table(FIVE, modules=["harley"])
     u.start(deck="batcave", joker=0, harley=3)
@@ -263,7 +263,7 @@ def test_harley_convicted_as_the_joker_heroes_and_joker_one_each() -> None:
         else:
             t.time_up()
             t.discuss_then_point()
-            t.point_counts([0, 0, 0, 3, 0])
+            t.point_counts([0, 0, 1, 4, 0])
         assert t.r.verdict.convicted == 3 and t.points_of_round() == (1, 1, 1, 0, 1), how
 
 
@@ -278,7 +278,7 @@ def test_harley_first_accuser_bonus_after_surviving_a_vote() -> None:
     t.hands([1])
     t.time_up()
     t.discuss_then_point()
-    t.point_counts([4, 0, 0, 0, 0])
+    t.point_counts([4, 0, 0, 1, 0])
     assert t.points_of_round() == (0, 1, 2, 0, 1)
     u = Table(FIVE, modules=["harley"])
     u.start(deck="batcave", joker=0, harley=3)
@@ -286,7 +286,7 @@ def test_harley_first_accuser_bonus_after_surviving_a_vote() -> None:
     u.hands([3])
     u.time_up()
     u.discuss_then_point()
-    u.point_counts([4, 0, 0, 0, 0])
+    u.point_counts([4, 1, 0, 0, 0])
     assert u.points_of_round() == (0, 1, 1, 0, 1)
 
 
@@ -360,7 +360,7 @@ def test_prank_round_without_a_right_declaration_scores_nothing() -> None:
     w.start(deck="jokers")
     w.time_up()
     w.discuss_then_point()
-    w.point_counts([3, 0, 0, 0])
+    w.point_counts([3, 1, 0, 0])
     assert w.points_of_round() == (0, 0, 0, 0)
 
 
@@ -440,7 +440,7 @@ def test_multiverse_round_without_a_successful_call_scores_nothing() -> None:
     t.start(deck="multiverse_a")
     t.time_up()
     t.discuss_then_point()
-    t.point_counts([0, 3, 0, 0])
+    t.point_counts([1, 3, 0, 0])
     assert t.r.verdict.ending == "final_vote" and t.points_of_round() == (0, 0, 0, 0)
 
 
@@ -451,6 +451,6 @@ def test_next_dealer_after_a_round_without_a_single_joker() -> None:
         t.start(deck=deck, dealer=MARIA)
         t.time_up()
         t.discuss_then_point()
-        t.point_counts([0, 0, 0, 0])
+        t.point_counts([1, 1, 1, 1])  # a tie
         t.do(A.NextRound(TABLE))
         assert t.r.dealer == MARIA, deck

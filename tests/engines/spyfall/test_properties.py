@@ -111,3 +111,34 @@ def test_any_action_applies_or_is_refused_cleanly(seed: int, modules: set[str], 
             action = rng.choice(legal)
         state = E.apply(state, stamp(action, now)).state
         now += rng.choice((1.0, 30.0, 200.0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(5, 8), hunt=st.booleans(), data=st.data())
+def test_an_open_tally_applies_exactly_when_it_counts_every_voter_once(n: int, hunt: bool,
+                                                                     data: st.DataObject) -> None:
+    """Covers SPY-29, SPY-32, SPY-33, SPY-72. Any fingers per seat entered for the final vote or the Harley
+    hunt apply exactly when they could have been pointed: one finger per voter (all players; all but the
+    revealed Joker in the hunt), none on a non-candidate, none on oneself. Otherwise a RuleError, state unchanged."""
+    state = E.setup({"players": NAMES[:n], "modules": ["harley"], "rounds": 1}, PACK, 0)
+    for action in (A.ChooseDealer(TABLE, 0), E.sample_chance(state, random.Random(n)), A.StartClock(TABLE)):
+        state = E.apply(state, stamp(action, 1_800_000_000.0)).state
+    joker = state.round.facts.joker
+    if hunt:
+        for action in (A.RevealJoker(joker), A.GuessLocation(joker, state.round.deck), A.StartPointing(TABLE)):
+            state = E.apply(state, stamp(action, 1_800_000_010.0)).state
+    else:
+        for action in (A.TimeUp(TABLE, 1_800_000_480.0), A.StartPointing(TABLE)):
+            state = E.apply(state, stamp(action, 1_800_000_480.0)).state
+    voters = [s for s in range(n) if not (hunt and s == joker)]
+    counts = tuple(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    ok = (sum(counts) == len(voters) and (not hunt or counts[joker] == 0)
+          and all(c <= len(voters) - (s in voters) for s, c in enumerate(counts)))
+    before = json.dumps(E.state_to_dict(state), sort_keys=True)
+    try:
+        step = E.apply(state, A.Points(TABLE, counts, 1_800_000_500.0))
+    except RuleError as exc:
+        assert not ok and exc.code in ("bad_counts", "self_point", "not_candidate") and HANGUL.search(exc.ko)
+        assert json.dumps(E.state_to_dict(state), sort_keys=True) == before
+    else:
+        assert ok and step.state.round.vote is None

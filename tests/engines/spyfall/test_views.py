@@ -43,7 +43,7 @@ def test_everything_is_shown_when_the_round_is_scored() -> None:
     t.start(deck="daily_planet", joker=2, harley=4)
     t.time_up()
     t.discuss_then_point()
-    t.point_counts([0, 0, 4, 0, 0])
+    t.point_counts([0, 0, 4, 1, 0])
     table = E.view(t.state, None)
     rev = table["round"]["revealed"]
     assert rev["joker"] == 2 and rev["harley"] == 4 and rev["place"] == "daily_planet"

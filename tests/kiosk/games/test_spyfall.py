@@ -343,15 +343,66 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     driver.tap("spy_point_now")
     _confirm(driver)
     suspect = others[2] if others[2] != facts.harley else others[3]
-    for _ in range(2):
+    for _ in range(3):
         driver.tap(f"spy_plus_{suspect}")
     assert not driver.find_all(f"spy_plus_{joker}")  # the Joker cannot be pointed at
+    why = driver.find("spy_points_submit").why  # 3 of the 4 fingers: the suspect's own is missing
+    assert driver.find("spy_points_submit").disabled and f"조커 {names[joker]}" in why and "1표 더 입력해" in why
     _check(driver, "spyfall_harley_hunt")
+    driver.tap(f"spy_plus_{others[0]}")
+    assert any("4/4표" in t for t in driver.texts())
     driver.tap("spy_points_submit")
     _confirm(driver)
     points = session.state.history[-1].points
     assert points[joker] == 4 and (facts.harley is None or points[facts.harley] == 3)
     _check(driver, "spyfall_harley_score")
+
+
+def test_tally_is_confirmed_only_when_every_finger_is_in(driver: Any) -> None:
+    """Covers SPY-29, SPY-32, SPY-55. Everyone, the Joker too, points at the end: the tally screen shows the
+    fingers entered against the players, and its button stays greyed, saying what is missing, until they match.
+    2 and 1 (3 of 4) cannot be entered; the fourth finger makes the 2-2 tie that convicts nobody."""
+    session = _start(driver)
+    driver.tap("spy_dealer_0")
+    _see_cards(driver)
+    driver.tap("spy_start_clock")
+    _set_time(driver, session, session.state.round.clock.deadline + 1)
+    driver.wait_for(lambda: session.state.round.phase == "discussion", timeout=3)
+    driver.tap("spy_point_now")
+    _confirm(driver)
+    joker = session.state.round.facts.joker
+    hero = (joker + 1) % 4
+    submit = driver.find("spy_points_submit")
+    assert submit.disabled and "4표 더 입력해" in submit.why
+    for seat in (joker, joker, hero):
+        driver.tap(f"spy_plus_{seat}")
+    submit = driver.find("spy_points_submit")
+    assert any("3/4표" in t for t in driver.texts())
+    assert submit.disabled and submit.why in driver.texts() and "1표 더 입력해" in submit.why
+    assert driver.unexplained_disabled() == []
+    _check(driver, "spyfall_tally_short")
+    driver.app.set_lang("en")
+    try:
+        driver.tap(f"spy_plus_{hero}")  # the screen redraws in English
+        driver.tap(f"spy_minus_{hero}")
+        why = driver.find("spy_points_submit").why
+        assert "All 4 players, the Joker too, point once each. Enter 1 more." == why and why in driver.texts()
+        _check(driver, "spyfall_tally_short_en")
+    finally:
+        driver.app.set_lang("ko")
+    driver.pump(3)
+    driver.tap_at(*submit.to_window(*submit.center))  # a finger on the greyed button: nothing is asked or sent
+    driver.pump(3)
+    assert _no_modal(driver) and session.state.round.phase == "final_vote"
+    driver.tap(f"spy_plus_{hero}")
+    driver.tap(f"spy_plus_{hero}")
+    assert driver.find("spy_points_submit").disabled and "1표가 많아요" in driver.find("spy_points_submit").why
+    driver.tap(f"spy_minus_{hero}")
+    assert any("4/4표" in t for t in driver.texts()) and not driver.find("spy_points_submit").disabled
+    _check(driver, "spyfall_tally_full")
+    driver.tap("spy_points_submit")
+    _confirm(driver)
+    assert session.state.history[-1].ending == "no_conviction"
 
 
 def test_english_screens_fit(driver: Any) -> None:
