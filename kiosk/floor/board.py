@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 ACK_KEEP = 50  # call ids kept in a table's retained ack
 STALE_S = 200.0  # a tablet re-sends its status every 60 s (ui.HEARTBEAT): one silent this long is offline
 RATE = 5.0  # messages a second one tablet may send on average …
-BURST = 200.0  # … after a burst of this many (a reconnection re-sends its backlog); beyond: dropped, counted
+BURST = 500.0  # … after a burst of this many (a reconnection re-sends its backlog); beyond: dropped, counted
 
 
 @dataclass
@@ -42,9 +42,9 @@ class TableState:
     tokens: float = BURST  # the rate quota's bucket
     refilled: float = 0.0
 
-    def live(self, now: float) -> bool:
+    def live(self, now: float, stale_s: float = STALE_S) -> bool:
         """Online by its last will (the retained online flag) and by the age of its status."""
-        return self.online and bool(self.received) and now - self.received < STALE_S
+        return self.online and bool(self.received) and now - self.received < stale_s
 
     def within_rate(self, now: float) -> bool:
         self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE) if self.refilled else self.tokens
@@ -54,12 +54,12 @@ class TableState:
         self.tokens -= 1.0
         return True
 
-    def to_view(self, now: float) -> dict[str, Any]:
+    def to_view(self, now: float, stale_s: float = STALE_S) -> dict[str, Any]:
         s = self.status
         late = now - self.received if self.received else 0.0
         seated = s.get("seated_s")
         played = s.get("game_s")
-        return {"table": self.table, "online": self.live(now), "game": s.get("game"), "phase": s.get("phase", ""),
+        return {"table": self.table, "online": self.live(now, stale_s), "game": s.get("game"), "phase": s.get("phase", ""),
                 "players": s.get("players", 0),
                 "seated_s": None if seated is None else round(seated + late),
                 "game_s": None if played is None else round(played + late),
@@ -85,6 +85,7 @@ class FloorBoard:
         self.connected = False
         self.last_error = ""
         self.refused = False  # the broker refused our login (not a network problem)
+        self.stale_s = STALE_S
         self.events_seen = 0
         self.dropped: dict[str, int] = {}  # payloads refused, by why ("status", "event", "rate", "size" …)
         self.on_connected: list[Callable[[], None]] = []  # run on the network thread after each (re)connection
@@ -279,7 +280,7 @@ class FloorBoard:
         with self._lock:
             for t in sorted(self.tables):
                 try:
-                    out.append(self.tables[t].to_view(now))
+                    out.append(self.tables[t].to_view(now, self.stale_s))
                 except Exception:  # one table's state never takes the others' off the page
                     log.exception("floor: table %s not shown", t)
         return out

@@ -183,3 +183,42 @@ def test_the_statistics_csv_counts_plays_across_tables(browser: Browser, floor: 
             s.close()
         for t in tables:
             t.stop()
+
+
+def test_the_open_page_comes_back_by_itself_after_the_floor_service_restarts(
+        browser: Browser, broker: Broker, tmp_path: Path) -> None:
+    """#39.1: the page retries for ever and its session outlives the restart (the old page stayed dead)."""
+    from dataclasses import replace
+
+    acks: list[Any] = []
+    setup = FloorSetup(broker="127.0.0.1", broker_port=broker.port, password=broker.passwords["floor"],
+                       listen="127.0.0.1", web_port=0, pin="2468", data_dir=tmp_path / "floorbox")
+    first = Floor(setup, library=library())
+    first.start()
+    second: Floor | None = None
+    t05 = tablet(broker, "t05", tmp_path, on_ack=acks.append)
+    page = staff_page(browser)
+    try:
+        t05.seated()
+        page.goto(first.server.url + "/")
+        page.get_by_test_id("pin").fill("2468")
+        page.get_by_test_id("login-go").click()
+        expect(page.get_by_test_id("table-t05")).to_be_visible()
+        first.stop()  # a crash or an update
+        expect(page.get_by_test_id("link")).to_have_text("● 플로어 서비스에 다시 연결하는 중…")
+        page.wait_for_timeout(1500)
+        second = Floor(replace(setup, web_port=first.server.port), library=library())
+        second.start()
+        call = t05.call("problem")
+        expect(page.get_by_test_id("call-t05")).to_be_visible()
+        expect(page.get_by_test_id("login")).to_be_hidden()
+        expect(page.get_by_test_id("link")).to_have_text("● 브로커 연결됨")
+        page.get_by_test_id(f"ack-t05-{call['id']}").click()
+        wait_for(lambda: acks, what="the ack on the tablet")
+        expect(page.get_by_test_id("call-t05")).to_have_count(0)
+        shot(page, "page_after_restart")
+    finally:
+        page.context.close()
+        t05.stop()
+        if second is not None:
+            second.stop()

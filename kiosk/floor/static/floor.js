@@ -44,8 +44,9 @@ function labels() {
 
 // ---------------------------------------------------------------- login
 async function me() {
-  const r = await fetch("/me", { credentials: "same-origin" });
-  if (r.ok) start(); else showLogin();
+  let r = null;
+  try { r = await fetch("/me", { credentials: "same-origin", cache: "no-store" }); } catch (e) { r = null; }
+  if (r && r.ok) start(); else if (r && r.status === 403) showLogin(); else setTimeout(me, 1000);
 }
 function showLogin() {
   $("login").hidden = false; $("tables").hidden = true; $("tools").hidden = true; $("content").hidden = true;
@@ -102,20 +103,29 @@ function start() {
   $("login").hidden = true; $("tables").hidden = false; $("tools").hidden = false;
   connect();
 }
+// The service or the network may go away (a restart, an update): retry for ever, a little slower each time;
+// the session outlives a restart, so the page comes back by itself. Only a refused session shows the login.
+let retries = 0;
 function connect() {
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onopen = () => { retries = 0; };
   ws.onmessage = (ev) => {
     const data = JSON.parse(ev.data);
     if (data.t === "tables") { snap = data; snapAt = performance.now(); render(); }
   };
-  ws.onclose = () => {
-    ws = null; setLink(false);
-    setTimeout(() => fetch("/me").then((r) => (r.ok ? connect() : showLogin())), 1000);
-  };
+  ws.onclose = () => { ws = null; setLink(false); later(); };
+}
+function later() { setTimeout(reconnect, Math.min(5000, 250 * 2 ** retries++)); }
+async function reconnect() {
+  let r = null;
+  try { r = await fetch("/me", { credentials: "same-origin", cache: "no-store" }); } catch (e) { r = null; }
+  if (r && r.ok) connect();
+  else if (r && r.status === 403) showLogin();
+  else later();
 }
 function setLink(up) {
   const link = $("link");
-  link.textContent = up ? t("broker_up") : t("broker_down");
+  link.textContent = ws === null ? t("service_down") : up ? t("broker_up") : t("broker_down");
   link.className = up ? "up" : "down";
 }
 function ack(table, call) {
