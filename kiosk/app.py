@@ -263,6 +263,8 @@ class TableHostApp(App):
         if self.library_ready() or (self.journal_dir / CURRENT).exists():
             self.resume_game()  # an unfinished game: its content at once, straight back into it
         # else nothing to resume (checked again once the content is in: _library_arrived)
+        if self.settings.pin_unset and self.sm.current == "attract":
+            self.go("pin")  # no staff PIN yet: staff choose one first (#42)
         self.start_floor()
         ops.sd_notify("READY=1")
         if self.notices:  # `systemctl status tablehost` shows it too
@@ -487,6 +489,8 @@ class TableHostApp(App):
 
     # ------------------------------------------------------------ navigation
     def go(self, name: str) -> None:
+        if name == "attract" and self.settings.pin_unset:  # no staff PIN yet: staff choose one first (#42)
+            name = "pin"
         if self.narration is not None and name != self.sm.current:
             self.narration.hush()  # before the next screen is built: the leave is heard at once
         if name == "staff":

@@ -1,10 +1,14 @@
-"""Staff settings saved as JSON in the data folder, written atomically (temp file + fsync + rename), the
-previous good file kept as settings.json.bak.
+"""Staff settings saved as JSON in the data folder, written atomically (temp file + fsync + rename), with a copy as
+settings.json.bak: written before each change (the last good file, while the file is replaced) and after it (the new
+file), so a torn file never brings back an older PIN (issue #42); a start that finds the two different (a power cut
+between the writes) copies the file over its backup.
 
 Damage never weakens the PIN: a settings file that does not read (torn, garbage, a field of the wrong type)
 is replaced by its backup, with the PIN lock kept and one more lock added (a torn save cannot be used to
 reset the count); when the backup is damaged too, no PIN opens the staff screen (fail closed) until staff
-run `tablehost pin reset`. TABLEHOST_PIN / 0000 is only for a data folder that never had settings."""
+run `tablehost pin reset`. No PIN is known before staff choose one: a data folder that never had settings (or
+install.sh's, `"pin_hash": ""`) takes TABLEHOST_PIN when the install set it, else the kiosk asks staff for a new
+PIN at its start (kiosk/screens/pin.py), never 0000 by itself."""
 
 from __future__ import annotations
 
@@ -23,17 +27,18 @@ from kiosk.pin import PinLock, hash_pin, lock_seconds
 
 log = logging.getLogger(__name__)
 DEFAULT_PIN = "0000"
-# the default PIN's hash, made once (`hash_pin(DEFAULT_PIN, salt)`): a folder without settings does not spend
-# ~0.3 s of PBKDF2 on every start. The PIN is public (README), so a fixed salt gives nothing away.
+# 0000's hash, made once (`hash_pin(DEFAULT_PIN, salt)`): TABLEHOST_PIN=0000 (the tests') does not spend ~0.3 s of
+# PBKDF2 on every start. That PIN is a guess anyone makes, so a fixed salt gives nothing away.
 DEFAULT_PIN_HASH = ("pbkdf2_sha256$200000$7461626c65686f73742d64656661756c$"
                     "4f8023f102fc03aeaf8aee00ff3892a808d34076fe62a4cfc555089fa3425586")
 LOCKED = "locked"  # a pin_hash no PIN matches: the settings were damaged beyond their backup
+UNSET = ""  # no PIN chosen yet: the kiosk asks staff for one at its start
 
 
 @dataclass
 class Settings:
-    pin_hash: str = ""
-    pin_is_default: bool = True
+    pin_hash: str = UNSET
+    pin_is_default: bool = False  # the PIN is 0000 (TABLEHOST_PIN=0000): the staff screen says to change it
     branch: str = ""
     lang: str = "ko"
     volume: float = 0.8
@@ -58,6 +63,10 @@ class Settings:
     @property
     def pin_disabled(self) -> bool:
         return self.pin_hash == LOCKED
+
+    @property
+    def pin_unset(self) -> bool:
+        return self.pin_hash == UNSET
 
     def set_pin(self, pin: str) -> None:
         self.pin_hash = hash_pin(pin)
@@ -105,7 +114,7 @@ def _same_kind(value: Any, default: Any) -> bool:
 
 
 def _pin_hash_ok(value: Any) -> bool:
-    if value == LOCKED:
+    if value in (LOCKED, UNSET):
         return True
     parts = value.split("$") if isinstance(value, str) else []
     if len(parts) != 4 or parts[0] != "pbkdf2_sha256" or not parts[1].isdigit():
@@ -118,22 +127,28 @@ def _pin_hash_ok(value: Any) -> bool:
     return True
 
 
-def load(path: Path, notices: list[Notice] | None = None, now: Callable[[], float] = time.time) -> Settings:
-    backup = backup_path(path)
-    if not path.exists() and not backup.exists():  # a data folder that never had settings
-        settings = Settings()
-        pin = os.environ.get("TABLEHOST_PIN", DEFAULT_PIN)
+def _install_pin(settings: Settings) -> Settings:
+    """A PIN not chosen yet: TABLEHOST_PIN when the install set it (0000 without hashing), else still unset."""
+    pin = os.environ.get("TABLEHOST_PIN", "")
+    if settings.pin_unset and pin:
         if pin == DEFAULT_PIN:
             settings.pin_hash, settings.pin_is_default = DEFAULT_PIN_HASH, True
         else:
             settings.set_pin(pin)
-        return settings
+    return settings
+
+
+def load(path: Path, notices: list[Notice] | None = None, now: Callable[[], float] = time.time) -> Settings:
+    backup = backup_path(path)
+    if not path.exists() and not backup.exists():  # a data folder that never had settings
+        return _install_pin(Settings())
     data, problem = _parse(path)
     if data is not None:
         settings = Settings(**data)
         if settings.pin_disabled:
             add(notices, "settings_locked")
-        return settings
+        _same_backup(path, backup)
+        return _install_pin(settings)
     kept = _keep_damaged(path)
     log.error("settings file %s damaged (%s)", path, problem)
     saved, backup_problem = _parse(backup)
@@ -143,12 +158,24 @@ def load(path: Path, notices: list[Notice] | None = None, now: Callable[[], floa
         settings.pin_lock = PinLock(lock.failures, max(lock.locked_until, now() + lock_seconds(lock.lockouts)),
                                     lock.lockouts + 1)
         add(notices, "settings_restored", problem=problem, file=kept)
-        return settings
+        return _install_pin(settings)
     log.error("settings backup %s damaged too (%s): the PIN is disabled until `tablehost pin reset`", backup,
               backup_problem)
     settings = Settings(pin_hash=LOCKED, pin_is_default=False)
     add(notices, "settings_locked")
     return settings
+
+
+def _same_backup(path: Path, backup: Path) -> None:
+    """A good file whose backup differs (a power cut between a save's two writes, a backup lost): copied over it,
+    best effort (the folder may be read-only)."""
+    try:
+        data = path.read_bytes()
+        if backup.exists() and backup.read_bytes() == data:
+            return
+        _write(backup, data)
+    except OSError as exc:
+        log.warning("settings backup not refreshed: %s", exc)
 
 
 def _keep_damaged(path: Path) -> str:
@@ -164,22 +191,27 @@ def _keep_damaged(path: Path) -> str:
 
 
 def save(path: Path, settings: Settings) -> None:
-    """Write atomically; the file being replaced becomes the backup when it reads well."""
+    """Write atomically, the backup written before (the last good file, when it differs) and after (the new one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(asdict(settings), f, ensure_ascii=False, indent=1)
+    data = json.dumps(asdict(settings), ensure_ascii=False, indent=1).encode()
+    backup = backup_path(path)
+    if _parse(path)[0] is not None:
+        current = path.read_bytes()
+        if not backup.exists() or backup.read_bytes() != current:
+            _write(backup, current)
+    _write(path, data)
+    _write(backup, data)
+    _sync_dir(path.parent)
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Replace `target` with `data`: a temp file beside it, fsync'd, renamed over it."""
+    staged = target.with_suffix(".bak-tmp" if target.suffix == ".bak" else ".tmp")
+    with open(staged, "wb") as f:
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
-    if _parse(path)[0] is not None:
-        backup = backup_path(path)
-        staged = backup.with_suffix(".bak-tmp")
-        shutil.copyfile(path, staged)
-        with open(staged, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(staged, backup)
-    os.replace(tmp, path)
-    _sync_dir(path.parent)
+    os.replace(staged, target)
 
 
 def _sync_dir(folder: Path) -> None:

@@ -24,6 +24,9 @@ ARTIFACTS = Path(os.environ.get("TABLEHOST_ARTIFACTS", Path(__file__).resolve().
 def start_app(data_dir: Path, clock: Callable[[], float] = time.time) -> Any:
     """Configure Kivy for headless rendering, create the Window, build and start the app (not its loop)."""
     os.environ["TABLEHOST_DATA"] = str(data_dir)
+    # a test or bench kiosk has the PIN an install sets (TABLEHOST_PIN), 0000, unless its caller set one ("": none,
+    # the first start's question, kiosk/screens/pin.py)
+    os.environ.setdefault("TABLEHOST_PIN", "0000")
     from kiosk import env
 
     env.configure(headless=True)

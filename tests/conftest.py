@@ -11,6 +11,9 @@ import pytest
 os.environ.setdefault("TABLEHOST_DATA", tempfile.mkdtemp(prefix="tablehost-test-"))
 os.environ.setdefault("TABLEHOST_PHONES_HOST", "127.0.0.1")
 os.environ.setdefault("TABLEHOST_NO_VOICE", "1")
+# the staff PIN as an install sets it (deploy/install.sh --pin): the tests' kiosks start with 0000 instead of asking
+# for a PIN at their first start; the tests of that first start take it away (monkeypatch.delenv)
+os.environ.setdefault("TABLEHOST_PIN", "0000")
 # the UI app narrates with the sound on: real synthesis (in the TTS worker process, so a crash in libespeak
 # costs one sentence, not the test process) played into a recording fake device (no sound card here)
 os.environ.setdefault("TABLEHOST_AUDIO_DEVICE", "fake")

@@ -81,9 +81,60 @@ def test_a_lost_settings_file_is_restored_from_its_backup(tmp_path: Path) -> Non
     assert [n.key for n in notices] == ["settings_restored"]
 
 
-def test_only_a_folder_that_never_had_settings_starts_with_the_default_pin(tmp_path: Path) -> None:
-    s, notices = _load(tmp_path / "settings.json")
-    assert check_pin("0000", s.pin_hash) and s.pin_is_default and notices == []
+def test_a_fresh_folder_has_no_pin_until_staff_choose_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #42: a fresh install accepted 0000 (public, README) until staff changed it. Now no PIN opens the
+    staff screen until staff choose one at the kiosk's first start (kiosk/screens/pin.py); TABLEHOST_PIN set at
+    install is the PIN instead, also with install.sh's settings file (which, before, locked the PIN for good)."""
+    monkeypatch.delenv("TABLEHOST_PIN", raising=False)
+    path = tmp_path / "settings.json"
+    s, notices = _load(path)
+    assert s.pin_unset and not s.pin_is_default and notices == []
+    for pin in ("0000", ""):
+        assert not check_pin(pin, s.pin_hash) and not s.pin_lock.attempt(pin, s.pin_hash, NOW)[0]
+    s.lang = "en"
+    settings_mod.save(path, s)  # saved before the choice (a language, a port): still asked for
+    s, notices = _load(path)
+    assert s.pin_unset and s.lang == "en" and notices == []
+    path.write_text('{"pin_hash": "", "branch": ""}\n', encoding="utf-8")  # deploy/install.sh --pin 2468
+    monkeypatch.setenv("TABLEHOST_PIN", "2468")
+    s, notices = _load(path)
+    assert notices == [] and check_pin("2468", s.pin_hash) and not check_pin("0000", s.pin_hash)
+    assert not s.pin_disabled and not s.pin_is_default
+
+
+def test_a_torn_file_right_after_a_pin_change_keeps_the_new_pin(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #42: the backup was the file before the last save, so a settings file torn right after a PIN change
+    brought the old PIN back (0000 on a fresh install). Now the backup is written after each change too."""
+    monkeypatch.setenv("TABLEHOST_PIN", "0000")
+    path = tmp_path / "settings.json"
+    s = settings_mod.load(path)
+    for old, new in (("0000", "4321"), ("4321", "8642")):
+        s.set_pin(new)
+        settings_mod.save(path, s)
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 3])
+        s, notices = _load(path)
+        assert [n.key for n in notices] == ["settings_restored"]
+        assert check_pin(new, s.pin_hash) and not check_pin(old, s.pin_hash)
+        settings_mod.save(path, s)
+
+
+def test_a_power_cut_between_a_saves_two_writes_is_mended_at_the_next_start(tmp_path: Path) -> None:
+    """The file written, its backup not yet: the next start copies the file over the backup, so a later tear does
+    not bring back the PIN before."""
+    path = tmp_path / "settings.json"
+    s = settings_mod.load(path)
+    s.set_pin("4321")
+    settings_mod.save(path, s)
+    before = settings_mod.backup_path(path).read_bytes()
+    s.set_pin("8642")
+    settings_mod.save(path, s)
+    settings_mod.backup_path(path).write_bytes(before)  # as if the save's second write never happened
+    _load(path)
+    path.write_bytes(b"{")
+    s, _ = _load(path)
+    assert check_pin("8642", s.pin_hash) and not check_pin("4321", s.pin_hash)
 
 
 def test_the_default_pin_costs_no_hashing_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,18 +151,18 @@ def test_the_default_pin_costs_no_hashing_at_start(tmp_path: Path, monkeypatch: 
     assert check_pin("4321", s.pin_hash) and not check_pin("0000", s.pin_hash) and not s.pin_is_default
 
 
-def test_save_keeps_the_previous_good_file_as_backup(tmp_path: Path) -> None:
+def test_the_backup_is_the_file_after_each_save_and_never_a_damaged_one(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     s = settings_mod.load(path)
     s.lang = "en"
     settings_mod.save(path, s)
-    s.lang = "ko"
-    settings_mod.save(path, s)
-    assert json.loads(settings_mod.backup_path(path).read_text())["lang"] == "en"
+    assert settings_mod.backup_path(path).read_bytes() == path.read_bytes()
     path.write_text("{", encoding="utf-8")
+    settings_mod.backup_path(path).write_bytes(b"")
     s.branch = "branch2"
-    settings_mod.save(path, s)  # a damaged file is not copied over the good backup
-    assert json.loads(settings_mod.backup_path(path).read_text())["lang"] == "en"
+    settings_mod.save(path, s)  # a damaged file is not copied over the backup
+    assert json.loads(settings_mod.backup_path(path).read_text())["branch"] == "branch2"
+    assert settings_mod.backup_path(path).read_bytes() == path.read_bytes()
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob("*.bak-tmp"))
 
 
