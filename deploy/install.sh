@@ -59,7 +59,7 @@ rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --excl
   "$SRC/" "$APP/"
 run python3 -m venv /opt/tablehost/.venv
 run /opt/tablehost/.venv/bin/pip install -q --upgrade pip
-run /opt/tablehost/.venv/bin/pip install -q "/opt/tablehost[voice-model]"
+run /opt/tablehost/.venv/bin/pip install -q "/opt/tablehost[kiosk,voice-model]"
 
 echo "==> systemd unit, log rotation, update command"
 install -m 0644 "$SRC/deploy/tablehost.service" "$UNIT_DIR/tablehost.service"

@@ -32,8 +32,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 
-EXTRAS="voice-model"
-[ "$MODE" = "test" ] && EXTRAS="voice-model,test"
+EXTRAS="kiosk,voice-model"
+[ "$MODE" = "test" ] && EXTRAS="kiosk,voice-model,test"
 STAMP=".venv/.tablehost-installed-$MODE"
 WANT="$(sha256sum pyproject.toml | cut -c1-16)-$EXTRAS"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then

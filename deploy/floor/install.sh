@@ -99,7 +99,7 @@ fi
 mkdir -p "$APP" "$CONF_D" "$TH_ETC" "$UNIT_DIR"
 rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --exclude '__pycache__' "$SRC/" "$APP/"
 run python3 -m venv /opt/tablehost/.venv
-run /opt/tablehost/.venv/bin/pip install -q /opt/tablehost
+run /opt/tablehost/.venv/bin/pip install -q /opt/tablehost  # the core only: no Kivy, vosk or numpy on the floor box
 
 echo "==> Broker: listener $ADDRESS:$PORT, passwords, ACL"
 sed -e "s|@LAN_ADDRESS@|$ADDRESS|" -e "s|@PORT@|$PORT|" -e "/^\(password_file\|acl_file\) /s|/etc/mosquitto/|$ETC/|" \

@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.floor import topics
+from kiosk.floor import topics, webfont
 from kiosk.floor.board import FloorBoard
 from kiosk.floor.store import FloorStore
 from kiosk.loop_thread import LoopThread
@@ -114,7 +114,7 @@ class FloorServer:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Cache-Control"] = "no-store"
+        response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     def authorised(self, request: web.Request) -> bool:
@@ -154,10 +154,9 @@ class FloorServer:
         path = request.path
         return web.Response(text=_asset(path.lstrip("/")), content_type=ASSETS[path])
 
-    async def _font(self, request: web.Request) -> web.FileResponse:
-        resp = web.FileResponse(FONT)
-        resp.headers["Content-Type"] = "font/ttf"
-        return resp
+    async def _font(self, request: web.Request) -> web.Response:
+        body = await asyncio.get_running_loop().run_in_executor(None, webfont.served, FONT)
+        return web.Response(body=body, content_type="font/ttf", headers={"Cache-Control": "max-age=86400"})
 
     async def _login(self, request: web.Request) -> web.Response:
         if not self.same_origin(request):  # another site's form: refused, and no wrong PIN counted

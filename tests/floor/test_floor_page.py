@@ -222,3 +222,22 @@ def test_the_open_page_comes_back_by_itself_after_the_floor_service_restarts(
         t05.stop()
         if second is not None:
             second.stop()
+
+
+def test_the_pages_font_loads_in_chromium(browser: Browser, floor: Floor) -> None:
+    """#39.5: the vendored NanumGothic was refused by Chromium's sanitiser (OTS: zero-length TSI3 table)."""
+    from kiosk.floor import webfont
+
+    page = staff_page(browser)
+    messages: list[str] = []
+    page.on("console", lambda m: messages.append(m.text))
+    try:
+        page.goto(floor.server.url + "/")
+        faces = page.evaluate("document.fonts.load('20px NanumGothic', '카페').then((f) => f.length)")
+        assert faces == 1, messages
+        assert page.evaluate("document.fonts.check('20px NanumGothic', '카페')")
+        assert not [m for m in messages if "OTS" in m or "font" in m.lower()], messages
+    finally:
+        page.context.close()
+    font = webfont.served(Path(__file__).resolve().parents[2] / "kiosk/fonts/NanumGothic.ttf")
+    assert b"TSI3" not in font[:400] and font[:4] == b"\0\1\0\0"
