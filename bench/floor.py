@@ -1,13 +1,15 @@
 """The café floor under load, through a real mosquitto on loopback (configured by deploy/floor/install.sh):
 N tablets publish their status once a second each and call staff now and then; the floor page (board, event
-store, web page) pushes to a logged-in page client, which acknowledges every call it sees.
+store, web page) pushes to the staff's page, which acknowledges every call it shows.
 
-Measures the latency from a guest's call (TableFloor.call on the tablet) to the call reaching the floor
-page's WebSocket (p50/p95/max), and CPU and memory of the broker, of the tablets' process (N kiosk clients)
-and of the floor page process; then estimates 200 tables by scaling the per-table costs.
+The page is the real one in headless Chromium (the default): the latency is from a guest's call
+(TableFloor.call on the tablet, wall clock) to the call's row in the page's DOM at the next animation frame
+(p50/p95/max), with Chromium's CPU (all its processes). `--page python` uses a WebSocket client instead
+(latency to the socket only). Also CPU and memory of the broker, the tablets' processes (N kiosk clients)
+and the floor page process; bytes pushed to the page.
 
-    python -m bench.floor                      # 50 tables, 60 s
-    python -m bench.floor --tables 100 --seconds 30
+    python -m bench.floor --tables 200 --seconds 30      # the café of #39.3
+    python -m bench.floor --page python                  # 50 tables, 60 s, no browser
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def run_tablets(port: int, passwords: dict[str, str], first: int, tables: int, s
             while time.monotonic() < slot:
                 if time.monotonic() >= next_call:
                     f = rng.choice(floors)
-                    t0 = time.monotonic()
+                    t0 = time.time()
                     call = f.call(rng.choice(REASONS))
                     print(json.dumps({"call": call["id"], "t": t0}), flush=True)
                     calls += 1
@@ -99,6 +101,7 @@ def run_tablets(port: int, passwords: dict[str, str], first: int, tables: int, s
 class PageClient:
     def __init__(self, url: str, pin: str) -> None:
         self.url, self.pin = url, pin
+        self.cpu = 0.0
         self.seen: dict[str, float] = {}
         self.messages = 0
         self.loop = asyncio.new_event_loop()
@@ -116,7 +119,7 @@ class PageClient:
             async with http.ws_connect(self.url.replace("http", "ws") + "/ws") as ws:
                 self.ready.set()
                 async for msg in ws:
-                    now = time.monotonic()
+                    now = time.time()
                     self.messages += 1
                     data = json.loads(msg.data)
                     for table in data.get("tables", []):
@@ -129,6 +132,84 @@ class PageClient:
                         return
 
 
+# In the page: each call row, when it enters the DOM, is timed at the next animation frame (wall clock, ms) and
+# acknowledged, as staff would.
+WATCH = """
+window.benchSeen = {};
+new MutationObserver((muts) => {
+  for (const m of muts) for (const n of m.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const row of (n.matches(".call") ? [n] : n.querySelectorAll(".call"))) {
+      const button = row.querySelector("button");
+      const id = button ? button.dataset.testid.split("-").pop() : "";
+      if (id in window.benchSeen) continue;
+      window.benchSeen[id] = 0;
+      requestAnimationFrame(() => {
+        window.benchSeen[id] = performance.timeOrigin + performance.now();
+        setTimeout(() => { if (button.isConnected) button.click(); }, 50);
+      });
+    }
+  }
+}).observe(document.getElementById("tables"), { childList: true, subtree: true });
+"""
+
+
+class BrowserPage:
+    """The floor page in headless Chromium (Playwright, sync API: used from the main thread only)."""
+
+    def __init__(self, url: str, pin: str) -> None:
+        from playwright.sync_api import sync_playwright
+
+        from tests.phones.test_e2e_browser import ARGS, CHROMIUM
+
+        self._pw = sync_playwright().start()
+        self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        self.page = self.browser.new_page(viewport={"width": 1920, "height": 1080})
+        self.page.goto(url + "/")
+        self.page.get_by_test_id("pin").fill(pin)
+        self.page.get_by_test_id("login-go").click()
+        self.page.get_by_test_id("tables").wait_for()
+        self.page.evaluate(WATCH)
+        self.seen: dict[str, float] = {}
+        self.messages = 0
+        self.cpu = 0.0
+
+    def collect(self) -> None:
+        self.cpu = sum(proc_cpu_rss(pid)[0] for pid in chromium_pids())
+        seen = self.page.evaluate("window.benchSeen")
+        self.seen = {k: v / 1000 for k, v in seen.items() if v}
+        self.messages = len(seen)
+
+    def close(self) -> None:
+        self.browser.close()
+        self._pw.stop()
+
+
+def chromium_pids() -> list[int]:
+    """Chromium's processes under this one (the browser, its renderers, GPU and utility processes)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    mine, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {p for p, pp in parents.items() if pp in frontier} - mine
+        mine |= frontier
+    out = []
+    for pid in mine:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"chrom" in f.read():
+                    out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
@@ -139,6 +220,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--call-every", type=float, default=0.5, help="seconds between calls (all tables)")
+    parser.add_argument("--page", choices=("chromium", "python"), default="chromium",
+                        help="the staff's page: the real one in Chromium, or a WebSocket client")
     parser.add_argument("--role", default="main", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--folder", default="", help=argparse.SUPPRESS)
@@ -161,8 +244,12 @@ def main() -> None:
     floor = Floor(setup)
     floor.start()
     floor.board.wait_connected()
-    page = PageClient(floor.server.url, "2468")
-    page.ready.wait(10)
+    page: Any
+    if args.page == "chromium":
+        page = BrowserPage(floor.server.url, "2468")
+    else:
+        page = PageClient(floor.server.url, "2468")
+        page.ready.wait(10)
     # tablets in processes of at most PER_PROCESS (paho waits on select(): file numbers must stay under 1024)
     groups = [(first, min(PER_PROCESS, args.tables - first)) for first in range(0, args.tables, PER_PROCESS)]
     children = []
@@ -191,6 +278,7 @@ def main() -> None:
             ready += 1
             if ready == len(children):
                 b0, f0 = proc_cpu_rss(broker.pid()), proc_cpu_rss(os.getpid())
+                c0 = sum(proc_cpu_rss(pid)[0] for pid in chromium_pids()) if args.page == "chromium" else 0.0
                 t0 = time.monotonic()
         elif "call" in data:
             calls[data["call"]] = data["t"]
@@ -203,9 +291,13 @@ def main() -> None:
     wall = time.monotonic() - t0
     time.sleep(1.0)
     b1, f1 = proc_cpu_rss(broker.pid()), proc_cpu_rss(os.getpid())
+    if args.page == "chromium":
+        page.collect()
+        page.close()
     lat = [(page.seen[c] - t) * 1000 for c, t in calls.items() if c in page.seen]
     missing = len(calls) - len(lat)
     page.stopping = True
+    pushed = floor.server.pushed_bytes
     floor.stop()
     broker.stop()
     n = args.tables
@@ -215,9 +307,12 @@ def main() -> None:
     print(f"{n} tables, {args.seconds:.0f} s, {summary['statuses']} statuses ({summary['statuses'] / args.seconds:.0f}/s), "
           f"{len(calls)} calls, {missing} not seen on the page, {summary['pending']} left in outboxes")
     if lat:
-        print(f"call → floor page: p50 {percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, "
+        print(f"call → {'row in Chromium' if args.page == 'chromium' else 'page socket'}: p50 {percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, "
               f"max {max(lat):.1f} ms")
-    print(f"page pushes received: {page.messages}")
+    print(f"pushed to the page: {floor.server.pushes} messages, {pushed / 1024:.0f} KiB "
+          f"({pushed / wall / 1024:.1f} KiB/s)")
+    if args.page == "chromium":
+        print(f"Chromium (all its processes): CPU {(page.cpu - c0) / wall * 100:.1f} % of a core")
     print(f"broker (mosquitto): CPU {broker_cpu:.1f} % of a core, RSS {b1[1]:.1f} MB")
     print(f"tablets' processes ({n} kiosk clients in {len(children)}): CPU {client_cpu:.1f} % of a core "
           f"({client_cpu / n:.2f} % per tablet), RSS {summary['rss']:.1f} MB")

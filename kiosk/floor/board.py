@@ -274,11 +274,12 @@ class FloorBoard:
         self._changed(table)
         return True
 
-    def snapshot(self) -> list[dict[str, Any]]:
+    def snapshot(self, only: set[str] | None = None) -> list[dict[str, Any]]:
+        """Every table's view (or only those named), by table id."""
         now = self.clock()
         out = []
         with self._lock:
-            for t in sorted(self.tables):
+            for t in sorted(self.tables if only is None else only & set(self.tables)):
                 try:
                     out.append(self.tables[t].to_view(now, self.stale_s))
                 except Exception:  # one table's state never takes the others' off the page

@@ -1,6 +1,7 @@
 """`tablehost floor`: the staff's floor page on the café LAN (aiohttp on its own thread), behind the floor PIN.
 
-Routes: the page and its assets, `POST /login` (PIN → an HttpOnly session cookie; 5 wrong tries lock entry
+The page gets every table once when it connects, then only the tables whose view changed (moving clocks
+aside: the page counts them from when it got each table). Routes: the page and its assets, `POST /login` (PIN → an HttpOnly session cookie; 5 wrong tries lock entry
 from that address for 60 s, doubling; only the page's own origin may post it), `/ws` (every table live, pushed on each change; `ack` from the page acknowledges a call), `/stats.csv`
 (statistics across tables) and the content form (`kiosk.floor.content_form`). Nothing works without the cookie
 except the page shell and the login. Sessions are kept on disk (hashed), so a restart of this service does not log
@@ -35,7 +36,7 @@ FONT = Path(__file__).resolve().parents[1] / "fonts" / "NanumGothic.ttf"
 SESSION_S = 12 * 3600
 MAX_FORM = 32 * 1024 * 1024  # a case form with its recording (kiosk.floor.cases.MAX_ITEM_BYTES and the fields)
 MAX_LOCKS = 4096  # addresses whose wrong PINs are remembered
-PUSH_EVERY = 5.0  # seconds between pushes when nothing changed (clocks are counted on the page)
+PUSH_EVERY = 2.0  # seconds between looks when no message came (online also follows the age of a status)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -58,6 +59,10 @@ class FloorServer:
         self.sessions: dict[str, float] = _load_sessions(sessions_path, clock())  # sha256(token) → expiry
         self.extra_routes: list[Callable[[web.Application], None]] = []
         self.pushes = 0
+        self.pushed_bytes = 0
+        self._sent: dict[str, str] = {}  # each table's view as last pushed (moving clocks aside)
+        self._head: dict[str, Any] = {}
+        self._dirty_tables: set[str] = set()  # tables with news since the last push (loop thread)
         self.content_state: Callable[[], dict[str, Any]] = dict  # the content form's state (content_form)
         self._sockets: set[web.WebSocketResponse] = set()
         self._dirty = asyncio.Event()
@@ -211,10 +216,15 @@ class FloorServer:
                             headers={"Content-Disposition": f'attachment; filename="floor-stats-{day}.csv"'})
 
     # ------------------------------------------------------------ live tables
-    def _changed(self, _table: str) -> None:
+    def _changed(self, table: str) -> None:
         loop = self._runs.loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._dirty.set)
+            loop.call_soon_threadsafe(self._mark, table)
+
+    def _mark(self, table: str) -> None:
+        if table:
+            self._dirty_tables.add(table)
+        self._dirty.set()
 
     def push_now(self) -> None:
         self._changed("")
@@ -223,19 +233,43 @@ class FloorServer:
         return {"t": "tables", "tables": self.board.snapshot(), "broker": self.board.connected,
                 "content": self.content_state()}
 
+    def changes(self, everything: bool = True) -> dict[str, Any] | None:
+        """What changed since the last push, moving clocks aside (the page counts them): the tables whose view
+        changed (among those with news, or all with `everything`), with the link and content state; None when
+        nothing did."""
+        dirty, self._dirty_tables = self._dirty_tables, set()
+        tables = self.board.snapshot(None if everything else dirty)
+        changed = []
+        for view in tables:
+            shape = json.dumps(_shape(view), sort_keys=True, ensure_ascii=False)
+            if self._sent.get(view["table"]) != shape:
+                self._sent[view["table"]] = shape
+                changed.append(view)
+        head = {"broker": self.board.connected, "content": self.content_state()}
+        if not changed and head == self._head:
+            return None
+        self._head = head
+        return {"t": "diff", "tables": changed, **head}
+
     async def _pusher(self) -> None:
+        looked = time.monotonic()
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._dirty.wait(), PUSH_EVERY)
+                await asyncio.wait_for(self._dirty.wait(), max(0.0, looked + PUSH_EVERY - time.monotonic()))
             self._dirty.clear()
-            if not self._sockets:
+            everything = time.monotonic() >= looked + PUSH_EVERY  # now and then: online by the age of statuses
+            if everything:
+                looked = time.monotonic()
+            diff = self.changes(everything)
+            if diff is None or not self._sockets:
                 continue
-            text = json.dumps(self.snapshot(), ensure_ascii=False)
+            text = json.dumps(diff, ensure_ascii=False)
             self.pushes += 1
+            self.pushed_bytes += len(text)
             for ws in list(self._sockets):
                 with contextlib.suppress(Exception):
                     await ws.send_str(text)
-            await asyncio.sleep(0.05)  # at most 20 pushes a second, however busy the floor
+            await asyncio.sleep(0.02)  # at most 50 pushes a second, however busy the floor
 
     async def _ws(self, request: web.Request) -> web.WebSocketResponse:
         self.require(request)
@@ -260,6 +294,14 @@ class FloorServer:
         finally:
             self._sockets.discard(ws)
         return ws
+
+
+def _shape(view: dict[str, Any]) -> dict[str, Any]:
+    """A table's view without what only time moves (the page adds the time since it got the view)."""
+    out = {k: v for k, v in view.items() if k not in ("seated_s", "game_s", "status_age_s")}
+    out["calls"] = [{k: v for k, v in c.items() if k != "waiting_s"} for c in view["calls"]]
+    out["seated"], out["playing"] = view["seated_s"] is not None, view["game_s"] is not None
+    return out
 
 
 def _digest(token: str) -> str:

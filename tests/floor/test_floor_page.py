@@ -129,6 +129,8 @@ def test_the_floor_page_shows_every_table_and_a_call_rings_until_acknowledged(
         # a guest at t02 calls staff: the card rings until someone acknowledges it
         call = t02.call("order")
         expect(page.get_by_test_id("call-t02")).to_contain_text("주문할게요")
+        expect(page.get_by_test_id("call-t02")).to_contain_text("방금")  # its waiting time
+        expect(page.locator("#tables article").first).to_have_attribute("data-testid", "table-t02")  # calls first
         wait_for(lambda: page.evaluate("window.floorBeeps") >= 2, what="the call ringing")
         shot(page, "page_call")
         page.get_by_test_id(f"ack-t02-{call['id']}").click()
@@ -241,3 +243,43 @@ def test_the_pages_font_loads_in_chromium(browser: Browser, floor: Floor) -> Non
         page.context.close()
     font = webfont.served(Path(__file__).resolve().parents[2] / "kiosk/fonts/NanumGothic.ttf")
     assert b"TSI3" not in font[:400] and font[:4] == b"\0\1\0\0"
+
+
+def test_the_page_gets_every_table_once_then_only_what_changed(floor: Floor, broker: Broker, tmp_path: Path) -> None:
+    """#39.3: the old page got the whole snapshot (34 KB at 200 tables) on every change."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    tables = [tablet(broker, t, tmp_path) for t in ("t06", "t07", "t08")]
+    for t in tables:
+        t.seated()
+    wait_for(lambda: len(floor.board.tables) == 3, what="three tables")
+
+    async def watch() -> list[dict[str, Any]]:
+        got: list[dict[str, Any]] = []
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(floor.server.url + "/login", json={"pin": "2468"}) as r:
+                assert r.status == 200
+            async with http.ws_connect(floor.server.url + "/ws") as ws:
+                got.append(json.loads((await ws.receive()).data))
+                while True:  # until the floor is quiet (late statuses of the three tables)
+                    try:
+                        await asyncio.wait_for(ws.receive(), 2.5)
+                    except asyncio.TimeoutError:
+                        break
+                call = await asyncio.get_running_loop().run_in_executor(None, tables[1].call, "rules")
+                while True:
+                    msg = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
+                    got.append(msg)
+                    if any(c["id"] == call["id"] for v in msg["tables"] for c in v["calls"]):
+                        return got
+
+    try:
+        got = asyncio.run(watch())
+        assert got[0]["t"] == "tables" and len(got[0]["tables"]) == 3
+        assert got[-1]["t"] == "diff" and [v["table"] for v in got[-1]["tables"]] == ["t07"]
+    finally:
+        for t in tables:
+            t.stop()

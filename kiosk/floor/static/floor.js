@@ -2,7 +2,9 @@
 "use strict";
 const S = JSON.parse(document.getElementById("strings").textContent);
 let lang = localStorage.getItem("floorLang") || "ko";
-let snap = null, snapAt = 0, ws = null, audio = null;
+// tables: id → {view, rx (performance.now() when its view came)}; cards: id → its element
+const tables = new Map(), cards = new Map();
+let link = { broker: false, content: {} }, ws = null, audio = null, order = "";
 window.floorBeeps = 0;
 
 function t(key, params) {
@@ -95,7 +97,7 @@ function beep() {
   }
 }
 setInterval(() => {
-  if (snap && snap.tables.some((tb) => tb.calls.length)) beep();
+  for (const { view } of tables.values()) if (view.calls.length) { beep(); return; }
 }, 2000);
 
 // ---------------------------------------------------------------- live tables
@@ -110,8 +112,13 @@ function connect() {
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   ws.onopen = () => { retries = 0; };
   ws.onmessage = (ev) => {
-    const data = JSON.parse(ev.data);
-    if (data.t === "tables") { snap = data; snapAt = performance.now(); render(); }
+    const data = JSON.parse(ev.data), now = performance.now();
+    if (data.t !== "tables" && data.t !== "diff") return;
+    if (data.t === "tables") { tables.clear(); for (const card of cards.values()) card.remove(); cards.clear(); }
+    const changed = [];
+    for (const view of data.tables) { tables.set(view.table, { view: view, rx: now }); changed.push(view.table); }
+    link = { broker: data.broker, content: data.content || {} };
+    render(changed);
   };
   ws.onclose = () => { ws = null; setLink(false); later(); };
 }
@@ -132,45 +139,71 @@ function ack(table, call) {
   if (ws && ws.readyState === 1) ws.send(JSON.stringify({ t: "ack", table: table, call: call }));
 }
 
-function render() {
-  if (!snap) return;
-  setLink(!!snap.broker && ws !== null);
-  const late = (performance.now() - snapAt) / 1000;
-  const box = $("tables");
-  box.replaceChildren();
-  if (!snap.tables.length) box.append(el("p", { cls: "empty", text: t("no_tables") }));
-  for (const tb of snap.tables) {
-    const calls = tb.calls || [];
-    const card = el("article", { cls: "table" + (calls.length ? " calling" : "") + (tb.online ? "" : " offline"),
-      "data-testid": "table-" + tb.table });
-    card.append(el("h2", {}, tb.table, el("small", { text: tb.online ? "" : t("offline") })));
-    const game = tb.game ? (S.games[tb.game] && S.games[tb.game][lang]) || tb.game : t("free");
-    card.append(el("div", { cls: "game", "data-testid": "game-" + tb.table, text: game }));
-    const facts = [];
-    if (tb.game) {
-      const phase = tb.phase ? t("phase." + tb.phase) : "";
-      if (phase && !phase.startsWith("phase.")) facts.push(phase);
-      facts.push(t("players", { n: tb.players }));
-      facts.push(t("game_time", { d: duration(tb.game_s === null ? null : tb.game_s + late) }));
-    }
-    if (tb.seated_s !== null) facts.push(t("seated", { d: duration(tb.seated_s + late) }));
-    card.append(el("div", { cls: "facts", "data-testid": "facts-" + tb.table, text: facts.join(" · ") }));
-    for (const c of calls) {
-      const row = el("div", { cls: "call", "data-testid": "call-" + tb.table },
-        el("span", { text: t("reason." + c.reason) }, el("em", { text: c.waiting_s + late < 60 ? t("just_now") : t("ago", { d: duration(c.waiting_s + late) }) })),
-        el("button", { cls: "primary", "data-testid": "ack-" + tb.table + "-" + c.id, text: t("ack") }));
-      row.querySelector("button").addEventListener("click", () => ack(tb.table, c.id));
-      card.append(row);
-    }
-    if (tb.content && tb.content.state) {
-      card.append(el("div", { cls: "tables-content", "data-testid": "content-" + tb.table,
-        text: t("content_" + tb.content.state, { detail: tb.content.message || "" }) }));
-    }
-    box.append(card);
-  }
-  if (window.floorContent) window.floorContent.update(snap.content || {});
+// Calls first (the longest waiting at the top), then the other tables by name.
+function waited(entry, now) {
+  const calls = entry.view.calls;
+  return calls.length ? Math.max(...calls.map((c) => c.waiting_s)) + (now - entry.rx) / 1000 : -1;
 }
-setInterval(render, 1000);
+function clocks(entry, card, now) {
+  const tb = entry.view, late = (now - entry.rx) / 1000, facts = [];
+  if (tb.game) {
+    const phase = tb.phase ? t("phase." + tb.phase) : "";
+    if (phase && !phase.startsWith("phase.")) facts.push(phase);
+    facts.push(t("players", { n: tb.players }));
+    facts.push(t("game_time", { d: duration(tb.game_s === null ? null : tb.game_s + late) }));
+  }
+  if (tb.seated_s !== null) facts.push(t("seated", { d: duration(tb.seated_s + late) }));
+  card.querySelector(".facts").textContent = facts.join(" · ");
+  card.querySelectorAll(".call em").forEach((em, i) => {
+    const w = tb.calls[i].waiting_s + late;
+    em.textContent = w < 60 ? t("just_now") : t("ago", { d: duration(w) });
+  });
+}
+function card(tb) {
+  const calls = tb.calls || [];
+  const box = el("article", { cls: "table" + (calls.length ? " calling" : "") + (tb.online ? "" : " offline"),
+    "data-testid": "table-" + tb.table });
+  box.append(el("h2", {}, tb.table, el("small", { text: tb.online ? "" : t("offline") })));
+  const game = tb.game ? (S.games[tb.game] && S.games[tb.game][lang]) || tb.game : t("free");
+  box.append(el("div", { cls: "game", "data-testid": "game-" + tb.table, text: game }));
+  box.append(el("div", { cls: "facts", "data-testid": "facts-" + tb.table }));
+  for (const c of calls) {
+    const row = el("div", { cls: "call", "data-testid": "call-" + tb.table, "data-call": c.id },
+      el("span", { text: t("reason." + c.reason) }, el("em", {})),
+      el("button", { cls: "primary", "data-testid": "ack-" + tb.table + "-" + c.id, text: t("ack") }));
+    row.querySelector("button").addEventListener("click", () => ack(tb.table, c.id));
+    box.append(row);
+  }
+  if (tb.content && tb.content.state) {
+    box.append(el("div", { cls: "tables-content", "data-testid": "content-" + tb.table,
+      text: t("content_" + tb.content.state, { detail: tb.content.message || "" }) }));
+  }
+  return box;
+}
+// Rebuild the cards of `changed` tables (all of them when not given), keep the rest, put them in order.
+function render(changed) {
+  setLink(!!link.broker && ws !== null);
+  const box = $("tables"), now = performance.now();
+  for (const id of changed || tables.keys()) {
+    const entry = tables.get(id), old = cards.get(id), fresh = card(entry.view);
+    clocks(entry, fresh, now);
+    if (old) old.replaceWith(fresh); else box.append(fresh);
+    cards.set(id, fresh);
+  }
+  const ids = [...tables.keys()].sort((a, b) => (waited(tables.get(b), now) - waited(tables.get(a), now)) ||
+    (a < b ? -1 : a > b ? 1 : 0));
+  const key = ids.map((id) => id + (tables.get(id).view.calls.length ? "!" : "")).join(",");
+  if (key !== order) { order = key; for (const id of ids) box.append(cards.get(id)); }
+  let empty = box.querySelector(".empty");
+  if (!tables.size && !empty) box.append(el("p", { cls: "empty", text: t("no_tables") }));
+  if (tables.size && empty) empty.remove();
+  if (window.floorContent) window.floorContent.update(link.content || {});
+}
+function tick() {
+  const now = performance.now();
+  for (const [id, entry] of tables) if (cards.has(id)) clocks(entry, cards.get(id), now);
+}
+setInterval(tick, 1000);
 
 labels();
 me();
