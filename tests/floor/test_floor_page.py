@@ -267,7 +267,7 @@ def test_the_page_gets_every_table_once_then_only_what_changed(floor: Floor, bro
                 while True:  # until the floor is quiet (late statuses of the three tables)
                     try:
                         await asyncio.wait_for(ws.receive(), 2.5)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         break
                 call = await asyncio.get_running_loop().run_in_executor(None, tables[1].call, "rules")
                 while True:
