@@ -87,6 +87,10 @@ class VoiceCatalog:
     def navigation(self) -> list[IntentSpec]:
         return [s for s in self.intents.values() if s.kind == "nav"]
 
+    def with_wake(self, phrase: str) -> VoiceCatalog:
+        """This catalog listening for `phrase` as its one wake phrase."""
+        return replace(self, intents={**self.intents, WAKE: replace(self.intents[WAKE], templates=(phrase,))})
+
 
 def _spec(name: str, raw: Any, where: str, kind: str) -> IntentSpec:
     if isinstance(raw, list):

@@ -7,8 +7,11 @@ some of the phrasings the shipped templates already offer. A content overlay fil
     prefer:
       stop: [일시 정지, 중지]                 # only these phrasings; each is one of the intent's templates
                                             # or a phrase a slot-free template expands to
+    wake: 게임 도우미                         # the café's wake phrase: one of content/voice's `wake.candidates`
 
-The wake phrase and 네/아니요 cannot be turned off (final actions need them), only narrowed.
+The wake phrase and 네/아니요 cannot be turned off (final actions need them), only narrowed; the kiosk listens
+for one wake phrase (two in one grammar split the perturbed decodes' agreement), the staff voice check
+measures every candidate with the café's own voices.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ REQUIRED = (WAKE, YES, NO)
 class VoiceChoices:
     off: list[str] = field(default_factory=list)
     prefer: dict[str, list[str]] = field(default_factory=dict)
+    wake: str = ""  # "" = the shipped wake phrase
 
     def to_yaml(self) -> str:
         data: dict[str, Any] = {}
@@ -37,6 +41,8 @@ class VoiceChoices:
             data["disabled"] = list(self.off)  # not "off": YAML reads that key as false
         if self.prefer:
             data["prefer"] = {k: list(v) for k, v in self.prefer.items()}
+        if self.wake:
+            data["wake"] = self.wake
         head = "# Voice choices made with the staff voice check (audio/voice_choices.py)\n"
         return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=True)
 
@@ -56,8 +62,8 @@ def parse(data: Any, catalog: VoiceCatalog, where: str) -> tuple[VoiceChoices, l
     errors: list[str] = []
     if data is None:
         return VoiceChoices(), errors
-    if not isinstance(data, dict) or set(data) - {"disabled", "prefer"}:
-        return VoiceChoices(), [f"{where}: expected a mapping with `disabled` and/or `prefer`"]
+    if not isinstance(data, dict) or set(data) - {"disabled", "prefer", "wake"}:
+        return VoiceChoices(), [f"{where}: expected a mapping with `disabled`, `prefer` and/or `wake`"]
     off_raw = data.get("disabled") or []
     prefer_raw = data.get("prefer") or {}
     if not isinstance(off_raw, list) or not isinstance(prefer_raw, dict):
@@ -84,6 +90,11 @@ def parse(data: Any, catalog: VoiceCatalog, where: str) -> tuple[VoiceChoices, l
             errors.append(f"{where}: prefer: {name}: not among its templates: {bad} (offered: {list(allowed.values())})")
             continue
         choices.prefer[name] = [allowed[normalise(str(p))] for p in phrasings]
+    wake = normalise(str(data.get("wake") or ""))
+    if wake and wake not in catalog.wake_candidates:
+        errors.append(f"{where}: wake: {wake!r} is not a measured wake phrase (candidates: {list(catalog.wake_candidates)})")
+    elif wake:
+        choices.wake = wake
     return choices, errors
 
 
@@ -111,8 +122,11 @@ def write(overlay: Path, choices: VoiceChoices) -> Path:
 
 
 def apply(catalog: VoiceCatalog, choices: VoiceChoices) -> VoiceCatalog:
-    """The catalog the kiosk listens with: an intent turned off keeps no phrasing (so nothing is heard as
-    it), a preferred one keeps only the chosen phrasings, first one first (it is the one suggested)."""
+    """The catalog the kiosk listens with: the café's wake phrase, an intent turned off keeps no phrasing
+    (so nothing is heard as it), a preferred one keeps only the chosen phrasings, first one first (it is
+    the one suggested)."""
+    if choices.wake:
+        catalog = catalog.with_wake(choices.wake)
     intents = dict(catalog.intents)
     for name, phrasings in choices.prefer.items():
         intents[name] = replace(intents[name], templates=tuple(phrasings))

@@ -106,7 +106,7 @@ def _one_per_shape(template: str, slots: Mapping[str, dict[str, object]]) -> lis
 
 
 def check_phrases(catalog: VoiceCatalog, which: str = BASIC, vocabulary: frozenset[str] | None = None) -> list[CheckPhrase]:
-    """The phrases of one set: BASIC = the wake phrase, every navigation phrasing and every 네/아니요 word;
+    """The phrases of one set: BASIC = every wake phrase candidate, every navigation phrasing and every 네/아니요 word;
     a game id = each wording of that game's intents, in the grammar of the screen that accepts them."""
     nav = tuple(s.name for s in catalog.navigation())
     out: list[CheckPhrase] = []
@@ -121,7 +121,10 @@ def check_phrases(catalog: VoiceCatalog, which: str = BASIC, vocabulary: frozens
                     out.append(CheckPhrase(text, spec_name, kind, spec.label_ko or spec_name, values, intents, game))
 
     if which == BASIC:
-        add(WAKE, "wake", (), None, {})
+        label = catalog.intents[WAKE].label_ko or WAKE
+        for text in catalog.wake_candidates or catalog.intents[WAKE].templates:  # each is measured alone
+            if (vocabulary is None or all(w in vocabulary for w in text.split())) and all(p.text != text for p in out):
+                out.append(CheckPhrase(text, WAKE, "wake", label))
         for name in nav:
             add(name, "nav", nav, None, {})
         add(YES, "confirm", (), None, {})
@@ -145,9 +148,11 @@ def score_pcm(engine: SpeechEngine, catalog: VoiceCatalog, phrase: CheckPhrase, 
     plus the time spent on the chunk that woke it). `preroll`: the room heard before the button is pressed
     (the noise filter and the noise gate learn it, as in the kiosk). `streamed=0` decodes every perturbed
     copy after the release (the same decision, in stages: cheaper, for benches; latency is then not the
-    kiosk's). The wake phrase is the one in `catalog`."""
+    kiosk's). A wake phrase (any candidate) is heard as the catalog's one wake phrase."""
     now = [0.0]
     mode = Mode.WAKE_PHRASE if phrase.kind == "wake" else Mode.PUSH_TO_TALK
+    if phrase.kind == "wake":
+        catalog = catalog.with_wake(phrase.text)  # a candidate is heard as the one wake phrase
     ctl = VoiceController(catalog, engine, mode, clock=lambda: now[0], gate=MicGate(), board=StatusBoard(),
                           stages=stages, denoise=denoise)
     ctl.streamed = streamed

@@ -21,6 +21,9 @@ from audio.vote import PerturbedStreams, agree_strictly, vote_in_stages
 
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes wait (see _stream)
+# How many of the first stage's perturbed decodes must hear the wake phrase / 네 / 아니요 as the normal decode
+# did (audio/vote.py agree_strictly). bench/voice.py --need tries others, on the tuning part only.
+AGREE_NEED = {"wake": 3, "confirm": 3}
 
 
 class _Stale(Exception):
@@ -147,5 +150,5 @@ class VoteRunner:
             return decode(speeds)
 
         if key in ("confirm", "wake"):
-            return agree_strictly(book, heard.candidates, self.stages[0], run)
+            return agree_strictly(book, heard.candidates, self.stages[0], run, AGREE_NEED[key])
         return vote_in_stages(book, heard.candidates, self.stages, run)

@@ -5,7 +5,7 @@ noise), measured on the HELD-OUT part of the split in bench/voice_split.py, next
     python bench/voice.py --voices 4 --cafe-seconds 60     # a smaller sample (CPU is scarce)
     python bench/voice.py --part tuning --catalog /tmp/try.yaml --sets basic --only previous,confirm.no
                                                    # try phrasings / decoys: on the TUNING part only
-    python bench/voice.py --wake 헤이 테이블 게임 도우미   # wake phrase candidates (default: the catalog's)
+    python bench/voice.py --wake "헤이 테이블,게임 도우미"   # wake phrase candidates (default: the catalog's)
     python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
     python bench/voice.py --make-takes DIR [--sets basic,spyfall]   # espeak takes of held-out voices
 
@@ -55,6 +55,11 @@ GOALS = {"clean": 0.92, "10 dB": 0.75, "each noise kind at 10 dB": 0.60, "wrong 
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def progress(done: int, total: int) -> None:
+    if done % 100 == 0 or done == total:
+        print(f"  {done}/{total} utterances", file=sys.stderr, flush=True)
 
 
 def conditions(specs: list[str]) -> list[tuple[str, float | None]]:
@@ -168,7 +173,7 @@ def report_goals(part: str, figures: dict[str, float]) -> None:
 
 
 def main() -> None:
-    from bench.voice_score import Scorer, phrases_of, quiet_run, with_wake
+    from bench.voice_score import Scorer, phrases_of, quiet_run
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--part", choices=PARTS, default=HELD_OUT, help="the part scored (choices: on tuning only)")
@@ -176,17 +181,22 @@ def main() -> None:
     ap.add_argument("--sets", default=SETS, help="voice check sets whose phrases are said, comma-separated")
     ap.add_argument("--only", default="", help="only these intents (comma-separated names)")
     ap.add_argument("--noise", nargs="*", default=None, metavar="NOISE@DB", help=f"conditions (default {NOISES})")
-    ap.add_argument("--wake", nargs="*", default=None, help="wake candidates (default: the catalog's; none: skip)")
+    ap.add_argument("--wake", default=None, help="wake candidates, comma-separated (default: the catalog's; '': skip)")
     ap.add_argument("--cafe-seconds", type=float, default=150.0, help="café audio per kind (4 kinds); 0: skip")
     ap.add_argument("--catalog", type=Path, default=None, help="other templates (tuning part only)")
+    ap.add_argument("--need", nargs="*", default=[], metavar="KEY=N",
+                    help="perturbed decodes that must agree, e.g. wake=2 confirm=2 (tuning part only)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
     ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
-    if args.catalog is not None and args.part != TUNING:
-        sys.exit("--catalog tries choices: on the tuning part only (--part tuning)")
+    if (args.catalog is not None or args.need) and args.part != TUNING:
+        sys.exit("--catalog and --need try choices: on the tuning part only (--part tuning)")
+    from audio.vote_runner import AGREE_NEED
+
+    AGREE_NEED.update({k: int(v) for k, v in (n.split("=") for n in args.need)})
     catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
     if args.make_takes is not None:
         from audio.vocab import default_model_path, read_vocabulary
@@ -213,23 +223,24 @@ def main() -> None:
     only = set(args.only.split(",")) if args.only else None
     phrases = phrases_of(catalog, args.sets.split(","), engine.vocabulary, only)
     print(f"# Voice benchmark: the {part.name.upper()} part of bench/voice_split.py — every figure below is for it")
+    print(f"perturbed decodes that must agree: {AGREE_NEED}; catalog {args.catalog or 'content/voice/ko.yaml'}")
     print(f"{len(scorer.voices)} voices ({', '.join(v.label for v in scorer.voices)}); rooms: "
           f"{', '.join(r.name for r in part.rooms)} (one per take); conditions: {', '.join(args.noise or NOISES)}; "
           f"{len(phrases)} phrases of {args.sets}")
     t0 = time.perf_counter()
     cpu0 = time.process_time()
-    rows = scorer.score(phrases, conds)
+    rows = scorer.score(phrases, conds, progress=progress)
     print(f"{len(rows)} utterances scored twice (kiosk + bare) in {time.perf_counter() - t0:.0f} s "
           f"({time.process_time() - cpu0:.0f} s CPU)")
     figures = report_commands(part.name, rows) if rows else {}
-    wake = args.wake if args.wake is not None else list(catalog.wake_candidates)
+    wake = [w.strip() for w in args.wake.split(",") if w.strip()] if args.wake is not None else list(catalog.wake_candidates)
     if wake:
         t0 = time.perf_counter()
-        wrows = scorer.wake_phrases(wake, conds)
+        wrows = scorer.wake_phrases(wake, conds, progress=progress)
         quiet = {}
         if args.cafe_seconds > 0:
             cafe = scorer.cafe(args.cafe_seconds)
-            quiet = {c: quiet_run(engine, with_wake(catalog, c), cafe) for c in wake}
+            quiet = {c: quiet_run(engine, catalog.with_wake(c), cafe) for c in wake}
         current = catalog.intents["wake"].templates[0]
         figures.update(report_wake(part.name, wrows, quiet, current))
         print(f"(wake candidates and café audio: {time.perf_counter() - t0:.0f} s)")

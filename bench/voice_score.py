@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from audio.asr import Mode, VoiceController, VoiceEvent
@@ -46,13 +46,6 @@ class Row:
     bare: str
     bare_heard: str
     latency: float  # kiosk: release → decision (wake: end of speech → awake)
-
-
-def with_wake(catalog: VoiceCatalog, phrase: str) -> VoiceCatalog:
-    """The catalog with `phrase` as its one wake phrase."""
-    intents = dict(catalog.intents)
-    intents[WAKE] = replace(intents[WAKE], templates=(phrase,))
-    return VoiceCatalog(intents, catalog.decoys, catalog.wake_candidates)
 
 
 def phrase_book(catalog: VoiceCatalog, phrase: CheckPhrase, vocabulary: object) -> PhraseBook:
@@ -135,7 +128,7 @@ class Scorer:
         rows: list[Row] = []
         for cand in candidates:
             phrase = CheckPhrase(cand, WAKE, "wake", "호출어")
-            rows += self.score([phrase], conditions, with_wake(self.catalog, cand), progress=progress)
+            rows += self.score([phrase], conditions, self.catalog.with_wake(cand), progress=progress)
         return rows
 
     def cafe(self, seconds: float) -> dict[str, bytes]:

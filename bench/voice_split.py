@@ -68,7 +68,7 @@ SPLIT: dict[str, Part] = {
             _room("pitch -150", "pitch -150"),
             _room("pitch +150", "pitch 150"),
             _room("reverb small", "reverb 40 50 60"),
-            _room("tablet band", "sinc 300-3400"),
+            _room("tablet band", "highpass 300 lowpass 3600"),
             _room("distance 1.5 m", "lowpass 6000 reverb 50 50 70 100 10 -2"),
         ),
         noise_seed=11,

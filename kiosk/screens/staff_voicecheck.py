@@ -61,6 +61,15 @@ def _state(app: Any, screen: Any) -> CheckState:
     return state
 
 
+def _wake_now(app: Any) -> str:
+    """The wake phrase the kiosk listens for (the café's choice, else the shipped one)."""
+    from audio import voice_choices as vc
+    from audio.intents import WAKE, load_catalog
+
+    shipped = load_catalog()
+    return vc.apply(shipped, vc.read(app.data_dir / "content", shipped)[0]).intents[WAKE].templates[0]
+
+
 def _set_name(app: Any, which: str) -> str:
     if which == BASIC:
         return str(app.tr("voicecheck.set_basic"))
@@ -99,6 +108,8 @@ def build_voicecheck(app: Any, panel: Any, screen: Any) -> None:
     panel.add_widget(row)
     who = _tagged(TLabel(text=app.tr("voicecheck.speaker", n=state.speaker), font_size=BODY), "vc_speaker")
     panel.add_widget(who)
+    panel.add_widget(_tagged(TLabel(text=app.tr("voicecheck.wake_now", phrase=_wake_now(app)), font_size=SMALL,
+                                    color=MUTED), "vc_wake_now"))
     buttons = _buttons(panel, [("new_speaker", app.tr("voicecheck.new_speaker"), "normal"),
                                ("start", app.tr("voicecheck.start"), "primary"),
                                ("results", app.tr("voicecheck.results"), "normal"),
@@ -331,7 +342,7 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
     """Per intent measured: its phrasings' scores, "voice off" and "only the best phrasings" (saved as the
     overlay's voice/choices.yaml and applied to the running recogniser at once)."""
     from audio import voice_choices as vc
-    from audio.intents import load_catalog
+    from audio.intents import WAKE, load_catalog
 
     state = _state(app, screen)
     overlay = app.data_dir / "content"
@@ -361,7 +372,10 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
             if getattr(w, "test_id", "") == "vc_saved":
                 w.text = saved.text
 
+    box.add_widget(_wake_row(app, shipped, choices, by_intent.get(WAKE, []), save))
     for name, scores in sorted(by_intent.items()):
+        if name == WAKE:
+            continue
         spec = shipped.intents[name]
         per_phrase, _, _ = summarise(scores)
         measured = " · ".join(f"{p} {t.counts['right']}/{t.total}" for p, t in per_phrase.items())
@@ -407,3 +421,28 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
                                ("home", app.tr("voicecheck.home"), "normal")], app)
     buttons["results"].bind(on_release=lambda *_: _build_results(app, panel, screen))
     buttons["home"].bind(on_release=lambda *_: build_voicecheck(app, panel, screen))
+
+
+def _wake_row(app: Any, shipped: Any, choices: Any, scores: list[Score], save: Any) -> BoxLayout:
+    """The café's wake phrase, picked among the measured candidates: each button shows how often the café's
+    own voices woke the kiosk with it (right / takes; "-" when nobody said it yet)."""
+    per_phrase, _, _ = summarise(scores)
+    now = choices.wake or shipped.wake_candidates[0]
+    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
+    box.bind(minimum_height=box.setter("height"))
+    box.add_widget(TLabel(text=app.tr("voicecheck.wake_pick"), font_size=SMALL))
+    row = BoxLayout(size_hint_y=None, height=dp(84), spacing=dp(8))
+    for phrase in shipped.wake_candidates:
+        t = per_phrase.get(phrase)
+        measured = f"{t.counts['right']}/{t.total}" if t is not None else "-"
+        b = TButton(text=f"{phrase}\n{measured}", selected=phrase == now, test_id=f"vc_wake_{phrase}",
+                    font_size=SMALL)
+
+        def pick(_w: Any, phrase: str = phrase) -> None:
+            choices.wake = "" if phrase == shipped.wake_candidates[0] else phrase
+            save()
+
+        b.bind(on_release=pick)
+        row.add_widget(b)
+    box.add_widget(row)
+    return box

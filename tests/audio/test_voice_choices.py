@@ -22,7 +22,7 @@ def test_bad_entries_are_named_and_skipped() -> None:
     assert any("'confirm.yes' cannot be turned off" in e for e in errors)
     assert any("unknown voice intent 'nope'" in e for e in errors)
     assert any("repeat: not among its templates: ['다시 해봐']" in e for e in errors)
-    assert vc.parse(["x"], CATALOG, "f")[1] == ["f: expected a mapping with `disabled` and/or `prefer`"]
+    assert vc.parse(["x"], CATALOG, "f")[1] == ["f: expected a mapping with `disabled`, `prefer` and/or `wake`"]
 
 
 def test_applied_choices_change_what_is_listened_for(tmp_path: Path) -> None:
@@ -32,6 +32,19 @@ def test_applied_choices_change_what_is_listened_for(tmp_path: Path) -> None:
     assert "계속" in book.phrases and "이전 화면" in book.phrases and "다시 말해줘" in book.phrases
     assert not {"그만", "일시 정지", "뒤로", "전 화면", "다시", "다시 읽어줘"} & set(book.phrases)
     assert vc.kiosk_catalog(None) == CATALOG
+
+
+def test_the_cafe_picks_its_wake_phrase_among_the_measured_candidates(tmp_path: Path) -> None:
+    pick = CATALOG.wake_candidates[1]
+    choices, errors = vc.parse({"wake": pick}, CATALOG, "choices.yaml")
+    assert (choices.wake, errors) == (pick, [])
+    _, errors = vc.parse({"wake": "아무 말"}, CATALOG, "choices.yaml")
+    assert errors and "'아무 말' is not a measured wake phrase" in errors[0]
+    vc.write(tmp_path, vc.VoiceChoices(wake=pick))
+    catalog = vc.kiosk_catalog(tmp_path)
+    assert catalog.intents["wake"].templates == (pick,)
+    assert set(build_phrasebook([catalog.intents["wake"]]).phrases) == {pick}
+    assert CATALOG.intents["wake"].templates == ("헤이 테이블",)  # the shipped catalog is untouched
 
 
 def test_content_check_reports_a_bad_voice_choices_file(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from audio import speechgen as sg
 from audio.asr import Heard
 from audio.intents import load_catalog
 from bench.voice_corpus import Corpus, PartReader, SplitError, write_pcm
-from bench.voice_score import Scorer, phrases_of, quiet_run, with_wake
+from bench.voice_score import Scorer, phrases_of, quiet_run
 from bench.voice_split import HELD_OUT, PARTS, SPLIT, TUNING
 
 CATALOG = load_catalog()
@@ -94,7 +94,7 @@ def test_scoring_a_part_opens_no_file_of_the_other(tmp_path: Path, scored: str, 
     _WATCHING[0] = True
     try:
         rows = scorer.score(phrases, conditions) + scorer.wake_phrases(["헤이 테이블"], conditions)
-        quiet_run(DeafEngine(), with_wake(CATALOG, "헤이 테이블"), scorer.cafe(1.0), None)
+        quiet_run(DeafEngine(), CATALOG.with_wake("헤이 테이블"), scorer.cafe(1.0), None)
     finally:
         _WATCHING[0] = False
     assert len(rows) == 4

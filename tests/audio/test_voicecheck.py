@@ -13,10 +13,12 @@ from tests.audio.voice_fakes import FakeEngine
 CATALOG = load_catalog()
 
 
-def test_basic_set_has_the_wake_phrase_every_navigation_phrasing_and_the_confirmations() -> None:
+def test_basic_set_has_every_wake_candidate_every_navigation_phrasing_and_the_confirmations() -> None:
     phrases = check_phrases(CATALOG)
     texts = [p.text for p in phrases]
-    assert texts[0] == "헤이 테이블" and phrases[0].kind == "wake"
+    wake = list(CATALOG.wake_candidates)
+    assert texts[0] == CATALOG.intents["wake"].templates[0] == wake[0] and len(wake) >= 3
+    assert texts[: len(wake)] == wake and {p.kind for p in phrases[: len(wake)]} == {"wake"}
     assert {"네", "아니요", "계속", "남은 시간 보여줘", "새 게임"} <= set(texts)
     assert len(texts) == len(set(texts))
     spy = check_phrases(CATALOG, "spyfall")
@@ -39,6 +41,16 @@ def test_a_take_is_right_wrong_or_nothing_as_the_controller_decides() -> None:
     assert score("네", "아니요") == ("wrong", "아니요", "confirm.no")
     assert score("민호 범인", "지수 범인") == ("wrong", "지수 범인", "spyfall.accuse")  # the slot counts too
     assert score("민호 범인", "민호 범인") == ("right", "민호 범인", "spyfall.accuse")
+
+
+def test_a_wake_candidate_is_heard_as_the_one_wake_phrase() -> None:
+    """The café measures each candidate before picking one: its take is decided by a wake grammar holding
+    that candidate alone (two wake phrases in one grammar split the vote)."""
+    candidate = next(p for p in check_phrases(CATALOG) if p.kind == "wake" and p.text != "헤이 테이블")
+    engine = FakeEngine()
+    score_pcm(engine, CATALOG, candidate, "헤이 테이블".encode(), stages=(), denoise=False)
+    wake_grammars = [g for g in engine.grammars if candidate.text in g]
+    assert wake_grammars and all("헤이 테이블" not in g for g in wake_grammars)
 
 
 def test_csv_has_every_take_and_the_statistics(tmp_path: Path) -> None:

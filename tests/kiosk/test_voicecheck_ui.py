@@ -74,9 +74,13 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         assert "1번" in driver.find("vc_speaker").text
         driver.screenshot("voicecheck_start")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
+        assert "지금 호출어: 헤이 테이블" in driver.find("vc_wake_now").text
         driver.tap("vc_start")
-        assert driver.find("vc_phrase").text == "헤이 테이블"  # the wake phrase comes first
-        driver.tap("vc_skip")
+        wake = list(load_catalog().wake_candidates)
+        assert driver.find("vc_phrase").text == "헤이 테이블" == wake[0]  # the wake candidates come first
+        for shown in wake:
+            assert driver.find("vc_phrase").text == shown
+            driver.tap("vc_skip")
         for shown in ("계속", "넘겨줘", "다음"):
             assert driver.find("vc_phrase").text == shown
             if shown == "계속":
@@ -93,7 +97,8 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         driver.tap("vc_new_speaker")
         assert "2번" in driver.find("vc_speaker").text
         driver.tap("vc_start")
-        driver.tap("vc_skip")
+        for _ in wake:
+            driver.tap("vc_skip")
         record_shown(driver)
         assert driver.find("vc_phrase").text == "넘겨줘"
         driver.tap("vc_results")
@@ -131,6 +136,14 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         assert voice_choices.read(overlay, load_catalog())[0].off == ["next"]
         assert "계속" not in app.voice.controller.book().grammar
         assert voice_choices.check(overlay) == []  # what `tablehost content check --overlay` reports
+        # the café's wake phrase, picked among the candidates
+        driver.tap(f"vc_wake_{wake[1]}")
+        assert voice_choices.read(overlay, load_catalog())[0].wake == wake[1]
+        assert set(app.voice.controller.book("wake").phrases) == {wake[1]}
+        driver.screenshot("voicecheck_wake_pick")
+        assert driver.small_targets() == [] and driver.overflowing_labels() == []
+        driver.tap("vc_home")
+        assert f"지금 호출어: {wake[1]}" in driver.find("vc_wake_now").text
     finally:
         app.recording_input_factory = None
         app.voice.stop()
