@@ -75,8 +75,9 @@ class FloorBoard:
     def __init__(self, host: str, port: int, password: str, user: str = topics.FLOOR_USER,
                  on_change: Callable[[str], None] | None = None,
                  on_event: Callable[[dict[str, Any]], None] | None = None,
-                 clock: Callable[[], float] = time.time, acks_path: Path | None = None) -> None:
+                 clock: Callable[[], float] = time.time, acks_path: Path | None = None, chain: bool = False) -> None:
         self.host, self.port = host, port
+        self.chain = chain  # a head office: also every branch's tables, keyed "<branch>/<table>"
         self.on_change = on_change
         self.on_event = on_event  # must keep the event durably: the broker's PUBACK waits for it
         self.clock = clock
@@ -132,6 +133,8 @@ class FloorBoard:
         self.refused = False
         self.connected, self.last_error = True, ""
         client.subscribe([(topics.TABLES_ALL, 1), (topics.ack("+"), 1), (topics.MANIFEST, 1)])
+        if self.chain:  # the head office: every branch's tables through the bridges
+            client.subscribe([(topics.BRANCH_TABLES_ALL, 1), (topics.BRANCH_ACKS_ALL, 1)])
         for hook in list(self.on_connected):
             try:
                 hook()
@@ -161,14 +164,15 @@ class FloorBoard:
             data = topics.decode(payload)
             self.manifest = data if isinstance(data, dict) else None
             return
-        parts = topic.split("/")
-        if len(parts) == 4 and parts[1] == "floor" and parts[3] == "ack":
-            self._handle_ack(parts[2], payload)
+        acked_key = topics.parse_ack_topic(topic)
+        if acked_key is not None:
+            self._handle_ack(acked_key, payload)
             return
         parsed = topics.parse_table_topic(topic)
         if parsed is None:
             return
-        table, kind = parsed
+        table, kind = parsed  # the table's key: "t01", or "b1/t01" from a branch
+        sender = topics.split_key(table)[1]
         now = self.clock()
         if not payload:
             return  # a retained message cleared (by us, over its quota)
@@ -182,8 +186,8 @@ class FloorBoard:
                 self.dropped["rate"] = self.dropped.get("rate", 0) + 1
                 return
         data = topics.decode(payload)
-        check = {"status": lambda d: schema.status(d, table), "online": schema.online, "content": schema.content,
-                 "event": lambda d: schema.event(d, table)}.get(kind)
+        check = {"status": lambda d: schema.status(d, sender), "online": schema.online, "content": schema.content,
+                 "event": lambda d: schema.event(d, sender)}.get(kind)
         if check is None:
             return
         if check(data) is None:
@@ -214,17 +218,18 @@ class FloorBoard:
                     state.calls[call["id"]] = call
                     state.seen.setdefault(call["id"], now)
         if kind == "event" and self.on_event is not None:
-            self.on_event(data)
+            branch = topics.split_key(table)[0]
+            self.on_event({**data, "branch": branch} if branch else data)  # the store keys it "b1/t01"
         if kind == "event" and data["kind"] == "staff" and self.on_staff is not None:
             self.on_staff(table)
         if republish is not None:
-            self.client.publish(topics.ack(table), topics.encode(republish), qos=1, retain=True)
+            self.client.publish(topics.ack_for(table), topics.encode(republish), qos=1, retain=True)
         self._changed(table)
 
     def _handle_ack(self, table: str, payload: bytes) -> None:
         """Our own retained acks: after a restart, what was acknowledged stays so."""
         data = schema.ack(topics.decode(payload))
-        if data is None or not topics.valid_table_id(table):
+        if data is None:
             return
         with self._lock:
             state = self._table(table)
@@ -270,7 +275,7 @@ class FloorBoard:
             state.acked = list(dict.fromkeys(state.acked + ids))[-ACK_KEEP:]
             payload = self._ack_payload(state)
             _save_acks(self.acks_path, {t: s.acked for t, s in self.tables.items() if s.acked})
-        self.client.publish(topics.ack(table), topics.encode(payload), qos=1, retain=True)
+        self.client.publish(topics.ack_for(table), topics.encode(payload), qos=1, retain=True)
         self._changed(table)
         return True
 
@@ -289,7 +294,7 @@ class FloorBoard:
 
 def _load_acks(path: Path | None) -> dict[str, list[str]]:
     return {str(t): [str(i) for i in ids][-ACK_KEEP:] for t, ids in topics.load_json(path).items()
-            if topics.valid_table_id(str(t)) and isinstance(ids, list)}
+            if topics.valid_key(str(t)) and isinstance(ids, list)}
 
 
 def _save_acks(path: Path | None, acks: dict[str, list[str]]) -> None:

@@ -30,6 +30,7 @@ class FloorSetup:
     web_port: int = 8080
     pin: str = ""  # no default: the staff choose one (install.sh --pin); the page refuses to start without
     data_dir: Path = Path(".")
+    chain: bool = False  # a head office: every branch's tables too (deploy/floor/bridge.conf)
 
     @classmethod
     def from_env(cls, data_dir: Path) -> FloorSetup:
@@ -38,7 +39,8 @@ class FloorSetup:
         return cls(broker=env.get("TABLEHOST_FLOOR_BROKER", "127.0.0.1"),
                    broker_port=int(env.get("TABLEHOST_FLOOR_PORT", "1883")),
                    password=env.get("TABLEHOST_FLOOR_PASSWORD", ""), listen=host or "127.0.0.1",
-                   web_port=int(port or 8080), pin=env.get("TABLEHOST_FLOOR_PIN", ""), data_dir=data_dir)
+                   web_port=int(port or 8080), pin=env.get("TABLEHOST_FLOOR_PIN", ""), data_dir=data_dir,
+                   chain=env.get("TABLEHOST_FLOOR_CHAIN", "") == "1")
 
 
 def read_env(path: Path, required: bool = False) -> str:
@@ -97,7 +99,7 @@ class Floor:
         self.store = FloorStore(setup.data_dir / "floor" / "events.sqlite")
         folder = setup.data_dir / "floor"
         self.board = FloorBoard(setup.broker, setup.broker_port, setup.password, on_event=self._event,
-                                acks_path=folder / "acks.json")
+                                acks_path=folder / "acks.json", chain=setup.chain)
         self.server = FloorServer(self.board, self.store, hash_pin(setup.pin), page_strings(library),
                                   host=setup.listen, port=setup.web_port, sessions_path=folder / "sessions.json")
         self.board.on_staff = lambda _table: self.server.unlock()

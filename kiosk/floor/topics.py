@@ -2,6 +2,11 @@
 
 A tablet logs in with its table id as MQTT username; the broker's ACL (deploy/floor/tablehost.acl) lets it
 write only under `tablehost/table/<id>/` and read only `tablehost/floor/<id>/` and the content topics.
+
+A chain of cafés: each branch's broker bridges its tables' topics to the head office's broker under
+`branches/<branch>/` (deploy/floor/bridge.conf), and the acks back. Tablets and a branch's own floor never see
+the prefix; the head office's floor keys a table as `<branch>/<table>` ("b1/t01"), so two branches' t01 stay
+two tables and an ack goes to its own branch only.
 """
 
 from __future__ import annotations
@@ -45,18 +50,55 @@ def ack(table: str) -> str:
 
 MANIFEST = f"{ROOT}/floor/content/manifest"
 TABLES_ALL = f"{ROOT}/table/+/+"
+BRANCHES = "branches"
+BRANCH_TABLES_ALL = f"{BRANCHES}/+/{ROOT}/table/+/+"
+BRANCH_ACKS_ALL = f"{BRANCHES}/+/{ROOT}/floor/+/ack"
 
 
 def blob(sha256: str) -> str:
     return f"{ROOT}/floor/content/blob/{sha256}"
 
 
-def parse_table_topic(topic: str) -> tuple[str, str] | None:
-    """`tablehost/table/<id>/<kind>` → (id, kind), else None."""
+def _unbranch(topic: str) -> tuple[str, list[str]]:
+    """(branch or "", the topic's levels below its branch prefix)."""
     parts = topic.split("/")
+    if len(parts) > 2 and parts[0] == BRANCHES and valid_table_id(parts[1]):
+        return parts[1], parts[2:]
+    return "", parts
+
+
+def parse_table_topic(topic: str) -> tuple[str, str] | None:
+    """`[branches/<b>/]tablehost/table/<id>/<kind>` → (key, kind): key `<id>`, or `<b>/<id>` from a branch."""
+    branch, parts = _unbranch(topic)
     if len(parts) == 4 and parts[0] == ROOT and parts[1] == "table" and valid_table_id(parts[2]):
-        return parts[2], parts[3]
+        return (f"{branch}/{parts[2]}" if branch else parts[2]), parts[3]
     return None
+
+
+def parse_ack_topic(topic: str) -> str | None:
+    """`[branches/<b>/]tablehost/floor/<id>/ack` → the table's key, else None."""
+    branch, parts = _unbranch(topic)
+    if len(parts) == 4 and parts[0] == ROOT and parts[1] == "floor" and parts[3] == "ack" \
+            and valid_table_id(parts[2]):
+        return f"{branch}/{parts[2]}" if branch else parts[2]
+    return None
+
+
+def valid_key(key: str) -> bool:
+    branch, _, table = key.rpartition("/")
+    return valid_table_id(table) and (not branch or valid_table_id(branch))
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """A table's key → (branch or "", table id)."""
+    branch, _, table = key.rpartition("/")
+    return branch, table
+
+
+def ack_for(key: str) -> str:
+    """The ack topic of a table by its key (a branch's table: through the bridge, under its prefix)."""
+    branch, table = split_key(key)
+    return f"{BRANCHES}/{branch}/{ack(table)}" if branch else ack(table)
 
 
 def encode(payload: Any) -> bytes:

@@ -249,6 +249,7 @@ def test_the_page_gets_every_table_once_then_only_what_changed(floor: Floor, bro
     """#39.3: the old page got the whole snapshot (34 KB at 200 tables) on every change."""
     import asyncio
     import json
+    from concurrent.futures import ThreadPoolExecutor
 
     import aiohttp
 
@@ -277,7 +278,8 @@ def test_the_page_gets_every_table_once_then_only_what_changed(floor: Floor, bro
                         return got
 
     try:
-        got = asyncio.run(watch())
+        with ThreadPoolExecutor(1) as pool:  # playwright's loop runs on this thread (the module's browser)
+            got = pool.submit(asyncio.run, watch()).result()
         assert got[0]["t"] == "tables" and len(got[0]["tables"]) == 3
         assert got[-1]["t"] == "diff" and [v["table"] for v in got[-1]["tables"]] == ["t07"]
     finally:

@@ -1,0 +1,130 @@
+"""A chain of cafés (#39.4): two branch brokers, each configured by deploy/floor/install.sh, bridged over TLS
+(deploy/floor/bridge.conf, a CA made here) to a head office's broker (deploy/floor/head.conf, a bridge user per
+branch in the ACL). Both branches have a t01: the head office's floor keeps them apart (b1/t01, b2/t01), an
+ack reaches its own branch's tablet only, the statistics count per branch and in total, and a call made while
+the head office's broker is down arrives once it is back."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.floor.board import FloorBoard
+from kiosk.floor.store import FloorStore
+from tests.floor.broker import ROOT, Broker, free_port
+from tests.floor.helpers import tablet, wait_for
+
+BRANCHES = ("b1", "b2")
+
+
+def _certs(folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True)
+    ca, ca_key = folder / "ca.crt", folder / "ca.key"
+    cert, key, csr = folder / "head.crt", folder / "head.key", folder / "head.csr"
+    ext = folder / "san.ext"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+    for cmd in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=TableHost test CA",
+         "-keyout", str(ca_key), "-out", str(ca)],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(csr)],
+        ["x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", "2",
+         "-extfile", str(ext), "-out", str(cert)],
+    ):
+        subprocess.run(["openssl", *cmd], check=True, capture_output=True, timeout=60)
+    return {"ca": ca, "cert": cert, "key": key}
+
+
+def _fill(template: str, **values: Any) -> str:
+    text = (ROOT / "deploy/floor" / template).read_text()
+    for name, value in values.items():
+        text = text.replace(f"@{name}@", str(value))
+    assert "@" not in "".join(line for line in text.splitlines() if not line.startswith("#")), text
+    return text
+
+
+class Chain:
+    def __init__(self, folder: Path) -> None:
+        certs = _certs(folder / "certs")
+        self.head = Broker(folder / "head", tables=1)
+        self.tls_port = free_port()
+        conf_d = self.head.root / "etc/mosquitto/conf.d"
+        (conf_d / "tablehost-head.conf").write_text(_fill(
+            "head.conf", TLS_PORT=self.tls_port, WAN_ADDRESS="127.0.0.1", CA=certs["ca"], CERT=certs["cert"],
+            KEY=certs["key"]))
+        acl = self.head.root / "etc/mosquitto/tablehost.acl"
+        passwd = self.head.root / "etc/mosquitto/tablehost.passwd"
+        for b in BRANCHES:
+            subprocess.run(["mosquitto_passwd", "-b", str(passwd), f"bridge-{b}", f"pw-{b}"], check=True)
+            with acl.open("a") as f:
+                f.write(f"\nuser bridge-{b}\ntopic readwrite branches/{b}/#\n")
+        self.branches = {b: Broker(folder / b, tables=2) for b in BRANCHES}
+        for b, broker in self.branches.items():
+            (broker.root / "etc/mosquitto/conf.d/tablehost-bridge.conf").write_text(_fill(
+                "bridge.conf", BRANCH=b, HEAD_ADDRESS="127.0.0.1", HEAD_PORT=self.tls_port,
+                BRIDGE_PASSWORD=f"pw-{b}", HEAD_CA=certs["ca"]))
+
+    def start(self) -> None:
+        self.head.start()
+        for broker in self.branches.values():
+            broker.start()
+
+    def stop(self) -> None:
+        for broker in (*self.branches.values(), self.head):
+            broker.stop()
+
+
+@pytest.fixture
+def chain(tmp_path: Path) -> Iterator[Chain]:
+    from tests.floor.conftest import MOSQUITTO  # noqa: F401  (skips with the broker fixture's reason)
+
+    if subprocess.run(["which", "openssl"], capture_output=True).returncode != 0:
+        pytest.skip("openssl is needed to make the test CA")
+    c = Chain(tmp_path / "chain")
+    c.start()
+    yield c
+    c.stop()
+
+
+def test_two_branches_bridged_to_a_head_office(chain: Chain, tmp_path: Path) -> None:
+    store = FloorStore(tmp_path / "head-events.sqlite")
+    head = FloorBoard("127.0.0.1", chain.head.port, chain.head.passwords["floor"], chain=True, on_event=store.add)
+    head.start()
+    acks: dict[str, list[Any]] = {b: [] for b in BRANCHES}
+    tablets = {b: tablet(broker, "t01", tmp_path / b, on_ack=acks[b].append)
+               for b, broker in chain.branches.items()}
+    try:
+        assert head.wait_connected(), head.last_error
+        calls = {b: t.call("rules") for b, t in tablets.items()}
+        wait_for(lambda: all(calls[b]["id"] in head.tables.get(f"{b}/t01", head._table("x")).calls
+                             for b in BRANCHES), timeout=30, what="both branches' calls at the head office")
+        assert {v["table"] for v in head.snapshot()} >= {"b1/t01", "b2/t01"}  # two cards, not one merged t01
+        assert "t01" not in head.tables
+        # the head office acknowledges b1's call: b1's t01 hears it, b2's does not
+        assert head.ack("b1/t01", calls["b1"]["id"])
+        wait_for(lambda: acks["b1"], timeout=20, what="the ack at b1")
+        assert tablets["b1"].open_calls() == [] and tablets["b2"].open_calls() != [] and acks["b2"] == []
+        # faults: the head office's broker restarts; a call made meanwhile at b2 arrives when it is back
+        chain.head.kill()
+        late = tablets["b2"].call("order")
+        chain.head.start()
+        wait_for(lambda: late["id"] in head.tables.get("b2/t01", head._table("x")).calls, timeout=60,
+                 what="the call made while the head office was down")
+        assert head.ack("b2/t01")
+        wait_for(lambda: acks["b2"], timeout=30, what="the acks at b2")
+        wait_for(lambda: tablets["b2"].open_calls() == [], timeout=30, what="b2's calls closed")
+        # statistics per branch and for all branches
+        wait_for(lambda: store.count() >= 3, what="the events stored")
+        text = store.csv_text({"branch": "지점", "all": "전체"})
+        rows = [r.split(",") for r in text.lstrip("\ufeff").strip().split("\r\n")]
+        assert rows[0][:2] == ["day", "지점"]
+        calls_by_branch = {r[1]: int(r[9]) for r in rows[1:]}
+        assert calls_by_branch == {"b1": 1, "b2": 2, "전체": 3}
+    finally:
+        for t in tablets.values():
+            t.stop()
+        head.stop()
+        store.close()
