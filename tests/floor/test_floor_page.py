@@ -285,3 +285,69 @@ def test_the_page_gets_every_table_once_then_only_what_changed(floor: Floor, bro
     finally:
         for t in tables:
             t.stop()
+
+
+def test_a_live_page_through_restarts_of_the_broker_the_floor_and_a_tablet(
+        browser: Browser, broker: Broker, tmp_path: Path) -> None:
+    """#39's closing test: under an open page, the broker (SIGKILL), the floor service and a tablet restart and
+    a tablet dies; no call is lost or shown twice, nothing stays stale, and every ack reaches its tablet."""
+    from dataclasses import replace
+
+    from tests.floor.proxy import Link
+
+    setup = FloorSetup(broker="127.0.0.1", broker_port=broker.port, password=broker.passwords["floor"],
+                       listen="127.0.0.1", web_port=0, pin="2468", data_dir=tmp_path / "floorbox")
+    floor = Floor(setup, library=library())
+    floor.start()
+    floor.board.stale_s = 4.0
+    link = Link(broker.port)
+    acks: dict[str, list[Any]] = {"t11": [], "t12": []}
+    t11 = tablet(broker, "t11", tmp_path, on_ack=acks["t11"].append, keepalive=2)
+    t12 = tablet(broker, "t12", tmp_path, port=link.port, on_ack=acks["t12"].append, keepalive=2)
+    page = staff_page(browser)
+
+    def rows() -> list[str]:
+        return [str(x) for x in page.locator("[data-call]").evaluate_all("(rs) => rs.map((r) => r.dataset.call)")]
+
+    def shown(ids: set[str]) -> bool:
+        return sorted(rows()) == sorted(ids)
+
+    try:
+        for t in (t11, t12):
+            t.seated()
+        page.goto(floor.server.url + "/")
+        page.get_by_test_id("pin").fill("2468")
+        page.get_by_test_id("login-go").click()
+        expect(page.get_by_test_id("table-t12")).to_be_visible()
+        open_ids = {t11.call("rules")["id"]}
+        wait_for(lambda: shown(open_ids), what="the first call")
+        broker.kill()  # the broker dies …
+        open_ids.add(t11.call("order")["id"])  # … a call made meanwhile waits on the tablet
+        broker.start()
+        wait_for(lambda: shown(open_ids), timeout=30, what="the call made while the broker was down")
+        floor.stop()  # the floor service restarts; a call made meanwhile is queued for it by the broker
+        open_ids.add(t12.call("problem")["id"])
+        floor = Floor(replace(setup, web_port=floor.server.port), library=library())
+        floor.start()
+        floor.board.stale_s = 4.0
+        wait_for(lambda: shown(open_ids), timeout=30, what="the call made while the floor was down")
+        t11.stop()  # the kiosk restarts with its calls open
+        t11 = tablet(broker, "t11", tmp_path, on_ack=acks["t11"].append, keepalive=2)
+        page.wait_for_timeout(1500)
+        assert shown(open_ids)  # not twice, not lost
+        expect(page.get_by_test_id("table-t11")).not_to_contain_text("연결 끊김")
+        link.cut(silent=True)  # t12's Wi-Fi goes dead without a word
+        expect(page.get_by_test_id("table-t12")).to_contain_text("연결 끊김", timeout=30_000)
+        link.restore()
+        expect(page.get_by_test_id("table-t12")).not_to_contain_text("연결 끊김", timeout=30_000)
+        for call_id in sorted(open_ids):
+            page.locator(f"[data-call='{call_id}'] button").click()
+        wait_for(lambda: rows() == [], what="every call acknowledged on the page")
+        wait_for(lambda: not t11.open_calls() and not t12.open_calls(), timeout=30, what="every ack on its tablet")
+        shot(page, "page_after_faults")
+    finally:
+        page.context.close()
+        t11.stop()
+        t12.stop()
+        link.close()
+        floor.stop()
