@@ -25,6 +25,7 @@ seeds ("tune") only, never on the ones reported. Seeds are strings per split, so
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import time
@@ -182,15 +183,15 @@ def clue(players: list[int], games: int, clock: Clock) -> None:
 def tune(players: list[int], games: int) -> None:
     """어려움's gamble on the tuning seeds: its share against 보통 for a few thresholds."""
     base = clue_bot("normal")
-    grid = [clue_bots.Gamble(1.0, 0.0, 1.0),  # never short of certainty: 보통 itself (the reference)
-            clue_bots.Gamble(0.9, 0.02, 0.6), clue_bots.Gamble(0.95, 0.04, 0.5), clue_bots.Gamble(0.85, 0.06, 0.35)]
+    grid = [clue_bots.Gamble(9.0, 0.0, 1.0),  # never short of certainty: 보통 itself (the reference)
+            clue_bots.Gamble(), clue_bots.Gamble(2.4, 0.03, 0.3), clue_bots.Gamble(1.4, 0.03, 0.15)]
     for n in players:
         print(f"\nTuning 어려움's gamble, {n} players, {games} games each (tuning seeds)")
         for g in grid:
             t = ClueTally()
             clue_games(n, alternate("hard", "normal", n), {"hard": clue_bot("hard", g), "normal": base}, games,
                        "tune", t, None)
-            head_to_head(f"start {g.start}, per round {g.per_round}, floor {g.floor}", t, "hard", "normal")
+            head_to_head(f"share {g.share}, per round {g.per_round}, floor {g.floor}", t, "hard", "normal")
 
 
 # ---------------------------------------------------------------- Mr. Jack
@@ -243,12 +244,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--clue-games", type=int, default=40, help="per matchup and player count")
     ap.add_argument("--jack-games", type=int, default=1000, help="per pairing")
     ap.add_argument("--tune", action="store_true", help="sweep 어려움's gamble on the tuning seeds instead")
+    ap.add_argument("--calibrate", action="store_true", help="the data the gamble is set from (tuning seeds)")
     ap.add_argument("--only", choices=["clue", "jack"], default=None)
     args = ap.parse_args(argv)
     print(f"Tablet seats, seeded simulated games; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     t0 = time.time()
     if args.tune:
         tune(args.players, args.clue_games)
+        return
+    if args.calibrate:
+        calibrate(args.players, args.clue_games)
         return
     clock = Clock()
     if args.only != "clue":
@@ -257,6 +262,45 @@ def main(argv: list[str] | None = None) -> None:
         clue(args.players, args.clue_games, clock)
     timing(clock)
     print(f"\nwall time {time.time() - t0:.0f} s; load average now {os.getloadavg()[0]:.1f}")
+
+
+def calibrate(players: list[int], games: int) -> None:
+    """The data 어려움's gamble is set from, on the tuning seeds: games of 보통 only; at the start of each
+    turn of a seat not yet certain, the likeliest envelope's exact probability p and how far the game has
+    gone; then whether that seat went on to win without gambling. Gambling is worth it where p exceeds the
+    chance of winning by waiting: printed per (rounds, p) bucket."""
+    base = clue_bot("normal")
+    p_edges = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.75, 1.0)
+    r_edges = (0, 3, 5, 7, 9, 12, 99)
+    for n in players:
+        records: list[tuple[int, float, float, int]] = []  # game, rounds, p, seat
+
+        def wrap(g: int, records: list[tuple[int, float, float, int]] = records) -> Bot:
+            def bot(view: Any, legal: Sequence[Action], rng: Any) -> Action:
+                if view.phase == "start" and any(a.NAME == "accuse" for a in legal):
+                    n_ = clue_bots.notes(view, True)
+                    if n_.solved() is None:
+                        found = clue_bots.likeliest(n_)
+                        if found is not None:
+                            records.append((g, clue_bots.rounds(view.detail), found[1], int(view.detail["me"])))
+                return base(view, legal, rng)
+            return bot
+
+        winners: dict[int, int] = {}
+        for g in range(games):
+            seed = seed_of("tune", "clue", n, g)
+            state = CLUE.setup({"players": [f"p{i}" for i in range(n)], "mode": "digital"}, CLUE_PACK, seed)
+            done = play(CLUE, state, {i: wrap(g) for i in range(n)}, seed, Walks()).state
+            winners[g] = done.winner
+        print(f"\nCalibration, {n} players, {games} games of 보통 (tuning seeds), {len(records)} turn starts: "
+              "P(win by waiting) [turns] by rounds (rows) and the likeliest envelope's p (columns)")
+        print(f"  {'rounds':<8}" + "".join(f"{f'{lo:.2f}-{hi:.2f}':>12}" for lo, hi in itertools.pairwise(p_edges)))
+        for r_lo, r_hi in itertools.pairwise(r_edges):
+            cells = []
+            for lo, hi in itertools.pairwise(p_edges):
+                got = [winners[g] == seat for g, r, p, seat in records if r_lo <= r < r_hi and lo <= p < hi]
+                cells.append(f"{sum(got) / len(got):.2f} [{len(got):>4}]" if got else f"{'-':>11}")
+            print(f"  {f'{r_lo}-{r_hi}':<8}" + "".join(f"{c:>12}" for c in cells))
 
 
 if __name__ == "__main__":

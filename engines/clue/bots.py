@@ -9,9 +9,9 @@ action out, nothing kept between calls.
 - 보통 (normal): exact counting (engines.clue.solver): the suggestion of most expected information in the
   room it is in; the room of most information among those its die reaches; accuses when the envelope is
   certain; shows the card that tells the suggester least.
-- 어려움 (hard): as 보통, and gambles late: accuses the likeliest triple once its exact probability passes a
-  threshold that falls as the game goes on (`Gamble`; calibrated in bench/bots.py on seeds apart from the
-  ones its figures are measured on).
+- 어려움 (hard): as 보통, and gambles: accuses the likeliest envelope once its exact probability passes the
+  chance of winning by waiting, which falls as the game goes on and with more players (`Gamble`; calibrated
+  in bench/bots.py on seeds apart from the ones its figures are measured on).
 
 Rooms are chosen by reachability on the classic board (engines.clue.board): from a room, the rooms within
 the die's squares. A token in the corridors has no position in any view (the engine models rooms only), so
@@ -40,15 +40,20 @@ SUGGEST_HERE = 0.7  # suggest where one was moved (or take the passage) if worth
 
 @dataclass(frozen=True)
 class Gamble:
-    """어려움's late accusation: accuse the likeliest triple when its exact probability is at least
-    `max(floor, start - per_round * rounds)`, rounds = suggestions made so far / players still in."""
+    """어려움's late accusation: accuse the likeliest envelope once its exact probability p reaches
+    `max(floor, share / players - per_round * rounds)` (rounds: suggestions so far per player still in).
 
-    start: float = 0.95
-    per_round: float = 0.04
-    floor: float = 0.5
+    Calibrated on games of 보통 (bench/bots.py --calibrate, tuning seeds): at each turn's start, the chance
+    that a seat not yet certain goes on to win by waiting, by rounds and by p. Gambling pays where p
+    exceeds it: from about 0.45 early and 0.3 after three rounds at 4 players, from about 0.3 early and
+    0.2 after three rounds at 6 players; this line stays on the safe side of both."""
 
-    def threshold(self, rounds: float) -> float:
-        return max(self.floor, self.start - self.per_round * rounds)
+    share: float = 1.8
+    per_round: float = 0.03
+    floor: float = 0.2
+
+    def threshold(self, rounds: float, players: int) -> float:
+        return max(self.floor, self.share / max(players, 1) - self.per_round * rounds)
 
 
 Choice = Literal["info", "open", "random"]
@@ -154,23 +159,30 @@ def _accusation(style: Style, n: Notes, legal: Sequence[Action]) -> Action | Non
 
 
 def _gamble(g: Gamble, n: Notes) -> tuple[str, str, str] | None:
+    need = g.threshold(rounds(n.detail), len(n.detail["players"]))
+    found = likeliest(n, need)
+    return found[0] if found is not None and found[1] >= need else None
+
+
+def rounds(detail: Mapping[str, Any]) -> float:
+    """How far the game has gone: suggestions made so far per player still in."""
+    active = max(1, sum(1 for p in detail["players"] if not p["out"]))
+    return len(detail["suggestions"]) / active
+
+
+def likeliest(n: Notes, at_least: float = 0.0) -> tuple[tuple[str, str, str], float] | None:
+    """The likeliest envelope and its exact probability (counting levels), or None when it cannot reach
+    `at_least` (its probability is at most its least likely card's)."""
     a = n.analysis
-    assert a is not None
-    if a.contradiction or not a.probs.exact or not a.probs.total:
+    if a is None or a.contradiction or not a.probs.exact or not a.probs.total:
         return None
-    players = n.detail["players"]
-    active = max(1, sum(1 for p in players if not p["out"]))
-    rounds = len(n.detail["suggestions"]) / active
-    need = g.threshold(rounds)
-    cats = n.knowledge.categories
-    tops = [sorted(cat, key=lambda c: -a.probs.envelope(c))[:2] for cat in cats]
+    env = a.probs.envelope
+    tops = [sorted(cat, key=lambda c: -env(c))[:2] for cat in n.knowledge.categories]
     best = max(((s, w, r) for s in tops[0] for w in tops[1] for r in tops[2]),
-               key=lambda t: a.probs.envelope(t[0]) * a.probs.envelope(t[1]) * a.probs.envelope(t[2]))
-    # the joint probability is at most the smallest marginal: count exactly only when it could pass
-    if min(a.probs.envelope(c) for c in best) < need:
+               key=lambda t: env(t[0]) * env(t[1]) * env(t[2]))
+    if min(env(c) for c in best) < at_least:
         return None
-    p = triple_probability(a, best)
-    return best if p >= need else None
+    return best, triple_probability(a, best)
 
 
 def triple_probability(a: Analysis, triple: tuple[str, str, str]) -> float:
