@@ -185,6 +185,26 @@ def likeliest(n: Notes, at_least: float = 0.0) -> tuple[tuple[str, str, str], fl
     return best, triple_probability(a, best)
 
 
+@dataclass(frozen=True)
+class Knew:
+    """What a seat's notebook held at one moment (the end-of-game screen shows it for each tablet seat at its
+    accusation): the envelope cards it was certain of (category → card) and the likeliest envelope with its
+    exact probability (1.0 when certain; 0.0 and () without counting)."""
+
+    certain: Mapping[int, str]
+    likeliest: tuple[str, ...]
+    p: float
+
+
+def knew(view: View) -> Knew:
+    """What this seat's view lets one be sure of now, by exact counting (pure; any seat's own view)."""
+    n = notes(view, True)
+    found = likeliest(n)
+    if found is None:
+        return Knew(dict(n.envelope), (), 0.0)
+    return Knew(dict(n.envelope), found[0], 1.0 if n.solved() else found[1])
+
+
 def triple_probability(a: Analysis, triple: tuple[str, str, str]) -> float:
     """Exact probability that the envelope holds exactly `triple`, given what `a` knows."""
     if not a.probs.exact or not a.probs.total:

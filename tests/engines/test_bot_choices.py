@@ -100,3 +100,13 @@ def test_the_hard_jack_takes_his_card_and_escapes_while_the_witness_is_dark() ->
     assert pick == Pick(JACK, state.jack)
     state = act(state, pick)
     assert decide(MJ, state, JACK, bot, random.Random(0)) == Escape(JACK)
+
+
+def test_what_a_seat_knew_is_read_from_its_view() -> None:
+    """The end-of-game screen's record of a tablet seat: certain of the whole envelope when its notebook is;
+    at the deal, of nothing, the likeliest envelope one of 324 with p a few per cent at most."""
+    hands = (tuple(c.id for c in game(4).cards.cards if c.id not in ENVELOPE), (), (), ())
+    sure = clue_bots.knew(CLUE.observe(game(4, hands=hands, envelope=ENVELOPE), 0))
+    assert sure.certain == {0: "plum", 1: "rope", 2: "study"} and sure.likeliest == ENVELOPE and sure.p == 1.0
+    start = clue_bots.knew(CLUE.observe(game(4), 0))
+    assert start.certain == {} and len(start.likeliest) == 3 and 0 < start.p < 0.05
