@@ -14,8 +14,11 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 import zlib
 from pathlib import Path
+
+from kiosk.notices import Notice, add
 
 log = logging.getLogger(__name__)
 LINKED = ("content", "recordings")  # read-only use: linked, not copied
@@ -86,3 +89,48 @@ def choose(source: Path, problem: str | None = None) -> tuple[Path, str]:
             except OSError as exc:
                 log.error("could not copy %s into memory: %s", src, exc)
     return folder, problem
+
+
+JOURNAL_FILES = ("current.sqlite", "current.sqlite-wal", "current.sqlite-spill")  # the game on the table
+
+
+def journal_problem(folder: Path) -> str:
+    """"" when the journal folder and its archive and damaged folders (those there) take a write."""
+    for sub in (folder, folder / "archive", folder / "damaged"):
+        if sub == folder or sub.is_dir():
+            problem = write_problem(sub)
+            if problem:
+                return f"{sub.name}: {problem}"
+    return ""
+
+
+def renew_journal_folder(folder: Path, notices: list[Notice] | None = None) -> str:
+    """Issue #42: a journal folder that takes no write while the data folder does (its permissions, a folder made by
+    a command run as root) made every game's start, resume and turnover fail. It is renamed aside as it is
+    (journal-unwritable-<time>, beside it, for staff), and a fresh folder starts with copies of the current game's
+    files (checked and resumed as any journal: open_journal) and of the archive (the staff screen's play records).
+    Returns "" when the folder takes writes (as it was, or renewed), else the problem (it could not be renamed: a
+    read-only mount; the caller runs in memory then, as for a read-only data folder)."""
+    problem = journal_problem(folder)
+    if not problem:
+        return ""
+    aside = folder.with_name(f"{folder.name}-unwritable-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        os.rename(folder, aside)
+    except OSError as exc:
+        log.error("journal folder %s takes no write (%s) and cannot be renamed: %s", folder, problem, exc)
+        return problem
+    try:
+        folder.mkdir()
+        for name in JOURNAL_FILES:
+            if (aside / name).is_file():
+                shutil.copyfile(aside / name, folder / name)
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    if (aside / "archive").is_dir():
+        try:
+            shutil.copytree(aside / "archive", folder / "archive")
+        except (OSError, shutil.Error) as exc:  # what copied is there; the rest stays in the renamed folder
+            log.error("journal archive not all copied from %s: %s", aside, exc)
+    add(notices, "journal_folder_unwritable", folder=aside.name, problem=problem)
+    return journal_problem(folder)
