@@ -419,7 +419,16 @@ class TableHostApp(App):
     def check_storage(self) -> bool:
         """The data folder went read-only (or full) while the kiosk runs: go on from a folder in memory, the
         game resuming from a copy of its journal (kiosk/storage.py). True when it switched."""
-        problem, self.storage_error = self.storage_error or storage.write_problem(self.data_dir), ""
+        error, self.storage_error = self.storage_error, ""
+        problem = storage.write_problem(self.data_dir)
+        if not problem and storage.journal_problem(self.journal_dir):  # the journal folder alone (#42): renewed,
+            if self.session is not None:  # else (a read-only mount of it) in memory too
+                self.session.close()
+                self.session = None
+            problem = storage.renew_journal_folder(self.journal_dir, self.notices)
+            if not problem:
+                return False
+        problem = problem or error
         if not problem:
             return False
         if self.session is not None:

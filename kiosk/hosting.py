@@ -61,7 +61,7 @@ class HostContext:
             self.session = None
         try:
             session = Session.new(self.app.library, self.game.id, config, self.app.journal_dir, seed=seed,
-                                  clock=self.app.now)
+                                  clock=self.app.now, notices=self.app.notices)
         except (RuleError, ValueError, KeyError) as exc:
             if not isinstance(exc, RuleError):  # its text is for developers, and English
                 log.warning("a game did not start: %r", exc)

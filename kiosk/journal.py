@@ -39,7 +39,6 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import sqlite3
 import time
 import weakref
@@ -144,7 +143,7 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         if spill_path(path).exists():  # left by a journal no longer there: its records are not this one's
             (path.parent / DAMAGED).mkdir(exist_ok=True)
-            shutil.move(str(spill_path(path)), str(_free_name(path.parent / DAMAGED, "spill")) + "-spill")
+            os.rename(spill_path(path), str(_free_name(path.parent / DAMAGED, "spill")) + "-spill")
         conn = connect(path, "FULL" if later is None else "OFF")  # creation and opening: fsync'd; `_ready` then
         body = json.dumps(header, ensure_ascii=False)
         conn.execute("BEGIN")
@@ -389,7 +388,7 @@ def _set_aside_wal(path: Path) -> str:
     folder = path.parent / DAMAGED
     folder.mkdir(exist_ok=True)
     target = Path(str(_free_name(folder, "foreign")) + "-wal")
-    shutil.move(str(_wal(path)), target)
+    os.rename(_wal(path), target)
     Path(str(path) + "-shm").unlink(missing_ok=True)
     return target.name
 
@@ -491,16 +490,17 @@ def _salvage(path: Path) -> tuple[dict[str, Any] | None, list[Record], int]:
 
 
 def move_aside(path: Path, folder: Path, label: str = "") -> Path | None:
-    """Move a journal and its -wal/-shm files, as they are, into `folder`; returns the new main file."""
+    """Move a journal and its -wal/-shm files, as they are, into `folder`; returns the new main file. Renamed, never
+    copied (`folder` is in the journal folder): a folder that takes no write leaves no copy behind (issue #42)."""
     if not path.exists():
         return None
     folder.mkdir(parents=True, exist_ok=True)
     target = _free_name(folder, label)
-    shutil.move(str(path), target)
+    os.rename(path, target)
     for suffix in ("-wal", "-shm", "-spill"):
         extra = Path(str(path) + suffix)
         if extra.exists():
-            shutil.move(str(extra), str(target) + suffix)
+            os.rename(extra, str(target) + suffix)
     return target
 
 
@@ -558,15 +558,17 @@ def open_journal(path: Path, notices: list[Notice] | None = None) -> Journal | N
     return Journal.open(path)
 
 
-def archive(path: Path, archive_dir: Path, label: str = "") -> Path | None:
+def archive(path: Path, archive_dir: Path, label: str = "", notices: list[Notice] | None = None) -> Path | None:
     """Move a journal into the archive (one self-contained file); returns the new path. A journal that does
-    not open goes to journal/damaged/ as it is."""
+    not open (or take a write) goes to journal/damaged/ as it is, said in `notices`."""
     if not path.exists():
         return None
     try:
         j = Journal.open(path)
-    except JournalDamaged:
-        return move_aside(path, archive_dir.parent / DAMAGED, f"{label}-damaged" if label else "damaged")
+    except JournalDamaged as exc:
+        moved = move_aside(path, archive_dir.parent / DAMAGED, f"{label}-damaged" if label else "damaged")
+        add(notices, "journal_unreadable", file=f"{DAMAGED}/{moved.name}" if moved else "", problem=str(exc))
+        return moved
     if j is not None:
         j.close()  # folds the WAL into the main file (a -wal left over goes along, not lost)
     return move_aside(path, archive_dir, label)
@@ -596,7 +598,8 @@ def _closed(path: Path) -> bool:
         conn.close()
 
 
-def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any]) -> Journal:
+def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any],
+            notices: list[Notice] | None = None) -> Journal:
     """A new journal at `path` (a game's start), the one there archived first, without an fsync on this thread:
     one closed cleanly (no -wal beside it: its close folded it into the main file, fsync'd) is moved into the
     archive as it is, and the new one is made unsynced (`Journal.create`); its thread makes both moves and the
@@ -607,5 +610,5 @@ def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any]
     if not _wal(path).exists() and not spill_path(path).exists() and _closed(path):
         moved = move_aside(path, archive_dir, label)
     else:
-        archive(path, archive_dir, label)
+        archive(path, archive_dir, label, notices)
     return Journal.create(path, header, later=(archive_dir,) if moved else ())

@@ -15,6 +15,7 @@ import json
 import logging
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -25,8 +26,9 @@ from typing import Any
 from content.loader import Game, Library
 from engines import find_engine
 from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
-from kiosk.journal import DAMAGED, Journal, close_into, move_aside, open_journal, replace
+from kiosk.journal import DAMAGED, Journal, archive, close_into, move_aside, open_journal, replace
 from kiosk.notices import Notice, add
+from kiosk.storage import journal_problem, renew_journal_folder
 
 log = logging.getLogger(__name__)
 CURRENT = "current.sqlite"
@@ -53,6 +55,32 @@ def _archive(journal: Journal, end: dict[str, Any] | None, label: str) -> None:
         close_into(journal, journal.path.parent / "archive", label)
     except Exception:
         log.exception("the ended game's journal was not closed cleanly")
+
+
+def _folder_retry(journal_dir: Path, notices: list[Notice] | None, fn: Callable[[], Any]) -> Any:
+    """`fn()`; when it fails because the journal folder takes no write while the data folder does (issue #42: a
+    game's start, a resume and a turnover raised every time), the folder is renewed (storage.renew_journal_folder:
+    renamed aside, a fresh one with the current game) and `fn` runs once more. Anything else is raised as it is (a
+    read-only data folder: the kiosk's storage fallback)."""
+    try:
+        return fn()
+    except (OSError, sqlite3.OperationalError) as exc:
+        if not journal_problem(journal_dir) or renew_journal_folder(journal_dir, notices):
+            raise
+        log.error("journal folder %s renewed after %r", journal_dir, exc)
+    return fn()
+
+
+def turnover(journal_dir: Path, notices: list[Notice] | None = None) -> None:
+    """Staff "new table" (or an idle table) with no game open: archive the journal left at the table. Never raises
+    (issue #42: it raised on a damaged journal or a journal folder that takes no write, and the kiosk ended in
+    systemd's restart loop); what it could not do is logged, and the journal is archived by the next game's start."""
+    try:
+        settle_endings()  # a game ended a moment ago may still be archiving
+        _folder_retry(journal_dir, notices,
+                      lambda: archive(journal_dir / CURRENT, journal_dir / "archive", "turnover", notices))
+    except Exception:
+        log.exception("the journal at %s was not archived at the turnover", journal_dir)
 
 
 def new_seed() -> int:
@@ -109,8 +137,10 @@ class Session:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, library: Library, game_id: str, config: Mapping[str, Any], journal_dir: Path,
-            seed: int | None = None, clock: Callable[[], float] = time.time) -> Session:
-        """Start a game; an unfinished previous journal is archived first."""
+            seed: int | None = None, clock: Callable[[], float] = time.time,
+            notices: list[Notice] | None = None) -> Session:
+        """Start a game; an unfinished previous journal is archived first (a damaged one moved aside, a journal
+        folder that takes no write renewed: `notices`)."""
         game = library.games[game_id]
         engine = find_engine(game.engine_name)
         if seed is None:
@@ -120,7 +150,8 @@ class Session:
         header = {"game": game_id, "engine": engine.name, "version": engine.version,
                   "content_hash": game.content_hash, "config": dict(config), "seed": seed,
                   "started_at": clock()}
-        journal = replace(journal_dir / CURRENT, journal_dir / "archive", "replaced", header)  # no fsync here
+        journal = _folder_retry(journal_dir, notices, lambda: replace(journal_dir / CURRENT, journal_dir / "archive",
+                                                                      "replaced", header, notices))  # no fsync here
         session = cls(engine, game, journal, state, clock)
         session._run_chance()
         return session
@@ -131,7 +162,8 @@ class Session:
         """Resume the unfinished game in the journal, or None if there is none (or none that can resume:
         what was found and done is added to `notices` for the staff screen)."""
         settle_endings()
-        journal = open_journal(journal_dir / CURRENT, notices)  # a damaged journal is repaired or moved aside
+        # a damaged journal is repaired or moved aside; a journal folder that takes no write renewed
+        journal = _folder_retry(journal_dir, notices, lambda: open_journal(journal_dir / CURRENT, notices))
         if journal is None:
             return None
         header = journal.header

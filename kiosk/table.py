@@ -14,8 +14,7 @@ from kivy.core.window import Window
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from kiosk.journal import archive
-from kiosk.session import CURRENT, settle_endings
+from kiosk.session import turnover
 from kiosk.widgets.dialogs import ConfirmDialog, for_one_on_show
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
@@ -87,8 +86,7 @@ class TableKeeper:
                 log.exception("could not close the session cleanly")
             app.session = None
         else:
-            settle_endings()  # a game ended a moment ago may still be archiving
-            archive(app.journal_dir / CURRENT, app.journal_dir / "archive", "turnover")
+            turnover(app.journal_dir, app.notices)  # never raises (#42)
         host = app.get_screen("host")
         host.clear_body()
         host.ctx = None

@@ -95,6 +95,37 @@ def test_a_garbage_journal_at_start_up_is_said_on_the_staff_screen_and_the_table
     assert driver.find_all("notice_journal_unreadable") == [] and app.notices == []
 
 
+def test_new_table_on_a_journal_that_refuses_writes_never_raises_and_is_said(driver: Any) -> None:
+    """Issue #42: a journal left at the table that opens but refuses writes (its records table dropped): staff
+    "new table" raised (and, with the next game's start raising too, the kiosk exited into systemd's restart loop).
+    Now it goes to journal/damaged/, staff read it on the staff screen's Table section, and the next game starts."""
+    import sqlite3
+
+    from kiosk.session import Session
+    from tests.kiosk.nim_library import nim_library
+
+    app = driver.app
+    lib = nim_library()
+    app.library.games["secret_nim"] = lib.games["secret_nim"]
+    Session.new(app.library, "secret_nim", {"players": ["가", "나"]}, app.journal_dir, seed=3).close()
+    conn = sqlite3.connect(str(app.journal_dir / "current.sqlite"), isolation_level=None)
+    conn.execute("DROP TABLE records")
+    conn.execute("UPDATE mark SET open = 1")  # left open, as a kill leaves it
+    conn.close()
+    driver.staff_login()
+    driver.tap("staff_new_table")
+    driver.tap("confirm_yes")
+    driver.wait_screen("attract")
+    assert app.errors == [] and not (app.journal_dir / "current.sqlite").exists()
+    assert len(list((app.journal_dir / "damaged").glob("*.sqlite"))) == 1
+    driver.staff_login()
+    notice = driver.find("notice_journal_unreadable")
+    assert "journal/damaged/" in notice.text
+    driver.tap("notices_dismiss")
+    session = Session.new(app.library, "secret_nim", {"players": ["가", "나"]}, app.journal_dir, seed=4)
+    session.close()
+
+
 def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(driver: Any, monkeypatch: Any) -> None:
     """Settings and backup damaged: before, the PIN fell back to 0000 with no lockout. Now the pad is off and
     says what to do; `tablehost pin reset` (run while the kiosk runs) lets staff in at the next try."""
