@@ -25,7 +25,7 @@ import yaml
 
 CASES_DIR = "content/games/watson_holmes/cases"
 MAX_AUDIO = 30 * 1024 * 1024
-MAX_ITEM_BYTES = 31 * 1024 * 1024  # one item's files together (the broker takes messages up to 32 MiB)
+MAX_ITEM_BYTES = 31 * 1024 * 1024  # one item's files together (sent in parts: kiosk.floor.topics.CHUNK)
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # every item of a manifest together
 MAX_ITEMS = 100
 MAX_FILES = 4  # per item

@@ -1,5 +1,5 @@
 """The floor's side of café content: the form's cases, kept on the floor box and published to every tablet as
-retained messages (each file once, by its SHA-256, then the manifest naming them all).
+retained messages (each file once, by its SHA-256, in parts of topics.CHUNK, then the manifest naming them all).
 
 `POST /content` (multipart, behind the floor PIN) takes the form: it becomes the case file, the loader checks
 it, and only a case that loads is published; otherwise the loader's messages go back to the page."""
@@ -70,7 +70,9 @@ class FloorContent:
         for item in m["items"]:
             for f in item["files"]:
                 data = (self.blobs / f["sha256"]).read_bytes()
-                client.publish(topics.blob(f["sha256"]), data, qos=1, retain=True)
+                for i in range(topics.blob_parts(len(data))):
+                    client.publish(topics.blob_part(f["sha256"], i), data[i * topics.CHUNK:(i + 1) * topics.CHUNK],
+                                   qos=1, retain=True)
         client.publish(topics.MANIFEST, topics.encode(m), qos=1, retain=True)
         return m
 

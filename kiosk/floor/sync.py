@@ -1,5 +1,5 @@
 """The tablet's side of café content from the floor: fetch what the retained manifest names (each file by its
-SHA-256, from its retained blob topic), check every hash, let the content loader validate the files over
+SHA-256, from its retained parts `…/blob/<sha256>/<n>`), check every hash, let the content loader validate the files over
 this tablet's own content, then apply them at the next table turnover (never under a game in progress).
 A file that fails is refused with the loader's message, reported to the floor page.
 
@@ -35,7 +35,8 @@ class ContentSync:
         self.manifest: dict[str, Any] | None = None
         self.pending: dict[str, Any] | None = None  # validated items, waiting for the turnover
         self.refused = ""
-        self._wanted: dict[str, int] = {}  # sha256 → its declared size, subscribed
+        self._wanted: dict[str, int] = {}  # sha256 → its declared size, its parts subscribed
+        self._parts: dict[str, dict[int, bytes]] = {}  # the parts of each wanted file received so far
         self._bad: set[str] = set()  # blobs that did not match their hash: each item using one is refused alone
         self._lock = threading.RLock()
 
@@ -58,9 +59,10 @@ class ContentSync:
                             if not (self.blobs / f["sha256"]).exists() and f["sha256"] not in self._bad:
                                 wanted[f["sha256"]] = f["size"]
             for sha in [s for s in self._wanted if s not in wanted]:  # an older manifest's blobs: not waited for
-                self.unsubscribe(topics.blob(sha))
+                self.unsubscribe(topics.blob(sha) + "/+")
+                self._parts.pop(sha, None)
             for sha in [s for s in wanted if s not in self._wanted]:
-                self.subscribe(topics.blob(sha))
+                self.subscribe(topics.blob(sha) + "/+")
             self._wanted = wanted
             if problem:
                 self.refused = problem
@@ -71,17 +73,30 @@ class ContentSync:
             self._check()
 
     def on_blob(self, topic: str, payload: bytes) -> None:
-        sha = topic.rsplit("/", 1)[-1]
+        """A part of a file (`…/blob/<sha256>/<index>`); the file is checked once every part came."""
+        sha, _, index = topic.rpartition("/")
+        sha = sha.rsplit("/", 1)[-1]
         with self._lock:
-            if sha not in self._wanted:
+            if sha not in self._wanted or not index.isdigit():
                 return
-            size = self._wanted.pop(sha)
-            self.unsubscribe(topic)
-            if len(payload) != size or cases.sha256(payload) != sha:
+            size = self._wanted[sha]
+            parts = self._parts.setdefault(sha, {})
+            if int(index) >= topics.blob_parts(size) or len(payload) > topics.CHUNK:
+                parts.clear()  # a part that cannot belong to it: the file is bad
+                data = None
+            else:
+                parts[int(index)] = payload
+                if len(parts) < topics.blob_parts(size):
+                    return
+                data = b"".join(parts[i] for i in range(len(parts)))
+            del self._wanted[sha]
+            self._parts.pop(sha, None)
+            self.unsubscribe(topics.blob(sha) + "/+")
+            if data is None or len(data) != size or cases.sha256(data) != sha:
                 log.error("floor content: blob %s does not match its hash or size; its item is refused", sha)
                 self._bad.add(sha)
             else:
-                (self.blobs / sha).write_bytes(payload)
+                (self.blobs / sha).write_bytes(data)
             self._check()
 
     def _check(self) -> None:

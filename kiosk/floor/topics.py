@@ -55,8 +55,20 @@ BRANCH_TABLES_ALL = f"{BRANCHES}/+/{ROOT}/table/+/+"
 BRANCH_ACKS_ALL = f"{BRANCHES}/+/{ROOT}/floor/+/ack"
 
 
+CHUNK = 256 * 1024  # a content file travels in retained parts of this size (the broker takes no larger message)
+
+
 def blob(sha256: str) -> str:
     return f"{ROOT}/floor/content/blob/{sha256}"
+
+
+def blob_part(sha256: str, index: int) -> str:
+    return f"{blob(sha256)}/{index}"
+
+
+def blob_parts(size: int) -> int:
+    """How many parts a file of `size` bytes travels in (one at least)."""
+    return max(1, -(-size // CHUNK))
 
 
 def _unbranch(topic: str) -> tuple[str, list[str]]:

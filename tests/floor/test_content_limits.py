@@ -35,6 +35,12 @@ class Wire:
         return m
 
 
+def send(wire: Wire, sha: str, data: bytes) -> None:
+    """A file as the broker hands it over: its retained parts, last first (any order will do)."""
+    for i in reversed(range(topics.blob_parts(len(data)))):
+        wire.sync.on_blob(topics.blob_part(sha, i), data[i * topics.CHUNK:(i + 1) * topics.CHUNK])
+
+
 def item(number: int, wav: bool = False) -> tuple[dict[str, Any], dict[str, bytes]]:
     from tests.floor.test_content import wav_bytes
 
@@ -53,7 +59,8 @@ def test_a_blob_that_does_not_match_is_refused_alone_and_later_syncs_go_on(tmp_p
     for entry, data in [*zip(good["files"], good_files.values(), strict=True),
                         *zip(bad["files"], bad_files.values(), strict=True)]:
         forged = data[:-4] + b"\x00\x00\x00\x00" if entry["path"].endswith(".wav") else data
-        wire.sync.on_blob(topics.blob(entry["sha256"]), forged)
+        assert topics.blob_parts(len(data)) == 1 or entry["path"].endswith(".wav")
+        send(wire, entry["sha256"], forged)
     report = wire.reports[-1]
     assert report["state"] == "waiting" and "cafe_box_32" in report["message"] and "hash" in report["message"]
     assert wire.subscribed == set()  # nothing left waiting (the old code waited for ever)
@@ -65,7 +72,7 @@ def test_a_blob_that_does_not_match_is_refused_alone_and_later_syncs_go_on(tmp_p
     fixed, fixed_files = item(33)
     wire.manifest([good, fixed])
     for entry, data in zip(fixed["files"], fixed_files.values(), strict=True):
-        wire.sync.on_blob(topics.blob(entry["sha256"]), data)
+        send(wire, entry["sha256"], data)
     assert wire.reports[-1]["state"] == "waiting" and wire.sync.apply()
     assert (tmp_path / "content/games/watson_holmes/cases/cafe_box_33.yaml").exists()
 
@@ -108,3 +115,27 @@ def test_the_floor_keeps_no_item_over_its_cap(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="file name"):
         content.add("cafe_box_37", {"ko": "x"}, {path + "\n": b"RIFF"})
     assert content.items == [] and list((tmp_path / "content/blobs").iterdir()) == []
+
+
+def test_a_file_in_many_parts_arrives_whole_and_a_stray_part_spoils_only_its_file(tmp_path: Path) -> None:
+    from tests.floor.test_content import wav_bytes
+
+    wire = Wire(tmp_path)
+    case = cases.parse_form({**FORM, "number": "38"})
+    files = cases.item_files(case, wav_bytes(seconds=20.0))  # 640 KB: three parts
+    entries = [{"path": p, "sha256": cases.sha256(d), "size": len(d)} for p, d in files.items()]
+    wav = next(e for e in entries if e["path"].endswith(".wav"))
+    assert topics.blob_parts(wav["size"]) == 3
+    wire.manifest([{"id": case.id, "title": {"ko": case.title_ko}, "files": entries}])
+    wire.sync.on_blob(topics.blob_part(wav["sha256"], 7), b"x")  # a part number the file does not have
+    for e, data in zip(entries, files.values(), strict=True):
+        if e is not wav:
+            send(wire, e["sha256"], data)
+    assert wire.reports[-1]["state"] == "refused" and "does not match" in wire.reports[-1]["message"]
+    assert wire.subscribed == set()
+    wire2 = Wire(tmp_path / "again")
+    wire2.manifest([{"id": case.id, "title": {"ko": case.title_ko}, "files": entries}])
+    for e, data in zip(entries, files.values(), strict=True):
+        send(wire2, e["sha256"], data)
+    assert wire2.reports[-1]["state"] == "waiting" and wire2.sync.apply()
+    assert (tmp_path / "again/recordings/ko/wh.cafe_box_38.intro.wav").read_bytes() == files[wav["path"]]

@@ -164,6 +164,8 @@ def test_a_tablet_has_four_topics_and_an_oversized_retained_message_is_cleared(b
         wait_for(lambda: t01.refused, what="the broker's refusal")
         t01.send(topics.status("t01"), b"{" + b" " * 200_000 + b"}", retain=True)
         wait_for(lambda: board.dropped.get("size") == 1, what="the oversized status dropped")
+        t01.send(topics.status("t01"), b"x" * 1_000_000, retain=True)  # the old broker kept up to 32 MiB …
+        time.sleep(1.5)  # … this one drops the connection that sends it (MQTT 5 maximum packet size)
         time.sleep(0.5)
     finally:
         t01.close()
