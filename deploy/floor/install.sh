@@ -7,6 +7,10 @@
 # Options: --port (broker, 1883), --web-port (floor page, 8080), --tables N (t01 … tNN) or --table ID (repeat).
 # Passwords: /etc/tablehost/floor-tables.txt (root only); kept when run again, new tables get new ones.
 # The floor page's PIN (4-8 digits) has no default: --pin is needed the first time, kept when run again.
+# A chain of cafés (deploy/floor/bridge.conf, head.conf):
+#   a branch:      --branch gangnam --bridge-to HEAD_ADDRESS[:8883] --bridge-password PASS --head-ca CA.crt
+#   the head office: --head-office --tls-cert CERT --tls-key KEY --tls-ca CA.crt [--tls-port 8883]
+#                    [--wan-address ADDR] --bridge-user gangnam --bridge-user hongdae …
 set -euo pipefail
 
 ROOT=""
@@ -16,6 +20,17 @@ PORT=1883
 WEB_PORT=8080
 PIN=""
 TABLES=()
+BRANCH=""
+BRIDGE_TO=""
+BRIDGE_PASS=""
+HEAD_CA=""
+HEAD=0
+TLS_CERT=""
+TLS_KEY=""
+TLS_CA=""
+TLS_PORT=8883
+WAN=""
+BRIDGES=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) ROOT="${2:?--root needs a folder}"; shift 2 ;;
@@ -28,7 +43,18 @@ while [ $# -gt 0 ]; do
       n="${2:?--tables needs a number}"; shift 2
       for i in $(seq 1 "$n"); do TABLES+=("$(printf 't%02d' "$i")"); done ;;
     --table) TABLES+=("${2:?--table needs an id}"); shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --branch) BRANCH="${2:?--branch needs an id}"; shift 2 ;;
+    --bridge-to) BRIDGE_TO="${2:?--bridge-to needs the head office address}"; shift 2 ;;
+    --bridge-password) BRIDGE_PASS="${2:?}"; shift 2 ;;
+    --head-ca) HEAD_CA="${2:?}"; shift 2 ;;
+    --head-office) HEAD=1; shift ;;
+    --tls-cert) TLS_CERT="${2:?}"; shift 2 ;;
+    --tls-key) TLS_KEY="${2:?}"; shift 2 ;;
+    --tls-ca) TLS_CA="${2:?}"; shift 2 ;;
+    --tls-port) TLS_PORT="${2:?}"; shift 2 ;;
+    --wan-address) WAN="${2:?}"; shift 2 ;;
+    --bridge-user) BRIDGES+=("${2:?--bridge-user needs a branch id}"); shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +76,21 @@ for t in "${TABLES[@]}"; do
     exit 2
   fi
 done
+for b in "$BRANCH" "${BRIDGES[@]}"; do
+  if [ -n "$b" ] && ! [[ "$b" =~ ^[a-z0-9][a-z0-9_-]{0,31}$ ]]; then
+    echo "bad branch id: $b (lower-case letters, digits, - and _)" >&2
+    exit 2
+  fi
+done
+if [ -n "$BRANCH$BRIDGE_TO$BRIDGE_PASS$HEAD_CA" ] && { [ -z "$BRANCH" ] || [ -z "$BRIDGE_TO" ] || \
+    [ -z "$BRIDGE_PASS" ] || ! [ -f "$HEAD_CA" ]; }; then
+  echo "A branch needs --branch ID --bridge-to HEAD_ADDRESS[:PORT] --bridge-password PASS --head-ca FILE" >&2
+  exit 2
+fi
+if [ "$HEAD" -eq 1 ] && { ! [ -f "$TLS_CERT" ] || ! [ -f "$TLS_KEY" ] || ! [ -f "$TLS_CA" ]; }; then
+  echo "The head office needs --tls-cert FILE --tls-key FILE --tls-ca FILE (the bridges come over TLS)" >&2
+  exit 2
+fi
 if [ -n "$ROOT" ]; then
   DRY=1  # a trial root never touches the real system (apt, users, systemd)
 fi
@@ -123,6 +164,38 @@ else
 fi
 run chown root:mosquitto /etc/mosquitto/tablehost.passwd
 
+if [ -n "$BRANCH" ]; then
+  echo "==> Branch $BRANCH: bridge to the head office $BRIDGE_TO over TLS"
+  mkdir -p "$ETC/certs"
+  install -m 0644 "$HEAD_CA" "$ETC/certs/tablehost-head-ca.crt"
+  HEAD_HOST="${BRIDGE_TO%:*}"
+  HEAD_PORT=8883
+  [ "$HEAD_HOST" != "$BRIDGE_TO" ] && HEAD_PORT="${BRIDGE_TO##*:}"
+  sed -e "s|@BRANCH@|$BRANCH|g" -e "s|@HEAD_ADDRESS@|$HEAD_HOST|" -e "s|@HEAD_PORT@|$HEAD_PORT|" \
+    -e "s|@BRIDGE_PASSWORD@|$BRIDGE_PASS|" -e "s|@HEAD_CA@|$ETC/certs/tablehost-head-ca.crt|" \
+    "$SRC/deploy/floor/bridge.conf" > "$CONF_D/tablehost-bridge.conf"
+  chmod 640 "$CONF_D/tablehost-bridge.conf"
+  run chown root:mosquitto /etc/mosquitto/conf.d/tablehost-bridge.conf
+fi
+if [ "$HEAD" -eq 1 ]; then
+  echo "==> Head office: TLS listener ${WAN:-$ADDRESS}:$TLS_PORT for the branches' bridges"
+  mkdir -p "$ETC/certs"
+  install -m 0644 "$TLS_CA" "$ETC/certs/tablehost-ca.crt"
+  install -m 0644 "$TLS_CERT" "$ETC/certs/tablehost.crt"
+  install -m 0640 "$TLS_KEY" "$ETC/certs/tablehost.key"
+  run chown root:mosquitto /etc/mosquitto/certs/tablehost.key
+  sed -e "s|@WAN_ADDRESS@|${WAN:-$ADDRESS}|" -e "s|@TLS_PORT@|$TLS_PORT|" -e "s|@CA@|$ETC/certs/tablehost-ca.crt|" \
+    -e "s|@CERT@|$ETC/certs/tablehost.crt|" -e "s|@KEY@|$ETC/certs/tablehost.key|" \
+    "$SRC/deploy/floor/head.conf" > "$CONF_D/tablehost-head.conf"
+  for b in "${BRIDGES[@]}"; do
+    grep -q "^bridge-$b " "$LIST" || printf 'bridge-%s %s\n' "$b" "$(newpass)" >> "$LIST"
+    printf '\nuser bridge-%s\ntopic readwrite branches/%s/#\n' "$b" "$b" >> "$ETC/tablehost.acl"
+    if command -v mosquitto_passwd >/dev/null; then
+      mosquitto_passwd -b "$ETC/tablehost.passwd" "bridge-$b" "$(awk -v u="bridge-$b" '$1 == u {print $2}' "$LIST")"
+    fi
+  done
+fi
+
 echo "==> Floor page (port $WEB_PORT)"
 FLOOR_PASS="$(awk '$1 == "floor" {print $2}' "$LIST")"
 {
@@ -130,6 +203,8 @@ FLOOR_PASS="$(awk '$1 == "floor" {print $2}' "$LIST")"
     "$ADDRESS" "$PORT" "$FLOOR_PASS"
   printf 'TABLEHOST_FLOOR_WEB=%s:%s\n' "$ADDRESS" "$WEB_PORT"
   printf 'TABLEHOST_FLOOR_PIN=%s\n' "$PIN"
+  [ "$HEAD" -eq 1 ] && printf 'TABLEHOST_FLOOR_CHAIN=1\n'
+  true
 } > "$TH_ETC/floor.env"
 chmod 600 "$TH_ETC/floor.env"
 install -m 0644 "$SRC/deploy/floor/tablehost-floor.service" "$UNIT_DIR/tablehost-floor.service"
@@ -139,4 +214,8 @@ run systemctl enable mosquitto.service tablehost-floor.service
 run systemctl restart mosquitto.service tablehost-floor.service
 echo "==> Done. Floor page: http://$ADDRESS:$WEB_PORT/ (the PIN you chose)"
 echo "    Each tablet, staff mode → 카페 플로어: broker $ADDRESS, port $PORT, its table id and password:"
-grep -v '^floor ' "$LIST" | sed 's/^/      /'
+grep -v '^floor \|^bridge-' "$LIST" | sed 's/^/      /'
+if [ "$HEAD" -eq 1 ]; then
+  echo "    Each branch's bridge (install.sh --branch ID --bridge-to ${WAN:-$ADDRESS}:$TLS_PORT --bridge-password …):"
+  grep '^bridge-' "$LIST" | sed 's/^/      /'
+fi

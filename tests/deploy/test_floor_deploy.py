@@ -73,7 +73,10 @@ def test_floor_install_has_no_default_pin(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [("--address", "0.0.0.0", "--tables", "2"), ("--tables", "2"),
                                   ("--address", "10.0.0.2", "--table", "floor"),
-                                  ("--address", "10.0.0.2", "--table", "t/1")])
+                                  ("--address", "10.0.0.2", "--table", "t/1"),
+                                  ("--address", "10.0.0.2", "--tables", "2", "--branch", "b1"),
+                                  ("--address", "10.0.0.2", "--tables", "2", "--head-office"),
+                                  ("--address", "10.0.0.2", "--tables", "2", "--bridge-user", "B/1")])
 def test_floor_install_refuses_bad_input(tmp_path: Path, args: tuple[str, ...]) -> None:
     out = _install(tmp_path / "root", *args, "--pin", "4321")
     assert out.returncode == 2 and out.stderr

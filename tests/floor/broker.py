@@ -21,13 +21,13 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, folder: Path, tables: int = 30, port: int | None = None) -> None:
+    def __init__(self, folder: Path, tables: int = 30, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
         self.folder = folder
         self.port = port or free_port()
         self.root = folder / "root"
         out = subprocess.run(["bash", str(ROOT / "deploy/floor/install.sh"), "--root", str(self.root), "--dry-run",
                               "--address", "127.0.0.1", "--port", str(self.port), "--tables", str(tables),
-                              "--pin", "2468"],
+                              "--pin", "2468", *extra],
                              capture_output=True, text=True, timeout=120)
         if out.returncode != 0:
             raise RuntimeError(f"install.sh failed: {out.stderr}")

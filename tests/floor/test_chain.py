@@ -1,6 +1,6 @@
-"""A chain of cafés (#39.4): two branch brokers, each configured by deploy/floor/install.sh, bridged over TLS
-(deploy/floor/bridge.conf, a CA made here) to a head office's broker (deploy/floor/head.conf, a bridge user per
-branch in the ACL). Both branches have a t01: the head office's floor keeps them apart (b1/t01, b2/t01), an
+"""A chain of cafés (#39.4): two branch brokers bridged over TLS (deploy/floor/bridge.conf, a CA made here) to
+a head office's broker (deploy/floor/head.conf, a bridge user per branch in the ACL), all three configured by
+deploy/floor/install.sh (--branch …, --head-office …). Both branches have a t01: the head office's floor keeps them apart (b1/t01, b2/t01), an
 ack reaches its own branch's tablet only, the statistics count per branch and in total, and a call made while
 the head office's broker is down arrives once it is back."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from kiosk.floor.board import FloorBoard
 from kiosk.floor.store import FloorStore
-from tests.floor.broker import ROOT, Broker, free_port
+from tests.floor.broker import Broker, free_port
 from tests.floor.helpers import tablet, wait_for
 
 BRANCHES = ("b1", "b2")
@@ -38,34 +38,19 @@ def _certs(folder: Path) -> dict[str, Path]:
     return {"ca": ca, "cert": cert, "key": key}
 
 
-def _fill(template: str, **values: Any) -> str:
-    text = (ROOT / "deploy/floor" / template).read_text()
-    for name, value in values.items():
-        text = text.replace(f"@{name}@", str(value))
-    assert "@" not in "".join(line for line in text.splitlines() if not line.startswith("#")), text
-    return text
-
-
 class Chain:
+    """Every broker configured by deploy/floor/install.sh itself (dry runs into scratch roots)."""
+
     def __init__(self, folder: Path) -> None:
         certs = _certs(folder / "certs")
-        self.head = Broker(folder / "head", tables=1)
         self.tls_port = free_port()
-        conf_d = self.head.root / "etc/mosquitto/conf.d"
-        (conf_d / "tablehost-head.conf").write_text(_fill(
-            "head.conf", TLS_PORT=self.tls_port, WAN_ADDRESS="127.0.0.1", CA=certs["ca"], CERT=certs["cert"],
-            KEY=certs["key"]))
-        acl = self.head.root / "etc/mosquitto/tablehost.acl"
-        passwd = self.head.root / "etc/mosquitto/tablehost.passwd"
-        for b in BRANCHES:
-            subprocess.run(["mosquitto_passwd", "-b", str(passwd), f"bridge-{b}", f"pw-{b}"], check=True)
-            with acl.open("a") as f:
-                f.write(f"\nuser bridge-{b}\ntopic readwrite branches/{b}/#\n")
-        self.branches = {b: Broker(folder / b, tables=2) for b in BRANCHES}
-        for b, broker in self.branches.items():
-            (broker.root / "etc/mosquitto/conf.d/tablehost-bridge.conf").write_text(_fill(
-                "bridge.conf", BRANCH=b, HEAD_ADDRESS="127.0.0.1", HEAD_PORT=self.tls_port,
-                BRIDGE_PASSWORD=f"pw-{b}", HEAD_CA=certs["ca"]))
+        self.head = Broker(folder / "head", tables=1, extra=(
+            "--head-office", "--tls-cert", str(certs["cert"]), "--tls-key", str(certs["key"]), "--tls-ca",
+            str(certs["ca"]), "--tls-port", str(self.tls_port), "--bridge-user", "b1", "--bridge-user", "b2"))
+        assert "TABLEHOST_FLOOR_CHAIN=1" in (self.head.root / "etc/tablehost/floor.env").read_text()
+        self.branches = {b: Broker(folder / b, tables=2, extra=(
+            "--branch", b, "--bridge-to", f"127.0.0.1:{self.tls_port}", "--bridge-password",
+            self.head.passwords[f"bridge-{b}"], "--head-ca", str(certs["ca"]))) for b in BRANCHES}
 
     def start(self) -> None:
         self.head.start()
