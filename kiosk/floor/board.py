@@ -65,7 +65,7 @@ class TableState:
                 "game_s": None if played is None else round(played + late),
                 "calls": [{**c, "waiting_s": round(now - self.seen.get(c["id"], now))}
                           for c in sorted(self.calls.values(), key=lambda c: c.get("at", 0))],
-                "content": self.content,
+                "content": self.content, "dropped": s.get("dropped", 0),
                 "status_age_s": round(late) if self.received else None}
 
 

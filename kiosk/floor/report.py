@@ -52,6 +52,7 @@ class TableReporter:
         self.game: dict[str, Any] | None = None  # {key, id, started, ended}
         self.seated_since: float | None = None
         self.content = ""  # the floor content the tablet runs (manifest hash), "" for none
+        self.dropped: Callable[[], int] = lambda: 0  # messages the outbox dropped, ever (TableFloor sets it)
         self._last_status: dict[str, Any] | None = None
         self._session: Any = None  # the session last observed (the status describes it)
         self._key: str | None = None
@@ -185,7 +186,7 @@ class TableReporter:
         out: dict[str, Any] = {"table": self.table, "at": round(now, 3), "game": None, "phase": "", "players": 0,
                                "seated_s": round(now - self.seated_since) if self.seated_since else None,
                                "game_s": None, "calls": list(self.calls), "needs_staff": bool(self.calls),
-                               "content": self.content}
+                               "content": self.content, "dropped": self.dropped()}
         if session is not None and self.game is not None:
             view = session.view(None)
             out.update(game=self.game["id"], players=len(players_of(view)),

@@ -68,7 +68,8 @@ SCORE = _obj({"name": _str(), "score": _num(-1e9, 1e9)})
 
 STATUS = {"table": _str(ID), "at": AT, "game": _opt(_str(GAME)), "phase": _str(most=40),
           "players": _int(0, 100), "seated_s": _opt(_num()), "game_s": _opt(_num()),
-          "calls": _list(CALL, MAX_CALLS), "needs_staff": _bool, "content": _str(HASH)}
+          "calls": _list(CALL, MAX_CALLS), "needs_staff": _bool, "content": _str(HASH),
+          "dropped": _int(0, 10**9)}
 EVENT_BASE = {"id": _str(ID), "kind": _str(GAME), "table": _str(ID), "at": AT}
 EVENTS: dict[str, dict[str, Check]] = {
     "game_started": {"game": _str(GAME), "players": _int(0, 100)},

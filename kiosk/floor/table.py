@@ -31,6 +31,7 @@ class TableFloor:
         self.outbox = Outbox(folder / "outbox.sqlite")
         self.client = FloorClient(config, self.outbox, on_message=self._message, keepalive=keepalive)
         self.reporter = TableReporter(config.table, self.client.publish, folder / "table.json", clock)
+        self.reporter.dropped = self.outbox.dropped  # shown on the floor page
         self.client.on_connected.append(self._reassert)
         self.sync = ContentSync(data_dir, config.table, self.client.publish, self.client.subscribe,
                                 self.client.unsubscribe, lambda: self.reporter.content, self._set_content)

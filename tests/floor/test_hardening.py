@@ -66,7 +66,7 @@ class Raw:
 
 def good_status(table: str, **kw: Any) -> dict[str, Any]:
     return {"table": table, "at": round(time.time(), 3), "game": "clue", "phase": "move", "players": 3,
-            "seated_s": 60, "game_s": 30, "calls": [], "needs_staff": False, "content": "", **kw}
+            "seated_s": 60, "game_s": 30, "calls": [], "needs_staff": False, "content": "", "dropped": 0, **kw}
 
 
 def ended(table: str, **kw: Any) -> dict[str, Any]:

@@ -125,3 +125,21 @@ def test_the_outbox_is_bounded_and_expires_counting_what_it_drops(tmp_path: Path
         assert again.dropped() == 15  # counted on disk
     finally:
         again.close()
+
+
+def test_what_a_tablets_outbox_dropped_shows_on_the_floor(broker: Broker, tmp_path: Path) -> None:
+    board = floor_board(broker)
+    broker.stop()
+    t04 = tablet(broker, "t04", tmp_path)
+    try:
+        t04.outbox.max_rows = 3  # a tablet cut off for long: its oldest events go
+        for _ in range(8):
+            t04.note_voice("clue", 1)
+        t04.heartbeat()
+        broker.start()
+        wait_for(lambda: [v for v in board.snapshot() if v["table"] == "t04" and v["dropped"] >= 5], timeout=30,
+                 what="the drops on the floor")
+        assert t04.outbox.dropped() >= 5
+    finally:
+        t04.stop()
+        board.stop()

@@ -153,6 +153,7 @@ function clocks(entry, card, now) {
     facts.push(t("game_time", { d: duration(tb.game_s === null ? null : tb.game_s + late) }));
   }
   if (tb.seated_s !== null) facts.push(t("seated", { d: duration(tb.seated_s + late) }));
+  if (tb.dropped) facts.push(t("dropped", { n: tb.dropped }));
   card.querySelector(".facts").textContent = facts.join(" · ");
   card.querySelectorAll(".call em").forEach((em, i) => {
     const w = tb.calls[i].waiting_s + late;
