@@ -101,13 +101,20 @@ def test_two_branches_bridged_to_a_head_office(chain: Chain, tmp_path: Path) -> 
         assert head.ack("b2/t01")
         wait_for(lambda: acks["b2"], timeout=30, what="the acks at b2")
         wait_for(lambda: tablets["b2"].open_calls() == [], timeout=30, what="b2's calls closed")
+        # a branch's broker restarts: its tablets and its bridge come back by themselves
+        chain.branches["b1"].kill()
+        chain.branches["b1"].start()
+        again = tablets["b1"].call("new_game")
+        wait_for(lambda: again["id"] in head.tables["b1/t01"].calls, timeout=60, what="b1's call after its restart")
+        assert head.ack("b1/t01")
+        wait_for(lambda: tablets["b1"].open_calls() == [], timeout=30, what="b1's ack after its restart")
         # statistics per branch and for all branches
-        wait_for(lambda: store.count() >= 3, what="the events stored")
+        wait_for(lambda: store.count() >= 4, what="the events stored")
         text = store.csv_text({"branch": "지점", "all": "전체"})
         rows = [r.split(",") for r in text.lstrip("\ufeff").strip().split("\r\n")]
         assert rows[0][:2] == ["day", "지점"]
         calls_by_branch = {r[1]: int(r[9]) for r in rows[1:]}
-        assert calls_by_branch == {"b1": 1, "b2": 2, "전체": 3}
+        assert calls_by_branch == {"b1": 2, "b2": 2, "전체": 4}
     finally:
         for t in tablets.values():
             t.stop()

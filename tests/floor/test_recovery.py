@@ -143,3 +143,19 @@ def test_what_a_tablets_outbox_dropped_shows_on_the_floor(broker: Broker, tmp_pa
     finally:
         t04.stop()
         board.stop()
+
+
+def test_a_floor_restarted_after_a_tablet_left_shows_it_offline(broker: Broker, tmp_path: Path) -> None:
+    """The old floor let each status set online: after its restart the retained offline mark came first, then
+    the retained status, and every tablet showed online."""
+    t05 = tablet(broker, "t05", tmp_path)
+    t05.seated()
+    assert t05.client.wait_idle()
+    t05.stop()  # leaves cleanly: retained online false, the status stays retained
+    board = floor_board(broker)
+    try:
+        wait_for(lambda: board.tables.get("t05") and board.tables["t05"].status, what="t05's retained status")
+        time.sleep(0.5)
+        assert [v["online"] for v in board.snapshot() if v["table"] == "t05"] == [False]
+    finally:
+        board.stop()
