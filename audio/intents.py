@@ -20,6 +20,10 @@ from audio.grammar import Node, Slot, SlotValue, TemplateError, expand, normalis
 
 DEFAULT_TEMPLATES = Path(__file__).resolve().parent.parent / "content" / "voice" / "ko.yaml"
 
+# How much a decode that heard a decoy counts against an intent in `PhraseBook.vote` (a decode that heard
+# another intent counts 1). bench/voice.py --decoy-weight tries others, on the tuning part only.
+DECOY_WEIGHT = 1.0
+
 YES = "confirm.yes"
 NO = "confirm.no"
 WAKE = "wake"
@@ -279,8 +283,9 @@ class PhraseBook:
             return text, None
         picks = [self.pick(c) for c in decodes]
         votes = sum(1 for _, i in picks if i is not None and _key(i) == _key(intent))
-        against = sum(1 for t, i in picks if (i is not None and _key(i) != _key(intent)) or t in self.decoys)
-        return (text, intent) if votes >= against else (text, None)
+        others = sum(1 for _, i in picks if i is not None and _key(i) != _key(intent))
+        decoys = sum(1 for t, i in picks if i is None and t in self.decoys)
+        return (text, intent) if votes >= others + DECOY_WEIGHT * decoys else (text, None)
 
 
 def _key(intent: Intent) -> tuple[str, str]:

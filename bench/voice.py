@@ -184,6 +184,7 @@ def main() -> None:
     ap.add_argument("--wake", default=None, help="wake candidates, comma-separated (default: the catalog's; '': skip)")
     ap.add_argument("--cafe-seconds", type=float, default=150.0, help="café audio per kind (4 kinds); 0: skip")
     ap.add_argument("--catalog", type=Path, default=None, help="other templates (tuning part only)")
+    ap.add_argument("--decoy-weight", type=float, default=None, help="audio.intents.DECOY_WEIGHT (tuning part only)")
     ap.add_argument("--need", nargs="*", default=[], metavar="KEY=N",
                     help="perturbed decodes that must agree, e.g. wake=2 confirm=2 (tuning part only)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -192,10 +193,13 @@ def main() -> None:
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
-    if (args.catalog is not None or args.need) and args.part != TUNING:
-        sys.exit("--catalog and --need try choices: on the tuning part only (--part tuning)")
+    if (args.catalog is not None or args.need or args.decoy_weight is not None) and args.part != TUNING:
+        sys.exit("--catalog, --need and --decoy-weight try choices: on the tuning part only (--part tuning)")
+    from audio import intents
     from audio.vote_runner import AGREE_NEED
 
+    if args.decoy_weight is not None:
+        intents.DECOY_WEIGHT = args.decoy_weight
     AGREE_NEED.update({k: int(v) for k, v in (n.split("=") for n in args.need)})
     catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
     if args.make_takes is not None:
@@ -223,7 +227,8 @@ def main() -> None:
     only = set(args.only.split(",")) if args.only else None
     phrases = phrases_of(catalog, args.sets.split(","), engine.vocabulary, only)
     print(f"# Voice benchmark: the {part.name.upper()} part of bench/voice_split.py — every figure below is for it")
-    print(f"perturbed decodes that must agree: {AGREE_NEED}; catalog {args.catalog or 'content/voice/ko.yaml'}")
+    print(f"perturbed decodes that must agree: {AGREE_NEED}; a decoy counts {intents.DECOY_WEIGHT:g} against an intent "
+          f"in the vote; catalog {args.catalog or 'content/voice/ko.yaml'}")
     print(f"{len(scorer.voices)} voices ({', '.join(v.label for v in scorer.voices)}); rooms: "
           f"{', '.join(r.name for r in part.rooms)} (one per take); conditions: {', '.join(args.noise or NOISES)}; "
           f"{len(phrases)} phrases of {args.sets}")
