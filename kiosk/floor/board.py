@@ -23,6 +23,7 @@ from kiosk.floor import schema, topics
 
 log = logging.getLogger(__name__)
 ACK_KEEP = 50  # call ids kept in a table's retained ack
+RETRY_S = 5.0  # after a message could not be handled (an event not stored), reconnect to have it again
 STALE_S = 200.0  # a tablet re-sends its status every 60 s (ui.HEARTBEAT): one silent this long is offline
 RATE = 5.0  # messages a second one tablet may send on average …
 BURST = 500.0  # … after a burst of this many (a reconnection re-sends its backlog); beyond: dropped, counted
@@ -93,6 +94,8 @@ class FloorBoard:
         self.on_staff: Callable[[str], None] | None = None  # staff entered their PIN on this table's tablet
         self._seen: dict[str, None] = {}  # event ids already handled (QoS 1 may deliver twice)
         self._lock = threading.RLock()
+        self._retry: threading.Timer | None = None
+        self._stopped = False
         self.acks_path = acks_path
         for table, acked in _load_acks(acks_path).items():
             self._table(table).acked = acked
@@ -114,6 +117,11 @@ class FloorBoard:
         self.client.loop_start()
 
     def stop(self) -> None:
+        self._stopped = True
+        with self._lock:
+            retry, self._retry = self._retry, None
+        if retry is not None:
+            retry.cancel()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -147,11 +155,29 @@ class FloorBoard:
     def _on_message(self, client: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
             self.handle(msg.topic, bytes(msg.payload), retained=bool(msg.retain))
-        except Exception:  # not acknowledged: the broker delivers it again at the next connection
-            log.exception("floor: message on %s not handled", msg.topic)
+        except Exception:  # not acknowledged: the broker delivers it again at the next connection, …
+            log.exception("floor: message on %s not handled; the broker keeps it", msg.topic)
+            self._reconnect_soon()  # … which comes soon (unacknowledged messages would fill the window)
             return
         if msg.qos > 0:
             client.ack(msg.mid, msg.qos)
+
+    def _reconnect_soon(self) -> None:
+        with self._lock:
+            if self._retry is not None:
+                return
+            self._retry = threading.Timer(RETRY_S, self._reconnect)
+            self._retry.daemon = True
+            self._retry.start()
+
+    def _reconnect(self) -> None:
+        """A fresh connection to the same session: the broker sends again what we did not acknowledge."""
+        self.client.disconnect()
+        self.client.loop_stop()
+        with self._lock:
+            self._retry = None
+        if not self._stopped:
+            self.start()
 
     # ------------------------------------------------------------ messages
     def _drop(self, why: str, topic: str) -> None:
@@ -210,9 +236,8 @@ class FloorBoard:
             elif kind == "content":
                 state.content = data
             elif kind == "event":
-                if not self._first_time(data["id"]):
+                if data["id"] in self._seen:
                     return
-                self.events_seen += 1
                 call = data.get("call")
                 if data["kind"] == "call" and call["id"] not in state.acked:
                     state.calls[call["id"]] = call
@@ -220,6 +245,10 @@ class FloorBoard:
         if kind == "event" and self.on_event is not None:
             branch = topics.split_key(table)[0]
             self.on_event({**data, "branch": branch} if branch else data)  # the store keys it "b1/t01"
+        if kind == "event":  # handled (stored): a second delivery is a duplicate from now on
+            with self._lock:
+                self._note_seen(data["id"])
+                self.events_seen += 1
         if kind == "event" and data["kind"] == "staff" and self.on_staff is not None:
             self.on_staff(table)
         if republish is not None:
@@ -241,14 +270,11 @@ class FloorBoard:
     def _ack_payload(self, state: TableState) -> dict[str, Any]:
         return {"acked": list(state.acked), "at": round(self.clock(), 3)}
 
-    def _first_time(self, event_id: str) -> bool:
-        if not event_id or event_id in self._seen:
-            return False
+    def _note_seen(self, event_id: str) -> None:
         self._seen[event_id] = None
         if len(self._seen) > 20000:
             for old in list(self._seen)[:10000]:
                 del self._seen[old]
-        return True
 
     def _table(self, table: str) -> TableState:
         if table not in self.tables:
