@@ -49,9 +49,9 @@ def proc_cpu_rss(pid: int) -> tuple[float, float]:
 # ---------------------------------------------------------------- the tablets' process
 def run_tablets(port: int, passwords: dict[str, str], first: int, tables: int, seconds: float, call_every: float,
                 folder: Path) -> None:
-    from kiosk.floor.client import FloorConfig
-    from kiosk.floor.report import REASONS
-    from kiosk.floor.table import TableFloor
+    from floor.client import FloorConfig
+    from floor.report import REASONS
+    from floor.table import TableFloor
 
     floors = []
     for i in range(first, first + tables):
@@ -233,7 +233,7 @@ def main() -> None:
         return
 
     sys.path.insert(0, str(ROOT))
-    from kiosk.floor.serve import Floor, FloorSetup
+    from floor.serve import Floor, FloorSetup
     from tests.floor.broker import Broker
 
     folder = Path(tempfile.mkdtemp(prefix="tablehost-floor-bench-"))

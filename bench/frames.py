@@ -304,7 +304,7 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
             in_dialog += 1
             continue
         in_dialog = 0
-        s = ctx.session if ctx is not None else None
+        s = ctx.table if ctx is not None and ctx.playing else None
         if app.sm.current != "host" or s is None or ctx.host is None:
             ctx = open_game()
             continue

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.journal import Journal, archive, close_into, open_journal, replace
+from table.journal import Journal, archive, close_into, open_journal, replace
 
 SHIM = r"""
 #define _GNU_SOURCE
@@ -139,8 +139,8 @@ def _ends(folder: Path, games: int, old: bool) -> list[float]:
 LONG_GAME = """
 import os, signal, sys, time
 from pathlib import Path
-from kiosk import journal_sync
-from kiosk.journal import Journal
+from table import journal_sync
+from table.journal import Journal
 if sys.argv[3] == "old":
     journal_sync.Syncer.WAL_FRAMES = 10 ** 9  # emptied only at open and close
 path = Path(sys.argv[1])

@@ -180,7 +180,6 @@ def main(argv: list[str] | None = None) -> None:
     from audio.status import StatusBoard
     from audio.voice_system import start_voice
     from bench.voice_split import HELD_OUT, SPLIT
-    from kiosk.session import Session
     from kiosk.testing import Driver, start_app
 
     app = start_app(Path(tempfile.mkdtemp(prefix="bench-voice-ui-")))
@@ -196,9 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     ctl = system.controller
     driver.wait_for(lambda: ctl.available, 180)
     app.start_voice(controller=ctl)
-    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
-                          app.journal_dir, seed=4)
-    app.session = session
+    app.table.start("spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, seed=4)
     app.host("spyfall")
     driver.wait_screen("host")
     bridge = app.voice

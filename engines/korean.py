@@ -1,5 +1,5 @@
 """Korean particles chosen from how a word really ends (standard library only, so engines and the kiosk
-both use it; `kiosk.i18n` re-exports it).
+both use it; `content.i18n_catalog` re-exports it).
 
 Write the particle pair in the placeholder and let `fmt` pick the form:
 

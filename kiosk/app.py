@@ -21,12 +21,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk import gl_frames, ops, paths, storage
-from kiosk import settings as settings_mod
-from kiosk.i18n import Translator
-from kiosk.notices import Notice, add
-from kiosk.session import CURRENT, Session
+from content.i18n_catalog import Translator
+from kiosk import gl_frames
 from kiosk.splash import register_fonts
+from table import ops, paths, storage
+from table import settings as settings_mod
+from table.notices import Notice, add
+from table.session import CURRENT
+from table.table import Table
 
 if TYPE_CHECKING:
     from content.loader import Library
@@ -99,7 +101,6 @@ class TableHostApp(App):
         self._library_loaded: Library | BaseException | None = None
         self._defer_content = defer_content
         self.now = clock
-        self.session: Session | None = None
         self.errors: list[str] = []
         self.storage_error = ""  # an uncaught error that was the data folder's (read-only, full, I/O)
         self._allow_exit = False
@@ -131,6 +132,11 @@ class TableHostApp(App):
         self.translator = Translator(self.settings.lang)
         self.lang = self.translator.lang
         self.journal_dir = data_dir / "journal"
+        if getattr(self, "table", None) is None:
+            self.table: Table = Table(lambda: self.library, self.journal_dir, clock=self.now, notices=self.notices)
+        else:
+            self.table.close()
+            self.table.journal_dir, self.table.notices = self.journal_dir, self.notices
         self._library = None
         if self._defer_content:
             self._defer_content = False  # only the first folder: later ones (turnover, tests) load at once
@@ -186,7 +192,7 @@ class TableHostApp(App):
         _ = self.library  # takes the loaded library (unless something needed it earlier)
         if self.sm.current == "attract":
             self.sm.current_screen.refresh()
-        if self.session is None:
+        if not self.table.playing:
             self.resume_game()
 
     # ------------------------------------------------------------ build
@@ -219,7 +225,7 @@ class TableHostApp(App):
         from kiosk.widgets.keyboard import KeyboardHost
 
         self.keyboard = KeyboardHost(self.tr, lambda: self.lang)  # for every text field, on every screen
-        from kiosk.table import TableKeeper
+        from kiosk.keeper import TableKeeper
 
         self.keeper = TableKeeper(self)
         return root
@@ -344,9 +350,9 @@ class TableHostApp(App):
         if os.environ.get("TABLEHOST_NO_PHONES") == "1" or not self.settings.phones_enabled:
             return
         try:
-            from kiosk.phones.channel import PhoneHub
-            from kiosk.phones.qr import lan_address
-            from kiosk.phones.server import PhoneServer
+            from phones.channel import PhoneHub
+            from phones.qr import lan_address
+            from phones.server import PhoneServer
 
             hub = PhoneHub(run_on_main=lambda fn: Clock.schedule_once(lambda dt: fn()),
                            store=self.data_dir / "phone_passes.json")
@@ -368,8 +374,7 @@ class TableHostApp(App):
 
         self.phones, self.phones_server = hub, server
         AskWatcher(hub, self.tr)  # "is this your phone?" on any screen, for a phone new to its seat (admit.py)
-        if self.session is not None:
-            hub.attach(self.session)  # a game resumed before the server was up
+        hub.follow(self.table)  # a game resumed before the server was up is attached at once
 
     def start_floor(self) -> None:
         """The café floor (MQTT) when staff configured one; without it the tablet works exactly as before."""
@@ -387,7 +392,7 @@ class TableHostApp(App):
         from kiosk.phones.panel import PhonesPanel
 
         host = self.get_screen("host")
-        if self.session is None and host.ctx is not None and host.host_widget is not None:
+        if not self.table.playing and host.ctx is not None and host.host_widget is not None:
             from kiosk.phones.setup import SetupLink  # set-up: phones join now and type their names
 
             if not SetupLink(self.phones, host.host_widget, host.ctx.game.id).open():
@@ -396,8 +401,7 @@ class TableHostApp(App):
         PhonesPanel(self.phones, self.phones_server.join_url, self.phones_server.url, self.tr).open()
 
     def on_stop(self) -> None:
-        if self.session is not None:
-            self.session.close()
+        self.table.close()
         if self.floor is not None:
             self.floor.stop()
         if self.voice is not None:
@@ -407,7 +411,7 @@ class TableHostApp(App):
                 self.phones_server.stop()
             except Exception:
                 log.exception("phone server stop failed")
-        from kiosk.phones import tokens
+        from phones import tokens
 
         tokens.flush()  # the phones' passes still being written (tokens.py)
         if self.narrator is not None:
@@ -418,26 +422,23 @@ class TableHostApp(App):
 
     def check_storage(self) -> bool:
         """The data folder went read-only (or full) while the kiosk runs: go on from a folder in memory, the
-        game resuming from a copy of its journal (kiosk/storage.py). True when it switched."""
+        game resuming from a copy of its journal (table/storage.py). True when it switched."""
         error, self.storage_error = self.storage_error, ""
         problem = storage.write_problem(self.data_dir)
         if not problem and storage.journal_problem(self.journal_dir):  # the journal folder alone (#42): renewed,
-            if self.session is not None:  # else (a read-only mount of it) in memory too
-                self.session.close()
-                self.session = None
+            self.table.close()  # else (a read-only mount of it) in memory too
             problem = storage.renew_journal_folder(self.journal_dir, self.notices)
             if not problem:
                 return False
         problem = problem or error
         if not problem:
             return False
-        if self.session is not None:
-            self.session.close()
-            self.session = None
+        self.table.close()
         source = self.data_dir
         folder, _ = storage.choose(source, problem)
         # settings and content stay as loaded; only where the kiosk writes moves
         self.data_dir, self.settings_path, self.journal_dir = folder, folder / "settings.json", folder / "journal"
+        self.table.journal_dir = self.journal_dir
         add(self.notices, "storage_readonly", folder=str(source), problem=problem)
         ops.setup_logging(folder)
         return True
@@ -446,17 +447,14 @@ class TableHostApp(App):
         """After a restart (or a power cut) go straight back into the unfinished game."""
         self.check_storage()
         try:
-            resumed = Session.resume(self.library, self.journal_dir, clock=self.now, notices=self.notices)
+            report = self.table.resume()
         except Exception:
             log.exception("could not resume the journal; starting fresh")
             return False
-        if resumed is None:
+        if report is None:
             return False
-        self.session, report = resumed
-        log.info("resumed %s: %d actions replayed, %d dropped", self.session.game.id, report.replayed,
-                 report.dropped)
-        self.get_screen("detail").game_id = self.session.game.id
-        self.host(self.session.game.id)
+        self.get_screen("detail").game_id = self.table.game.id
+        self.host(self.table.game.id)
         if announce:
             self.toast(self.tr("host.resumed"))
         return True
@@ -476,10 +474,7 @@ class TableHostApp(App):
             self.keyboard.close()
         if self.narration is not None:
             self.narration.hush()  # not a word of the last table's narration reaches the next guests
-        if self.session is not None:
-            self.session.close()
-            self.session = None
-        self.use_data_dir(data_dir)
+        self.use_data_dir(data_dir)  # the table lets its game go (it resumed from its journal, if ever)
         self.set_lang(self.settings.lang)  # as a turnover does: the keyboard's layout too, not only the texts
         self.start_floor()
         if self.sm.has_screen("library"):
@@ -607,7 +602,6 @@ class TableHostApp(App):
 
     def exit_kiosk(self) -> None:
         """Staff only (behind the PIN): leave the app."""
-        if self.session is not None:
-            self.session.close()
+        self.table.close()
         self._allow_exit = True
         self.stop()

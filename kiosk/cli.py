@@ -19,7 +19,8 @@ def _out(data: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     import os
 
-    from kiosk import env, paths, storage
+    from kiosk import env
+    from table import paths, storage
 
     source = paths.data_dir()
     folder, problem = storage.choose(source)  # a read-only data folder: run in memory, warn staff
@@ -30,8 +31,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         os.environ["KIVY_HOME"] = str(folder / "kivy")
     env.configure(windowed=args.windowed)
     env.apply_config()
-    from kiosk.notices import add
     from kiosk.splash import start_kiosk
+    from table.notices import add
 
     app = start_kiosk(folder)  # a splash from the first frame, with progress while content and screens load
     if problem:
@@ -67,7 +68,7 @@ def _stop_on_sigterm(app: Any) -> None:
 def _library() -> Any:
     """The shipped content with the café's overlay (the data folder's content/), as the kiosk loads it."""
     from content.loader import load_library
-    from kiosk.paths import data_dir
+    from table.paths import data_dir
 
     overlay = data_dir() / "content"
     return load_library(overlay=overlay if overlay.is_dir() else None)
@@ -212,7 +213,7 @@ def cmd_narration_render(args: argparse.Namespace) -> int:
     from audio.cache import progress_bar, render_all
     from content.loader import load_library
     from kiosk.narration import all_segments
-    from kiosk.paths import data_dir
+    from table.paths import data_dir
 
     base = data_dir()
     library = load_library(overlay=base / "content")
@@ -233,8 +234,8 @@ def cmd_floor(args: argparse.Namespace) -> int:
     """The café floor page (staff, on the LAN): every table live, calls, content, statistics."""
     from dataclasses import replace
 
-    from kiosk.floor.serve import FloorSetup, read_env, run
-    from kiosk.paths import data_dir
+    from floor.serve import FloorSetup, read_env, run
+    from table.paths import data_dir
 
     problem = read_env(Path(args.env), required=args.env != ENV_FILE)
     if problem:
@@ -253,9 +254,9 @@ def cmd_floor(args: argparse.Namespace) -> int:
 def cmd_pin_reset(args: argparse.Namespace) -> int:
     """Set a new staff PIN and clear the lockout: the way back in when the settings were damaged (the kiosk
     then refuses every PIN) or the lock is long. Needs a shell on the tablet, i.e. someone who may."""
-    from kiosk import settings as settings_mod
-    from kiosk.paths import data_dir
-    from kiosk.pin import PinLock, valid_new_pin
+    from table import settings as settings_mod
+    from table.paths import data_dir
+    from table.pin import PinLock, valid_new_pin
 
     pin = args.pin
     if pin is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from kiosk.paths import data_dir
+from table.paths import data_dir
 
 WIDTH, HEIGHT = 1280, 800  # a 10" landscape tablet, and the size screenshots are taken at
 

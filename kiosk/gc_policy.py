@@ -137,9 +137,10 @@ def game_screen() -> tuple[Hashable | None, str]:
     widget, ctx = host.host_widget, host.ctx
     if widget is None:
         return None, rest
-    session = getattr(ctx, "session", None)
-    shown = rest if sm.current != "host" else "set-up" if session is None else "play"
-    return (serial(widget), serial(session)), shown
+    table = getattr(ctx, "table", None)
+    playing = table is not None and ctx.playing
+    shown = rest if sm.current != "host" else "set-up" if not playing else "play"
+    return (serial(widget), serial(table.journal if playing else None)), shown
 
 
 _SERIALS = itertools.count(1)

@@ -5,7 +5,7 @@ the game waits for, the scores, and one button per action the table is offered (
 action with several values lists them, labelled from the FieldSpecs and the view's catalogs (the
 phones' labeller). A player's own moves — PRIVATE ones included — open only in that player's private
 channel (their phone, or the tablet handed to them), where a refusal tells nothing they do not know.
-FINAL actions ask first. Timeouts need nothing here: the session fires the engine's deadlines.
+FINAL actions ask first. Timeouts need nothing here: the table fires the engine's deadlines.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from kiosk.hosting import GameHost, HostContext
-from kiosk.phones.labels import Catalogs, Labeller, fill_free
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
+from phones.labels import Catalogs, Labeller, fill_free
 
 
 def _label(text: str, size: str = BODY, color: Any = None, height: float = 44) -> TLabel:
@@ -46,7 +46,7 @@ class GenericHost(GameHost):
         self.labeller = Labeller(Catalogs.load(), ctx.game.id)
         lo, _hi = ctx.game.info.players
         self.count = lo
-        if ctx.session is None:
+        if not ctx.playing:
             self.show_setup()
 
     # ------------------------------------------------------------ helpers
@@ -54,8 +54,7 @@ class GenericHost(GameHost):
         return self.labeller.words(entry, self.ctx.lang)
 
     def names(self) -> list[str]:
-        assert self.ctx.session is not None
-        return [p["name"] for p in self.ctx.session.view(None)["common"]["players"]]
+        return [p["name"] for p in self.ctx.table.view(None)["common"]["players"]]
 
     # ------------------------------------------------------------ set-up
     def show_setup(self) -> None:
@@ -82,8 +81,8 @@ class GenericHost(GameHost):
 
     # ------------------------------------------------------------ play
     def refresh(self, step: Step[Any] | None) -> None:
-        session = self.ctx.session
-        if session is None:
+        session = self.ctx.table
+        if not self.ctx.playing:
             self.show_setup()
             return
         self.clear_widgets()
@@ -131,9 +130,8 @@ class GenericHost(GameHost):
     def choose(self, seat: int, name: str) -> None:
         """An offered action: one value → send it; several → list them (the values of an action that is
         not PRIVATE never depend on a secret: the conformance tests check it)."""
-        assert self.ctx.session is not None
-        actions = [a for a in self.ctx.session.legal(seat) if a.NAME == name]
-        entries = self.labeller.entries(actions, self.ctx.session.view(None))
+        actions = [a for a in self.ctx.table.legal(seat) if a.NAME == name]
+        entries = self.labeller.entries(actions, self.ctx.table.view(None))
         if len(entries) == 1 and not entries[0]["free"]:
             self.go(actions[entries[0]["id"]], self.text(entries[0]))
             return
@@ -174,9 +172,8 @@ class GenericHost(GameHost):
                     typed.setdefault(name, []).append(field.text)
                 else:
                     typed[name] = field.text
-            assert self.ctx.session is not None
             try:
-                filled = fill_free(action, typed, entry, self.ctx.session.engine.action_from_dict)
+                filled = fill_free(action, typed, entry, self.ctx.table.engine.action_from_dict)
             except (ValueError, KeyError):
                 return
             pick(filled, self.text(entry))
@@ -187,13 +184,11 @@ class GenericHost(GameHost):
 
     def mine(self, seat: int) -> None:
         """The player's own moves, in their private channel only."""
-        assert self.ctx.session is not None
         name = self.names()[seat]
 
         def content(done: Callable[[], None]) -> Widget:
-            assert self.ctx.session is not None
-            actions = self.ctx.session.legal(seat)
-            view = self.ctx.session.view(seat)
+            actions = self.ctx.table.legal(seat)
+            view = self.ctx.table.view(seat)
             entries = self.labeller.entries(actions, view)
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             for widget in self._parts(view):

@@ -1,7 +1,7 @@
 """What a game's host screen gets from the kiosk (see HOSTING.md).
 
-`HostContext` is the one door from a game screen to the session: start a game, dispatch actions (a
-RuleError becomes a toast in the guest's language and changes nothing), the private channel per seat,
+`HostContext` is the one door from a game screen to the running table (table.Table): start a game, act on it
+(a RuleError becomes a toast in the guest's language and changes nothing), the private channel per seat,
 confirmations, the translator. `GameHost` is the base widget each game subclasses."""
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from content.loader import Game
 from engines import find_engine
 from engines.core import Action, RuleError, Step
 from kiosk import gc_policy
-from kiosk.session import Session, UndoLocked
 from kiosk.widgets.dialogs import ConfirmDialog
 from kiosk.widgets.dismantle import held_off_screen
 from kiosk.widgets.handover import HandOver
 from kiosk.widgets.keep import Keep
+from table.session import UndoLocked
+from table.table import TOUCH, Change, Channel, Table, handover
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -32,15 +33,19 @@ log = logging.getLogger(__name__)
 
 
 class HostContext:
+    """A game screen's door to the running table (`app.table`, table/table.py): it starts the game, acts through
+    `Table.act` on the channel the tap came from, and follows the table's changes to redraw."""
+
     def __init__(self, app: TableHostApp, game: Game) -> None:
         self.app = app
         self.game = game
-        self.session: Session | None = None
+        self.table: Table = app.table
         self.host: GameHost | None = None
         self.last_error: RuleError | None = None
         self.open_dialog: Any = None
         self.alive = True  # False once the screen is gone: late callbacks must not reach the next table
         self._celebrated = False  # the winner sound played for this game
+        self.table.subscribe(self._on_change)
 
     # -- translation
     def tr(self, key: str, **params: Any) -> str:
@@ -51,43 +56,36 @@ class HostContext:
         return self.app.lang
 
     # -- the game
-    def start(self, config: Mapping[str, Any], seed: int | None = None) -> Session | None:
-        """Start a new game with this config (archiving any unfinished one). Bad config → toast, None."""
-        old = self.app.session
-        if old is not None:
-            old.unsubscribe(self._on_step)
-            old.close()  # its journal is archived by Session.new; close the connection first
-            self.app.session = None
-            self.session = None
+    @property
+    def playing(self) -> bool:
+        """This screen's game is open at the table."""
+        return self.table.playing and self.table.game.id == self.game.id
+
+    def start(self, config: Mapping[str, Any], seed: int | None = None) -> bool:
+        """Start a new game with this config (archiving any unfinished one). Bad config → toast, False."""
         try:
-            session = Session.new(self.app.library, self.game.id, config, self.app.journal_dir, seed=seed,
-                                  clock=self.app.now, notices=self.app.notices)
+            self.table.start(self.game.id, config, seed=seed)
         except (RuleError, ValueError, KeyError) as exc:
             if not isinstance(exc, RuleError):  # its text is for developers, and English
                 log.warning("a game did not start: %r", exc)
             self.toast(exc.message(self.lang) if isinstance(exc, RuleError) else self.tr("errors.bad_setup"))
-            return None
-        self.attach(session)
-        return session
+            return False
+        return True
 
     def setup_limits(self, config: Mapping[str, Any]) -> Mapping[str, tuple[int, int]]:
         """The engine's ranges for a set-up's number options given the rest of `config` (rounds…)."""
         return find_engine(self.game.engine_name).setup_limits(config, self.game.pack)
 
-    def attach(self, session: Session) -> None:
-        if self.session is not None and self.session is not session:
-            self.session.unsubscribe(self._on_step)
-        self.session = session
-        self._celebrated = session.outcome is not None  # a game resumed after its end is not won again
-        session.subscribe(self._on_step)
-        self.app.session = session
-        if self.app.phones is not None:
-            self.app.phones.attach(session)  # new passes per seat; the hub follows the session itself
+    def attach(self) -> None:
+        """The table's game (started here, or resumed) is this screen's: draw it."""
+        table = self.table
+        self._celebrated = table.outcome is not None  # a game resumed after its end is not won again
         if self.host is not None:
             host = self.host
             before = _on_show(host)
             host.keep.clear()  # other players, other board: nothing kept from the last game
-            host.on_session(session)
+            table.pace(host.holds_back)  # the screen's pacing holds for every channel (Table.act)
+            host.on_table(table)
             now = {id(w) for w in _on_show(host)}
             for w in before:  # the last game's table (a new game started on a screen that resumed one, after
                 if id(w) not in now:  # voice's 이전): taken apart in a pause; frozen with the screen, it was cyclic
@@ -97,12 +95,11 @@ class HostContext:
             self.app.voice.update_context()
 
     def detach(self) -> None:
-        """This context's screen is going away: stop listening to the session (it lives on), and refuse
+        """This context's screen is going away: stop following the table (its game lives on), and refuse
         anything a late callback still asks for (a hand-over scheduled before a table turnover must never
         show the previous table's secrets)."""
         self.alive = False
-        if self.session is not None:
-            self.session.unsubscribe(self._on_step)
+        self.table.unsubscribe(self._on_change)
         dialog = self.open_dialog
         while dialog is not None:  # a question may sit on a hand-over: close both
             under, dialog.under = getattr(dialog, "under", None), None  # a kept dialog keeps no old game
@@ -114,36 +111,58 @@ class HostContext:
         self.open_dialog = None
         self.host = None
 
-    def _on_step(self, session: Session, step: Step[Any] | None) -> None:
+    def _on_change(self, table: Table, change: Change) -> None:
+        if not self.alive:
+            return
+        if change.kind in ("started", "resumed"):
+            if self.playing:
+                self.attach()
+            return
+        if change.kind in ("ended", "closed") or not self.playing:
+            return
         if self.host is not None:
-            self.host.refresh(step)
-        if step is not None and session.outcome is not None:
+            self.host.refresh(change.step)
+        if change.step is not None and table.outcome is not None:
             self.celebrate()
         if self.app.voice is not None:
             self.app.voice.update_context()  # names and legal moves may have changed
 
+    def channel(self, action: Action) -> Channel:
+        """Where a tap on this tablet comes from: the hand-over open for the action's seat (a private screen),
+        else the shared screen."""
+        seat = getattr(action, "seat", None)
+        dialog = self.open_dialog
+        while dialog is not None:
+            if isinstance(dialog, HandOver) and dialog.seat is not None and dialog.seat == seat:
+                return handover(seat)
+            dialog = getattr(dialog, "under", None)
+        return TOUCH
+
     def dispatch(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-                 danger: bool = False, confirmed: bool = False, toast: bool = True) -> Step[Any] | None:
-        """The one door from a screen to the session. An action its engine marks FINAL asks first — the
+                 danger: bool = False, confirmed: bool = False, toast: bool = True,
+                 channel: Channel | None = None) -> Step[Any] | None:
+        """The one door from a screen to the table. An action its engine marks FINAL asks first — the
         screen's `question`, else words built from the action's declaration — and is sent only on yes;
         no screen decides what needs a confirmation. `confirmed`: a frontend that asked already (voice,
         after its 네). `then(step)` follows the send (step None after a refusal, kept in `last_error` and
         shown as a toast unless `toast` is False: a private channel shows it itself, the shared screen
         must not). Returns the step when sent at once; None when refused or asked."""
-        if self.session is None or not self.alive:
+        if not self.playing or not self.alive:
             return None
-        if type(action).FINAL and not confirmed:
-            self.confirm(question or self.question(action), lambda: self._send(action, then, toast), danger=danger)
+        channel = channel or self.channel(action)
+        if self.table.needs_confirmation(action) and not confirmed:
+            self.confirm(question or self.question(action),
+                         lambda: self._send(action, then, toast, channel), danger=danger)
             return None
-        return self._send(action, then, toast)
+        return self._send(action, then, toast, channel)
 
     def _send(self, action: Action, then: Callable[[Step[Any] | None], None] | None,
-              toast: bool = True) -> Step[Any] | None:
-        if self.session is None or not self.alive:
+              toast: bool = True, channel: Channel = TOUCH) -> Step[Any] | None:
+        if not self.playing or not self.alive:
             return None
         try:
             self.last_error = None
-            step = self.session.dispatch(action)
+            step = self.table.act(action, channel, confirmed=True)  # FINAL ones were asked above
         except RuleError as exc:
             self.last_error = exc
             if toast:
@@ -154,20 +173,19 @@ class HostContext:
         return step
 
     def question(self, action: Action) -> str:
-        """A FINAL action's confirmation in words: its label and its values (kiosk/phones/labels.py)."""
-        from kiosk.phones.labels import Catalogs, Labeller
+        """A FINAL action's confirmation in words: its label and its values (phones/labels.py)."""
+        from phones.labels import Catalogs, Labeller
 
-        assert self.session is not None
         labeller = Labeller(Catalogs.load(), self.game.id)
-        (entry,) = labeller.entries([action], self.session.view(None))
+        (entry,) = labeller.entries([action], self.table.view(None))
         return self.tr("host.generic.confirm", what=labeller.words(entry, self.lang))
 
     def undo(self, staff: bool = False) -> bool:
         """Undo the last action; `staff` once the staff PIN was given (see Session.undo)."""
-        if self.session is None:
+        if not self.playing:
             return False
         try:
-            return self.session.undo(staff=staff)
+            return self.table.undo(staff=staff)
         except UndoLocked:
             self.toast(self.tr("host.undo_staff"))
             return True
@@ -176,13 +194,8 @@ class HostContext:
         """Close the game (journal archived) and go back to the game's page."""
         if getattr(self.app, "narration", None) is not None:
             self.app.narration.hush()  # silence first: archiving the journal takes a moment
-        if self.app.phones is not None:
-            self.app.phones.end_game()  # every seat's pass dies with the game
-        if self.session is not None:
-            self.session.unsubscribe(self._on_step)
-            self.session.end(later=True)  # written and archived off the UI thread (fsyncs)
-        self.session = None
-        self.app.session = None
+        if self.playing:
+            self.table.end(later=True)  # written and archived off the UI thread (fsyncs); the phones' passes die
         self.app.go("detail")
 
     # -- dialogs and the private channel
@@ -219,15 +232,15 @@ class HostContext:
         if not self.alive:
             return None
         phones = self.app.phones
-        if phones is not None and self.session is not None:
-            if seat is None:
-                names = [p["name"] for p in self.session.view(None)["common"]["players"]]
-                seat = names.index(name) if names.count(name) == 1 else None
-            if seat is not None and phones.route(seat, mode, on_done):
-                key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
-                self.toast(self.tr(key, name=name))
-                return None
+        if seat is None and self.playing:
+            names = [p["name"] for p in self.table.view(None)["common"]["players"]]
+            seat = names.index(name) if names.count(name) == 1 else None
+        if phones is not None and self.playing and seat is not None and phones.route(seat, mode, on_done):
+            key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
+            self.toast(self.tr(key, name=name))
+            return None
         ho = HandOver(name, self.tr, content, on_done, mode)  # taken apart once closed (kiosk.widgets.one_use)
+        ho.seat = seat  # what is tapped on it comes from that seat's private channel (HostContext.channel)
         self.opened(ho)
         ho.open(animation=False)  # at once (Kivy's fade-in held it from a lambda of its own, frozen with it)
         return ho
@@ -255,8 +268,8 @@ class HostContext:
 class GameHost(BoxLayout):
     """Subclass per game (kiosk/games/<game>/__init__.py sets HOST = YourHost).
 
-    Lifecycle: created with the context when the host screen opens. If there is no session yet, show
-    your set-up form and call `ctx.start(config)`; `on_session` then `refresh(step)` follow, and
+    Lifecycle: created with the context when the host screen opens. If no game is open yet, show
+    your set-up form and call `ctx.start(config)`; `on_table` then `refresh(step)` follow, and
     `refresh` runs again after every accepted action (also undo, with step None). Redrawing, take the
     widgets that stay (a board's buttons, a player's row) from `self.keep` (kiosk/widgets/keep.py) instead
     of making them again: making widgets is most of a redraw's time."""
@@ -267,15 +280,15 @@ class GameHost(BoxLayout):
         self.ctx = ctx
         self.keep = Keep(on_drop=gc_policy.drop)  # cleared when a session starts
 
-    def on_session(self, session: Session) -> None:
-        """A game started or was resumed."""
+    def on_table(self, table: Table) -> None:
+        """A game started or was resumed at the table (read it through `table`; act through `ctx.dispatch`)."""
 
     def closing(self) -> None:
         """This screen goes away for good (another game, a table turnover): stop what it started that
         outlives it — speech, listeners on the app's long-lived services."""
 
     def refresh(self, step: Step[Any] | None) -> None:
-        """Redraw from `self.ctx.session.view(None)` and the legal actions."""
+        """Redraw from `self.ctx.table.view(None)` and the legal actions."""
         raise NotImplementedError
 
     def holds_back(self, action: Action) -> str:

@@ -190,7 +190,7 @@ class Driver:
         self.pump(1)
         touch.touch_up()
         self.pump(frames)
-        from kiosk.pin import CHECKS
+        from table.pin import CHECKS
 
         if CHECKS.running:  # a PIN being checked on its worker thread: the guest waits for the answer too
             self.wait_for(lambda: not CHECKS.running)

@@ -19,6 +19,7 @@ from kiosk import gc_policy
 from kiosk.voice_intents import acting_seat, game_intents, slot_values
 from kiosk.widgets.handover import HoldButton
 from kiosk.widgets.theme import MUTED, SMALL, TEXT
+from table.table import VOICE
 
 if TYPE_CHECKING:
     from kiosk.app import TableHostApp
@@ -77,15 +78,15 @@ class VoiceBridge:
         self._place_bar()
         intents = list(NAVIGATION)
         slots: dict[str, dict[str, object]] = {}
-        session = app.session
-        if screen == "host" and session is not None:
-            game = session.game.id
+        table = app.table
+        if screen == "host" and table.playing:
+            game = table.game.id
             try:
-                intents += game_intents(self.controller.catalog, session)
+                intents += game_intents(self.controller.catalog, table)
             except Exception:  # a voice problem must never stop the game: listen for everything instead
                 log.exception("legal voice intents not computed")
                 intents += [spec.name for spec in self.controller.catalog.game_intents(game)]
-            slots = slot_values(session.engine.observe(session.state, None))
+            slots = slot_values(table.engine.observe(table.state, None))
         try:
             self.controller.set_context(screen, intents, slots)
         except Exception:
@@ -217,23 +218,23 @@ class VoiceBridge:
         if name in NAVIGATION:
             self._navigate(name, intent)
             return
-        session = app.session
+        table = app.table
         host = app.get_screen("host")
-        if session is None or host.ctx is None:
+        if host.ctx is None or not host.ctx.playing:
             return
         from audio.intents import to_action
 
         fields = intent.action_fields()
         extra: dict[str, object] = {}
-        cls = session.engine.actions.get(intent.spec.action or "")
+        cls = table.engine.actions.get(intent.spec.action or "")
         if "seat" not in fields and cls is not None:
-            seat = acting_seat(session.engine.observe(session.state, None), cls.NAME, cls.BY, cls.PRIVATE)
+            seat = acting_seat(table.engine.observe(table.state, None), cls.NAME, cls.BY, cls.PRIVATE)
             if seat is None:
                 app.toast(app.tr("voice.who"))
                 return
             extra["seat"] = seat
         try:
-            action = to_action(intent, session.engine.actions, **extra)
+            action = to_action(intent, table.engine.actions, **extra)
         except (KeyError, TypeError) as exc:
             log.warning("voice intent %s does not make an action: %s", name, exc)
             app.toast(app.tr("voice.not_now"))
@@ -243,12 +244,10 @@ class VoiceBridge:
             if game_host is None or not game_host.route_private(action):
                 app.toast(app.tr("voice.private"))
             return
-        why = game_host.holds_back(action) if game_host is not None else ""
-        if why:  # the screen does not offer it yet (its button is greyed with this reason): nor does voice
-            app.toast(why)
-            return
         self.dispatched.append(action)
-        host.ctx.dispatch(action, confirmed=True)  # FINAL ones were confirmed by voice; a refusal → toast
+        # FINAL ones were confirmed by voice (its 네); a refusal — the rules', or the table's pacing that greys the
+        # screen's button with the same reason — is a toast
+        host.ctx.dispatch(action, confirmed=True, channel=VOICE)
 
     def _navigate(self, name: str, intent: Any) -> None:
         app = self.app

@@ -23,10 +23,10 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     keeps; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
     frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
     on the UI thread); none if it never comes."""
+    from content.i18n_catalog import LANGS
     from kiosk.hosting import host_class
-    from kiosk.i18n import LANGS
-    from kiosk.phones.labels import Catalogs
     from kiosk.teach.lookup import build_in_background, overlay_for
+    from phones.labels import Catalogs
 
     deadline = time.monotonic() + 60
     while not app.library_ready() and app._library_job is not None and time.monotonic() < deadline:
@@ -81,7 +81,7 @@ def open_off_screen(app: TableHostApp, game_id: str) -> None:
     texts drawn in the frame after): what it keeps for the next screen (its set-up form, 20-45 ms of UI-thread
     CPU in the tap's frame otherwise) is made now. Not while a game is on (the frame would attach it) or the host
     frame is on show."""
-    if app.session is not None or app.sm.current == "host":
+    if app.table.playing or app.sm.current == "host":
         return
     screen = app.get_screen("host")
     screen.pos, screen.size = app.sm.pos, app.sm.size
@@ -92,7 +92,7 @@ def draw_and_close(app: TableHostApp, game_id: str) -> None:
     """Draw the screen `open_off_screen` built once, into a texture nobody sees (the first drawing of its
     widgets, ~15 ms of UI-thread CPU here, is not in the frame of the first tap on the game), then close it."""
     screen = app.get_screen("host")
-    if app.session is not None or app.sm.current == "host" or screen.game_id != game_id or screen.ctx is None:
+    if app.table.playing or app.sm.current == "host" or screen.game_id != game_id or screen.ctx is None:
         return
     screen.export_as_image()
     screen.clear_body()

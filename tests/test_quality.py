@@ -65,7 +65,7 @@ def test_engines_type_check_under_mypy_strict() -> None:
 
 def test_no_source_file_is_far_over_600_lines() -> None:
     long = []
-    for folder in ("engines", "kiosk", "audio", "content"):
+    for folder in ("engines", "content", "table", "phones", "floor", "audio", "kiosk"):
         for path in (ROOT / folder).rglob("*.py"):
             n = path.read_text(encoding="utf-8").count("\n")
             if n > 700:

@@ -13,7 +13,7 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from kiosk.floor import cases
+from floor import cases
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 

@@ -15,10 +15,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
-from kiosk.floor import topics
-from kiosk.floor.client import DEFAULT_PORT, FloorConfig
-from kiosk.floor.report import REASONS
-from kiosk.floor.table import TableFloor
+from floor import topics
+from floor.client import DEFAULT_PORT, FloorConfig
+from floor.report import REASONS
+from floor.table import TableFloor
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import BODY, DANGER_TEXT, LEAD, MUTED, OK, PANEL, SMALL, TEXT, Panel, TButton, TLabel
 
@@ -83,7 +83,8 @@ class FloorBridge:
                                 on_ack=lambda calls: Clock.schedule_once(lambda dt: self._acked(calls)))
         self.button = TButton(text="", test_id="floor_call", size_hint_x=None, width=dp(150), font_size=SMALL)
         self.button.bind(on_release=lambda *_: self.ask())
-        self._seen: tuple[Any, ...] = ()
+        self._changed = True  # the table changed since the last tick (Table.subscribe)
+        app.table.subscribe(self._on_table)
         self._screen = app.sm.current
         self._teach: tuple[str, float] | None = None
         self._voice = self._voice_count()
@@ -95,8 +96,12 @@ class FloorBridge:
         app.sm.bind(current=self._on_screen)
         self.tick()
 
+    def _on_table(self, _table: Any, _change: Any) -> None:
+        self._changed = True  # reported at the next tick, on the UI thread, at most once a second
+
     def stop(self) -> None:
         self._ev.cancel()
+        self.app.table.unsubscribe(self._on_table)
         self.app.sm.unbind(current=self._on_screen)
         if self.button.parent is not None:
             self.button.parent.remove_widget(self.button)
@@ -127,21 +132,21 @@ class FloorBridge:
     def tick(self) -> None:
         try:
             self._place()
-            session = self.app.session
-            seen = (id(session), getattr(session, "count", None))
-            if seen != self._seen:
-                self._seen = seen
-                self.table.observe(session)
+            table = self.app.table
+            playing = table.playing
+            if self._changed:
+                self._changed = False
+                self.table.observe(table if playing else None)
             voice = self._voice_count()
             if voice > self._voice:
-                game = session.game.id if session is not None else ""
+                game = table.game.id if playing else ""
                 self.table.note_voice(game, voice - self._voice)
             self._voice = voice
             if time.monotonic() - self._beat >= HEARTBEAT:
                 self._beat = time.monotonic()
                 self.table.heartbeat()
             self._show_button()
-            if self._screen == "attract" and session is None and self.table.content_waiting():
+            if self._screen == "attract" and not playing and self.table.content_waiting():
                 self._apply_content()  # between guests: the floor's new content goes in now
         except Exception:
             log.exception("floor tick failed")

@@ -1,4 +1,4 @@
-"""The tablet's question for a phone new to its seat (issues 37, 42; the door: kiosk/phones/admit.py).
+"""The tablet's question for a phone new to its seat (issues 37, 42; the door: phones/admit.py).
 
 On whatever screen is showing, the tablet asks "a phone wants to join 민호's seat — does it show this
 number?" with the four digits the phone shows. Only the seat's public name and the digits are on the
@@ -16,9 +16,9 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.phones.admit import Asking
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
+from phones.admit import Asking
 
 Translate = Callable[..., str]
 

@@ -30,10 +30,10 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from kiosk import gc_policy
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.qr import qr_png
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
+from phones.channel import PhoneHub
+from phones.qr import qr_png
 
 Translate = Callable[..., str]
 PHONE_COLOURS = {"connected": OK, "asking": ACCENT, "away": TEXT}

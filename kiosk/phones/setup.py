@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
-from kiosk.phones.channel import PhoneHub
+from phones.channel import PhoneHub
 
 NUMBERED = re.compile(r"_name_(\d+)$")
 NAMED = ("mj_name_detective", "mj_name_jack")  # Mr. Jack: seat 0 the detective, seat 1 Jack
@@ -69,7 +69,7 @@ class SetupLink:
         return True
 
     def sync(self) -> None:
-        if self.form.get_root_window() is None or self.hub.session is not None:  # left the form, or game on
+        if self.form.get_root_window() is None or self.hub.table is not None:  # left the form, or game on
             self.stop()
             return
         fields = name_fields(self.form)
@@ -84,5 +84,5 @@ class SetupLink:
             self._event = None
         if SetupLink.active is self:
             SetupLink.active = None
-            if self.hub.session is None:
+            if self.hub.table is None:
                 self.hub.close_setup()

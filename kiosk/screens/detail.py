@@ -58,5 +58,5 @@ class DetailScreen(Screen):
         ids.components.text = app.tr("detail.components") + "\n" + "\n".join(comps) if comps else ""
         ids.tip.text = info.first_game_tip.get(lang) if info.first_game_tip else ""
         ids.host.disabled = not game.playable
-        resuming = app.session is not None and app.session.game.id == game.id
+        resuming = app.table.playing and app.table.game.id == game.id
         ids.host.text = app.tr("detail.resume") if resuming else app.tr("detail.host")

@@ -51,8 +51,8 @@ class HostScreen(Screen):
         self.ctx.host = host
         self.host_widget = host
         body.add_widget(host)
-        if app.session is not None and app.session.game.id == game_id:
-            self.ctx.attach(app.session)
+        if self.ctx.playing:
+            self.ctx.attach()
         self._sync_bar()
 
     def refresh(self) -> None:
@@ -88,7 +88,7 @@ class HostScreen(Screen):
         self.host_widget = None
 
     def _sync_bar(self) -> None:
-        has = self.ctx is not None and self.ctx.session is not None
+        has = self.ctx is not None and self.ctx.playing
         for button in (self.ids.undo, self.ids.end):  # set-up: nothing to undo/end, hidden in their places
             button.disabled = not has  # (kept wide: the bar's other buttons stay put when the game starts)
             button.opacity = 1 if has else 0
@@ -110,18 +110,19 @@ class HostScreen(Screen):
         Clock.unschedule(self._tick)
 
     def _tick(self, _dt: float) -> None:
-        """Submit due timeouts (a clock that ran out) to the session."""
+        """Submit due timeouts (a clock that ran out) to the table."""
         self._sync_bar()
-        if self.ctx is not None and self.ctx.session is not None:
-            self.ctx.session.tick()
+        if self.ctx is not None and self.ctx.playing:
+            self.ctx.table.check()  # a failure of the journal's thread is raised here, on the UI thread
+            self.ctx.table.tick()
 
     def ask_undo(self) -> None:
         """Undo with a confirmation; across a step that revealed or probed a secret, only with the staff PIN
         (else Undo would make every reveal a free probe: an escape, an arrest, the Joker's card)."""
         app = App.get_running_app()
-        if self.ctx is None or self.ctx.session is None:
+        if self.ctx is None or not self.ctx.playing:
             return
-        if self.ctx.session.undo_needs_staff():
+        if self.ctx.table.undo_needs_staff():
             from kiosk.widgets.pin_dialog import StaffPinDialog
 
             dlg = StaffPinDialog(app, app.tr("host.undo_staff"), lambda: self._undo(staff=True))
@@ -137,7 +138,7 @@ class HostScreen(Screen):
 
     def ask_end(self) -> None:
         app = App.get_running_app()
-        if self.ctx is None or self.ctx.session is None:
+        if self.ctx is None or not self.ctx.playing:
             return
         self.ctx.confirm(app.tr("host.confirm_end"), self._end, danger=True)
 

@@ -1,5 +1,5 @@
 """The staff PIN pad between guests and the staff screen (and so the operating system). With no PIN yet (a fresh
-install without TABLEHOST_PIN: kiosk/settings.py) it asks staff to choose one, twice, before anything else; the
+install without TABLEHOST_PIN: table/settings.py) it asks staff to choose one, twice, before anything else; the
 attract screen comes here until they have (issue #42: no more 0000 on every fresh install)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from kiosk.pin import CHECKS, PinLock, hash_pin, valid_new_pin
-from kiosk.settings import DEFAULT_PIN
 from kiosk.widgets.pin_dialog import post
+from table.pin import CHECKS, PinLock, hash_pin, valid_new_pin
+from table.settings import DEFAULT_PIN
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -24,7 +24,7 @@ Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 class PinScreen(Screen):
     entered = StringProperty("")
     message = StringProperty("")
-    checking = BooleanProperty(False)  # the PIN's hash runs on a worker thread (kiosk.pin.Checks)
+    checking = BooleanProperty(False)  # the PIN's hash runs on a worker thread (table.pin.Checks)
     choosing = BooleanProperty(False)  # no PIN yet: staff choose one (no way back to the guests before)
     step = BooleanProperty(False)  # the message says the next step (while choosing), not what went wrong
     first = ""  # while choosing: the PIN entered once

@@ -12,13 +12,13 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
 
 from audio.status import BOARD
+from content.i18n_catalog import LANGS, one_language
 from content.loader import load_library
-from kiosk import ops
-from kiosk.i18n import LANGS, one_language
-from kiosk.pin import valid_new_pin
 from kiosk.screens.staff_recording import build_recordings  # noqa: F401  (a section of the staff screen)
 from kiosk.widgets.keypad import Keypad
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, MUTED, OK, SMALL, TEXT, TITLE, TButton, TLabel
+from table import ops
+from table.pin import valid_new_pin
 
 DEVICES = ("speaker", "tts", "microphone", "asr_model")
 
@@ -43,8 +43,8 @@ def _scroll_text(panel: Any, text: str, size: str = SMALL) -> TLabel:
 
 def build_table(app: Any, panel: Any, screen: Any) -> None:
     _title(panel, app.tr("staff.table_title"))
-    playing = app.session is not None
-    name = app.session.game.info.name.get(app.lang) if playing else ""
+    playing = app.table.playing
+    name = app.table.game.info.name.get(app.lang) if playing else ""
     panel.add_widget(TLabel(text=app.tr("staff.table_playing", game=name) if playing else app.tr("staff.table_free")))
     row = _row(panel, 84)
     b = TButton(text=app.tr("staff.new_table"), kind="primary", test_id="staff_new_table")
@@ -68,7 +68,7 @@ def build_table(app: Any, panel: Any, screen: Any) -> None:
 
 
 def _notices(app: Any, panel: Any, screen: Any) -> None:
-    """Damage found and handled since the kiosk started (kiosk/notices.py), until staff have read it."""
+    """Damage found and handled since the kiosk started (table/notices.py), until staff have read it."""
     if not app.notices:
         return
     _title(panel, app.tr("damage.title"))

@@ -21,11 +21,11 @@ from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, PANEL, SMALL, TEX
 
 
 def current_game_id(app: Any) -> str | None:
-    """The game the guests are looking at: the open screen's game, else the running session's."""
+    """The game the guests are looking at: the open screen's game, else the running table's."""
     screen = app.sm.current_screen
     game_id = getattr(screen, "game_id", "") or ""
-    if not game_id and getattr(app, "session", None) is not None:
-        game_id = app.session.game.id
+    if not game_id and getattr(app, "table", None) is not None and app.table.playing:
+        game_id = app.table.game.id
     return game_id or None
 
 

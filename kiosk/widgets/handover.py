@@ -50,6 +50,7 @@ class HandOver(OneUse):
                  on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
         self.name, self.tr, self.mode = name, tr, mode
+        self.seat: int | None = None  # the seat it is for, when known: taps on it are that seat's (HostContext)
         self._content_factory = content
         self._on_done = on_done
         self.secret: Widget | None = None

@@ -12,10 +12,10 @@ from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.pin import CHECKS, PinLock
 from kiosk.widgets.keypad import Keypad
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
+from table.pin import CHECKS, PinLock
 
 GIVE_UP_S = 180.0  # no key pressed for this long: nobody is at the pad (a guest's undo asked for staff and the
 # guests left). It closes as if cancelled, so the table's idle check, which waits while it is on show, goes on
@@ -35,7 +35,7 @@ class StaffPinDialog(OneUse):
         super().__init__(size_hint=(None, None), size=(dp(760), dp(720)), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.7), background="")
         self.app, self.on_ok = app, on_ok
-        self.checking = False  # the PIN's hash runs on a worker thread (kiosk.pin.Checks)
+        self.checking = False  # the PIN's hash runs on a worker thread (table.pin.Checks)
         box = Panel(orientation="vertical", bg=PANEL, padding=dp(20), spacing=dp(10))
         top = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(12))
         cancel = TButton(text=app.tr("common.cancel"), test_id="staffpin_cancel", size_hint_x=None, width=dp(150))

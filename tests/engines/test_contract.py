@@ -86,7 +86,7 @@ def test_views_are_typed_and_keep_each_games_keys(name: str) -> None:
 def test_phone_buttons_carry_the_final_mark_and_label_from_fieldspecs() -> None:
     """Every frontend takes confirmation and labels from the declarations: the phones' entries say which
     action is FINAL, a seat field is labelled with the player's name and a ref with the catalog's name."""
-    from kiosk.phones.labels import Catalogs, Labeller
+    from phones.labels import Catalogs, Labeller
 
     t = Table(["지수", "민호", "서연", "도윤"])
     t.start()

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.client import FloorConfig
-from kiosk.floor.table import TableFloor
+from floor.board import FloorBoard
+from floor.client import FloorConfig
+from floor.table import TableFloor
 from tests.floor.broker import Broker
 
 

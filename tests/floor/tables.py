@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from engines.core import CHANCE
-from kiosk.floor.client import FloorConfig
-from kiosk.floor.table import TableFloor
-from kiosk.session import Session
+from floor.client import FloorConfig
+from floor.table import TableFloor
+from table.session import Session
 
 GAMES = ("spyfall", "clue", "mr_jack_ny", "watson_holmes")
 

@@ -9,7 +9,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.floor import topics
+from floor import topics
 from tests.floor.broker import Broker
 from tests.floor.helpers import floor_board, tablet, wait_for
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.store import FloorStore
+from floor.board import FloorBoard
+from floor.store import FloorStore
 from tests.floor.broker import Broker, free_port
 from tests.floor.helpers import tablet, wait_for
 

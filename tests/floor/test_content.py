@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from content.loader import load_library
-from kiosk.floor import cases
-from kiosk.floor.serve import Floor
+from floor import cases
+from floor.serve import Floor
 from tests.floor.broker import Broker
 from tests.floor.helpers import tablet, wait_for
 from tests.floor.test_floor_page import browser, floor, shot, staff_page  # noqa: F401  (fixtures)

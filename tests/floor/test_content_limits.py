@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.floor import cases, topics
-from kiosk.floor.sync import ContentSync
+from floor import cases, topics
+from floor.sync import ContentSync
 from tests.floor.test_content import FORM
 
 
@@ -103,7 +103,7 @@ def test_items_and_manifests_over_their_caps_are_refused_before_a_byte_is_fetche
 
 
 def test_the_floor_keeps_no_item_over_its_cap(tmp_path: Path) -> None:
-    from kiosk.floor.content_floor import FloorContent
+    from floor.content_floor import FloorContent
 
     class Board:
         on_connected: list[Any] = []

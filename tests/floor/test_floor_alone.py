@@ -45,7 +45,7 @@ def test_the_floor_runs_without_kivy_vosk_or_numpy(broker: Broker, tmp_path: Pat
     out = _python(f"""
 import urllib.request
 from pathlib import Path
-from kiosk.floor.serve import Floor, FloorSetup
+from floor.serve import Floor, FloorSetup
 f = Floor(FloorSetup(broker="127.0.0.1", broker_port={broker.port}, password={broker.passwords["floor"]!r},
                      web_port=0, pin="2468", data_dir=Path({str(tmp_path)!r})))
 f.start()

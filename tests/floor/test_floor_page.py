@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.floor.serve import Floor, FloorSetup
+from floor.serve import Floor, FloorSetup
 from tests.floor.broker import Broker
 from tests.floor.helpers import tablet, wait_for
 from tests.phones.helpers import library, new_session
@@ -228,7 +228,7 @@ def test_the_open_page_comes_back_by_itself_after_the_floor_service_restarts(
 
 def test_the_pages_font_loads_in_chromium(browser: Browser, floor: Floor) -> None:
     """#39.5: the vendored NanumGothic was refused by Chromium's sanitiser (OTS: zero-length TSI3 table)."""
-    from kiosk.floor import webfont
+    from floor import webfont
 
     page = staff_page(browser)
     messages: list[str] = []

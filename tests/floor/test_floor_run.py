@@ -1,4 +1,4 @@
-"""Thirty headless kiosk tables (kiosk.session, no Kivy) play scripted games and publish to the real broker;
+"""Thirty headless kiosk tables (table.session, no Kivy) play scripted games and publish to the real broker;
 mid-run the broker is killed (SIGKILL) and restarted, one tablet's Wi-Fi resets and another's goes silently
 dead for a while. At the end no staff call is lost, every status on the floor matches its table, and the
 acknowledgements reach every tablet."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.floor.report import REASONS
+from floor.report import REASONS
 from tests.floor.broker import Broker
 from tests.floor.helpers import floor_board, wait_for
 from tests.floor.proxy import Link

@@ -22,10 +22,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.floor import topics
-from kiosk.floor.board import BURST, FloorBoard
-from kiosk.floor.serve import Floor, FloorSetup, SetupError, run
-from kiosk.floor.store import FloorStore
+from floor import topics
+from floor.board import BURST, FloorBoard
+from floor.serve import Floor, FloorSetup, SetupError, run
+from floor.store import FloorStore
 from tests.floor.broker import Broker
 from tests.floor.helpers import floor_board, tablet, wait_for
 from tests.phones.helpers import library

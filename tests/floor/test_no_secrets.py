@@ -16,8 +16,8 @@ import pytest
 
 import engines
 from engines.core import CHANCE, Engine, stamp
-from kiosk.floor import schema
-from kiosk.floor.report import REASONS, TableReporter, players_of
+from floor import schema
+from floor.report import REASONS, TableReporter, players_of
 from tests.engines import reference
 from tests.engines.conformance import START, contains_pair
 from tests.packs import pack_for

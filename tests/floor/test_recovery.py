@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.outbox import Outbox
-from kiosk.floor.store import FloorStore
+from floor.board import FloorBoard
+from floor.outbox import Outbox
+from floor.store import FloorStore
 from tests.floor.broker import Broker
 from tests.floor.helpers import floor_board, tablet, wait_for
 from tests.floor.proxy import Link

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from kiosk.floor.report import TableReporter
+from floor.report import TableReporter
 from tests.floor.test_no_secrets import PlaySession, step
 
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
+from content.i18n_catalog import load_catalog
 from content.loader import load_library
 from engines import find_engine
 from engines.core import RuleError
-from kiosk.i18n import load_catalog
 from tests.i18n.strings import HANGUL, ROOT
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")

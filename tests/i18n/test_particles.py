@@ -1,11 +1,11 @@
-"""Korean particles are chosen from how the word really ends (engines.korean, re-exported by kiosk.i18n)."""
+"""Korean particles are chosen from how the word really ends (engines.korean, re-exported by content.i18n_catalog)."""
 
 from __future__ import annotations
 
 import pytest
 
+from content.i18n_catalog import Translator
 from engines.korean import attach, final_of, fmt, particle
-from kiosk.i18n import Translator
 
 # name → its forms with 이/가, 을/를, 은/는, 과/와, 으로/로, 이에요/예요, 이랑/랑
 TABLE = {

@@ -46,7 +46,7 @@ def test_a_location_named_in_both_languages_is_a_name_not_a_mixed_sentence() -> 
 
 
 def test_bilingual_status_reasons_are_cut_to_one_language() -> None:
-    from kiosk.i18n import one_language
+    from content.i18n_catalog import one_language
 
     assert one_language("마이크 없음 / no microphone", "ko") == "마이크 없음"
     assert one_language("마이크 없음 / no microphone", "en") == "no microphone"

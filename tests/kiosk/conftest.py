@@ -31,7 +31,7 @@ def _free_phones_port(data: Path) -> None:
     _phones_started)."""
     import socket
 
-    from kiosk import settings
+    from table import settings
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -55,17 +55,19 @@ def driver(tmp_path: Path) -> Iterator[Any]:
     assert not drv.problems, "layout or text faults on screens this test visited:\n" + "\n".join(drv.problems)
 
 
-def spyfall_table(driver: Any) -> Any:
-    """A Spyfall game for four (seed 4), its table screen on show; its session."""
-    from kiosk.session import Session
+def start_table(app: Any, game: str, config: Any, seed: int) -> Any:
+    """A game started at the app's table (as the set-up form would); the table."""
+    app.table.start(game, config, seed=seed)
+    return app.table
 
+
+def spyfall_table(driver: Any) -> Any:
+    """A Spyfall game for four (seed 4), its table screen on show; the running table."""
     app = driver.app
-    session = Session.new(app.library, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2},
-                          app.journal_dir, seed=4)
-    app.session = session
+    table = start_table(app, "spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, 4)
     app.host("spyfall")
     driver.wait_screen("host")
-    return session
+    return table
 
 
 def _phones_started(app: Any) -> None:

@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.notices import Notice
-from kiosk.session import CURRENT, Session
+from table.notices import Notice
+from table.session import CURRENT, Session
 from tests.engines.reference import Take
 from tests.kiosk.nim_library import nim_library
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engines.core import CHANCE
-from kiosk.session import Session
+from table.session import Session
 from tests.engines.reference import Take
 from tests.kiosk.nim_library import nim_library
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from content.loader import load_library
 from engines.core import CHANCE
-from kiosk.session import Session
+from table.session import Session
 
 T0 = 1_800_000_000.0
 

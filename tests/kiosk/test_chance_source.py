@@ -12,7 +12,7 @@ import pytest
 
 from content.loader import load_library
 from engines.clue import rules as clue_rules
-from kiosk.session import Session
+from table.session import Session
 from tests.engines.clue.helpers import PACK
 
 CLUE_CONFIG = {"players": ["지수", "민호", "서연", "하준"], "mode": "digital", "set": "classic"}

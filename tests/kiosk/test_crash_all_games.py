@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from content.loader import load_library
-from kiosk.session import Session, settle_endings
+from table.session import Session, settle_endings
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("spyfall", "watson_holmes", "clue", "mr_jack_ny")

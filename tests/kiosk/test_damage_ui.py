@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from tests.kiosk.conftest import start_table
+from tests.tables import act
+
 pytestmark = pytest.mark.ui
 
 
@@ -101,7 +104,7 @@ def test_new_table_on_a_journal_that_refuses_writes_never_raises_and_is_said(dri
     Now it goes to journal/damaged/, staff read it on the staff screen's Table section, and the next game starts."""
     import sqlite3
 
-    from kiosk.session import Session
+    from table.session import Session
     from tests.kiosk.nim_library import nim_library
 
     app = driver.app
@@ -130,7 +133,7 @@ def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(dr
     """Settings and backup damaged: before, the PIN fell back to 0000 with no lockout. Now the pad is off and
     says what to do; `tablehost pin reset` (run while the kiosk runs) lets staff in at the next try."""
     from kiosk.cli import main
-    from kiosk.settings import backup_path
+    from table.settings import backup_path
 
     app = driver.app
     app.settings_path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,19 +164,17 @@ def test_data_folder_going_read_only_mid_game_moves_the_game_to_memory(driver: A
     import sqlite3
 
     import engines
-    from kiosk import storage
-    from kiosk.journal import Journal
-    from kiosk.session import Session
+    from table import storage
+    from table.journal import Journal
     from tests.engines import reference
     from tests.kiosk.nim_library import nim_library
 
     engines.register(reference.ENGINE)
     app = driver.app
     app.library.games["secret_nim"] = nim_library().games["secret_nim"]
-    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
-                          seed=3)
-    app.session = session
-    session.dispatch(reference.Take(session.state.turn, 2))
+    session = start_table(app, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, 3)
+    first = session.journal
+    act(session, reference.Take(session.state.turn, 2))
     before = session.count
     source = app.data_dir
     real_problem = storage.write_problem
@@ -190,15 +191,15 @@ def test_data_folder_going_read_only_mid_game_moves_the_game_to_memory(driver: A
     monkeypatch.setattr(Journal, "append", read_only)
     from kivy.clock import Clock
 
-    def act(_dt: float) -> None:
-        session.dispatch(reference.Take(session.state.turn, 1))
+    def tap(_dt: float) -> None:
+        act(session, reference.Take(session.state.turn, 1))
 
-    Clock.schedule_once(act)  # an action from the UI loop, as a tap would send it
-    driver.wait_for(lambda: app.session is not None and app.session is not session, timeout=10)
+    Clock.schedule_once(tap)  # an action from the UI loop, as a tap would send it
+    driver.wait_for(lambda: app.table.playing and app.table.journal is not first, timeout=10)
     assert app.data_dir != source and app.data_dir.parent == source.parent
-    assert app.session.count == before and app.session.game.id == "secret_nim"
-    app.session.dispatch(reference.Take(app.session.state.turn, 1))  # journaled in memory
-    assert app.session.count == before + 2
+    assert app.table.count == before and app.table.game.id == "secret_nim"
+    act(app.table, reference.Take(app.table.state.turn, 1))  # journaled in memory
+    assert app.table.count == before + 2
     assert [n.key for n in app.notices] == ["storage_readonly"]
 
 
@@ -209,8 +210,7 @@ def test_a_failure_of_the_journal_thread_moves_the_game_to_memory(driver: Any, m
     import sqlite3
 
     import engines
-    from kiosk import journal
-    from kiosk.session import Session
+    from table import journal
     from tests.engines import reference
     from tests.kiosk.nim_library import nim_library
 
@@ -226,22 +226,21 @@ def test_a_failure_of_the_journal_thread_moves_the_game_to_memory(driver: Any, m
             raise sqlite3.OperationalError("disk I/O error")
         return real_checkpoint(self, conn)
 
-    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
-                          seed=3)
+    session = start_table(app, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, 3)
+    first = session.journal
     assert session.journal.flush(timeout=10)  # a game's start is checkpointed too: the card fails after it, not
     monkeypatch.setattr(journal._Syncer, "checkpoint", failing)  # before the first action (which then raised it)
-    app.session = session
     from kivy.clock import Clock
 
-    Clock.schedule_once(lambda _dt: session.dispatch(reference.Take(session.state.turn, 2)))
+    Clock.schedule_once(lambda _dt: act(session, reference.Take(session.state.turn, 2)))
     driver.wait_for(lambda: session.journal._sync.failure is not None, timeout=10)
     before = session.count
-    Clock.schedule_once(lambda _dt: session.dispatch(reference.Take(session.state.turn, 1)))  # raises the failure
-    driver.wait_for(lambda: app.session is not None and app.session is not session, timeout=10)
+    Clock.schedule_once(lambda _dt: act(session, reference.Take(session.state.turn, 1)))  # raises the failure
+    driver.wait_for(lambda: app.table.playing and app.table.journal is not first, timeout=10)
     assert app.data_dir != source and app.data_dir.parent == source.parent
-    assert app.session.count == before and app.session.game.id == "secret_nim"
-    app.session.dispatch(reference.Take(app.session.state.turn, 1))
-    assert app.session.count == before + 2
+    assert app.table.count == before and app.table.game.id == "secret_nim"
+    act(app.table, reference.Take(app.table.state.turn, 1))
+    assert app.table.count == before + 2
     assert [n.key for n in app.notices] == ["storage_readonly"]
 
 

@@ -59,7 +59,7 @@ def test_a_question_asked_while_another_is_on_show_replaces_it(driver: Any) -> N
     driver.pump(3)
     shown = [w for w in Window.children if isinstance(w, ConfirmDialog)]
     assert shown == [asking] and asking.message.text == app.tr("host.confirm_end")  # the same dialog, asked again
-    assert app.keeper.asking is None and app.session is not None  # cancelled as still playing, not as "left"
+    assert app.keeper.asking is None and app.table.playing  # cancelled as still playing, not as "left"
     assert ctx.open_dialog is asking and asking.under is None
     driver.tap("confirm_yes")
     assert said == ["end"] and ctx.open_dialog is None
@@ -110,7 +110,7 @@ def test_the_idle_check_asks_again_after_its_question_is_closed_without_an_answe
         driver.wait_for(lambda: not keeper.recovering, 5)
         driver.wait_screen("host")
     driver.pump(3)
-    assert ConfirmDialog.showing() is None and app.session is not None
+    assert ConfirmDialog.showing() is None and app.table.playing
     assert keeper.asking is None and keeper.idle_for() < 10  # somebody was there: counted from now
     keeper.last_touch -= keeper.idle_seconds + 1
     keeper.check_idle()

@@ -12,14 +12,19 @@ import pytest
 
 import engines
 from engines.core import CHANCE, Action, stamp
-from kiosk.phones.labels import Catalogs, Labeller
+from phones.labels import Catalogs, Labeller
 from tests.packs import pack_for
 
 GAMES = ["clue", "mr_jack_ny", "spyfall", "watson_holmes"]
 
 
 class _Session:
+    """A running table for HostContext: `act` applies (a FINAL action only when confirmed, as table.Table)."""
+
+    playing = True
+
     def __init__(self, name: str, seed: int) -> None:
+        self.game = type("G", (), {"id": name})()
         self.engine = engines.find_engine(name)
         pack = pack_for(name)
         self.state = self.engine.setup(self.engine.example_configs(pack)[seed % 2], pack, seed)
@@ -35,6 +40,19 @@ class _Session:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.engine.view(self.state, seat)
+
+    def act(self, action: Action, channel: Any, confirmed: bool = False) -> Any:
+        assert confirmed or not type(action).FINAL, f"{action.NAME} reached the table unconfirmed"
+        return self.dispatch(action)
+
+    def needs_confirmation(self, action: Action) -> bool:
+        return bool(type(action).FINAL)
+
+    def subscribe(self, fn: Any) -> None:
+        pass
+
+    def unsubscribe(self, fn: Any) -> None:
+        pass
 
 
 class _App:
@@ -56,8 +74,9 @@ def _Context(session: _Session, game: str) -> Any:
             self.asked.append(text)
             self.pending = on_yes
 
-    ctx = Context(_App(), type("G", (), {"id": game})())  # type: ignore[arg-type]
-    ctx.session = session
+    app = _App()
+    app.table = session  # type: ignore[attr-defined]
+    ctx = Context(app, type("G", (), {"id": game})())  # type: ignore[arg-type]
     ctx.asked = []
     return ctx
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.floor.board import FloorBoard
+from floor.board import FloorBoard
 from tests.floor.broker import Broker
 from tests.floor.conftest import broker  # noqa: F401  (fixture)
 from tests.floor.helpers import floor_board, wait_for
@@ -134,8 +134,8 @@ def test_without_a_floor_staff_add_a_case_on_the_tablet(driver: Any) -> None:
 
 
 def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Broker) -> None:  # noqa: F811
-    from kiosk.floor import cases
-    from kiosk.floor.content_floor import FloorContent
+    from floor import cases
+    from floor.content_floor import FloorContent
 
     board = floor_board(broker)
     try:
@@ -144,7 +144,7 @@ def test_floor_content_is_applied_on_the_attract_screen(driver: Any, broker: Bro
                 "locations": [{"number": 1, "ko": "부두"}, {"number": 2, "ko": "박물관", "no_watson": True}]}
         FloorContent(driver.app.data_dir / "floorbox", board).add(
             "cafe_box_41", {"ko": "플로어 상자"}, cases.item_files(cases.parse_form(form), None))
-        assert app.sm.current == "attract" and app.session is None
+        assert app.sm.current == "attract" and not app.table.playing
         driver.wait_for(lambda: "cases/cafe_box_41" in app.library.games["watson_holmes"].pack, 15)
         state = wait_for(lambda: board.tables.get("t11") and board.tables["t11"].content.get("state") == "applied"
                          and board.tables["t11"], what="the applied report")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from kiosk import gc_policy
+from tests.tables import tap
 
 pytestmark = pytest.mark.ui
 
@@ -25,9 +26,9 @@ def start(driver: Any, game: str, seed: int, actions: int) -> Any:
     g = app.library.games[game]
     ctx.start(find_engine(g.engine_name).example_configs(g.pack)[0], seed=seed)
     for _ in range(actions):
-        legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
-        if legal and ctx.session.outcome is None:
-            ctx.dispatch(legal[seed % len(legal)])
+        legal = [a for seat in range(6) for a in ctx.table.legal(seat)]
+        if legal and ctx.table.outcome is None:
+            tap(ctx, legal[seed % len(legal)])
         driver.pump(2)
     return ctx
 
@@ -88,7 +89,7 @@ def test_a_closed_frozen_game_screen_is_freed_by_reference_counting(driver: Any,
     assert min(freed.values()) >= 0.97, (freed, left)
     for game in GAMES:  # a kept set-up form was left out: the next screen takes it and its game starts
         ctx = start(driver, game, seed=2, actions=2)
-        assert ctx.session is not None and ctx.host.children
+        assert ctx.playing and ctx.host.children
     assert not app.errors
 
 
@@ -136,14 +137,14 @@ def test_widgets_a_frozen_screen_replaced_during_play_are_freed_in_a_pause(drive
     gc.disable()  # what is freed below is freed by reference counting
     try:
         before = [weakref.ref(w) for w in {*ctx.host.walk(restrict=True), *keep.widgets()}]
-        start_actions = ctx.session.count
+        start_actions = ctx.table.count
         for i in range(12):
-            legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
-            if not legal or ctx.session.outcome is not None:
+            legal = [a for seat in range(6) for a in ctx.table.legal(seat)]
+            if not legal or ctx.table.outcome is not None:
                 break
-            ctx.dispatch(legal[(i * 7 + 3) % len(legal)])
+            tap(ctx, legal[(i * 7 + 3) % len(legal)])
             driver.pump(2)
-        assert ctx.session.count > start_actions
+        assert ctx.table.count > start_actions
         shown = {id(w) for w in ctx.host.walk(restrict=True)} | keep.holds()
         replaced = [r for r in before if r() is not None and id(r()) not in shown]
         assert replaced, "the play replaced nothing: the test shows nothing"
@@ -152,9 +153,9 @@ def test_widgets_a_frozen_screen_replaced_during_play_are_freed_in_a_pause(drive
         alive = [r() for r in replaced if r() is not None]
         assert not alive, f"{len(alive)} of {len(replaced)} replaced widgets still alive: {alive[:3]}"
         for i in range(4):  # the screen still plays
-            legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
-            if legal and ctx.session.outcome is None:
-                ctx.dispatch(legal[i % len(legal)])
+            legal = [a for seat in range(6) for a in ctx.table.legal(seat)]
+            if legal and ctx.table.outcome is None:
+                tap(ctx, legal[i % len(legal)])
             driver.pump(2)
     finally:
         gc.enable()
@@ -177,10 +178,10 @@ def test_what_a_taken_apart_widget_scheduled_on_itself_is_cancelled(driver: Any,
     for _ in range(12):  # on show once the roles are dealt
         driver.pump(6)
         lists = [w for w in ctx.host.walk(restrict=True) if isinstance(w, LocationList)]
-        legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
+        legal = [a for seat in range(6) for a in ctx.table.legal(seat)]
         if lists or not legal:
             break
-        ctx.dispatch(legal[0])
+        tap(ctx, legal[0])
         driver.pump(2)
     assert lists
     for w in lists:
@@ -274,7 +275,7 @@ def test_a_game_resumed_after_voice_left_it_and_then_replaced_by_a_new_one_is_fr
             finally:
                 gc.enable()
                 gc.unfreeze()
-            assert ctx.session is not None and ctx.host.children  # the new game plays
+            assert ctx.playing and ctx.host.children  # the new game plays
     finally:
         stop_voice(app)
     assert left == dict.fromkeys(GAMES, 0), left

@@ -21,6 +21,7 @@ from kiosk.gc_policy import (
     THAW_IDLE_S,
     IdleCollector,
 )
+from tests.tables import tap
 
 
 class Fake:
@@ -391,10 +392,10 @@ def test_play_time_collections_skip_the_frozen_game_screen_and_thaws_free_the_cl
 
                 def play(actions: int, ctx: Any = ctx, cycle: int = cycle) -> None:
                     for _ in range(actions):
-                        legal = [a for seat in range(6) for a in ctx.session.legal(seat)]
-                        if legal and ctx.session.outcome is None:
+                        legal = [a for seat in range(6) for a in ctx.table.legal(seat)]
+                        if legal and ctx.table.outcome is None:
                             collector.note_input()
-                            ctx.dispatch(legal[cycle % len(legal)])
+                            tap(ctx, legal[cycle % len(legal)])
                         driver.pump(2)
 
                 play(3)

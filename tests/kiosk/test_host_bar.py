@@ -9,9 +9,9 @@ import pytest
 
 from audio.asr import VoiceController
 from engines import find_engine
-from kiosk.session import Session
 from kiosk.testing import stop_voice
 from tests.audio.voice_fakes import FakeEngine
+from tests.kiosk.conftest import start_table
 
 pytestmark = pytest.mark.ui
 
@@ -41,7 +41,7 @@ def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> 
         for game in ("mr_jack_ny", "watson_holmes", "spyfall", "clue"):
             pack = app.library.games[game]
             config = find_engine(pack.engine_name).example_configs(pack.pack)[0]
-            app.session = Session.new(app.library, game, config, app.journal_dir, seed=1)
+            start_table(app, game, config, 1)
             app.host(game)
             driver.wait_screen("host")
             driver.pump(4)
@@ -51,8 +51,7 @@ def test_every_game_name_fits_beside_a_full_host_bar(driver: Any, lang: str) -> 
             assert title._label.get_extents(title.text)[0] <= title.width, (game, title.text, title.width)
             assert driver.find("voice_mic").text == app.tr("voice.hold")  # the mic's label follows a switch
             driver.screenshot(f"host_bar_{game}_{lang}")
-            app.session.close()
-            app.session = None
+            app.table.close()
             app.get_screen("host").clear_body()
     finally:
         app.phones = None
@@ -77,7 +76,7 @@ def test_bar_buttons_stay_put_when_the_game_starts(driver: Any) -> None:
         driver.tap("clue_count_6")
         driver.tap("clue_start")
         driver.pump(10)
-        assert app.session is not None
+        assert app.table.playing
         for tid in ("host_undo", "host_end"):
             assert driver.find(tid).opacity == 1 and not driver.find(tid).disabled, tid
         after = {tid: tuple(driver.find(tid).to_window(*driver.find(tid).pos)) for tid in bar}

@@ -37,12 +37,12 @@ def test_game_screens_read_no_state_and_no_rules() -> None:
 def test_the_check_catches_a_state_read(tmp_path: Path) -> None:
     for line in ("        return list(self.session.state.players)",
                  "        if self.session.engine._may_pride(state, seat):",
-                 "        ok = self.ctx.session.engine.to_move(s)",
+                 "        ok = self.ctx.table.engine.to_move(s)",
                  "        joker = view_facts.facts.joker",
                  "        self.ctx.dispatch(action, confirmed=True)",
                  "        self.clock._fired.add(60)"):
         assert any(p.search(line) for p, _ in FORBIDDEN), line
-    for line in ("        cls = self.ctx.session.engine.actions[name]",
+    for line in ("        cls = self.ctx.table.engine.actions[name]",
                  "        legal = self.session.legal(seat)"):
         assert not any(p.search(line) for p, _ in FORBIDDEN), line
     assert RULES_MODULES.search("from engines.spyfall.rules import MODULES")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kiosk.i18n import Translator, load_catalog
+from content.i18n_catalog import Translator, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_USE = re.compile(r"""\btr\(\s*f?['"]([a-z_][a-z0-9_]*(?:\.[a-z0-9_{}]+)+)['"]""")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.journal import DAMAGED, archive
-from kiosk.notices import Notice
-from kiosk.session import CURRENT, Session
+from table.journal import DAMAGED, archive
+from table.notices import Notice
+from table.session import CURRENT, Session
 from tests.engines.reference import Take
 from tests.kiosk import journal_fuzz
 from tests.kiosk.nim_library import nim_library
@@ -164,7 +164,7 @@ def test_a_crash_by_an_uncaught_exception_loses_nothing_and_says_nothing(tmp_pat
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from kiosk.session import Session
+        from table.session import Session
         from tests.engines.reference import Take
         from tests.kiosk.nim_library import nim_library
         s = Session.new(nim_library(), "secret_nim", {{"players": ["가", "나"], "pile": 500}}, Path(sys.argv[1]),

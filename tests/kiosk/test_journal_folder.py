@@ -24,7 +24,7 @@ NOBODY = 65534
 PLAY = textwrap.dedent("""
     import json, os, sys
     from pathlib import Path
-    from kiosk.session import Session, turnover
+    from table.session import Session, turnover
     from tests.engines.reference import Take
     from tests.kiosk.nim_library import nim_library
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from engines.core import TABLE, RuleError
-from kiosk.journal import Journal
-from kiosk.notices import Notice
-from kiosk.session import CURRENT, Session
+from table.journal import Journal
+from table.notices import Notice
+from table.session import CURRENT, Session
 from tests.engines.reference import Take
 from tests.kiosk.nim_library import nim_library
 
@@ -147,7 +147,7 @@ def test_an_ended_game_is_archived_on_the_journal_worker_and_the_next_game_waits
     and move happen on the journal worker; the next game's journal is made only once that is done."""
     import threading
 
-    from kiosk import session as session_mod
+    from table import session as session_mod
 
     lib = nim_library()
     s = Session.new(lib, "secret_nim", {"players": ["가", "나"], "pile": 1}, tmp_path, seed=2, clock=FakeClock())
@@ -181,8 +181,8 @@ def test_an_ended_game_found_at_start_is_archived_on_the_journal_worker(tmp_path
     import gc
     import threading
 
-    from kiosk import journal as journal_mod
-    from kiosk.session import settle_endings
+    from table import journal as journal_mod
+    from table.session import settle_endings
 
     s = Session.new(nim_library(), "secret_nim", {"players": ["가", "나"], "pile": 1}, tmp_path, seed=2,
                     clock=FakeClock())

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from kiosk import journal as journal_mod
-from kiosk.journal import Journal
-from kiosk.session import Session
-from kiosk.storage import is_storage_error
+from table import journal as journal_mod
+from table.journal import Journal
+from table.session import Session
+from table.storage import is_storage_error
 from tests.engines.reference import Take
 from tests.kiosk.nim_library import nim_library
 
@@ -101,8 +101,8 @@ def _fsyncs_of_a_thread(tmp_path: Path, before: str, play: str, after: str) -> t
     if shutil.which("strace") is None or subprocess.run(["strace", "-o", "/dev/null", "true"]).returncode != 0:
         pytest.skip("strace is not usable here")
     script = "\n".join([
-        "import threading, time", "from pathlib import Path", "from kiosk.journal import Journal",
-        "from kiosk.session import Session", "from tests.engines.reference import Take",
+        "import threading, time", "from pathlib import Path", "from table.journal import Journal",
+        "from table.session import Session", "from tests.engines.reference import Take",
         "from tests.kiosk.nim_library import nim_library", textwrap.dedent(before),
         "def play():", '    print("UI", threading.get_native_id(), flush=True)', textwrap.indent(textwrap.dedent(play), "    "),
         "ui = threading.Thread(target=play)", "ui.start()", "ui.join()", textwrap.dedent(after)])

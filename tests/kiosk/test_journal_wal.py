@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from kiosk import journal as journal_mod
-from kiosk.journal import Journal, open_journal
-from kiosk.journal_sync import spill_path
-from kiosk.notices import Notice
+from table import journal as journal_mod
+from table.journal import Journal, open_journal
+from table.journal_sync import spill_path
+from table.notices import Notice
 from tests.kiosk.test_journal_sync import ROOT, _fsyncs_of_a_thread, _main_file_records, no_thread_left  # noqa: F401
 
 FRAME = 4096 + 24  # a -wal frame: one page and its header
@@ -135,8 +135,8 @@ def test_a_kill_while_the_wal_is_emptied_loses_no_acknowledged_record(tmp_path: 
     script = textwrap.dedent(f"""
         import time
         from pathlib import Path
-        from kiosk import journal_sync
-        from kiosk.journal import Journal, open_journal
+        from table import journal_sync
+        from table.journal import Journal, open_journal
         journal_sync.Syncer.WAL_FRAMES = 20
         journal_sync.Syncer.empty = lambda self, conn: time.sleep(60)  # a card that never answers
         j = Journal.create(Path({str(path)!r}), {{"game": "x"}})
@@ -169,7 +169,7 @@ def test_a_kill_while_the_wal_is_emptied_loses_no_acknowledged_record(tmp_path: 
 def test_emptying_the_wal_makes_no_fsync_on_the_appending_thread(tmp_path: Path) -> None:
     """SQLite syncs an emptied -wal's header on the thread that writes into it first: never the UI thread's."""
     mine, _ = _fsyncs_of_a_thread(tmp_path, f"""
-        from kiosk import journal_sync
+        from table import journal_sync
         journal_sync.Syncer.WAL_FRAMES = 30
         j = Journal.create(Path({str(tmp_path / 'j.sqlite')!r}), {{"game": "x"}})
     """, """
@@ -192,8 +192,8 @@ def test_kill_9_at_random_points_with_the_wal_emptied_every_few_appends_loses_no
     script = textwrap.dedent(f"""
         import time
         from pathlib import Path
-        from kiosk import journal_sync
-        from kiosk.journal import Journal, open_journal
+        from table import journal_sync
+        from table.journal import Journal, open_journal
         journal_sync.Syncer.WAL_FRAMES = 10
         path = Path({str(path)!r})
         j = open_journal(path) or Journal.create(path, {{"game": "x"}})

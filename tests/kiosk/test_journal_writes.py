@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.journal import DAMAGED, archive
-from kiosk.session import CURRENT
+from table.journal import DAMAGED, archive
+from table.session import CURRENT
 from tests.engines.reference import Take
 from tests.kiosk.test_journal_damage import _game, _resume
 

@@ -15,6 +15,7 @@ import pytest
 
 from kiosk import gc_policy
 from tests.kiosk.conftest import spyfall_table
+from tests.tables import act
 
 pytestmark = pytest.mark.ui
 
@@ -40,9 +41,9 @@ def staff_pin(driver: Any) -> tuple[Any, Callable[[], None]]:
     from kiosk.widgets.pin_dialog import StaffPinDialog
 
     session = spyfall_table(driver)
-    session.dispatch(ChooseDealer(-1, dealer=1))
-    session.dispatch(StartClock(-1))
-    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    act(session, ChooseDealer(-1, dealer=1))
+    act(session, StartClock(-1))
+    act(session, RevealJoker(session.state.round.facts.joker))
     driver.pump(3)
     driver.tap("host_undo")  # across the Joker's reveal: staff only
     ctx = driver.app.get_screen("host").ctx
@@ -124,14 +125,14 @@ def test_a_closed_one_use_dialog_is_freed_by_reference_counting_after_a_pause(dr
 
 def test_the_recovery_overlay_is_freed_by_reference_counting_once_the_game_is_back(driver: Any,
                                                                                   monkeypatch: Any) -> None:
-    """An uncaught error shows "잠시만요" over the table (kiosk/table.py) while the game is resumed under it, then
+    """An uncaught error shows "잠시만요" over the table (kiosk/keeper.py) while the game is resumed under it, then
     closes it. A plain ModalView before, it stayed cyclic garbage, frozen until a thaw like any dialog closed during
     play; a one-use dialog now, it is taken apart and freed by reference counting."""
     from kivy.clock import Clock
 
     collector = gc_policy.IdleCollector()
     monkeypatch.setattr(gc_policy, "COLLECTOR", collector)
-    session = spyfall_table(driver)
+    journal = spyfall_table(driver).journal
 
     def boom(_dt: float) -> None:
         raise RuntimeError("a bug in a screen")
@@ -144,7 +145,7 @@ def test_the_recovery_overlay_is_freed_by_reference_counting_once_the_game_is_ba
     del overlay
     keeper = driver.app.keeper
     assert _alive_after(lambda: driver.wait_for(lambda: not keeper.recovering, 5), driver, collector, refs) == []
-    assert driver.app.session is not None and driver.app.session is not session  # the game resumed
+    assert driver.app.table.playing and driver.app.table.journal is not journal  # the game resumed
     assert "a bug in a screen" in driver.app.errors.pop() and not driver.app.errors
 
 

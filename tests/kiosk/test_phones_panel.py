@@ -10,7 +10,8 @@ import pytest
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones.channel import PhoneHub
+from phones.channel import PhoneHub
+from tests.tables import act
 
 pytestmark = pytest.mark.ui
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
@@ -45,7 +46,7 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
 
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub()
-    hub.attach(session)
+    hub.follow(session)
     asks = AskWatcher(hub, driver.app.tr)
     base = "http://192.168.0.20:8765"
     panel = PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base, driver.app.tr)
@@ -82,7 +83,7 @@ def test_the_seat_list_shows_one_code_at_a_time_and_who_is_connected(driver: Any
     assert driver.find("phones_state_1").text == "휴대폰 연결됨"
     assert sum("휴대폰 연결됨" in t for t in driver.texts()) == 1
     assert driver.find("phones_show_1").disabled
-    session.dispatch(A.ChooseDealer(TABLE, 0))
+    act(session, A.ChooseDealer(TABLE, 0))
     assert phone.sent[-1]["t"] == "state"
     hub.leave(phone)  # its screen locked: the seat's phone is away, not "not connected"
     driver.pump(3)
@@ -125,7 +126,7 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     monkeypatch.setattr(panel_module, "qr_png", recording)
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub()
-    hub.attach(session)
+    hub.follow(session)
     base = "http://192.168.0.20:8765"
     panel = panel_module.PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base,
                                      driver.app.tr)

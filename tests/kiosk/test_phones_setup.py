@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.server import PhoneServer
+from phones.channel import PhoneHub
+from phones.server import PhoneServer
 from tests.kiosk.test_phones_panel import Recorder, let_in_by_tap
 
 pytestmark = pytest.mark.ui
@@ -25,6 +25,7 @@ def hub(driver: Any) -> Iterator[PhoneHub]:
     server.start()
     saved = app.phones, app.phones_server
     app.phones, app.phones_server = hub, server
+    hub.follow(app.table)
     from kiosk.phones.ask import AskWatcher
 
     asks = AskWatcher(hub, app.tr)
@@ -32,8 +33,9 @@ def hub(driver: Any) -> Iterator[PhoneHub]:
         yield hub
     finally:
         asks.stop()
-        if app.session is not None:
+        if app.table.playing:
             hub.end_game()
+        hub.unfollow()
         app.phones, app.phones_server = saved
         server.stop()
 
@@ -70,7 +72,7 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, hub: 
 
     driver.tap("spy_start")
     driver.pump(5)
-    assert app.session is not None and app.session.view(None)["players"][:3] == ["지수", "민호", "서연"]
+    assert app.table.playing and app.table.view(None)["players"][:3] == ["지수", "민호", "서연"]
     for seat, phone in phones.items():
         assert hub.connected(seat)
         states = [m for m in phone.sent if m["t"] == "state"]

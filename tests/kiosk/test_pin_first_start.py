@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kiosk import settings as settings_mod
-from kiosk.pin import check_pin
+from table import settings as settings_mod
+from table.pin import check_pin
 
 
 def _enter(driver: Any, pin: str) -> None:

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from content.loader import load_library
-from kiosk.session import Session
-from kiosk.storage import choose, write_problem
 from kiosk.testing import wait_main_loop
+from table.session import Session
+from table.storage import choose, write_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ def test_choose_links_content_and_copies_settings_and_the_journal(tmp_path: Path
     monkeypatch.setenv("TABLEHOST_MEMORY_DIR", str(tmp_path / "mem"))
     (tmp_path / "mem").mkdir()
     assert choose(data) == (data, "")
-    monkeypatch.setattr("kiosk.storage.write_problem",
+    monkeypatch.setattr("table.storage.write_problem",
                         lambda folder: "OSError: Read-only file system" if folder == data else write_problem(folder))
     folder, problem = choose(data)
     assert problem and folder.parent == tmp_path / "mem"

@@ -171,7 +171,7 @@ def test_pin_is_checked_off_the_ui_thread(driver: Any, monkeypatch: Any) -> None
     says it is checking and keeps drawing, and takes no second PIN meanwhile."""
     import threading
 
-    from kiosk import pin
+    from table import pin
 
     release = threading.Event()
     finished = threading.Event()
@@ -216,7 +216,7 @@ def test_staff_screen_switches_language_and_branch(driver: Any) -> None:
     ids = {w.test_id for w in driver.walk() if getattr(w, "test_id", "").startswith("game_")}
     assert "game_spyfall" not in ids  # not stocked at branch 2
     # settings persisted
-    from kiosk import settings as settings_mod
+    from table import settings as settings_mod
     saved = settings_mod.load(driver.app.settings_path)
     assert saved.branch == "branch2" and saved.lang == "en"
 

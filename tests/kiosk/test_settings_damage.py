@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import settings as settings_mod
-from kiosk.notices import Notice
-from kiosk.pin import MAX_LOCK_SECONDS, MAX_TRIES, PinLock, check_pin, hash_pin
+from table import settings as settings_mod
+from table.notices import Notice
+from table.pin import MAX_LOCK_SECONDS, MAX_TRIES, PinLock, check_pin, hash_pin
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = 1_800_000_000.0
@@ -140,7 +140,7 @@ def test_a_power_cut_between_a_saves_two_writes_is_mended_at_the_next_start(tmp_
 def test_the_default_pin_costs_no_hashing_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A folder without settings starts with the default PIN's hash made once (no PBKDF2 on every start); a PIN
     from TABLEHOST_PIN is hashed with a salt of its own."""
-    import kiosk.settings as settings_mod
+    import table.settings as settings_mod
 
     monkeypatch.setattr(settings_mod, "hash_pin", lambda *a, **k: pytest.fail("hashed at start"))
     s, _ = _load(tmp_path / "settings.json")

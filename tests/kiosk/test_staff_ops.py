@@ -11,9 +11,11 @@ import pytest
 
 import engines
 from engines.core import RuleError
-from kiosk.session import Session
+from table.session import Session
 from tests.engines import reference
+from tests.kiosk.conftest import start_table
 from tests.kiosk.nim_library import nim_library
+from tests.tables import act
 
 pytestmark = pytest.mark.ui
 engines.register(reference.ENGINE)
@@ -25,10 +27,8 @@ def _start_nim(driver: Any) -> Session:
     app = driver.app
     lib = nim_library()
     app.library.games["secret_nim"] = lib.games["secret_nim"]
-    session = Session.new(app.library, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, app.journal_dir,
-                          seed=3)
-    app.session = session
-    session.dispatch(reference.Take(session.state.turn, 2))
+    session = start_table(app, "secret_nim", {"players": ["지수", "민호"], "pile": 30}, 3)
+    act(session, reference.Take(session.state.turn, 2))
     app.get_screen("detail").game_id = "secret_nim"
     app.host("secret_nim")
     driver.wait_screen("host")
@@ -101,7 +101,7 @@ def test_new_table_archives_the_game_and_shows_nothing_of_it(driver: Any) -> Non
     driver.tap("staff_new_table")
     driver.tap("confirm_yes")
     driver.wait_screen("attract")
-    assert app.session is None
+    assert not app.table.playing
     assert app.lang == app.settings.lang == "ko"
     assert not (app.journal_dir / "current.sqlite").exists()
     assert len(list((app.journal_dir / "archive").glob("*.sqlite"))) == 1
@@ -122,7 +122,7 @@ def test_idle_during_a_game_asks_first_then_keeps_playing(driver: Any) -> None:
     driver.screenshot("idle_ask")
     assert keeper.asking is not None
     driver.tap("confirm_yes")
-    assert keeper.asking is None and driver.app.session is not None
+    assert keeper.asking is None and driver.app.table.playing
     assert driver.app.sm.current == "host"
 
 
@@ -134,7 +134,7 @@ def test_idle_without_answer_resets_the_table(driver: Any) -> None:
     driver.pump(2)
     driver.tap("confirm_no")  # same path as the timeout
     driver.wait_screen("attract")
-    assert driver.app.session is None
+    assert not driver.app.table.playing
 
 
 def test_idle_without_a_game_returns_to_attract(driver: Any) -> None:
@@ -148,7 +148,7 @@ def test_idle_without_a_game_returns_to_attract(driver: Any) -> None:
 
 def test_uncaught_error_shows_wait_then_resumes_the_same_game(driver: Any) -> None:
     session = _start_nim(driver)
-    state = session.state
+    state, journal = session.state, session.journal
     from kivy.base import ExceptionManager
     from kivy.clock import Clock
 
@@ -162,8 +162,8 @@ def test_uncaught_error_shows_wait_then_resumes_the_same_game(driver: Any) -> No
     driver.screenshot("recovering")
     driver.wait_for(lambda: not driver.app.keeper.recovering, 5)
     driver.wait_screen("host")
-    assert driver.app.session is not None and driver.app.session is not session
-    assert driver.app.session.state == state
+    assert driver.app.table.playing and driver.app.table.journal is not journal
+    assert driver.app.table.state == state
     assert driver.app.errors and "a bug in a screen" in driver.app.errors[-1]
     assert ExceptionManager.handlers  # still installed
 
@@ -172,11 +172,10 @@ def test_stats_export_writes_csv_with_each_finished_game(driver: Any) -> None:
     session = _start_nim(driver)
     while session.outcome is None:
         try:
-            session.dispatch(reference.Take(session.state.turn, 3))
+            act(session, reference.Take(session.state.turn, 3))
         except RuleError:
-            session.dispatch(reference.Take(session.state.turn, 1))
-    session.end()
-    driver.app.session = None
+            act(session, reference.Take(session.state.turn, 1))
+    session.end(later=False)
     driver.app.go("attract")
     driver.wait_screen("attract")
     driver.staff_login()
@@ -190,7 +189,7 @@ def test_stats_export_writes_csv_with_each_finished_game(driver: Any) -> None:
 
 def test_private_channel_goes_to_the_phone_when_the_seat_has_one(driver: Any) -> None:
     """With the seat's phone connected the hand-over screen is skipped; without, the tablet is passed."""
-    session = _start_nim(driver)
+    _start_nim(driver)
     ctx = driver.app.get_screen("host").ctx
     routed: list[tuple[int, str]] = []
 
@@ -199,13 +198,11 @@ def test_private_channel_goes_to_the_phone_when_the_seat_has_one(driver: Any) ->
             routed.append((seat, mode))
             return seat == 0
 
-        def attach(self, session: Any) -> None: ...
-
         def end_game(self) -> None: ...
 
     real = driver.app.phones
     driver.app.phones = FakeHub()
-    ctx.attach(session)
+    ctx.attach()
     try:
         from kivy.uix.label import Label
         assert ctx.private("지수", lambda done: Label(text="비밀"), seat=0) is None

@@ -73,7 +73,7 @@ def test_a_toast_on_a_full_screen_leaves_the_marked_status_readable(driver: Any)
     driver.tap("handover_done")
     driver.wait_for(lambda: driver.app.get_screen("host").ctx.open_dialog is None
                     or not driver.app.get_screen("host").ctx.open_dialog.parent)
-    turn = driver.find_all("mj_pick_" + driver.app.session.state.remaining()[0])[0].parent  # the table is up
+    turn = driver.find_all("mj_pick_" + driver.app.table.state.remaining()[0])[0].parent  # the table is up
     assert turn is not None
     label = driver.app.get_screen("host").ctx.host.table.ids.turn_label
     assert label.text.strip()

@@ -12,7 +12,7 @@ from engines.clue.actions import EnterRoom, RollDie, Show, Suggest
 from engines.core import TABLE
 from engines.mr_jack_ny.actions import Arrest, Pick
 from engines.spyfall import actions as A
-from kiosk.session import Session, UndoLocked
+from table.session import Session, UndoLocked
 
 LIB = load_library()
 

@@ -12,6 +12,7 @@ from audio.asr import VoiceController
 from kiosk.testing import stop_voice
 from tests.audio.voice_fakes import FakeEngine
 from tests.kiosk.conftest import spyfall_table
+from tests.tables import act
 
 pytestmark = pytest.mark.ui
 
@@ -193,7 +194,7 @@ def test_a_command_heard_over_the_screens_question_waits_for_its_answer(driver: 
     from audio.asr import Phase
     from kiosk.widgets.dialogs import ConfirmDialog
 
-    session = spyfall_table(driver)
+    spyfall_table(driver)
     app = driver.app
     driver.tap("host_end")
     driver.pump(3)
@@ -205,7 +206,7 @@ def test_a_command_heard_over_the_screens_question_waits_for_its_answer(driver: 
     assert app.sm.current == "host" and app.toast_widget.last_text == app.tr("voice.answer_first")
     driver.tap("confirm_no")
     driver.pump(3)
-    assert app.sm.current == "host" and app.session is session  # neither the end nor the command
+    assert app.sm.current == "host" and app.table.playing  # neither the end nor the command
     say(voice.controller, "이전")  # answered: voice acts again
     driver.wait_screen("detail")
 
@@ -219,7 +220,7 @@ def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voic
     from audio.asr import Phase
     from kiosk.widgets.dialogs import ConfirmDialog
 
-    session = spyfall_table(driver)
+    spyfall_table(driver)
     app = driver.app
     say(voice.controller, "새 게임")
     driver.pump(4)
@@ -233,7 +234,7 @@ def test_the_idle_check_asking_over_voices_question_cancels_it(driver: Any, voic
     assert app.sm.current == "host"  # 새 게임 not done
     driver.tap("confirm_yes")
     driver.pump(3)
-    assert app.keeper.asking is None and app.session is session
+    assert app.keeper.asking is None and app.table.playing
 
 
 @pytest.mark.parametrize("words", ["새 게임", "이전"])
@@ -279,9 +280,9 @@ def _staff_pin_for_undo(driver: Any) -> Any:
     from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
 
     session = spyfall_table(driver)
-    session.dispatch(ChooseDealer(-1, dealer=1))
-    session.dispatch(StartClock(-1))
-    session.dispatch(RevealJoker(session.state.round.facts.joker))
+    act(session, ChooseDealer(-1, dealer=1))
+    act(session, StartClock(-1))
+    act(session, RevealJoker(session.state.round.facts.joker))
     driver.pump(3)
     driver.tap("host_undo")
     return session

@@ -41,13 +41,13 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     """Also the catalogs read on first use: the first confirmation asked from code read both phones' catalogs in
     its frame (~160 ms here), a switch to English the screen's English catalog; and the set-up form each game's
     screen keeps, so the first tap on a game takes it."""
+    from content.i18n_catalog import LANGS
     from kiosk.games.clue import host as clue
     from kiosk.games.mr_jack_ny import host as mr_jack_ny
     from kiosk.games.spyfall import setup
     from kiosk.games.watson_holmes import host as watson_holmes
-    from kiosk.i18n import LANGS
-    from kiosk.phones import labels
     from kiosk.widgets.kept_form import Kept
+    from phones import labels
 
     app = driver.app
     monkeypatch.setattr(labels, "_LOADED", {})
@@ -74,11 +74,11 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     assert app.sm.current == "attract"  # built, not shown
     from kiosk.warm_up import draw_and_close, open_off_screen
 
-    monkeypatch.setattr(app, "session", object())  # a game on (resumed): its screen is not built and closed
+    monkeypatch.setattr(app.table, "_session", object())  # a game on (resumed): its screen is not built and closed
     open_off_screen(app, "spyfall")
     draw_and_close(app, "spyfall")
     assert forms["spyfall"].host is None and app.get_screen("host").host_widget is None
-    monkeypatch.setattr(app, "session", None)
+    monkeypatch.setattr(app.table, "_session", None)
     for game in kept:
         app.host(game)
         driver.wait_screen("host")

@@ -18,10 +18,11 @@ from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
 from nacl.secret import SecretBox
 
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.seal import NO_PASS, number_of, pass_of
-from kiosk.phones.server import PhoneServer
-from kiosk.session import Session
+from phones.channel import PhoneHub
+from phones.seal import NO_PASS, number_of, pass_of
+from phones.server import PhoneServer
+from table.table import Table
+from tests.tables import new_table
 
 
 @cache
@@ -32,11 +33,9 @@ def library() -> Any:
 
 
 def new_session(tmp: Path, game: str, config: Mapping[str, Any], seed: int = 7,
-                clock: Callable[[], float] | None = None) -> Session:
-    kwargs: dict[str, Any] = {"seed": seed}
-    if clock is not None:
-        kwargs["clock"] = clock
-    return Session.new(library(), game, config, tmp / "journal", **kwargs)
+                clock: Callable[[], float] | None = None) -> Table:
+    """A running table with `game` started (its journal under `tmp`)."""
+    return new_table(library(), tmp / "journal", game, config, seed, clock)
 
 
 class MainThread:
@@ -68,7 +67,7 @@ TABLETS: dict[str, PhoneHub] = {}  # server url -> its hub: the tablet a test ph
 
 
 class Phone:
-    """One phone's socket, speaking the page's sealed protocol (kiosk/phones/seal.py, README.md) with
+    """One phone's socket, speaking the page's sealed protocol (phones/seal.py, README.md) with
     PyNaCl: the key exchange as it opens, then a join sealed under the key of its pass. A phone new to
     its seat waits for the tablet's OK: `join` gives it as the seat's owner would (the digits on the
     tablet are the phone's) unless `tablet` is None or `approve` False.
@@ -168,7 +167,7 @@ class Phone:
         self._heard = inner["i"]
         return dict(inner["m"])
 
-    async def state_like(self, session: Session, seat: int, timeout: float = 5.0) -> dict[str, Any]:
+    async def state_like(self, session: Table, seat: int, timeout: float = 5.0) -> dict[str, Any]:
         """The first pushed state that shows exactly the session's current view for the seat (a step and
         the chance steps after it each push; this waits for the last)."""
         loop = asyncio.get_running_loop()
@@ -218,12 +217,12 @@ def admit(hub: PhoneHub, conn: Any, **join: Any) -> dict[str, Any]:
     return {"t": "joined", "seat": ask.seat}
 
 
-def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | None = None,
+def start_server(session: Table | None = None, server_kw: Mapping[str, Any] | None = None,
                  **hub_kw: Any) -> tuple[PhoneHub, PhoneServer, MainThread]:
     main = MainThread()
     hub = PhoneHub(run_on_main=main, **hub_kw)
     if session is not None:
-        hub.attach(session)
+        hub.follow(session)
         main.run_pending()
     server = PhoneServer(hub, "127.0.0.1", 0, **(server_kw or {}))
     server.start()
@@ -231,7 +230,7 @@ def start_server(session: Session | None = None, server_kw: Mapping[str, Any] | 
     return hub, server, main
 
 
-def serve(body: Callable[[PhoneHub, PhoneServer, MainThread], Awaitable[None]], session: Session | None = None,
+def serve(body: Callable[[PhoneHub, PhoneServer, MainThread], Awaitable[None]], session: Table | None = None,
           server_kw: Mapping[str, Any] | None = None, **hub_kw: Any) -> None:
     """Run `body(hub, server, main)` on a fresh event loop with a server on 127.0.0.1 (for `session`, or
     none yet); the test's loop plays the kiosk's main thread. The server stops after; the session stays."""

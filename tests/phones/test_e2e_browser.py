@@ -19,8 +19,8 @@ import pytest
 from engines.core import TABLE, View
 from engines.parts import Card, Items, Reveal, phrase, said
 from engines.spyfall import actions as A
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.server import PhoneServer
+from phones.channel import PhoneHub
+from phones.server import PhoneServer
 from tests.engines import reference
 from tests.phones.helpers import new_session
 from tests.phones.test_leaks import PlaySession
@@ -37,6 +37,8 @@ if importlib.util.find_spec("playwright") is None:
                 allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+from tests.tables import act  # noqa: E402
 
 expect.set_options(timeout=10_000)  # a loaded CI machine: generous waits (they end as soon as the page is right)
 
@@ -57,7 +59,7 @@ class Table:
                                                     "votes": "sealed"}, seed=7)
         self.lock = threading.RLock()
         self.hub = PhoneHub(run_on_main=self.main)
-        self.hub.attach(self.session)
+        self.hub.follow(self.session)
         self.server = PhoneServer(self.hub, "127.0.0.1", 0)
         self.server.start()
 
@@ -67,7 +69,7 @@ class Table:
 
     def dispatch(self, action: Any) -> None:
         with self.lock:
-            self.session.dispatch(action)
+            act(self.session, action)
 
     def close(self) -> None:
         self.server.stop()
@@ -218,7 +220,7 @@ def _table_for(tmp: Path, game: str, config: dict[str, Any], seed: int) -> Table
     table.session = new_session(tmp, game, config, seed=seed)
     table.lock = threading.RLock()
     table.hub = PhoneHub(run_on_main=table.main)
-    table.hub.attach(table.session)
+    table.hub.follow(table.session)
     table.server = PhoneServer(table.hub, "127.0.0.1", 0)
     table.server.start()
     return table
@@ -410,8 +412,8 @@ def test_a_phone_types_its_name_at_set_up_and_keeps_its_seat_in_the_game(browser
         session = new_session(tmp_path, "spyfall", {"players": ["지수", "민호", "서연"], "rounds": 1,
                                                     "votes": "sealed"}, seed=7)
         with lock:
-            hub.attach(session)
-            session.dispatch(A.ChooseDealer(TABLE, 0))
+            hub.follow(session)
+            act(session, A.ChooseDealer(TABLE, 0))
         me1 = session.view(1)["me"]["card"]
         expect(page.get_by_test_id("mine")).to_contain_text(me1["ko"])
         expect(page.get_by_test_id("setup")).to_be_hidden()
@@ -452,7 +454,7 @@ def test_a_made_up_games_private_part_is_drawn_by_kind(browser: Browser) -> None
             fn()
 
     hub = PhoneHub(run_on_main=main)
-    hub.attach(session)  # type: ignore[arg-type]
+    hub.follow(session)  # type: ignore[arg-type]
     server = PhoneServer(hub, "127.0.0.1", 0)
     server.start()
     try:

@@ -14,13 +14,14 @@ import pytest
 import engines
 from engines.core import CHANCE, TABLE, stamp
 from engines.spyfall import actions as A
-from kiosk.phones import tokens as T
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.labels import Catalogs, Labeller, fill_free
-from kiosk.phones.ratelimit import Bucket
+from phones import tokens as T
+from phones.channel import PhoneHub
+from phones.labels import Catalogs, Labeller, fill_free
+from phones.ratelimit import Bucket
 from tests.packs import pack_for
 from tests.phones.helpers import admit, new_session
 from tests.phones.test_leaks import Recorder, catalogs
+from tests.tables import act
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 
@@ -85,15 +86,15 @@ def test_a_bucket_allows_a_burst_then_the_rate() -> None:
 # ---------------------------------------------------------------- labels
 def test_spyfall_buttons_name_players_and_votes_in_both_languages(tmp_path: Path) -> None:
     session = new_session(tmp_path, "spyfall", SPY)
-    session.dispatch(A.ChooseDealer(TABLE, 0))
-    session.dispatch(A.StartClock(TABLE))
+    act(session, A.ChooseDealer(TABLE, 0))
+    act(session, A.StartClock(TABLE))
     lab = Labeller(catalogs(), "spyfall")
     entries = lab.entries(session.legal(1), session.view(1))
     accuse = [e for e in entries if e["group"] == "accuse"]
     assert [e["parts"][0]["label"]["ko"] for e in accuse] == ["지수", "서연"]
     assert accuse[0]["glabel"] == {"ko": "지목하기", "en": "Accuse"}
     assert all(p["field"] != "at" for e in entries for p in e["parts"])
-    session.dispatch(A.Accuse(0, accused=2))
+    act(session, A.Accuse(0, accused=2))
     votes = lab.entries(session.legal(1), session.view(1))
     assert [(e["parts"][0]["label"]["ko"], e["parts"][0]["label"]["en"]) for e in votes] == [
         ("찬성 (엄지 위)", "Yes (thumb up)"), ("반대 (엄지 아래)", "No (thumb down)")]
@@ -173,9 +174,9 @@ def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -
     hub = PhoneHub(catalogs=catalogs())
     changes: list[int] = []
     hub.listen(lambda: changes.append(1))
-    hub.attach(session)
+    hub.follow(session)
     first = [hub.seat_pass(s).token for s in range(3)]  # type: ignore[union-attr]
-    hub.attach(session)  # the same game again (a screen reopened): same passes
+    hub.follow(session)  # the same game again (a screen reopened): same passes
     assert [hub.seat_pass(s).token for s in range(3)] == first  # type: ignore[union-attr]
     assert [(s.name, s.connected, s.issued) for s in hub.status()] == [
         ("지수", False, True), ("민호", False, True), ("서연", False, True)]
@@ -183,14 +184,14 @@ def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -
     for seat, phone in enumerate(phones):
         assert admit(hub, phone, token=first[seat])["t"] == "joined"
     assert hub.everyone_connected() and len(changes) >= 4
-    session.dispatch(A.ChooseDealer(TABLE, 1))
+    act(session, A.ChooseDealer(TABLE, 1))
     assert all(p.sent[-1]["t"] == "state" and p.sent[-1]["view"]["round"]["dealer"] == 1 for p in phones)
     hub.leave(phones[2])
     assert not hub.everyone_connected() and not hub.connected(2)
     hub.end_game()
     assert [p.sent[-1]["code"] for p in phones[:2]] == ["ended", "ended"]
     assert hub.status() == [] and hub.seat_pass(0) is None
-    session.dispatch(A.StartClock(TABLE))  # no longer subscribed: nothing more is sent
+    act(session, A.StartClock(TABLE))  # no longer subscribed: nothing more is sent
     assert [p.sent[-1]["t"] for p in phones[:2]] == ["bye", "bye"]
     session.close()
 
@@ -198,7 +199,7 @@ def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -
 def test_route_falls_back_to_the_tablet_for_a_seat_without_a_phone(tmp_path: Path) -> None:
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs())
-    hub.attach(session)
+    hub.follow(session)
     done: list[str] = []
     assert hub.route(0, "reveal", lambda: done.append("x")) is False and done == []
     phone = Recorder("10.0.0.9")
@@ -213,27 +214,26 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     """After a power cut the resumed game keeps its passes: the same phone rejoins with its saved token and
     device key (no rescanning), another device is still refused; a new game or a damaged file gives new
     passes, and the file goes when the game ends."""
-    from kiosk.session import Session
+    from table.table import Table
     from tests.phones.helpers import library
 
     store = tmp_path / "phone_passes.json"
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs(), store=store)
-    hub.attach(session)
+    hub.follow(session)
     before = {s: (hub.seat_pass(s).token, hub.seat_pass(s).code) for s in range(3)}  # type: ignore[union-attr]
     phone = Recorder("10.0.0.1")
     assert admit(hub, phone, token=before[1][0])["t"] == "joined"
     device = next(m for m in phone.sent if m["t"] == "hello")["device"]
     T.flush()  # written by the passes' writer thread, in order (a power cut in these ms loses the join)
     assert oct(store.stat().st_mode & 0o777) == "0o600"
-    session.dispatch(A.ChooseDealer(TABLE, 1))
+    act(session, A.ChooseDealer(TABLE, 1))
     session.close()  # the power goes: nothing is ended
 
-    got = Session.resume(library(), tmp_path / "journal")
-    assert got is not None
-    resumed = got[0]
+    resumed = Table(library(), tmp_path / "journal")
+    assert resumed.resume() is not None
     hub2 = PhoneHub(catalogs=catalogs(), store=store)
-    hub2.attach(resumed)
+    hub2.follow(resumed)
     assert {s: (hub2.seat_pass(s).token, hub2.seat_pass(s).code) for s in range(3)} == before  # type: ignore[union-attr]
     again = Recorder("10.0.0.1")
     assert hub2.join(again, token=before[1][0], device=device)["t"] == "joined"
@@ -248,7 +248,7 @@ def test_passes_survive_a_restart_of_the_kiosk_and_die_with_the_game(tmp_path: P
     store.write_text("{not json", encoding="utf-8")
     fresh = new_session(tmp_path / "b", "spyfall", SPY)
     hub3 = PhoneHub(catalogs=catalogs(), store=store)
-    hub3.attach(fresh)
+    hub3.follow(fresh)
     assert hub3.seat_pass(1).token not in {t for t, _ in before.values()}  # type: ignore[union-attr]
     T.flush()
     assert json.loads(store.read_text(encoding="utf-8"))["passes"][1]["token"] == hub3.seat_pass(1).token  # type: ignore[union-attr]
@@ -263,7 +263,7 @@ def test_the_private_part_comes_from_the_views_parts_in_both_languages(tmp_path:
     session = new_session(tmp_path, "mr_jack_ny", {"players": ["지수", "민호"]}, seed=3)
     try:
         hub = PhoneHub(catalogs=catalogs())
-        hub.attach(session)
+        hub.follow(session)
         jack, detective = hub.state_message(1)["mine"], hub.state_message(0)["mine"]
         assert jack[0] == {"kind": "card", "label": {"ko": "내 역할", "en": "Your role"},
                            "title": {"ko": "잭", "en": "Jack"}, "lines": [], "tone": "secret"}
@@ -290,7 +290,7 @@ def test_passes_are_fsynced_off_the_callers_thread_in_call_order(tmp_path: Path,
     store = tmp_path / "phone_passes.json"
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs(), store=store)
-    hub.attach(session)
+    hub.follow(session)
     for _ in range(5):
         hub.reissue(1)
     T.flush()

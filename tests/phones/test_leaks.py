@@ -16,12 +16,13 @@ import pytest
 
 import engines
 from engines.core import CHANCE, Action, Engine, Secret, Step, Text, stamp
-from kiosk.phones.channel import PhoneHub
-from kiosk.phones.labels import Catalogs
+from phones.channel import PhoneHub
+from phones.labels import Catalogs
 from tests.engines import reference
 from tests.engines.conformance import START, contains_pair
 from tests.packs import pack_for
 from tests.phones.helpers import admit
+from tests.tables import act
 
 engines.register(reference.ENGINE)
 NAMES = engines.engine_names()
@@ -33,13 +34,16 @@ def catalogs() -> Catalogs:
 
 
 class PlaySession:
-    """What the hub needs of a session, over a bare engine (no journal): fast enough for many games."""
+    """What the hub needs of a running table, over a bare engine (no journal): fast enough for many games."""
+
+    playing = True
 
     def __init__(self, engine: Engine[Any], config: Mapping[str, Any], pack: Mapping[str, Any], seed: int,
                  name: str) -> None:
         self.engine = engine
         self.state = engine.setup(config, pack, seed)
         self.game = SimpleNamespace(id=name, pack=pack)
+        self.header = {"game": name, "seed": seed}
         self.listeners: list[Callable[..., None]] = []
         self.now = START
 
@@ -54,8 +58,11 @@ class PlaySession:
         self.now += 7.0
         self.state = step.state
         for fn in list(self.listeners):
-            fn(self, step)
+            fn(self, SimpleNamespace(kind="step", step=step))
         return step
+
+    def act(self, action: Action, channel: Any, confirmed: bool = False) -> Any:
+        return self.dispatch(action)
 
 
 class Recorder:
@@ -156,7 +163,7 @@ def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
     pack = pack_for(name)
     session = PlaySession(engine, config, pack, seed, name)
     hub = PhoneHub(catalogs=catalogs())
-    hub.attach(session)  # type: ignore[arg-type]
+    hub.follow(session)  # type: ignore[arg-type]
     phones: dict[int, Recorder] = {}
     for seat in engine.seats(session.state):
         phone = Recorder(f"10.0.0.{seat}")
@@ -191,7 +198,7 @@ def play(name: str, config: Mapping[str, Any], seed: int, max_steps: int,
             kinds = sorted({a.NAME for a in legal})  # each kind of action as likely: games go deeper
             kind = rng.choice(kinds)
             action = rng.choice([a for a in legal if a.NAME == kind])
-        session.dispatch(action)
+        act(session, action)
     hub.end_game()
     assert all(p.sent[-1]["t"] == "bye" for p in phones.values())
     return checked

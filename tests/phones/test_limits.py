@@ -20,9 +20,10 @@ import aiohttp
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones import tokens
-from kiosk.session import Session
+from phones import tokens
+from table.table import Table as Session
 from tests.phones.helpers import MainThread, Phone, new_session, serve, until
+from tests.tables import act
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,9 +64,9 @@ def test_a_thousand_idle_websockets_leave_room_for_games_saves_and_joins(tmp_pat
             figures["server_fds_during"] = open_fds()
             # a new game on this tablet: its journal opens and its steps are saved
             other = new_session(tmp_path / "next", "spyfall", SPY, seed=9)
-            other.dispatch(A.ChooseDealer(TABLE, 1))
+            act(other, A.ChooseDealer(TABLE, 1))
             other.close()
-            session.dispatch(A.ChooseDealer(TABLE, 0))
+            act(session, A.ChooseDealer(TABLE, 0))
             hub.store = tmp_path / "passes.json"
             hub.reissue(2)  # the passes file is written (by its writer thread)
             tokens.flush()

@@ -16,9 +16,10 @@ from nacl.secret import SecretBox
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones.seal import NO_PASS, pass_of
-from kiosk.session import Session
+from phones.seal import NO_PASS, pass_of
+from table.table import Table as Session
 from tests.phones.helpers import MainThread, Phone, new_session, serve, until
+from tests.tables import act
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 
@@ -34,9 +35,9 @@ def run(tmp_path: Path, body: Callable[..., Awaitable[None]], config: dict[str, 
 
 
 def to_vote(session: Session, accuser: int = 0, accused: int = 2) -> None:
-    session.dispatch(A.ChooseDealer(TABLE, 0))
-    session.dispatch(A.StartClock(TABLE))
-    session.dispatch(A.Accuse(accuser, accused=accused))
+    act(session, A.ChooseDealer(TABLE, 0))
+    act(session, A.StartClock(TABLE))
+    act(session, A.Accuse(accuser, accused=accused))
 
 
 def test_a_seat_joins_with_its_token_and_sees_exactly_its_view(tmp_path: Path) -> None:
@@ -49,7 +50,7 @@ def test_a_seat_joins_with_its_token_and_sees_exactly_its_view(tmp_path: Path) -
         assert hub.connected(1) and not hub.connected(0)
         assert [s.connected for s in hub.status()] == [False, True, False]
         # a step on the tablet is pushed at once
-        session.dispatch(A.ChooseDealer(TABLE, 2))
+        act(session, A.ChooseDealer(TABLE, 2))
         state = await phone.state_like(session, 1)
         assert state["view"]["round"]["dealer"] == 2
         await phone.close()
@@ -78,7 +79,7 @@ def test_a_wrong_token_gets_nothing(tmp_path: Path) -> None:
             reply = await phone.join(token=bad) if "-" not in bad else await phone.join(code=bad)
             assert reply["t"] == "error" and reply["code"] == "bad_token"
             assert "코드" in reply["ko"]
-        await phone.send({"t": "act", "v": 0, "id": 0})
+        await phone.send({"t": "act", "confirmed": True, "v": 0, "id": 0})
         assert (await phone.recv())["code"] == "not_joined"
         assert not any(m["t"] == "state" for m in phone.log)
         await phone.close()
@@ -95,7 +96,7 @@ def test_rejoin_with_the_same_token_and_device_after_a_drop(tmp_path: Path) -> N
         await phone.recv("state")
         await phone.close()
         await until(lambda: not hub.connected(0))
-        session.dispatch(A.ChooseDealer(TABLE, 1))  # while the phone sleeps
+        act(session, A.ChooseDealer(TABLE, 1))  # while the phone sleeps
         again = await Phone.open(server.url)
         hello2 = await again.join(token=hello["token"], device=hello["device"])
         assert hello2["t"] == "hello" and hello2["seat"] == 0 and hello2["device"] == hello["device"]
@@ -134,7 +135,7 @@ def test_a_join_on_a_connection_is_final(tmp_path: Path) -> None:
         assert hub.connected(0) and not hub.connected(1)
         phone.log.clear()
         phone._used.clear()
-        session.dispatch(A.ChooseDealer(TABLE, 0))
+        act(session, A.ChooseDealer(TABLE, 0))
         await phone.state_like(session, 0)  # opened with the first key: the connection's key never changed
         assert {m["seat"] for m in phone.log if m["t"] == "state"} == {0}
         await phone.close()
@@ -246,7 +247,7 @@ def test_tokens_die_with_the_game(tmp_path: Path) -> None:
         assert (await late.join(token=token))["code"] == "bad_token"
         # a new game: new passes; the old token is not among them
         session2 = new_session(tmp_path / "g2", "spyfall", SPY, seed=8)
-        hub.attach(session2)
+        hub.follow(session2)
         assert token not in {hub.seat_pass(s).token for s in range(3)}
         assert (await late.join(token=token))["code"] == "bad_token"
         assert (await late.join(token=hub.seat_pass(0).token))["t"] == "hello"
@@ -272,7 +273,7 @@ def test_sealed_votes_from_phones_are_the_tablets_actions(tmp_path: Path) -> Non
         votes = [e for e in state["actions"] if e["group"] == "vote"]
         assert [e["parts"][0]["label"]["ko"] for e in votes] == ["찬성 (엄지 위)", "반대 (엄지 아래)"]
         assert not any(p["field"] == "at" for e in votes for p in e["parts"])
-        await phone.send({"t": "act", "v": state["v"], "id": votes[1]["id"]})
+        await phone.send({"t": "act", "confirmed": True, "v": state["v"], "id": votes[1]["id"]})
         done = await phone.recv("done")
         assert done["action"] == "vote"
         vote = session.state.round.vote
@@ -280,7 +281,7 @@ def test_sealed_votes_from_phones_are_the_tablets_actions(tmp_path: Path) -> Non
         after = await phone.state_like(session, 1)
         assert after["view"]["round"]["vote"]["my_ballot"] == "no"
         # voting again with an old button: the engine refuses, in Korean
-        await phone.send({"t": "act", "v": state["v"], "id": votes[0]["id"]})
+        await phone.send({"t": "act", "confirmed": True, "v": state["v"], "id": votes[0]["id"]})
         err = await phone.recv("error")
         assert err["code"] in ("already_voted", "not_your_turn") and err["ko"] and err["en"] != err["ko"]
         assert (1, "yes") not in session.state.round.vote.ballots
@@ -297,23 +298,23 @@ def test_another_seats_actions_are_refused(tmp_path: Path) -> None:
         to_vote(session)
         before = session.count
         for seat in (0, TABLE):
-            await phone.send({"t": "act", "action": {"name": "vote", "seat": seat, "yes": True, "at": 0.0}})
+            await phone.send({"t": "act", "confirmed": True, "action": {"name": "vote", "seat": seat, "yes": True, "at": 0.0}})
             assert (await phone.recv("error"))["code"] == "not_your_seat"
-        await phone.send({"t": "act", "action": {"name": "start_clock", "seat": TABLE, "at": 0.0}})
+        await phone.send({"t": "act", "confirmed": True, "action": {"name": "start_clock", "seat": TABLE, "at": 0.0}})
         assert (await phone.recv("error"))["code"] == "not_your_seat"
-        await phone.send({"t": "act", "action": {"name": "launch_missiles", "seat": 1}})
+        await phone.send({"t": "act", "confirmed": True, "action": {"name": "launch_missiles", "seat": 1}})
         err = await phone.recv("error")
         assert err["code"] == "unknown_action" and "행동" in err["ko"]
         for bad in ({"v": 10**6, "id": 0}, {"v": 0, "id": -1}, {"v": "x", "id": 0}, {"id": 0},
                     {"v": 0, "id": 0, "free": "x"}, {"action": "vote"}, {"action": {"seat": 1}}):
-            await phone.send({"t": "act", **bad})
+            await phone.send({"t": "act", "confirmed": True, **bad})
             assert (await phone.recv("error"))["code"] in ("bad_input", "bad_action"), bad
         for junk in ("[1, 2]", "not json", '{"t": "launch"}'):
             await phone.ws.send_str(junk)
             assert (await phone.recv("error"))["code"] == "bad_input"
         assert session.count == before
         # its own seat's action dict is accepted, with the moment set by the session, not the phone
-        await phone.send({"t": "act", "action": {"name": "vote", "seat": 1, "yes": True, "at": 1.0}})
+        await phone.send({"t": "act", "confirmed": True, "action": {"name": "vote", "seat": 1, "yes": True, "at": 1.0}})
         assert (await phone.recv("done"))["action"] == "vote"
         assert session.count == before + 1
         await phone.close()
@@ -330,18 +331,18 @@ def test_no_malformed_message_ends_a_phones_socket(tmp_path: Path) -> None:
         await phone.join(token=hub.seat_pass(1).token)
         await phone.recv("state")
         for text in ('{"t": "ping", "x": Infinity}', '{"t": "ping", "x": NaN}', '{"t": "ping", "x": -1e999}',
-                     "[" * 5000 + "]" * 5000, '{"t": "act", "box": null}', '{"box": 7}', '"box"'):
+                     "[" * 5000 + "]" * 5000, '{"t": "act", "confirmed": True, "box": null}', '{"box": 7}', '"box"'):
             await phone.ws.send_str(text)
             assert (await phone.recv("error"))["code"] == "bad_input", text[:40]
-        for inner in ('{"t": "act", "v": Infinity, "id": 0}', '{"t": "act", "v": 1e999, "id": 0}',
-                      '{"t": "act", "v": NaN, "id": NaN}', '{"t": "act", "v": 0, "id": 1e308}'):
+        for inner in ('{"t": "act", "confirmed": True, "v": Infinity, "id": 0}', '{"t": "act", "confirmed": True, "v": 1e999, "id": 0}',
+                      '{"t": "act", "confirmed": True, "v": NaN, "id": NaN}', '{"t": "act", "confirmed": True, "v": 0, "id": 1e308}'):
             phone._sent += 1
             raw = f'{{"c": "{phone.challenge}", "i": {phone._sent}, "d": "up", "m": {inner}}}'.encode()
             box = base64.b64encode(bytes(SecretBox(phone.key).encrypt(raw))).decode()
             await phone.send_raw({"box": box})
             assert (await phone.recv("error"))["code"] == "bad_input", inner
-        for odd in ({"t": "act", "v": 0, "id": 0, "free": {"x": [1e308] * 3}}, {"t": "name", "name": None},
-                    {"t": "act", "action": {"name": "vote", "seat": 1, "yes": {"a": []}}}, {"t": []}):
+        for odd in ({"t": "act", "confirmed": True, "v": 0, "id": 0, "free": {"x": [1e308] * 3}}, {"t": "name", "name": None},
+                    {"t": "act", "confirmed": True, "action": {"name": "vote", "seat": 1, "yes": {"a": []}}}, {"t": []}):
             await phone.send(odd)
             assert (await phone.recv("error"))["t"] == "error", odd
         hub._conns[1].send({"t": "nudge", "x": float("nan")})  # nor does a message the kiosk cannot write
@@ -358,7 +359,7 @@ def test_inputs_are_rate_limited(tmp_path: Path) -> None:
         phone = await Phone.open(server.url)
         await phone.join(token=hub.seat_pass(1).token)
         for _ in range(8):
-            await phone.send({"t": "act", "action": {"name": "vote", "seat": 0, "yes": True}})
+            await phone.send({"t": "act", "confirmed": True, "action": {"name": "vote", "seat": 0, "yes": True}})
         codes = [(await phone.recv("error"))["code"] for _ in range(8)]
         assert codes[:3] == ["not_your_seat"] * 3
         assert codes[3:] == ["rate_limited"] * 5
@@ -425,7 +426,7 @@ def test_only_the_page_and_the_socket_are_served(tmp_path: Path) -> None:
 def test_the_page_loads_nothing_from_outside() -> None:
     from importlib import resources
 
-    static = resources.files("kiosk.phones") / "static"
+    static = resources.files("phones") / "static"
     for name in ("page.html", "page.js", "page.css", "nacl-fast.min.js"):
         text = (static / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
@@ -451,7 +452,7 @@ def test_route_hands_private_moments_to_a_connected_phone(tmp_path: Path) -> Non
         await asyncio.sleep(0.05)
         assert done == ["reveal"]  # waits for the phone's input
         vote = next(e for e in state["actions"] if e["group"] == "vote")
-        await phone.send({"t": "act", "v": state["v"], "id": vote["id"]})
+        await phone.send({"t": "act", "confirmed": True, "v": state["v"], "id": vote["id"]})
         await phone.recv("done")
         assert done == ["reveal", "voted"]  # run on the main thread before the phone was answered
         assert not hub.everyone_connected()

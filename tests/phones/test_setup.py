@@ -10,8 +10,9 @@ from typing import Any
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones.lobby import MAX_NAME, clean_name
+from phones.lobby import MAX_NAME, clean_name
 from tests.phones.helpers import Phone, new_session, serve
+from tests.tables import act
 
 SPY = {"rounds": 1, "votes": "sealed"}
 
@@ -41,12 +42,12 @@ def test_phones_join_at_set_up_type_their_names_and_stay_for_the_game(tmp_path: 
 
         # the game starts with the form's names: each phone is at its player's seat and sees its view
         session = new_session(tmp_path, "spyfall", {"players": ["지수", "민호", "서연"], **SPY})
-        hub.attach(session)
+        hub.follow(session)
         assert (await second.recv("hello"))["name"] == "민호"
         state = await second.recv("state")
         assert state["seat"] == 1 and state["view"] == json.loads(json.dumps(session.view(1)))
         assert hub.connected(0) and hub.connected(1) and not hub.connected(2)
-        session.dispatch(A.ChooseDealer(TABLE, 0))
+        act(session, A.ChooseDealer(TABLE, 0))
         assert "card" in (await first.state_like(session, 0))["view"]["me"]
         await first.close()
         await second.close()
@@ -63,7 +64,7 @@ def test_a_phone_asking_at_set_up_follows_its_player_into_the_game(tmp_path: Pat
         phone = await Phone.open(server.url)
         assert (await phone.join(token=hub.seat_pass(2).token, approve=False))["t"] == "asking"
         session = new_session(tmp_path, "spyfall", {"players": ["지수", "서연", "민호"], **SPY})
-        hub.attach(session)
+        hub.follow(session)
         [ask] = hub.asking()
         assert (ask.seat, ask.name, ask.number) == (1, "서연", phone.number)
         hub.answer(ask.ident, True)
@@ -85,7 +86,7 @@ def test_a_phone_follows_its_name_when_the_form_drops_an_empty_seat(tmp_path: Pa
         await phone.send({"t": "name", "name": "서연"})
         await phone.recv("done")
         session = new_session(tmp_path, "spyfall", {"players": ["지수", "민호", "서연"], **SPY})
-        hub.attach(session)
+        hub.follow(session)
         assert (await phone.recv("hello"))["seat"] == 2
         assert hub.connected(2) and not hub.connected(3)
         await phone.close()
@@ -120,7 +121,7 @@ def test_typed_names_are_cleaned() -> None:
 
 
 def test_a_set_up_seat_finds_its_player_by_name_else_by_place() -> None:
-    from kiosk.phones.lobby import Lobby
+    from phones.lobby import Lobby
 
     lobby = Lobby()
     lobby.start("mr_jack_ny", ["셜록", "잭"])

@@ -17,9 +17,10 @@ from nacl.secret import SecretBox
 
 from engines.core import TABLE
 from engines.spyfall import actions as A
-from kiosk.phones.seal import b64, pass_of, seat_key
+from phones.seal import b64, pass_of, seat_key
 from tests.phones.helpers import Phone, new_session, serve, start_server, until
 from tests.phones.wire import RecordingProxy, forms, ws_messages
+from tests.tables import act
 
 SPY = {"players": ["지수", "민호", "서연"], "rounds": 1, "votes": "sealed"}
 CLEAR_FROM_KIOSK = {"hi", "key", "error", "pong", "bye"}  # all a kiosk sends unsealed (never a view, never a pass)
@@ -106,18 +107,18 @@ def test_a_recording_of_the_wire_holds_no_secret_token_code_or_device_key(tmp_pa
             assert (await hero.join(code="ZZZZ-ZZZZ"))["code"] == "bad_token"  # a typo first
             hello1_msg = await hero.join(code=hub.status()[1].code)  # typed the short code
             assert hello1_msg["t"] == "hello" and hello1_msg["token"] == hub.seat_pass(1).token
-            session.dispatch(A.ChooseDealer(TABLE, 0))
+            act(session, A.ChooseDealer(TABLE, 0))
             card0 = (await joker.state_like(session, 0))["view"]["me"]["card"]
             card1 = (await hero.state_like(session, 1))["view"]["me"]["card"]
             assert card0["kind"] == "joker" and card1["kind"] == "location"
-            session.dispatch(A.StartClock(TABLE))
+            act(session, A.StartClock(TABLE))
             state = await joker.state_like(session, 0)
             accuse = [e for e in state["actions"] if e["group"] == "accuse"][-1]  # 서연, so 민호 votes
-            await joker.send({"t": "act", "v": state["v"], "id": accuse["id"]})
+            await joker.send({"t": "act", "confirmed": True, "v": state["v"], "id": accuse["id"]})
             await joker.recv("done")
             state = await hero.state_like(session, 1)
             vote = next(e for e in state["actions"] if e["group"] == "vote")
-            await hero.send({"t": "act", "v": state["v"], "id": vote["id"]})
+            await hero.send({"t": "act", "confirmed": True, "v": state["v"], "id": vote["id"]})
             await hero.recv("done")
             await hero.close()  # the phone sleeps, wakes and rejoins with its token and device key
             await until(lambda: not hub.connected(1))
@@ -157,12 +158,12 @@ def test_a_tampered_replayed_or_foreign_box_is_refused(tmp_path: Path) -> None:
     async def body(hub: Any, server: Any, main: Any) -> None:
         phone = await Phone.open(server.url)
         await phone.join(token=hub.seat_pass(1).token)
-        session.dispatch(A.ChooseDealer(TABLE, 0))
-        session.dispatch(A.StartClock(TABLE))
-        session.dispatch(A.Accuse(0, accused=2))
+        act(session, A.ChooseDealer(TABLE, 0))
+        act(session, A.StartClock(TABLE))
+        act(session, A.Accuse(0, accused=2))
         state = await phone.state_like(session, 1)
         vote = next(e for e in state["actions"] if e["group"] == "vote")
-        frame = {"box": phone.seal({"t": "act", "v": state["v"], "id": vote["id"]})}
+        frame = {"box": phone.seal({"t": "act", "confirmed": True, "v": state["v"], "id": vote["id"]})}
         await phone.send_raw(frame)
         await phone.recv("done")
         before = session.count

@@ -34,12 +34,12 @@ from kiosk.games.clue.notebook import NotebookPanel
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, PlayerRow, action_button, button_grid
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.hosting import GameHost, HostContext
-from kiosk.session import Session
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
+from table.table import Table
 
 
 class ClueSetup(KeptForm, BoxLayout):
@@ -123,8 +123,7 @@ class ClueSetup(KeptForm, BoxLayout):
     def start(self) -> None:
         host, mode = self.host, self.mode  # the form is let go once the game is on
         names = [self.inputs[i].text.strip() or host.ctx.tr("clue.setup.name", n=i + 1) for i in range(self.count)]
-        session = host.ctx.start({"players": names, "mode": mode, "set": "classic"})
-        if session is not None and mode == "digital":
+        if host.ctx.start({"players": names, "mode": mode, "set": "classic"}) and mode == "digital":
             host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
 
 
@@ -155,9 +154,9 @@ class ClueHost(PrivateChannel, GameHost):
         return self.ctx.tr(f"clue.{key}", **params)
 
     @property
-    def session(self) -> Session:
-        assert self.ctx.session is not None
-        return self.ctx.session
+    def running(self) -> Table:
+        """The running table (read it; act through `send`/`ctx.dispatch`)."""
+        return self.ctx.table
 
     def cards(self, view: dict[str, Any]) -> CardSet:
         return sets_in(self.ctx.game.pack)[view["set"]]
@@ -176,10 +175,10 @@ class ClueHost(PrivateChannel, GameHost):
         return self.ctx.dispatch(action, question, then, danger)
 
     def legal(self, seat: int) -> list[Action]:
-        return list(self.session.legal(seat)) if seat >= 0 else []
+        return list(self.running.legal(seat)) if seat >= 0 else []
 
     # ------------------------------------------------------------ lifecycle
-    def on_session(self, session: Session) -> None:
+    def on_table(self, running: Table) -> None:
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.pick, self.accusing = {}, False
         # a new table, a part per frame: the start tap's frame shows the title and the places kept for the player
@@ -188,7 +187,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.pieces.cancel()
         self.rows_drawn, self.actions_drawn = 0, False
         self.pieces.add(self._actions_now)
-        for _ in range(len(session.view(None)["players"])):
+        for _ in range(len(running.view(None)["players"])):
             self.pieces.add(self._next_row)
         # then, a grid per frame, the buttons a turn shows later (the rooms to enter, a suggestion's, the
         # accusation's): made in the frame of the tap that shows them, a grid of 6-9 buttons cost 10-40 ms of
@@ -208,14 +207,14 @@ class ClueHost(PrivateChannel, GameHost):
         return parts
 
     def _ahead(self, key: str, part: Callable[[dict[str, Any], Fill], Any]) -> None:
-        """Make an action panel's part (see on_session) unless it is made already (it may be on show)."""
+        """Make an action panel's part (see on_table) unless it is made already (it may be on show)."""
         prefix = f"clue/body/{key}"
-        if self.ctx.session is None or prefix in self.keep:
+        if not self.ctx.playing or prefix in self.keep:
             return
         panel, _, _ = key.partition("/")
         if not SHELF.lend(self.keep, prefix, self.ctx.lang):  # the last screen's, else made now and shelved
             # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
-            part(self.session.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
+            part(self.running.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
             SHELF.store(self.keep, prefix, self.ctx.lang)
         # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
         # clock), not in the tap's frame
@@ -247,9 +246,9 @@ class ClueHost(PrivateChannel, GameHost):
         self.setup_form.let_go()
 
     def refresh(self, step: Step[Any] | None) -> None:
-        if self.ctx.session is None:
+        if not self.ctx.playing:
             return
-        view = self.session.view(None)
+        view = self.running.view(None)
         if step is not None and any(ev.kind == "accused" for ev in step.events):
             self.accusing, self.pick = False, {}  # the accusation is made: its panel goes, in this one redraw
         with Fill(self.keep, self, "clue") as top:  # kept widgets: only what changed is drawn again
@@ -295,7 +294,7 @@ class ClueHost(PrivateChannel, GameHost):
     def player_rows(self, view: dict[str, Any], panel: Fill) -> None:
         cards = self.cards(view)
         for p in view["players"]:
-            if p["seat"] >= self.rows_drawn:  # still to come (on_session): its place kept
+            if p["seat"] >= self.rows_drawn:  # still to come (on_table): its place kept
                 panel.add(Widget, f"clue_player_{p['seat']}_place", size_hint_y=None, height=dp(64))
                 continue
             colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
@@ -321,7 +320,7 @@ class ClueHost(PrivateChannel, GameHost):
         # from one phase (roll, move, after) to the next
         panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
                  else "accuse" if self.accusing else "turn")
-        if not self.actions_drawn:  # a new table's first frame: its place kept (on_session)
+        if not self.actions_drawn:  # a new table's first frame: its place kept (on_table)
             body.add(Widget, "act_place")
             return
         with self.panel_box(body, panel) as box:
@@ -489,11 +488,11 @@ class ClueHost(PrivateChannel, GameHost):
                 self.pieces.add(partial(self.show_envelope, seat))
 
     def open_notebook(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         marks = self.tutor_marks.setdefault(seat, {})
 
         def content(done: Callable[[], None]) -> Widget:
-            mine = self.session.view(seat)  # only this seat's view
+            mine = self.running.view(seat)  # only this seat's view
             return NotebookPanel(self.ctx.tr, self.ctx.lang, mine, self.cards(mine), self.aids, marks,
                                  self.levels.get(seat, "notebook"), done,
                                  lambda level: self.levels.__setitem__(seat, level))

@@ -29,7 +29,7 @@ class PrivateChannel:
     recording: list[str]
 
     def private_box(self, seat: int, title: str) -> tuple[BoxLayout, dict[str, Any]]:
-        mine = self.session.view(seat)  # only this seat's view
+        mine = self.running.view(seat)  # only this seat's view
         box = BoxLayout(orientation="vertical", spacing=dp(12))
         box.add_widget(ClueTitle(text=title))
         return box, mine
@@ -39,7 +39,7 @@ class PrivateChannel:
         return ClueText(text=f"{self.tr('private.hand')}: {hand}", color=MUTED)
 
     def pick_card_to_show(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         suggester = view["suggestions"][-1]["seat"]
 
         def content(done: Callable[[], None]) -> Widget:
@@ -61,7 +61,7 @@ class PrivateChannel:
         """Physical cards with a recorded hand: the refuter says shown or pass on their own channel; a pass
         the recorded hand contradicts is refused there, naming their own matching cards, and a mistaken
         record can be corrected there first (CLUE-15, CLUE-41, CLUE-42)."""
-        view = self.session.view(None)
+        view = self.running.view(None)
         rec = view["suggestions"][-1]
         size = view["players"][seat]["hand_size"]
 
@@ -73,7 +73,7 @@ class PrivateChannel:
             box.add_widget(holder)
 
             def answering() -> None:
-                mine = self.session.view(seat)
+                mine = self.running.view(seat)
                 title.text = question
                 holder.clear_widgets()
                 named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
@@ -103,7 +103,7 @@ class PrivateChannel:
             def correcting() -> None:
                 title.text = self.tr("private.record_hand", n=size)
                 holder.clear_widgets()
-                self.recording = list(self.session.view(seat).get("hand", []))
+                self.recording = list(self.running.view(seat).get("hand", []))
                 holder.add_widget(self.record_grid(size, finish))
 
             def finish(cards: tuple[str, ...]) -> None:
@@ -120,7 +120,7 @@ class PrivateChannel:
         self.ctx.private(self.pname(view, seat), content, None, mode="input", seat=seat)
 
     def reveal_shown(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         rec = view["suggestions"][-1]
 
         def content(_done: Callable[[], None]) -> Widget:
@@ -133,7 +133,7 @@ class PrivateChannel:
         self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
 
     def show_hand(self, seat: int, chain: bool = False) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         if seat >= len(view["players"]):
             return
 
@@ -147,7 +147,7 @@ class PrivateChannel:
         self.ctx.private(self.pname(view, seat), content, nxt, mode="reveal")
 
     def show_envelope(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
 
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.envelope"))
@@ -158,7 +158,7 @@ class PrivateChannel:
         self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
 
     def record_hand(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         size = view["players"][seat]["hand_size"]
         self.recording = []
 
@@ -177,7 +177,7 @@ class PrivateChannel:
     def record_grid(self, size: int, finish: Callable[[tuple[str, ...]], None]) -> BoxLayout:
         """Every card as a toggle (the ones in `self.recording` on), then skip / record (k of `size`)."""
         holder = BoxLayout(orientation="vertical", spacing=dp(8))
-        cards = self.cards(self.session.view(None))
+        cards = self.cards(self.running.view(None))
 
         def redraw() -> None:
             holder.clear_widgets()
@@ -203,7 +203,7 @@ class PrivateChannel:
         return holder
 
     def note_shown(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         rec = view["suggestions"][-1]
 
         def content(done: Callable[[], None]) -> Widget:
@@ -222,7 +222,7 @@ class PrivateChannel:
         self.ctx.private(self.pname(view, seat), content, None, mode="input")
 
     def check_accusation(self, seat: int) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
 
         def content(done: Callable[[], None]) -> Widget:
             box, _mine = self.private_box(seat, self.tr("status.check", name=self.pname(view, seat)))

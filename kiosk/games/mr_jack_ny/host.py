@@ -28,12 +28,12 @@ from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pic
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
-from kiosk.session import Session
 from kiosk.widgets.keep import Fill, put
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
+from table.table import Table
 
 ROLES = ("detective", "jack")
 
@@ -87,9 +87,9 @@ class MrJackHost(GameHost):
         return self.ctx.tr(f"mr_jack_ny.{key}", **params)
 
     @property
-    def session(self) -> Session:
-        assert self.ctx.session is not None
-        return self.ctx.session
+    def running(self) -> Table:
+        """The running table (read it; act through `send`/`ctx.dispatch`)."""
+        return self.ctx.table
 
     def card_name(self, cid: str) -> str:
         if cid == "spy":
@@ -121,11 +121,10 @@ class MrJackHost(GameHost):
     # ------------------------------------------------------------ set-up
     def start_game(self, detective: str, jack: str, blitz: int) -> None:
         names = [detective or self.tr("setup.detective_default"), jack or self.tr("setup.jack_default")]
-        session = self.ctx.start({"players": names, "blitz": blitz})
-        if session is not None:
+        if self.ctx.start({"players": names, "blitz": blitz}):
             self.show_private(1)  # Jack alone sees who he is
 
-    def on_session(self, session: Session) -> None:
+    def on_table(self, running: Table) -> None:
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.clear_widgets()
         self.table = MrJackTable(host=self)
@@ -134,7 +133,7 @@ class MrJackHost(GameHost):
         self.drawn = set()
         self.add_widget(self.table)
         self.choice, self.visible = {}, set()
-        self.blitz = int(session.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
+        self.blitz = int(running.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
 
@@ -150,13 +149,13 @@ class MrJackHost(GameHost):
 
     # ------------------------------------------------------------ the private channel
     def show_private(self, seat: int, alibi: bool = False) -> None:
-        if self.ctx.session is None:
+        if not self.ctx.playing:
             return
-        view = self.session.view(seat)
+        view = self.running.view(seat)
         name = self.player(view, seat)
 
         def content(_done: Callable[[], None]) -> Widget:
-            mine = self.session.view(seat)  # only this seat's view
+            mine = self.running.view(seat)  # only this seat's view
             alibis = [self.card_name(a["alibi"]) for a in mine.get("my_alibis", [])]
             listed = self.tr("private.my_alibis", names=", ".join(alibis) if alibis else self.tr("private.none"))
             if alibi and alibis:
@@ -170,13 +169,13 @@ class MrJackHost(GameHost):
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
-        if self.ctx.session is None or self.table is None:
+        if not self.ctx.playing or self.table is None:
             return
         if step is not None:
             for event in step.events:
                 if event.kind == "witness" and event.to is None:
                     self.ctx.toast(self.tr("witness.seen" if event.data["seen"] else "witness.unseen"))
-        view = self.session.view(None)
+        view = self.running.view(None)
         if view["phase"] != "witness":
             self.visible = set()
         self._status(view)
@@ -197,9 +196,9 @@ class MrJackHost(GameHost):
                 self.pieces.add(partial(self._draw_part, part))
 
     def _draw_part(self, part: str) -> None:
-        if self.table is not None and self.ctx.alive and self.ctx.session is not None:
+        if self.table is not None and self.ctx.alive and self.ctx.playing:
             self.drawn.add(part)
-            getattr(self, part)(self.session.view(None))
+            getattr(self, part)(self.running.view(None))
 
     def _status(self, view: dict[str, Any]) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
@@ -302,7 +301,7 @@ class MrJackHost(GameHost):
         cur = view["current"]
         seat = cur["seat"]
         cid = cur["character"]
-        legal = self.session.legal(seat)
+        legal = self.running.legal(seat)
         box.add(MjTitle, text=self.card_name(cid), font_size=LEAD)
         box.add(TLabel, text=self.card_summary(cid), font_size=BODY)
         box.add(TLabel, text=self.tr("act.reminder"), font_size=BODY, color=MUTED)
@@ -344,23 +343,23 @@ class MrJackHost(GameHost):
 
     def _open_arrest(self) -> None:
         self.choice = {"mode": "arrest"}
-        self._center(self.session.view(None))
+        self._center(self.running.view(None))
 
     def _ask_escape(self) -> None:
         """Jack's private channel: the claim if the engine lists it for Jack, else a line only Jack reads."""
-        if self.ctx.session is None:
+        if not self.ctx.playing:
             return
-        name = self.player(self.session.view(None), 1)
+        name = self.player(self.running.view(None), 1)
 
         def content(done: Callable[[], None]) -> Widget:
-            mine = self.session.view(1)  # Jack's own view only
+            mine = self.running.view(1)  # Jack's own view only
             box = BoxLayout(orientation="vertical", spacing=dp(14))
             box.add_widget(MjTitle(text=self.tr("escape.title"), font_size=LEAD))
             box.add_widget(TLabel(text=self.tr("confirm.escape"), font_size=BODY))
             if "jack" in mine:
                 box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine["jack"])),
                                       font_size=BODY, color=MUTED))
-            if Escape(1) in self.session.legal(1):
+            if Escape(1) in self.running.legal(1):
                 self._button(box, self.tr("escape.go"), "mj_escape_go",
                              lambda: self.send(Escape(1), then=lambda step: done() if step else None), kind="danger",
                              height=80)
@@ -422,11 +421,11 @@ class MrJackHost(GameHost):
 
     def _set_choice(self, **choice: str) -> None:
         self.choice = dict(choice)
-        self._center(self.session.view(None))
+        self._center(self.running.view(None))
 
     def _cancel_choice(self) -> None:
         self.choice = {}
-        self._center(self.session.view(None))
+        self._center(self.running.view(None))
 
     def _ask_arrest(self, action: Arrest) -> None:
         self.send(action, self.tr("confirm.arrest", name=self.card_name(action.suspect)), danger=True)
@@ -446,10 +445,10 @@ class MrJackHost(GameHost):
 
     def _toggle(self, cid: str) -> None:
         self.visible ^= {cid}
-        self._center(self.session.view(None))
+        self._center(self.running.view(None))
 
     def _ask_witness(self) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         order = self._order(view)
         names = ", ".join(self.card_name(c) for c in sorted(self.visible, key=order)) or self.tr("confirm.nobody")
         chosen = frozenset(self.visible)

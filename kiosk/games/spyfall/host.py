@@ -32,12 +32,12 @@ from kiosk.games.spyfall.panels import (
 from kiosk.games.spyfall.private import SpyPrivate
 from kiosk.games.spyfall.setup import form_for
 from kiosk.hosting import GameHost, HostContext
-from kiosk.session import Session
 from kiosk.widgets.clock import GameClock
 from kiosk.widgets.keep import Fill, box_in
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
 from kiosk.widgets.winner import WinnerBanner
+from table.table import Table
 
 CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
 TALK_PHASES = ("discussion", "harley_talk")
@@ -71,12 +71,12 @@ class SpyfallHost(SpyPrivate, GameHost):
         return self.ctx.tr(f"spyfall.{key}", **params)
 
     @property
-    def session(self) -> Session:
-        assert self.ctx.session is not None
-        return self.ctx.session
+    def running(self) -> Table:
+        """The running table (read it; act through `send`/`ctx.dispatch`)."""
+        return self.ctx.table
 
     def view(self) -> dict[str, Any]:
-        return dict(self.session.view(None))
+        return dict(self.running.view(None))
 
     @staticmethod
     def offered(view: dict[str, Any], action: str) -> set[int]:
@@ -84,7 +84,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         return {o["seat"] for o in view["common"]["table"] if o["action"] == action}
 
     def names(self) -> list[str]:
-        return [p["name"] for p in self.session.view(None)["common"]["players"]]
+        return [p["name"] for p in self.running.view(None)["common"]["players"]]
 
     def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
              danger: bool = False) -> Step[Any] | None:
@@ -102,7 +102,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def start_game(self, config: dict[str, Any]) -> None:
         self.ctx.start(config)
 
-    def on_session(self, session: Session) -> None:
+    def on_table(self, running: Table) -> None:
         self.clear_widgets()
         self.table = SpyTable(host=self)
         self.add_widget(self.table)
@@ -145,7 +145,7 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
-        if self.ctx.session is None or self.table is None:
+        if not self.ctx.playing or self.table is None:
             return
         view = self.view()
         r = view["round"]
@@ -216,7 +216,7 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     def _list_now(self) -> None:
         self.list_now = True
-        if self.table is not None and self.ctx.session is not None and self.ctx.alive:
+        if self.table is not None and self.ctx.playing and self.ctx.alive:
             self._side(self.view())
 
     # ------------------------------------------------------------ phases
@@ -254,8 +254,8 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     def holds_back(self, action: Any) -> str:
         """The clock starts once every player has seen their card (digital deal); the button and voice ask here."""
-        if isinstance(action, A.StartClock) and self.ctx.session is not None:
-            view = self.session.view(None)
+        if isinstance(action, A.StartClock) and self.ctx.playing:
+            view = self.running.view(None)
             if view["settings"]["deal"] != "physical" and not self._all_seen(view):
                 return self.tr("ready.why_start")
         return ""
@@ -309,7 +309,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         seats: list[int] = list(range(len(names)))  # "card": anyone re-checks their own card
         if purpose == "accuse" and "accuser" in self.pick:
             prompt = "pick.accused"
-            seats = [a.accused for a in self.session.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
+            seats = [a.accused for a in self.running.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
         else:
             prompt = {"accuse": "pick.accuser", "reveal": "pick.revealer", "multiverse": "pick.caller",
                       "ability": "pick.ability_user", "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
@@ -500,7 +500,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         s = view["settings"]
         names = self.names()
         title(main, self.tr("reveal.title"), LEAD)
-        entries = {a.kind for a in self.session.legal(TABLE) if isinstance(a, A.EnterCards)}
+        entries = {a.kind for a in self.running.legal(TABLE) if isinstance(a, A.EnterCards)}
         kinds = [k for k in field_specs(A.EnterCards)["kind"].values if k in entries]  # the engine's kinds
         if len(kinds) > 1:
             with box_in(main, BoxLayout, "kinds", size_hint_y=None, height=dp(64), spacing=dp(10)) as row:
@@ -539,7 +539,7 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     def _main_over(self, view: dict[str, Any], main: Any) -> None:
         names = self.names()
-        outcome = self.session.outcome  # who won is the engine's to say
+        outcome = self.running.outcome  # who won is the engine's to say
         winners = outcome.winners if outcome is not None else ()
         best_names = ", ".join(names[s] for s in winners)
         head, line = self.ctx.tr("results.winner", names=best_names), self.tr("result.over", names=best_names)

@@ -19,10 +19,10 @@ from kiosk.widgets.theme import BODY, LEAD
 
 
 class SpyPrivate:
-    """Mixed into SpyfallHost (which provides ctx, session, view, names, send, tr, refresh, card_seen)."""
+    """Mixed into SpyfallHost (which provides ctx, running, view, names, send, tr, refresh, card_seen)."""
 
     ctx: Any
-    session: Any
+    running: Any
     card_seen: tuple[int, set[int]]
     tr: Callable[..., str]
     send: Callable[..., Any]
@@ -32,13 +32,13 @@ class SpyPrivate:
 
     def show_cards(self, seat: int, chain: bool = True) -> None:
         """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
-        if self.ctx.session is None:
+        if not self.ctx.playing:
             return  # the game ended while the tablet was going round
         names = self.names()
         if seat >= len(names):
             return
-        me = self.session.view(seat)["me"]  # this seat's own view only
-        prank = bool(self.session.view(seat)["settings"]["prank"])
+        me = self.running.view(seat)["me"]  # this seat's own view only
+        prank = bool(self.running.view(seat)["settings"]["prank"])
 
         def content(_done: Callable[[], None]) -> Widget:
             return private_card(me, self.ctx.tr, self.ctx.lang, prank)
@@ -61,11 +61,11 @@ class SpyPrivate:
         name = self.names()[seat]
 
         def content(done: Callable[[], None]) -> Widget:
-            view = self.session.view(seat)  # this seat's own view only
+            view = self.running.view(seat)  # this seat's own view only
             box = BoxLayout(orientation="vertical", spacing=dp(12))
             box.add_widget(private_card(view.get("me", {}), self.ctx.tr, self.ctx.lang,
                                         bool(view["settings"]["prank"])))
-            if any(type(a) is cls for a in self.session.legal(seat)):
+            if any(type(a) is cls for a in self.running.legal(seat)):
                 button(box, self.tr(f"claim.{purpose}_go"), "spy_claim_go",
                        lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
                                          then=lambda step: done() if step else None), kind="danger", height=80)
@@ -78,7 +78,7 @@ class SpyPrivate:
 
     def route_private(self, action: Action) -> bool:
         """Voice (a shared channel) asks for a move whose legality is a secret: hand it to its owner."""
-        digital = self.ctx.session is not None and self.view()["settings"]["deal"] == "digital"
+        digital = self.ctx.playing and self.view()["settings"]["deal"] == "digital"
         if isinstance(action, A.RevealJoker) and digital:
             self.claim(action.seat, "reveal")
             return True
@@ -123,7 +123,7 @@ class SpyPrivate:
         def content(seat: int, done: Callable[[], None]) -> Widget:
             box = BoxLayout(orientation="vertical", spacing=dp(16))
             title(box, self.tr("points.who"), LEAD)
-            targets = [a.target for a in self.session.legal(seat) if isinstance(a, A.PointAt)]
+            targets = [a.target for a in self.running.legal(seat) if isinstance(a, A.PointAt)]
             player_grid(box, names, lambda t: self.send(
                 A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=lambda step: done() if step else None),
                 "spy_ballot", targets)

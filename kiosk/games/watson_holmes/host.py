@@ -30,12 +30,12 @@ from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
 from kiosk.hosting import GameHost, HostContext
-from kiosk.session import Session
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.keep import Fill
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
+from table.table import Table
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -108,16 +108,16 @@ class WatsonHolmesHost(GameHost):
         return [v for v in self.ctx.game.pack.values() if isinstance(v, Case)]
 
     @property
-    def session(self) -> Session:
-        assert self.ctx.session is not None
-        return self.ctx.session
+    def running(self) -> Table:
+        """The running table (read it; act through `send`/`ctx.dispatch`)."""
+        return self.ctx.table
 
     def case(self) -> Case:
-        case_id = self.session.view(None)["case"]["id"]
+        case_id = self.running.view(None)["case"]["id"]
         return next(c for c in self.all_cases() if c.id == case_id)  # a resumed example case too
 
     def name(self, seat: int) -> str:
-        return str(self.session.view(None)["players"][seat]["name"])
+        return str(self.running.view(None)["players"][seat]["name"])
 
     def place(self, location: str) -> str:
         if location == "cab":
@@ -133,16 +133,16 @@ class WatsonHolmesHost(GameHost):
     # ------------------------------------------------------------ set-up and opening
     def start_game(self, case_id: str, names: list[str], expert: bool, play_on: bool = False) -> None:
         self.fresh = True
-        if self.ctx.start({"players": names, "case": case_id, "expert": expert, "play_on": play_on}) is None:
+        if not self.ctx.start({"players": names, "case": case_id, "expert": expert, "play_on": play_on}):
             self.fresh = False
 
-    def on_session(self, session: Session) -> None:
+    def on_table(self, running: Table) -> None:
         self.closing()
         self.clear_widgets()
         self.table = None
         if self.fresh:
             self.fresh = False
-            view = session.view(None)
+            view = running.view(None)
             self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(view["start_player"]),
                                      self.show_table)
             self.add_widget(self.opening)
@@ -190,17 +190,17 @@ class WatsonHolmesHost(GameHost):
         self._draw_part("_board")
 
     def _draw_part(self, part: str) -> None:
-        if self.table is not None and self.ctx.session is not None:
+        if self.table is not None and self.ctx.playing:
             self.drawn.add(part)
-            getattr(self, part)(self.session.view(None))
+            getattr(self, part)(self.running.view(None))
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
-        if self.ctx.session is None or self.table is None or self.table.parent is None:
+        if not self.ctx.playing or self.table is None or self.table.parent is None:
             return  # no table yet, or still being made while the opening plays (drawn when shown)
         if step is not None:
             self._announce(step)
-        view = self.session.view(None)
+        view = self.running.view(None)
         if view["phase"] != "visit" or (self.sel and view["turn"] is not None and self._stale(view)):
             self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
         self._status(view)
@@ -209,7 +209,7 @@ class WatsonHolmesHost(GameHost):
                 getattr(self, part)(view)
 
     def _stale(self, view: dict[str, Any]) -> bool:
-        return not any(isinstance(a, Visit) and a.location == self.sel for a in self.session.legal(view["turn"])) \
+        return not any(isinstance(a, Visit) and a.location == self.sel for a in self.running.legal(view["turn"])) \
             and self.sel not in ("cab", "221b")
 
     def _announce(self, step: Step[Any]) -> None:
@@ -405,7 +405,7 @@ class WatsonHolmesHost(GameHost):
             self._visit_bar(bar, prompt, view)
         elif phase == "watson":
             prompt.text = self.tr("watson.title", name=self.name(view["watson"]))
-            for a in self.session.legal(view["watson"]):
+            for a in self.running.legal(view["watson"]):
                 if isinstance(a, WatsonRead):
                     self._button(bar, self.tr("watson.read", name=self.name(a.target)), f"wh_watson_{a.target}", a)
                 elif isinstance(a, WatsonPass):
@@ -419,7 +419,7 @@ class WatsonHolmesHost(GameHost):
             bar.add(TButton, "", lambda: self.private.answers(seat), text=self.tr("solve.next", name=self.name(seat)),
                     kind="primary", test_id=f"wh_answer_{seat}")
         elif phase == "judge":
-            verdicts = [a for a in self.session.legal(TABLE) if isinstance(a, Verdict)]
+            verdicts = [a for a in self.running.legal(TABLE) if isinstance(a, Verdict)]
             if verdicts:
                 player = verdicts[0].player
                 prompt.text = self.tr("judge.title", name=self.name(player))
@@ -433,7 +433,7 @@ class WatsonHolmesHost(GameHost):
             prompt.text = self.tr("check.title")
             self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
             self._button(bar, self.tr("check.wrong"), "wh_check_wrong", CheckReply(TABLE, False))
-        if EndGame(TABLE) in (self.session.legal(TABLE) if phase != "over" else []):
+        if EndGame(TABLE) in (self.running.legal(TABLE) if phase != "over" else []):
             bar.add(TButton, "", lambda: self.send(EndGame(TABLE), self.tr("end.confirm"), danger=True),
                     text=self.tr("end.end_play_on"), test_id="wh_end_play_on", kind="danger", font_size=SMALL)
 
@@ -442,7 +442,7 @@ class WatsonHolmesHost(GameHost):
 
     def _visit_bar(self, bar: Fill, prompt: Label, view: dict[str, Any]) -> None:
         seat = view["turn"]
-        legal = self.session.legal(seat)
+        legal = self.running.legal(seat)
         if view["must_solve"]:
             prompt.text = self.tr("status.must_solve", name=self.name(seat))
         elif self.sel:
@@ -467,11 +467,11 @@ class WatsonHolmesHost(GameHost):
 
     # ------------------------------------------------------------ visit choices
     def choose(self, location: str) -> None:
-        view = self.session.view(None)
+        view = self.running.view(None)
         if view["phase"] != "visit" or view["turn"] is None:
             return
         self.sel, self.withdraw, self.watson_after = location, False, False
-        options = [a for a in self.session.legal(view["turn"]) if isinstance(a, Visit) and a.location == location]
+        options = [a for a in self.running.legal(view["turn"]) if isinstance(a, Visit) and a.location == location]
         self.bid = min((a.carriages for a in options), default=0)
         occupant = next((loc for loc in view["locations"] if str(loc["number"]) == location), None)
         if occupant is not None and occupant["occupant"] is not None:

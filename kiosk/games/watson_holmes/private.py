@@ -1,6 +1,6 @@
 """What only one player may see or enter, through `ctx.private` (pass-the-tablet, later their phone):
 reading their card, writing their 221B answers, a failed player's answers they paid to consult, an answer
-to check. Each widget is built from `session.view(seat)` only; the menu of a player's "any time"
+to check. Each widget is built from `running.view(seat)` only; the menu of a player's "any time"
 actions (character card, Holmes) lists the engine's legal actions for that seat."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from engines.watson_holmes.actions import (
 from engines.watson_holmes.content import Text
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
+from table.table import handover
 
 if TYPE_CHECKING:
     from kiosk.games.watson_holmes.host import WatsonHolmesHost
@@ -54,12 +55,12 @@ class PrivateFlows:
         return self.host.tr(key, **params)
 
     def anytime(self, seat: int) -> list[Any]:
-        return [a for a in self.host.session.legal(seat) if isinstance(a, ANYTIME)]
+        return [a for a in self.host.running.legal(seat) if isinstance(a, ANYTIME)]
 
     # ------------------------------------------------------------ reading a card
     def read(self, seat: int) -> None:
         def content(done: Callable[[], None]) -> Widget:
-            me = self.host.session.view(seat)["me"]
+            me = self.host.running.view(seat)["me"]
             number = me["reading"]
             box = BoxLayout(orientation="vertical", spacing=dp(12))
             card = self.host.case().location(number)
@@ -75,7 +76,7 @@ class PrivateFlows:
                 gains = self._gains_row(box)
             box.add_widget(Widget())
             row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(12))
-            legal = self.host.session.legal(seat)
+            legal = self.host.running.legal(seat)
             for police, key, tid in ((False, "read.done", "wh_read_done"), (True, "read.done_police", "wh_read_police")):
                 if police and not (DoneReading(seat, police=True) in legal or gains is not None):
                     continue
@@ -193,18 +194,20 @@ class PrivateFlows:
         show(seat)
 
     def _menu_pick(self, menu: ModalView, seat: int, action: Any) -> None:
+        """The seat's own menu, opened by its player: what is picked there comes from that seat's channel."""
         self.host.close_menu(menu)
         if isinstance(action, CheckAnswer):
             self.check(seat)
         elif isinstance(action, ConsultAnswers):
-            self.host.send(action, then=lambda step: self.consulted(seat, action.failed) if step else None)
+            self.ctx.dispatch(action, then=lambda step: self.consulted(seat, action.failed) if step else None,
+                              channel=handover(seat))
         else:
-            self.host.send(action)
+            self.ctx.dispatch(action, channel=handover(seat))
 
     def my_card(self, seat: int) -> None:
         """The player's own character card (secret until used, WH-40)."""
         def content(_done: Callable[[], None]) -> Widget:
-            card = self.host.session.view(seat)["me"]["character_card"]
+            card = self.host.running.view(seat)["me"]["character_card"]
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             if card is None:
                 box.add_widget(text_label(self.tr("acts.no_card"), LEAD, ACCENT, True))
@@ -219,7 +222,7 @@ class PrivateFlows:
     def my_notes(self, seat: int) -> None:
         """The clues this player has read so far (their private notes, WH-69)."""
         def content(_done: Callable[[], None]) -> Widget:
-            notes = self.host.session.view(seat)["me"]["notes"]
+            notes = self.host.running.view(seat)["me"]["notes"]
             box = BoxLayout(orientation="vertical", spacing=dp(6))
             box.add_widget(text_label(self.tr("acts.notes_title"), LEAD, ACCENT, True))
             lines = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
@@ -237,7 +240,7 @@ class PrivateFlows:
 
     def consulted(self, seat: int, failed: int) -> None:
         def content(_done: Callable[[], None]) -> Widget:
-            me = self.host.session.view(seat)["me"]
+            me = self.host.running.view(seat)["me"]
             answers: list[str] = next(
                 (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
             box = BoxLayout(orientation="vertical", spacing=dp(8))

@@ -68,7 +68,7 @@ def _start(driver: Any, names: list[str], mode: str = "digital", aids: bool = Fa
         driver.fill(f"clue_name_{i}", name)
     driver.tap(f"clue_mode_{mode}")
     driver.tap("clue_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None and session.game.id == "clue"
     if mode == "digital" and see_hands:
         for seat, name in enumerate(names):  # the tablet goes round: each sees only their own hand

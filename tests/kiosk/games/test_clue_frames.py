@@ -25,7 +25,7 @@ def _start(driver: Any, players: int = 3) -> Any:
     driver.app.dismiss_dialogs()  # the round of hands (tested in test_clue.py)
     driver.pump(20)  # the rows, then the grids made ahead, one per frame
     assert not _host(driver).pieces
-    return driver.app.session
+    return driver.app.table
 
 
 def _check(driver: Any, name: str) -> None:
@@ -139,7 +139,7 @@ def test_the_next_screen_borrows_the_buttons_made_ahead(driver: Any) -> None:
     del first
     driver.tap("host_end")
     driver.tap("confirm_yes")
-    assert app.session is None
+    assert not app.table.playing
     app.go("library")
     driver.wait_screen("library")
     app.host("spyfall")  # another game's screen closes this one

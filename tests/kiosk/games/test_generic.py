@@ -38,7 +38,7 @@ def test_a_game_without_its_own_screen_is_played_from_the_declarations(nim: Any)
     _check(driver, "generic_setup")
     driver.tap("gen_count_3")
     driver.tap("gen_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None and [p["name"] for p in session.view(None)["common"]["players"]] == [
         "1번 플레이어", "2번 플레이어", "3번 플레이어"]
     assert driver.find("gen_offer_take_0") and not driver.find_all("gen_offer_take_1")

@@ -61,7 +61,7 @@ def test_the_next_screen_gets_the_form_back_reset(driver: Any, game: str) -> Non
     field_widget.do_undo()  # the last table's typing is not in the undo history either
     assert field_widget.text == ""
     driver.tap(START[game])
-    assert app.session is not None
-    names = [p["name"] for p in app.session.view(None)["common"]["players"]]
+    assert app.table.playing
+    names = [p["name"] for p in app.table.view(None)["common"]["players"]]
     assert "지수" not in names
     driver.screenshot(f"kept_form_{game}_started")

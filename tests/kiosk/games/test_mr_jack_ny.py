@@ -27,7 +27,7 @@ def _start(driver: Any, detective: str = "민호", jack: str = "지수", open_fi
     driver.fill("mj_name_detective", detective)
     driver.fill("mj_name_jack", jack)
     driver.tap("mj_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None and session.game.id == "mr_jack_ny"
     return session
 
@@ -276,12 +276,12 @@ def test_undo_and_resume_after_a_restart(driver: Any) -> None:
     assert driver.find_all(f"mj_pick_{session.state.remaining()[0]}")
     _pick_first(driver, session)
     driver.tap("mj_end")
+    journal = session.journal
     session.close()
-    driver.app.session = None
     assert driver.app.resume_game()
     driver.wait_screen("host")
-    resumed = driver.app.session
-    assert resumed is not session and resumed.state.jack == jack and resumed.state.turn == 1
+    resumed = driver.app.table
+    assert resumed.journal is not journal and resumed.state.jack == jack and resumed.state.turn == 1
     assert "잭이 카드를 고를 차례예요 (지수)" in driver.texts()
 
 

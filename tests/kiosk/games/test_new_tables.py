@@ -87,7 +87,7 @@ def test_clue_player_rows_come_one_per_frame_in_their_places(driver: Any) -> Non
     driver.wait_screen("host")
     driver.tap("clue_count_6")
     driver.tap("clue_start", frames=0)
-    n = len(app.session.view(None)["players"])
+    n = len(app.table.view(None)["players"])
     assert n == 6
     driver.pump(1)  # the start tap's frame
     assert not driver.find_all("clue_notebook_0") and not driver.find_all("clue_roll")

@@ -43,7 +43,7 @@ def _start(driver: Any, names: list[str] = NAMES, typed: bool = False, **choices
     for tid in choices.values():
         driver.tap(tid)
     driver.tap("spy_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None and session.game.id == "spyfall"
     return session
 
@@ -83,7 +83,7 @@ def _see_cards(driver: Any) -> None:
     start = driver.find("spy_start_clock")
     assert start.disabled and start.why in driver.texts()  # greyed, and says why
     driver.tap("spy_pass_cards")
-    for name in driver.app.session.state.players:
+    for name in driver.app.table.state.players:
         _wait_handover(driver, name)
         driver.tap("handover_i_am")
         driver.hold("handover_hold", 0.05)
@@ -127,7 +127,7 @@ def test_setup_form_starts_with_default_seats(driver: Any) -> None:
     driver.tap("spy_count_5")
     driver.fill("spy_name_1", "후안")
     driver.tap("spy_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None
     assert list(session.state.players) == ["1번 플레이어", "후안", "3번 플레이어", "4번 플레이어", "5번 플레이어"]
 
@@ -418,7 +418,7 @@ def test_english_screens_fit(driver: Any) -> None:
         for module in ("power_up", "harley", "prank", "multiverse"):
             driver.tap(f"spy_mod_{module}")
         driver.tap("spy_start")
-        session = driver.app.session
+        session = driver.app.table
         assert session is not None and len(session.state.players) == 8
         assert any("most suspicious" in t for t in driver.texts())
         _check(driver, "spyfall_dealer_en")

@@ -44,5 +44,5 @@ def test_the_next_spyfall_screen_gets_the_form_back_reset(driver: Any) -> None:
     assert driver.find("spy_name_0").hint_text != "" and driver.find(f"spy_name_{hi - 1}").disabled
     driver.fill("spy_name_1", "민호")
     driver.tap("spy_start")
-    assert app.session is not None and app.session.view(None)["common"]["players"][1]["name"] == "민호"
-    assert app.session.view(None)["common"]["players"][0]["name"] != "지수"
+    assert app.table.playing and app.table.view(None)["common"]["players"][1]["name"] == "민호"
+    assert app.table.view(None)["common"]["players"][0]["name"] != "지수"

@@ -46,7 +46,7 @@ def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = (
     if shot:
         _check(driver, shot)
     driver.tap("wh_start")
-    session = driver.app.session
+    session = driver.app.table
     assert session is not None and session.game.id == "watson_holmes"
     return session
 

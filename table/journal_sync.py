@@ -1,4 +1,4 @@
-"""The journal's thread (see kiosk/journal.py's module doc): it makes what the UI thread committed durable, and keeps
+"""The journal's thread (see table/journal.py's module doc): it makes what the UI thread committed durable, and keeps
 the -wal bounded, without the UI thread ever waiting for the disk or for it.
 
 Emptying the -wal (issue #21: it grew ~8.4 KB per action, 17 MB after 2,000, all read again by a resume): the

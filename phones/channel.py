@@ -1,9 +1,10 @@
 """PhoneHub: the private channel per seat when the player has a phone.
 
-The kiosk owns one hub. Hooks (see kiosk/phones/README.md):
-- `hub.attach(session)` when a game starts or resumes (a new game issues new passes for every seat; the
-  hub subscribes to the session and pushes each seat's view after every step), `hub.end_game()` when it
-  ends (every pass dies, every phone is told).
+The kiosk owns one hub. Hooks (see phones/README.md):
+- `hub.follow(table)` once: the hub follows the running table (table.Table). A game's start or resume issues
+  passes for every seat (a new game new ones; a resumed game its saved ones), each step pushes each seat's view,
+  the game's end kills every pass and tells every phone. A phone's input acts through
+  `table.act(action, phone(seat), confirmed)` like every other frontend.
 - `hub.route(seat, mode, on_done)` from `HostContext.private`: True when the seat's phone took the
   hand-over (the tablet skips its screen; `on_done` runs when a reveal was pushed, or when the phone's
   input was accepted), False to fall back to pass-the-tablet.
@@ -11,7 +12,7 @@ The kiosk owns one hub. Hooks (see kiosk/phones/README.md):
 
 Threads: the web server calls `join`/`leave`/`act` from its own thread; `act` hands the dispatch to the
 kiosk's main thread through `run_on_main` (Kivy: `Clock.schedule_once`; tests: a direct call) because the
-session is not thread-safe. Views are computed from the session's immutable state snapshot.
+table is not thread-safe. Views are computed from the immutable state snapshot.
 """
 
 from __future__ import annotations
@@ -30,21 +31,26 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
-from kiosk.phones.admit import Admission, Ask, Conn
-from kiosk.phones.labels import Catalogs, Labeller, ViewIndex, fill_free
-from kiosk.phones.lobby import Lobby, clean_name
-from kiosk.phones.ratelimit import Limiter
-from kiosk.phones.tokens import SeatPass, SeatTokens, format_code
+from phones.admit import Admission, Ask, Conn
+from phones.labels import Catalogs, Labeller, ViewIndex, fill_free
+from phones.lobby import Lobby, clean_name
+from phones.ratelimit import Limiter
+from phones.tokens import SeatPass, SeatTokens, format_code
+from table.table import phone as phone_channel
 
 log = logging.getLogger(__name__)
 KEEP_SENT = 4  # versions of a seat's buttons an input may still refer to
 
 
-class SessionLike(Protocol):
+class TableLike(Protocol):
+    """What the hub needs of the running table (table.Table)."""
+
     engine: Engine[Any]
     state: Any
+    header: Mapping[str, Any]
+    playing: bool
 
-    def dispatch(self, action: Action) -> Any: ...
+    def act(self, action: Action, channel: Any, confirmed: bool = False) -> Any: ...
 
     def subscribe(self, fn: Callable[..., None]) -> None: ...
 
@@ -63,9 +69,9 @@ class SeatStatus:
     phone: str = "none"
 
 
-def _game_key(session: Any) -> str:
+def _game_key(table: Any) -> str:
     """Identifies one game across restarts: a hash of its journal header (game, config, seed, start time)."""
-    header = getattr(getattr(session, "journal", None), "header", None)
+    header = getattr(table, "header", None)
     if not isinstance(header, Mapping):
         return ""
     return hashlib.sha256(json.dumps(header, sort_keys=True, default=str).encode("utf-8")).hexdigest()
@@ -134,7 +140,8 @@ class PhoneHub(Admission):
         self.tokens = SeatTokens()
         self.store = store  # where the running game's passes are kept across a restart (None: memory only)
         self._key = ""
-        self.session: SessionLike | None = None
+        self.table: TableLike | None = None  # while a game is open at the followed table
+        self._following: TableLike | None = None
         self.seats: tuple[int, ...] = ()
         self.version = 0
         self._lock = threading.RLock()
@@ -150,32 +157,79 @@ class PhoneHub(Admission):
         self._ask_ids = itertools.count(1)
 
     # ================================================================ kiosk side (main thread)
-    def attach(self, session: SessionLike) -> None:
+    def follow(self, table: TableLike) -> None:
+        """Follow the tablet's running table for good: its games' starts, steps and ends reach the phones."""
+        with self._lock:
+            if self._following is table:
+                return
+            if self._following is not None:
+                self._following.unsubscribe(self._on_table)
+            self._following = table
+            table.subscribe(self._on_table)
+        if table.playing:
+            self._attach(table)
+
+    def unfollow(self) -> None:
+        """Stop following the table (the hub is being replaced or stopped); its game's passes stay on disk."""
+        with self._lock:
+            table, self._following = self._following, None
+        if table is not None:
+            table.unsubscribe(self._on_table)
+            self._detach()
+
+    def _on_table(self, table: TableLike, change: Any) -> None:
+        kind = change.kind
+        if kind in ("started", "resumed"):
+            self._attach(table)
+        elif kind == "ended":
+            self.end_game()
+        elif kind == "closed":
+            self._detach()
+        else:
+            self.publish()
+
+    def _attach(self, table: TableLike) -> None:
         """A game started or resumed on the tablet. A different game gets new passes for every seat."""
         with self._lock:
-            if session is self.session:
+            key = _game_key(table)
+            if self.table is not None and key == self._key:
                 return
-            if self.session is not None:
+            if self.table is not None:
                 self._end_locked("ended")
-            self.session = session
-            self.seats = tuple(session.engine.seats(session.state))
-            self._key = _game_key(session)
+            self.table = table
+            self.seats = tuple(table.engine.seats(table.state))
+            self._key = key
             restored = bool(self.store and self._key and self.tokens.load(self.store, self._key, self.seats))
             if restored:
                 self._close_setup_locked()
             elif self.lobby.open:
-                self._seat_lobby_locked(session)  # the phones that joined at set-up stay with their players
+                self._seat_lobby_locked(table)  # the phones that joined at set-up stay with their players
                 self._save_locked()
             else:
                 self.tokens.start(secrets.token_hex(8), self.seats)
                 self._save_locked()
-            game = getattr(getattr(session, "game", None), "id", session.engine.name)
-            self._labeller = Labeller(self.cat, str(session.engine.name))
+            game = getattr(getattr(table, "game", None), "id", table.engine.name)
+            self._labeller = Labeller(self.cat, str(table.engine.name))
             self.game_name = str(game)
-            session.subscribe(self._on_step)
             for seat, conn in self._conns.items():  # phones from set-up: their player's name, then the game
                 conn.send(self._hello(seat, self.tokens.passes[seat].device))
                 conn.send(self._state_message(seat))
+        self._changed()
+
+    def _detach(self) -> None:
+        """The table let its game go without ending it (the kiosk stops, a recovery): the passes stay on disk
+        for the resumed game; the phones are told the game paused."""
+        with self._lock:
+            self._turn_away(lambda a: True, "paused")
+            for conn in list(self._conns.values()):
+                conn.close(self.bye_message("paused"))
+            self._conns.clear()
+            self._sent.clear()
+            self._waiters.clear()
+            self.tokens.clear()
+            self._key = ""
+            self.table = None
+            self.seats = ()
         self._changed()
 
     def end_game(self) -> None:
@@ -185,8 +239,6 @@ class PhoneHub(Admission):
         self._changed()
 
     def _end_locked(self, why: str) -> None:
-        if self.session is not None:
-            self.session.unsubscribe(self._on_step)
         self._turn_away(lambda a: True, why)
         for conn in list(self._conns.values()):
             conn.close(self.bye_message(why))
@@ -197,24 +249,19 @@ class PhoneHub(Admission):
         if self.store is not None:
             self.tokens.forget(self.store)
         self._key = ""
-        self.session = None
+        self.table = None
         self.seats = ()
         self.lobby.close()
 
-    def _on_step(self, session: Any, step: Any) -> None:
-        self.publish()
-
-    def publish(self, session: SessionLike | None = None) -> None:
-        """Push every connected seat its view and its buttons (the session calls this after each step)."""
-        if session is not None and session is not self.session:
-            self.attach(session)  # outside the lock: attach tells the listeners
+    def publish(self) -> None:
+        """Push every connected seat its view and its buttons (after each step of the table)."""
         with self._lock:
             self.version += 1
-            if self.session is not None and self._labeller is not None and self._conns:
-                snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller)
+            if self.table is not None and self._labeller is not None and self._conns:
+                snap = _Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
                 conns = dict(self._conns)
                 self.offload(lambda: self._push(snap, conns))
-            done = [s for s in self._waiters if self.session is None or not self._legal(s)]
+            done = [s for s in self._waiters if self.table is None or not self._legal(s)]
             fire = [fn for s in done for fn in self._waiters.pop(s)]
         for fn in fire:
             self.run_on_main(fn)
@@ -319,7 +366,7 @@ class PhoneHub(Admission):
         """The tablet shows a set-up form with `names` (seat by seat): each seat gets a pass now, and a
         phone may join and type its player's name. Called again as the form changes (seats come and go)."""
         with self._lock:
-            if self.session is not None:
+            if self.table is not None:
                 return
             if not self.lobby.open or self.lobby.game != game:
                 self._close_setup_locked()
@@ -343,7 +390,7 @@ class PhoneHub(Admission):
     def close_setup(self) -> None:
         """The set-up form went away without a game: its passes die, its phones are told."""
         with self._lock:
-            if self.session is not None or not self.lobby.open:
+            if self.table is not None or not self.lobby.open:
                 return
             self._close_setup_locked()
         self._changed()
@@ -359,7 +406,7 @@ class PhoneHub(Admission):
         self.lobby.close()
         self.seats = ()
 
-    def _seat_lobby_locked(self, session: SessionLike) -> None:
+    def _seat_lobby_locked(self, table: TableLike) -> None:
         """The game starts: each set-up seat's pass and phone move to its player's seat in the game."""
         players = self._player_names()
         old_passes, old_conns = self.tokens.passes, self._conns
@@ -397,7 +444,7 @@ class PhoneHub(Admission):
             seat = conn.seat
             if seat is None or self._conns.get(seat) is not conn:
                 return self.error_message("not_joined")
-            if self.session is not None or not self.lobby.open:
+            if self.table is not None or not self.lobby.open:
                 return self.error_message("game_changed")
             name = clean_name(text)
             if not name:
@@ -411,13 +458,13 @@ class PhoneHub(Admission):
 
     # ================================================================ server side (web thread)
     def _seat_name(self, seat: int) -> str:
-        names = self._player_names() if self.session is not None else self.lobby.names
+        names = self._player_names() if self.table is not None else self.lobby.names
         return names[seat] if 0 <= seat < len(names) else str(seat + 1)
 
     def _hello(self, seat: int, device: str) -> dict[str, Any]:
         return {"t": "hello", "seat": seat, "name": self._seat_name(seat),
                 "token": self.tokens.passes[seat].token, "device": device,
-                "game": self.game_name if self.session is not None else self.lobby.game}
+                "game": self.game_name if self.table is not None else self.lobby.game}
 
     def leave(self, conn: Conn) -> None:
         with self._lock:
@@ -438,15 +485,15 @@ class PhoneHub(Admission):
         fut: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
         with self._lock:
             seat = conn.seat
-            session = self.session
-            if seat is None or self._conns.get(seat) is not conn or session is None:
+            table, key = self.table, self._key
+            if seat is None or self._conns.get(seat) is not conn or table is None:
                 fut.set_result(self.error_message("not_joined"))
                 return fut
             if not self.actions.allow(seat):
                 fut.set_result(self.error_message("rate_limited"))
                 return fut
             try:
-                action = self._resolve(session, seat, message)
+                action = self._resolve(table, seat, message)
             except RuleError as exc:
                 fut.set_result({"t": "error", **exc.to_dict()})
                 return fut
@@ -459,10 +506,10 @@ class PhoneHub(Admission):
 
         def run() -> None:
             try:
-                if self.session is not session:
+                if self.table is not table or self._key != key:
                     fut.set_result(self.error_message("game_changed"))
                     return
-                session.dispatch(action)
+                table.act(action, phone_channel(seat), confirmed=message.get("confirmed") is True)
             except RuleError as exc:
                 fut.set_result({"t": "error", **exc.to_dict()})
                 return
@@ -479,8 +526,8 @@ class PhoneHub(Admission):
         self.run_on_main(run)
         return fut
 
-    def _resolve(self, session: SessionLike, seat: int, message: Mapping[str, Any]) -> Action:
-        engine = session.engine
+    def _resolve(self, table: TableLike, seat: int, message: Mapping[str, Any]) -> Action:
+        engine = table.engine
         if "action" in message:
             data = message["action"]
             if not isinstance(data, Mapping):
@@ -501,25 +548,25 @@ class PhoneHub(Admission):
 
     # ================================================================ messages
     def _legal(self, seat: int) -> list[Action]:
-        if self.session is None:
+        if self.table is None:
             return []
-        engine, state = self.session.engine, self.session.state
+        engine, state = self.table.engine, self.table.state
         if engine.outcome(state) is not None:
             return []
         return list(engine.legal_actions(state, seat))
 
     def _player_names(self) -> list[str]:
-        if self.session is None:
+        if self.table is None:
             return []
-        return [p.name for p in self.session.engine.observe(self.session.state, None).players]
+        return [p.name for p in self.table.engine.observe(self.table.state, None).players]
 
     def state_message(self, seat: int) -> dict[str, Any]:
         with self._lock:
             return self._state_message(seat)
 
     def _state_message(self, seat: int) -> dict[str, Any]:
-        assert self.session is not None and self._labeller is not None
-        snap = _Snapshot(self.version, self.session.engine, self.session.state, self._labeller)
+        assert self.table is not None and self._labeller is not None
+        snap = _Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
         message, actions, entries = snap.build(seat)
         self._record(seat, snap.version, actions, entries)
         return message

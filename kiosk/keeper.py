@@ -14,7 +14,6 @@ from kivy.core.window import Window
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from kiosk.session import turnover
 from kiosk.widgets.dialogs import ConfirmDialog, for_one_on_show
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
@@ -56,7 +55,7 @@ class TableKeeper:
             return
         if app.sm.current in ("attract", "pin", "staff"):
             return
-        if app.session is not None and app.session.outcome is None:
+        if app.table.playing and app.table.outcome is None:
             self.asking = ConfirmDialog.ask(app.tr("table.still_playing"), app.tr("table.still_playing_yes"),
                                             app.tr("table.still_playing_no"), on_yes=self._still_playing,
                                             on_no=self._left, timeout=ASK_SECONDS,
@@ -79,14 +78,7 @@ class TableKeeper:
         and filters, back to attract."""
         app = self.app
         app.dismiss_dialogs()
-        if app.session is not None:
-            try:
-                app.session.end()
-            except Exception:
-                log.exception("could not close the session cleanly")
-            app.session = None
-        else:
-            turnover(app.journal_dir, app.notices)  # never raises (#42)
+        app.table.turnover()
         host = app.get_screen("host")
         host.clear_body()
         host.ctx = None
@@ -126,14 +118,15 @@ class TableKeeper:
             for w in list(Window.children):
                 if isinstance(w, ModalView) and w is not overlay:
                     w.dismiss(animation=False)
-            if app.session is not None:
-                app.session.close()
-                app.session = None
+            app.table.close()
             if not app.resume_game(announce=False):
                 app.go("attract")
         except Exception:
             log.exception("recovery failed; back to the attract screen")
-            app.session = None
+            try:
+                app.table.close()
+            except Exception:
+                log.exception("the table did not let its game go cleanly")
             app.go("attract")
         finally:
             overlay.dismiss(animation=False)

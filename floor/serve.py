@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.content_floor import FloorContent, install
-from kiosk.floor.server import FloorServer
-from kiosk.floor.store import FloorStore
-from kiosk.pin import hash_pin, valid_new_pin
+from floor.board import FloorBoard
+from floor.content_floor import FloorContent, install
+from floor.server import FloorServer
+from floor.store import FloorStore
+from table.pin import hash_pin, valid_new_pin
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def read_env(path: Path, required: bool = False) -> str:
 
 def page_strings(library: Any = None) -> dict[str, Any]:
     """The page's texts from the i18n catalogs (floor.page.*, reasons, phases) and the games' names."""
-    from kiosk.i18n import LANGS, load_catalog
+    from content.i18n_catalog import LANGS, load_catalog
 
     out: dict[str, Any] = {}
     for lang in LANGS:

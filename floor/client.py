@@ -22,8 +22,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from kiosk.floor import topics
-from kiosk.floor.outbox import Outbox
+from floor import topics
+from floor.outbox import Outbox
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 1883

@@ -4,7 +4,7 @@ alone, so a Wi-Fi eavesdropper reads no view, secret, token, code or device key,
 an input, and a photo of a QR code taken later opens none of the traffic recorded before (forward
 secrecy).
 
-The handshake (the protocol in full: kiosk/phones/README.md):
+The handshake (the protocol in full: phones/README.md):
 1. kiosk → `{"t": "hi", "v": 2, "c": challenge, "h": SHA-512(kiosk_pk)[:32]}`: a fresh X25519 key pair per
    connection, committed to but not shown yet;
 2. phone → `{"t": "key", "pk": phone_pk}`: the phone's own fresh key pair;

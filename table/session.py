@@ -26,9 +26,9 @@ from typing import Any
 from content.loader import Game, Library
 from engines import find_engine
 from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
-from kiosk.journal import DAMAGED, Journal, archive, close_into, move_aside, open_journal, replace
-from kiosk.notices import Notice, add
-from kiosk.storage import journal_problem, renew_journal_folder
+from table.journal import DAMAGED, Journal, archive, close_into, move_aside, open_journal, replace
+from table.notices import Notice, add
+from table.storage import journal_problem, renew_journal_folder
 
 log = logging.getLogger(__name__)
 CURRENT = "current.sqlite"
@@ -87,7 +87,7 @@ def new_seed() -> int:
     """A game's seed: SEED_BITS bits from the operating system's random source."""
     return secrets.randbits(SEED_BITS)
 
-Listener = Callable[["Session", Step[Any] | None], None]
+Listener = Callable[["Session", Step[Any] | None, Any], None]  # (session, step or None after an undo, channel)
 
 
 class UndoLocked(Exception):
@@ -214,16 +214,16 @@ class Session:
         if fn in self._listeners:
             self._listeners.remove(fn)
 
-    def dispatch(self, action: Action) -> Step[Any]:
+    def dispatch(self, action: Action, channel: Any = None) -> Step[Any]:
         """Apply, journal (in the OS when this returns; on disk a checkpoint later, off this thread: journal.py),
-        publish. A RuleError leaves everything unchanged and propagates, as does a journal failure (the kiosk's
-        storage fallback takes it)."""
+        publish (with the `channel` it came from: table.Table). A RuleError leaves everything unchanged and
+        propagates, as does a journal failure (the kiosk's storage fallback takes it)."""
         action = stamp(action, self.clock())
         step = self.engine.apply(self.state, action)
         self.journal.append("action", action.to_dict())
         self.state = step.state
         self.count += 1
-        self._publish(step)
+        self._publish(step, channel)
         self._run_chance()
         return step
 
@@ -243,7 +243,7 @@ class Session:
         self.count += 1
         self._publish(step)
 
-    def tick(self) -> Step[Any] | None:
+    def tick(self, channel: Any = None) -> Step[Any] | None:
         """Fire the earliest of the engine's deadlines once its moment has passed (stamped with now). Raises a
         failure of the journal's thread here, on the UI thread (a game screen ticks every 0.5 s)."""
         self.journal.check()
@@ -253,7 +253,7 @@ class Session:
         due = [d for d in self.engine.deadlines(self.state) if d.at <= now]
         if not due:
             return None
-        return self.dispatch(min(due, key=lambda d: d.at).action)
+        return self.dispatch(min(due, key=lambda d: d.at).action, channel)
 
     def _undo_plan(self, count: int) -> tuple[Any, int, bool, int] | None:
         """The state after taking back the last `count` player actions (and the chance steps that followed
@@ -346,9 +346,9 @@ class Session:
         if self._views_of is not state:
             self._views_of, self._views, self._legal = state, {}, {}
 
-    def _publish(self, step: Step[Any] | None) -> None:
+    def _publish(self, step: Step[Any] | None, channel: Any = None) -> None:
         for fn in list(self._listeners):
             try:
-                fn(self, step)
+                fn(self, step, channel)
             except Exception:  # a broken listener must not lose the game
                 log.exception("session listener failed")

@@ -15,7 +15,7 @@ def data_dir() -> Path:
         base = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "tablehost"
     try:
         base.mkdir(parents=True, exist_ok=True)
-    except OSError:  # read-only: kiosk.storage decides what to do about it
+    except OSError:  # read-only: table.storage decides what to do about it
         pass
     return base
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from aiohttp import web
 
-from kiosk.floor import cases, topics
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.server import FloorServer
+from floor import cases, topics
+from floor.board import FloorBoard
+from floor.server import FloorServer
 
 log = logging.getLogger(__name__)
 

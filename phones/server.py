@@ -28,11 +28,11 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.loop_thread import LoopThread
-from kiosk.phones.channel import PhoneHub, _direct
-from kiosk.phones.guard import Guard, GuardedSite
-from kiosk.phones.ratelimit import Limiter
-from kiosk.phones.seal import NO_PASS, Channel, loads, number_of, pass_of
+from phones.channel import PhoneHub, _direct
+from phones.guard import Guard, GuardedSite
+from phones.ratelimit import Limiter
+from phones.seal import NO_PASS, Channel, loads, number_of, pass_of
+from table.loop_thread import LoopThread
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 16 * 1024
@@ -55,7 +55,7 @@ def _text(value: Any) -> str:
 
 
 def _asset(name: str) -> str:
-    return (resources.files("kiosk.phones") / "static" / name).read_text(encoding="utf-8")
+    return (resources.files("phones") / "static" / name).read_text(encoding="utf-8")
 
 
 class WsConn:

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor import topics
-from kiosk.floor.client import FloorClient, FloorConfig
-from kiosk.floor.outbox import Outbox
-from kiosk.floor.report import TableReporter
-from kiosk.floor.sync import ContentSync
+from floor import topics
+from floor.client import FloorClient, FloorConfig
+from floor.outbox import Outbox
+from floor.report import TableReporter
+from floor.sync import ContentSync
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from kiosk.notices import Notice, add
-from kiosk.pin import PinLock, hash_pin, lock_seconds
+from table.notices import Notice, add
+from table.pin import PinLock, hash_pin, lock_seconds
 
 log = logging.getLogger(__name__)
 DEFAULT_PIN = "0000"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor import topics
+from floor import topics
 
 log = logging.getLogger(__name__)
 REASONS = ("rules", "new_game", "order", "problem")
@@ -104,8 +104,10 @@ class TableReporter:
         self.send_status()
 
     def observe(self, session: Any) -> None:
-        """Call after anything may have changed (the kiosk polls; headless sessions call it per step)."""
-        if session is not self._session or self._key is None:
+        """Call after anything may have changed at the table (`session`: the running table with a game open, or
+        None; the kiosk calls it when the table changed, headless tables per step). One table object plays game
+        after game, so the game is told apart by its journal's header, not by the object."""
+        if session is not self._session or self._key is None or session is not None:
             self._key = game_key(session) if session is not None else None
         self._session = session
         key = self._key

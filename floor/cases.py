@@ -25,7 +25,7 @@ import yaml
 
 CASES_DIR = "content/games/watson_holmes/cases"
 MAX_AUDIO = 30 * 1024 * 1024
-MAX_ITEM_BYTES = 31 * 1024 * 1024  # one item's files together (sent in parts: kiosk.floor.topics.CHUNK)
+MAX_ITEM_BYTES = 31 * 1024 * 1024  # one item's files together (sent in parts: floor.topics.CHUNK)
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # every item of a manifest together
 MAX_ITEMS = 100
 MAX_FILES = 4  # per item
@@ -134,7 +134,7 @@ def case_yaml(case: BoxCase, recorded: bool) -> str:
     }
     if case.layout:
         doc["layout"] = [list(r) for r in case.layout]
-    head = ("# A café's own box, entered on the floor page's form (kiosk/floor/cases.py); see "
+    head = ("# A café's own box, entered on the floor page's form (floor/cases.py); see "
             "../CASE_FORMAT.md.\n")
     return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=110)
 

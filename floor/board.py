@@ -19,7 +19,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from kiosk.floor import schema, topics
+from floor import schema, topics
 
 log = logging.getLogger(__name__)
 ACK_KEEP = 50  # call ids kept in a table's retained ack

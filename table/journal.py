@@ -5,7 +5,7 @@ journal.
 Durability, without an fsync on the UI thread (issue #21: 10-100+ ms per fsync on an SD card, on every tap):
 - `append` commits to the -wal with synchronous=NORMAL and no automatic checkpoint: when it returns the record
   is in the OS (a process crash or kill -9 loses nothing acknowledged), and SQLite does not fsync on commit.
-- The journal's thread (`_Syncer`, kiosk/journal_sync.py: one per journal, started by the first append,
+- The journal's thread (`_Syncer`, table/journal_sync.py: one per journal, started by the first append,
   stopped by close) then runs a PASSIVE checkpoint with synchronous=FULL: the -wal fsync'd, its pages copied
   into the main file, the main file fsync'd. Appends in a burst (an action and its chance steps) share one. It
   also holds a read snapshot, so the UI connection never restarts the -wal in place (SQLite syncs the -wal
@@ -46,10 +46,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.journal_sync import INSERT_SEQ, connect, fsync_dir, keep_wal, read_spill, spill_line, spill_path
-from kiosk.journal_sync import Syncer as _Syncer
-from kiosk.notices import Notice, add
-from kiosk.storage import is_storage_error, write_problem
+from table.journal_sync import INSERT_SEQ, connect, fsync_dir, keep_wal, read_spill, spill_line, spill_path
+from table.journal_sync import Syncer as _Syncer
+from table.notices import Notice, add
+from table.storage import is_storage_error, write_problem
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor import cases, schema, topics
+from floor import cases, schema, topics
 
 log = logging.getLogger(__name__)
 

@@ -43,7 +43,7 @@ class Catalogs:
     def load(cls) -> Catalogs:
         """The shipped catalogs, read once per process (they change only with a new release)."""
         if cls not in _LOADED:
-            from kiosk.i18n import load_catalog
+            from content.i18n_catalog import load_catalog
 
             _LOADED[cls] = cls(load_catalog("ko"), load_catalog("en"))
         return _LOADED[cls]

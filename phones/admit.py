@@ -20,11 +20,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kiosk.phones.tokens import SeatTokens, same
+from phones.tokens import SeatTokens, same
 
 if TYPE_CHECKING:
-    from kiosk.phones.lobby import Lobby
-    from kiosk.phones.ratelimit import Limiter
+    from phones.lobby import Lobby
+    from phones.ratelimit import Limiter
 
 MAX_ASKS_PER_SEAT = 2  # a photographed code cannot bury the owner's question under its own
 
@@ -68,7 +68,7 @@ class Admission:
     _conns: dict[int, Conn]
     lobby: Lobby
     joins: Limiter
-    session: Any
+    table: Any
     _asks: dict[int, Ask]
     _ask_ids: itertools.count[int]
 
@@ -143,7 +143,7 @@ class Admission:
         conn.seat = seat
         self._conns[seat] = conn
         conn.send(self._hello(seat, device))
-        conn.send(self._state_message(seat) if self.session is not None else self.lobby.message(seat))
+        conn.send(self._state_message(seat) if self.table is not None else self.lobby.message(seat))
 
     def _turn_away(self, which: Callable[[Ask], bool], why: str) -> None:
         for ident in [i for i, a in self._asks.items() if which(a)]:

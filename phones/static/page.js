@@ -565,15 +565,17 @@
   // Only an action the engine marks FINAL asks before it is sent (as on the tablet and by voice).
   function choose(entry, what, free) {
     message('');
-    if (!entry.final) { submit(entry, free || null, state.v); return; }
+    if (!entry.final) { submit(entry, free || null, state.v, false); return; }
     pick = { entry: entry, what: what, free: free || null, version: state.v };
     render();
   }
 
-  function submit(entry, free, version) {
+  // `confirmed`: the guest said yes to a FINAL action here (the table applies a FINAL action only then).
+  function submit(entry, free, version, confirmed) {
     if (sending) { return; }
     var m = { t: 'act', v: version, id: entry.id };
     if (free) { m.free = free; }
+    if (confirmed) { m.confirmed = true; }
     if (send(m)) { sending = true; cascade = {}; render(); } else { message(t('lost')); }
   }
 
@@ -588,7 +590,7 @@
     }
     c.appendChild(el('div', 'muted', t('confirm_hint')));
     c.appendChild(button(sending ? t('sending') : t('send'), 'primary', 'send', function () {
-      submit(pick.entry, pick.free, pick.version);
+      submit(pick.entry, pick.free, pick.version, true);
     }));
     c.appendChild(button(t('cancel'), 'ghost', 'cancel', function () { pick = null; render(); }));
     box.appendChild(c);

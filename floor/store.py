@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.floor import schema
+from floor import schema
 
 COUNTED = ("game_started", "game_ended", "teach", "voice", "call")
 COLUMNS = ("day", "game", "plays", "finished", "avg_minutes", "teaching_sessions", "teaching_minutes",

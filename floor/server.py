@@ -23,25 +23,25 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kiosk.floor import topics, webfont
-from kiosk.floor.board import FloorBoard
-from kiosk.floor.store import FloorStore
-from kiosk.loop_thread import LoopThread
-from kiosk.pin import PinLock
+from floor import topics, webfont
+from floor.board import FloorBoard
+from floor.store import FloorStore
+from table.loop_thread import LoopThread
+from table.pin import PinLock
 
 log = logging.getLogger(__name__)
 COOKIE = "floor_session"
 ASSETS = {"/floor.js": "application/javascript", "/content.js": "application/javascript", "/floor.css": "text/css"}
-FONT = Path(__file__).resolve().parents[1] / "fonts" / "NanumGothic.ttf"
+FONT = Path(__file__).resolve().parents[1] / "kiosk" / "fonts" / "NanumGothic.ttf"
 SESSION_S = 12 * 3600
-MAX_FORM = 32 * 1024 * 1024  # a case form with its recording (kiosk.floor.cases.MAX_ITEM_BYTES and the fields)
+MAX_FORM = 32 * 1024 * 1024  # a case form with its recording (floor.cases.MAX_ITEM_BYTES and the fields)
 MAX_LOCKS = 4096  # addresses whose wrong PINs are remembered
 PUSH_EVERY = 2.0  # seconds between looks when no message came (online also follows the age of a status)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _asset(name: str) -> str:
-    return (resources.files("kiosk.floor") / "static" / name).read_text(encoding="utf-8")
+    return (resources.files("floor") / "static" / name).read_text(encoding="utf-8")
 
 
 class FloorServer:

@@ -18,7 +18,7 @@ import time
 import zlib
 from pathlib import Path
 
-from kiosk.notices import Notice, add
+from table.notices import Notice, add
 
 log = logging.getLogger(__name__)
 LINKED = ("content", "recordings")  # read-only use: linked, not copied
