@@ -149,3 +149,20 @@ def test_a_journal_made_before_the_id_opens_and_gets_one(tmp_path: Path) -> None
     conn = sqlite3.connect(str(tmp_path / CURRENT))
     assert len(conn.execute("SELECT jid FROM mark").fetchone()[0]) == 16
     conn.close()
+
+
+def test_a_journal_damaged_during_play_is_repaired_by_the_recoverys_resume(tmp_path: Path) -> None:
+    """Writes refused while the game is played (a trigger added under it): the append raises, nothing of the game
+    changes (the kiosk's recovery closes the session and resumes it: TableKeeper), and the resume moves the journal
+    aside and goes on with every record."""
+    s = _game(tmp_path, 5)
+    _trigger(tmp_path / CURRENT)
+    count = s.count
+    with pytest.raises(sqlite3.IntegrityError):
+        s.dispatch(Take(s.state.turn, 1))
+    assert s.count == count
+    s.close()
+    session, notices = _resume(tmp_path)
+    assert session is not None and session.count == count and [n.key for n in notices] == ["journal_repaired"]
+    session.dispatch(Take(session.state.turn, 1))
+    session.close()
