@@ -141,6 +141,7 @@ class PhoneHub(Admission):
         self.store = store  # where the running game's passes are kept across a restart (None: memory only)
         self._key = ""
         self.table: TableLike | None = None  # while a game is open at the followed table
+        self._held = False  # a game ended for a rematch: its passes and phones wait for the next deal
         self._following: TableLike | None = None
         self.seats: tuple[int, ...] = ()
         self.version = 0
@@ -178,9 +179,13 @@ class PhoneHub(Admission):
             self._detach()
 
     def _on_table(self, table: TableLike, change: Any) -> None:
-        kind = change.kind
+        kind, again = change.kind, bool(getattr(change, "rematch", False))
+        if kind == "started" and again and self._carry(table):
+            return
         if kind in ("started", "resumed"):
             self._attach(table)
+        elif kind == "ended" and again:
+            self._hold()
         elif kind == "ended":
             self.end_game()
         elif kind == "closed":
@@ -194,7 +199,7 @@ class PhoneHub(Admission):
             key = _game_key(table)
             if self.table is not None and key == self._key:
                 return
-            if self.table is not None:
+            if self.table is not None or self._held:
                 self._end_locked("ended")
             self.table = table
             self.seats = tuple(table.engine.seats(table.state))
@@ -216,6 +221,36 @@ class PhoneHub(Admission):
                 conn.send(self._state_message(seat))
         self._changed()
 
+    def _hold(self) -> None:
+        """The game ended for a rematch (the same players again, at once): the phones and their passes stay
+        for the next deal (`_carry`); until then there is no game to push."""
+        with self._lock:
+            self._held = self.table is not None
+            self.table = None
+            self._sent.clear()
+            fire = [fn for s in list(self._waiters) for fn in self._waiters.pop(s)]
+        for fn in fire:
+            self.run_on_main(fn)
+
+    def _carry(self, table: TableLike) -> bool:
+        """The rematch started: every seat keeps its pass and its phone, each phone gets the new deal.
+        False when there is nothing to carry (no game held, other seats): new passes then."""
+        with self._lock:
+            held, self._held = self._held, False
+            seats = tuple(table.engine.seats(table.state))
+            if not held or seats != self.seats or not self.tokens.passes:
+                self._held = held  # `_attach` ends what is held
+                return False
+            self.table = table
+            self._key = _game_key(table)
+            self._labeller = Labeller(self.cat, str(table.engine.name))
+            self.game_name = str(getattr(getattr(table, "game", None), "id", table.engine.name))
+            self._save_locked()  # the passes now belong to the new game's journal (a restart keeps them)
+            for seat, conn in self._conns.items():
+                conn.send(self._state_message(seat))
+        self._changed()
+        return True
+
     def _detach(self) -> None:
         """The table let its game go without ending it (the kiosk stops, a recovery): the passes stay on disk
         for the resumed game; the phones are told the game paused."""
@@ -229,6 +264,7 @@ class PhoneHub(Admission):
             self.tokens.clear()
             self._key = ""
             self.table = None
+            self._held = False
             self.seats = ()
         self._changed()
 
@@ -250,6 +286,7 @@ class PhoneHub(Admission):
             self.tokens.forget(self.store)
         self._key = ""
         self.table = None
+        self._held = False
         self.seats = ()
         self.lobby.close()
 

@@ -166,7 +166,7 @@ class Table:
         """The same game again with the same players and set-up, freshly dealt (the finished game is archived)."""
         session = self._need()
         game_id, config = session.game.id, dict(session.journal.header.get("config", {}))
-        self.end(later=True)
+        self.end(later=True, rematch=True)
         self.start(game_id, config, rematch=True)
 
     def resume(self) -> ResumeReport | None:
@@ -184,8 +184,9 @@ class Table:
         self._publish(Change("resumed"))
         return report
 
-    def end(self, later: bool = True) -> None:
-        """Close the game (finished or abandoned) and archive its journal (`later`: on the journal's worker)."""
+    def end(self, later: bool = True, rematch: bool = False) -> None:
+        """Close the game (finished or abandoned) and archive its journal (`later`: on the journal's worker);
+        `rematch`: the same players play again at once (Change("ended", rematch=True): the phones stay)."""
         session = self._session
         if session is None:
             return
@@ -195,7 +196,7 @@ class Table:
         try:
             session.end(later=later)
         finally:
-            self._publish(Change("ended"))
+            self._publish(Change("ended", rematch=rematch))
 
     def close(self) -> None:
         """Let the game go without ending it (the app stops, an error is recovered from): it resumes next time."""

@@ -11,6 +11,7 @@
   var lang = (store && store.getItem('th_lang')) || 'ko';
   var ws = null, token = null, device = null, hello = null, lastHello = null, state = null;
   var tries = 0, timer = null, pingTimer = null, lastHeard = 0, everJoined = false, stopped = false;
+  var paused = 0;  // the tablet paused the game (a restart, a recovery): refusals to wait out before giving up
   var pendingCode = null, pick = null, sending = false, netTimer = null, setup = null, asking = null;
   var chal = null, commit = null, pair = null, serverPk = null, shared = null, key = null, upN = 0, downN = 0;
   var enc = new TextEncoder(), dec = new TextDecoder();
@@ -162,7 +163,8 @@
       ws = null; hello = null; asking = null; sending = false; key = null; chal = null; shared = null;
       drawWho();
       if (stopped || !(token || pendingCode)) { return; }
-      net(t('lost'), false);
+      net(paused ? '' : t('lost'), false);
+      render();
       retry();
     };
     ws.onerror = function () { /* onclose follows */ };
@@ -191,7 +193,7 @@
 
   function handle(m) {
     if (m.t === 'hello') {
-      hello = m; lastHello = m; asking = null; token = m.token; device = m.device; tries = 0; pendingCode = null;
+      hello = m; lastHello = m; asking = null; paused = 0; token = m.token; device = m.device; tries = 0; pendingCode = null;
       save('th_token', token); save('th_device', device);
       show($('join'), false);
       net(everJoined ? t('back') : '', true);
@@ -222,6 +224,11 @@
       render();
     } else if (m.t === 'error') {
       sending = false;
+      if (!hello && !asking && m.code === 'bad_token' && token && paused > 0) {
+        paused -= 1; key = null;  // the game is not back yet: keep the pass, try again a little later
+        if (ws) { ws.close(); }
+        return;
+      }
       if (!hello && !asking && m.code === 'bad_token' && token && device) {
         device = ''; save('th_device', null);  // a device key the seat no longer knows: ask as a new phone
         key = null; joinNow();
@@ -235,13 +242,14 @@
       } else { message(L(m)); }
       render();
     } else if (m.t === 'bye') {
-      stopped = m.code !== 'flood';
+      paused = m.code === 'paused' ? 12 : 0;  // the phone comes back by itself once the game does
+      stopped = m.code !== 'flood' && m.code !== 'paused';
       hello = null; asking = null; state = null; pick = null; setup = null;
       show($('setup'), false);
       var gone = m.code === 'revoked' || m.code === 'reissued' || m.code === 'ended' || m.code === 'declined';
       if (gone) { save('th_token', null); save('th_device', null); token = null; device = ''; }
       net('', false);
-      message(gone ? '' : L(m));
+      message(gone || paused ? '' : L(m));  // paused: the wait line says it
       render();
       if (gone) { showJoin(L(m)); }
       if (m.code === 'flood') { retry(); }
@@ -412,6 +420,7 @@
     else if (setup) { drawWait(t('wait_start')); }
     else if (state) { drawWait(turnLine()); }
     else if (hello) { drawWait(t('wait_start')); }
+    else if (paused) { drawWait(t('wait_paused')); }
     else if (ws && (token || pendingCode)) { drawWait(t('connecting')); }
     else if (!everJoined) { drawWait(''); }
     if (!state || asking) { show(mine, false); show(acts, false); show(all, false); return; }

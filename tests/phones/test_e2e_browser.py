@@ -54,11 +54,11 @@ def browser() -> Iterator[Browser]:
 class Table:
     """The tablet's side: the session and the hub, with the main thread played by one lock."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, store: Path | None = None) -> None:
         self.session = new_session(tmp, "spyfall", {"players": ["지수", "민호", "서연"], "rounds": 1,
                                                     "votes": "sealed"}, seed=7)
         self.lock = threading.RLock()
-        self.hub = PhoneHub(run_on_main=self.main)
+        self.hub = PhoneHub(run_on_main=self.main, store=store)
         self.hub.follow(self.session)
         self.server = PhoneServer(self.hub, "127.0.0.1", 0)
         self.server.start()
@@ -66,6 +66,15 @@ class Table:
     def main(self, fn: Callable[[], None]) -> None:
         with self.lock:
             fn()
+
+    def seated(self, browser: Browser, seat: int) -> Page:
+        """A phone that scanned the seat's QR code and was let in on the tablet."""
+        page = phone(browser)
+        url = self.server.join_url(seat)
+        assert url is not None
+        page.goto(url)
+        let_in(self.hub, page, self.lock)
+        return page
 
     def dispatch(self, action: Any) -> None:
         with self.lock:
@@ -231,11 +240,7 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
     """Covers CLUE-14 on the phone (a seat sees only its own cards) and CLUE-47's accusation input."""
     table = _table_for(tmp_path, "clue", {"players": ["지수", "민호", "서연"], "mode": "digital", "set": "classic"}, 3)
     try:
-        page = phone(browser)
-        url = table.server.join_url(0)
-        assert url is not None
-        page.goto(url)
-        let_in(table.hub, page, table.lock)
+        page = table.seated(browser, 0)
         hand = table.session.view(0)["hand"]
         names = table.hub.state_message(0)["names"]
         mine = page.get_by_test_id("mine")
@@ -243,11 +248,7 @@ def test_a_clue_phone_shows_the_hand_and_builds_an_accusation_step_by_step(brows
         # the table at a glance: whose turn it is, from the view's shared part; no raw view keys or codes
         expect(page.get_by_test_id("wait")).to_contain_text("지금 내 차례예요.")
         assert "_" not in page.locator("main").inner_text()
-        other = phone(browser)
-        other_url = table.server.join_url(1)
-        assert other_url is not None
-        other.goto(other_url)
-        let_in(table.hub, other, table.lock)
+        other = table.seated(browser, 1)
         expect(other.get_by_test_id("wait")).to_contain_text("지수의 차례를 기다리는 중이에요.")
         shot(other, "clue_table_other")
         for card in hand:
@@ -304,11 +305,7 @@ def test_a_watson_holmes_phone_shows_the_notebook_and_takes_typed_answers(browse
     table = _table_for(tmp_path, "watson_holmes", {"players": ["지수", "민호", "서연"], "case": "case_01"}, 3)
     try:
         _to_221b(table)
-        page = phone(browser)
-        url = table.server.join_url(0)
-        assert url is not None
-        page.goto(url)
-        let_in(table.hub, page, table.lock)
+        page = table.seated(browser, 0)
         me = table.session.view(0)["me"]
         mine = page.get_by_test_id("mine")
         expect(mine).to_contain_text(me["character_card"]["name"]["ko"])
@@ -484,3 +481,38 @@ def test_a_made_up_games_private_part_is_drawn_by_kind(browser: Browser) -> None
         expect(mine.locator(".chip")).to_have_text(["one", "two"])
     finally:
         server.stop()
+
+
+def test_a_seats_phone_stays_through_a_pause_and_a_rematch(browser: Browser, tmp_path: Path) -> None:
+    """Issue 37: the tablet pauses the game (a recovery, a restart: the table closes and resumes it) and the
+    seat's phone comes back by itself, without a question; 한 판 더 (the same players again) keeps the phone
+    on its seat and shows the new deal. (Before: a pause stopped the page for good; a rematch ended every
+    pass and every phone had to scan again.)"""
+    table = Table(tmp_path, store=tmp_path / "phone_passes.json")
+    try:
+        joker = table.seated(browser, 0)
+        table.dispatch(A.ChooseDealer(TABLE, 0))
+        expect(joker.get_by_test_id("mine")).to_contain_text("조커")
+        with table.lock:
+            table.session.close()  # the tablet recovers from an error: the game is let go, then resumed
+        expect(joker.get_by_test_id("wait")).to_contain_text("게임이 잠시 멈췄어요")
+        shot(joker, "paused")
+        with table.lock:
+            table.session.resume()
+        expect(joker.get_by_test_id("mine")).to_be_visible(timeout=20_000)
+        expect(joker.get_by_test_id("mine")).to_contain_text("조커")
+        expect(joker.get_by_test_id("wait")).not_to_contain_text("멈췄어요")
+        assert table.hub.connected(0) and table.hub.asking() == []
+
+        with table.lock:
+            table.session.rematch()  # 한 판 더: same game, same players, a new deal
+        expect(joker.locator("body")).to_have_attribute("data-v", str(table.hub.version))
+        expect(joker.get_by_test_id("wait")).to_be_visible()
+        expect(joker.get_by_test_id("join")).to_be_hidden()
+        assert table.hub.connected(0) and table.hub.asking() == []
+        table.dispatch(A.ChooseDealer(TABLE, 1))
+        card = table.session.view(0)["me"]["card"]
+        expect(joker.get_by_test_id("mine")).to_contain_text(card["ko"] if card["kind"] == "location" else "조커")
+        shot(joker, "after_rematch")
+    finally:
+        table.close()

@@ -196,6 +196,41 @@ def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -
     session.close()
 
 
+def test_a_rematch_keeps_every_seats_phone_and_another_game_does_not(tmp_path: Path) -> None:
+    """Issue 37: 한 판 더 (same game, same players: Table.rematch) keeps every seat's pass and phone: no
+    bye, no question, no new code; each phone gets the new deal's view, and the passes are kept on disk for
+    the new game. Another game (Table.start) gives new passes and tells the phones. (Before: the rematch
+    ended every pass; every phone had to scan again.)"""
+    store = tmp_path / "phone_passes.json"
+    table = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub(catalogs=catalogs(), store=store)
+    hub.follow(table)
+    passes = [hub.seat_pass(s) for s in range(3)]
+    phones = [Recorder(f"10.0.0.{s}") for s in range(3)]
+    for seat, phone in enumerate(phones):
+        assert admit(hub, phone, token=passes[seat].token)["t"] == "joined"  # type: ignore[union-attr]
+    act(table, A.ChooseDealer(TABLE, 0))
+    before = [len(p.sent) for p in phones]
+    table.rematch()
+    for seat, phone in enumerate(phones):
+        new = phone.sent[before[seat]:]
+        assert [m["t"] for m in new] == ["state"], new  # no bye, no hello: the same page goes on
+        assert new[0]["view"] == json.loads(json.dumps(table.view(seat)))
+        assert hub.seat_pass(seat) == passes[seat] and hub.connected(seat)
+    assert [s.phone for s in hub.status()] == ["connected"] * 3 and hub.asking() == []
+    act(table, A.ChooseDealer(TABLE, 1))
+    assert all(p.sent[-1]["view"]["round"]["dealer"] == 1 for p in phones)
+    T.flush()
+    hub2 = PhoneHub(catalogs=catalogs(), store=store)  # a restart now: the rematch's passes come back
+    hub2.follow(table)
+    assert [hub2.seat_pass(s).token for s in range(3)] == [p.token for p in passes]  # type: ignore[union-attr]
+    hub2.unfollow()
+    table.start("spyfall", SPY)  # another game (a new set-up), not a rematch
+    assert all(p.sent[-1] == hub.bye_message("ended") for p in phones)
+    assert all(hub.seat_pass(s).token != passes[s].token for s in range(3))  # type: ignore[union-attr]
+    table.close()
+
+
 def test_route_falls_back_to_the_tablet_for_a_seat_without_a_phone(tmp_path: Path) -> None:
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs())
