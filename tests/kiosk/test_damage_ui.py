@@ -129,6 +129,45 @@ def test_new_table_on_a_journal_that_refuses_writes_never_raises_and_is_said(dri
     session.close()
 
 
+def test_a_journal_folder_that_takes_no_write_is_renewed_at_start_up(driver: Any,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #42: the journal folder alone cannot be written (its permissions; root writes anyway, so this test says
+    so through the write probe: tests/kiosk/test_journal_folder.py runs the real one as another user). The kiosk's
+    start renames it aside, resumes the game from a fresh folder and tells staff; before, the data folder's check
+    passed, and every later game's start and turnover raised."""
+    from table import storage
+    from tests.engines.reference import Take
+    from tests.kiosk.nim_library import nim_library
+
+    app = driver.app
+    app.library.games["secret_nim"] = nim_library().games["secret_nim"]
+    table = start_table(app, "secret_nim", {"players": ["가", "나"], "pile": 30}, 3)
+    act(table, Take(table.state.turn, 2))
+    count = table.count
+    table.close()
+    (app.journal_dir / "unwritable").touch()  # the probe's mark for "this folder takes no write"
+    real = storage.write_problem
+    monkeypatch.setattr(storage, "write_problem",
+                        lambda folder: "PermissionError: Permission denied" if (folder / "unwritable").exists()
+                        else real(folder))
+    assert app.resume_game()
+    driver.wait_screen("host")
+    assert app.table.count == count and [n.key for n in app.notices] == ["journal_folder_unwritable"]
+    (kept,) = app.data_dir.glob("journal-unwritable-*")
+    assert (kept / "unwritable").exists() and (app.journal_dir / "current.sqlite").exists()
+    app.go("attract")
+    driver.wait_screen("attract")
+    driver.staff_login()
+    notice = driver.find("notice_journal_folder_unwritable")
+    assert kept.name in notice.text
+    assert driver.overflowing_labels() == []
+    driver.screenshot("damage_journal_folder")
+    driver.tap("staff_new_table")
+    driver.tap("confirm_yes")
+    driver.wait_screen("attract")
+    assert app.errors == [] and len(list((app.journal_dir / "archive").glob("*.sqlite"))) == 1
+
+
 def test_damaged_settings_refuse_every_pin_until_pin_reset_even_while_running(driver: Any, monkeypatch: Any) -> None:
     """Settings and backup damaged: before, the PIN fell back to 0000 with no lockout. Now the pad is off and
     says what to do; `tablehost pin reset` (run while the kiosk runs) lets staff in at the next try."""
