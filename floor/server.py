@@ -3,7 +3,7 @@
 The page gets every table once when it connects, then only the tables whose view changed (moving clocks
 aside: the page counts them from when it got each table). Routes: the page and its assets, `POST /login` (PIN → an HttpOnly session cookie; 5 wrong tries lock entry
 from that address for 60 s, doubling; only the page's own origin may post it), `/ws` (every table live, pushed on each change; `ack` from the page acknowledges a call), `/stats.csv`
-(statistics across tables) and the content form (`kiosk.floor.content_form`). Nothing works without the cookie
+(statistics across tables) and the content form (`floor.content_floor`). Nothing works without the cookie
 except the page shell and the login. Sessions are kept on disk (hashed), so a restart of this service does not log
 the staff out; `unlock()` (staff entering their PIN on a tablet) lifts every address's lock."""
 
