@@ -143,7 +143,10 @@ class Admission:
         conn.seat = seat
         self._conns[seat] = conn
         conn.send(self._hello(seat, device))
-        conn.send(self._state_message(seat) if self.table is not None else self.lobby.message(seat))
+        if self.table is not None:
+            conn.send(self._state_message(seat))
+        elif self.lobby.open:
+            conn.send(self.lobby.message(seat))  # (between a game's end and its rematch: the deal follows)
 
     def _turn_away(self, which: Callable[[Ask], bool], why: str) -> None:
         for ident in [i for i, a in self._asks.items() if which(a)]:

@@ -101,11 +101,14 @@ class PhoneServer:
     def __init__(self, hub: PhoneHub, host: str = "127.0.0.1", port: int = 8765,
                  message_burst: float = 30, message_rate: float = 10, max_connections: int = 256,
                  max_per_address: int = 16, join_timeout: float = 20.0, idle_timeout: float = 60.0,
-                 keepalive_timeout: float = 15.0) -> None:
+                 keepalive_timeout: float = 15.0, exchange_burst: float = 16, exchange_rate: float = 0.5) -> None:
         self.hub = hub
         self.host = host
         self.port = port
         self.messages = Limiter(message_burst, message_rate, hub.clock)
+        # key exchanges per address: a relay cannot open connection after connection until one shows the
+        # digits its victim's phone shows (seal.number_of: 1 in 10,000 a try)
+        self.exchanges = Limiter(exchange_burst, exchange_rate, hub.clock)
         self.guard = Guard(max_connections, max_per_address, join_timeout)
         self.idle_timeout = idle_timeout
         self.keepalive_timeout = keepalive_timeout
@@ -269,6 +272,9 @@ class PhoneServer:
         channel = conn.channel
         kind = data.get("t")
         if kind == "key":
+            if not self.exchanges.allow(conn.remote):
+                conn.send(self.hub.error_message("rate_limited"))
+                return
             conn.send(channel.exchange(data.get("pk")) or self.hub.error_message("bad_input"))
         elif kind == "join":
             if channel.final:  # a connection joins once: no second seat, no other key

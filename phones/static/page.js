@@ -224,6 +224,7 @@
       render();
     } else if (m.t === 'error') {
       sending = false;
+      if (!shared && m.code === 'rate_limited' && ws) { ws.close(); return; }  // no key yet: try again later
       if (!hello && !asking && m.code === 'bad_token' && token && paused > 0) {
         paused -= 1; key = null;  // the game is not back yet: keep the pass, try again a little later
         if (ws) { ws.close(); }

@@ -369,6 +369,25 @@ def test_inputs_are_rate_limited(tmp_path: Path) -> None:
     run(tmp_path, body, action_burst=3, action_rate=0.01)
 
 
+def test_key_exchanges_are_rate_limited_per_address(tmp_path: Path) -> None:
+    """Issue 42: the four digits a relay would have to match come from each connection's key exchange; one
+    address gets a burst of exchanges, then one every 2 s, so trying connection after connection until the
+    digits match (1 in 10,000 a try) takes days, not seconds. Another address is not held back."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        replies = []
+        for _ in range(6):
+            phone = await Phone.open(server.url, exchange=False)
+            await phone.send_raw({"t": "key", "pk": base64.b64encode(bytes(phone.mine.public_key)).decode()})
+            replies.append((await phone.recv())["t"])
+            await phone.close()
+        assert replies == ["key"] * 4 + ["error"] * 2
+        other = await Phone.open(server.url, source="127.0.0.2")  # exchanges, or raises
+        assert (await other.join(token=hub.seat_pass(0).token))["t"] == "hello"
+        await other.close()
+
+    run(tmp_path, body, server_kw={"exchange_burst": 4, "exchange_rate": 0.001})
+
+
 def test_failed_joins_are_rate_limited_per_address(tmp_path: Path) -> None:
     async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
         phone = await Phone.open(server.url)
