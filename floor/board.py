@@ -90,7 +90,7 @@ class FloorBoard:
         self.stale_s = STALE_S
         self.events_seen = 0
         self.dropped: dict[str, int] = {}  # payloads refused, by why ("status", "event", "rate", "size" …)
-        self.on_connected: list[Callable[[], None]] = []  # run on the network thread after each (re)connection
+        self.on_connected: list[Callable[[], object]] = []  # run on the network thread after each (re)connection
         self.on_staff: Callable[[str], None] | None = None  # staff entered their PIN on this table's tablet
         self._seen: dict[str, None] = {}  # event ids already handled (QoS 1 may deliver twice)
         self._lock = threading.RLock()

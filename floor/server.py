@@ -57,7 +57,7 @@ class FloorServer:
         self.locks: dict[str, PinLock] = {}  # by client address
         self.sessions_path = sessions_path
         self.sessions: dict[str, float] = _load_sessions(sessions_path, clock())  # sha256(token) → expiry
-        self.extra_routes: list[Callable[[web.Application], None]] = []
+        self.extra_routes: list[Callable[[web.Application], object]] = []
         self.pushes = 0
         self.pushed_bytes = 0
         self._sent: dict[str, str] = {}  # each table's view as last pushed (moving clocks aside)

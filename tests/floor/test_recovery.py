@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from floor.board import FloorBoard
 from floor.outbox import Outbox
 from floor.store import FloorStore
@@ -159,3 +161,31 @@ def test_a_floor_restarted_after_a_tablet_left_shows_it_offline(broker: Broker, 
         assert [v["online"] for v in board.snapshot() if v["table"] == "t05"] == [False]
     finally:
         board.stop()
+
+
+@pytest.mark.slow
+def test_events_queued_while_the_floor_is_down_are_all_kept(broker: Broker, tmp_path: Path) -> None:
+    """#39.2: with the floor page down, the old config's queue (5000 messages) dropped the excess for good."""
+    import uuid
+
+    from tests.floor.test_hardening import Raw
+
+    store = FloorStore(tmp_path / "events.sqlite")
+    board = floor_board(broker, on_event=store.add)
+    board.stop()  # its session (24 h) keeps collecting what the tables send
+    senders = [Raw(broker, f"t{i + 1:02d}") for i in range(15)]
+    try:
+        for n, raw in enumerate(senders):
+            for _ in range(400):
+                raw.send(f"tablehost/table/t{n + 1:02d}/event",
+                         {"id": uuid.uuid4().hex, "kind": "voice", "table": f"t{n + 1:02d}",
+                          "at": round(time.time(), 3), "game": "clue", "commands": 1})
+        wait_for(lambda: all(r.acked == 400 for r in senders), timeout=60, what="6000 events at the broker")
+        board = floor_board(broker, on_event=store.add)
+        wait_for(lambda: store.count() == 6000, timeout=120, what="every queued event stored")
+        assert board.dropped == {}
+    finally:
+        for raw in senders:
+            raw.close()
+        board.stop()
+        store.close()
