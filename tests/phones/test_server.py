@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -352,6 +353,56 @@ def test_no_malformed_message_ends_a_phones_socket(tmp_path: Path) -> None:
         await phone.close()
 
     run(tmp_path, body, action_burst=50)
+
+
+def _junk(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value: what a hostile page might put in any field."""
+    kinds = ["int", "float", "str", "bool", "null"] + (["list", "dict"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.choice([0, -1, 1, 2**31, -(2**63), 10**30, rng.randint(-5, 5)])
+    if kind == "float":
+        return rng.choice([0.5, -0.0, 1e308, -1e-308, 3.0])
+    if kind == "str":
+        return rng.choice(["", "act", "join", "ping", "name", "vote", "\u0000", "가" * 300, "x" * 5000])
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_junk(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    keys = ["t", "v", "id", "free", "action", "name", "seat", "yes", "at", "box", "pk", "via", "code"]
+    return {rng.choice(keys): _junk(rng, depth + 1) for _ in range(rng.randint(0, 5))}
+
+
+def test_random_messages_in_the_clear_and_sealed_never_end_the_socket(tmp_path: Path) -> None:
+    """Issue 42: 400 seeded random messages (random JSON in every field the server reads, half of them
+    sealed under the joined phone's key so they reach the hub) each get an answer; the socket and the
+    seat stay, and nothing is dispatched but what the engine accepts."""
+    async def body(session: Session, hub: Any, server: Any, main: MainThread) -> None:
+        rng = random.Random(42)
+        phone = await Phone.open(server.url)
+        await phone.join(token=hub.seat_pass(1).token)
+        await phone.recv("state")
+        to_vote(session)
+        await phone.state_like(session, 1)
+        for i in range(400):
+            message = _junk(rng)
+            if isinstance(message, dict) and rng.random() < 0.7:
+                message["t"] = rng.choice(["act", "act", "name", "ping", "join", "key", "x"])
+            if i % 2:
+                await phone.send(message if isinstance(message, dict) else {"t": "act", "v": message, "id": 0})
+            else:
+                await phone.ws.send_str(json.dumps(message))
+            reply = await phone.recv()
+            assert reply["t"] in ("error", "pong", "done", "state", "key"), reply
+        await phone.send({"t": "ping"})
+        assert (await phone.recv("pong"))["t"] == "pong"
+        assert hub.connected(1)
+        await phone.close()
+
+    run(tmp_path, body, action_burst=1000, action_rate=1000,
+        server_kw={"message_burst": 1000, "message_rate": 1000})
 
 
 def test_inputs_are_rate_limited(tmp_path: Path) -> None:
