@@ -52,6 +52,7 @@ async function me() {
 }
 function showLogin() {
   $("login").hidden = false; $("tables").hidden = true; $("tools").hidden = true; $("content").hidden = true;
+  $("branches").hidden = true;
   $("pin").value = ""; $("pin").focus();
 }
 $("login").addEventListener("submit", async (ev) => {
@@ -195,10 +196,28 @@ function render(changed) {
     (a < b ? -1 : a > b ? 1 : 0));
   const key = ids.map((id) => id + (tables.get(id).view.calls.length ? "!" : "")).join(",");
   if (key !== order) { order = key; for (const id of ids) box.append(cards.get(id)); }
+  branches();
   let empty = box.querySelector(".empty");
   if (!tables.size && !empty) box.append(el("p", { cls: "empty", text: t("no_tables") }));
   if (tables.size && empty) empty.remove();
   if (window.floorContent) window.floorContent.update(link.content || {});
+}
+// A head office (tables keyed branch/table): one line per branch and one for them all.
+function branches() {
+  const sums = new Map();
+  for (const [id, { view }] of tables) {
+    if (!id.includes("/")) continue;
+    for (const key of [id.split("/")[0], ""]) {
+      const s = sums.get(key) || { n: 0, playing: 0, calls: 0 };
+      s.n += 1; s.playing += view.game ? 1 : 0; s.calls += view.calls.length;
+      sums.set(key, s);
+    }
+  }
+  const box = $("branches");
+  box.hidden = !sums.size;
+  box.replaceChildren(...[...sums.keys()].sort((a, b) => (a === "") - (b === "") || (a < b ? -1 : 1)).map((key) =>
+    el("span", { cls: "branch" + (sums.get(key).calls ? " calling" : ""), "data-testid": "branch-" + (key || "all"),
+      text: t("branch_line", { branch: key || t("all_branches"), ...sums.get(key) }) })));
 }
 function tick() {
   const now = performance.now();

@@ -9,14 +9,18 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from floor.board import FloorBoard
-from floor.store import FloorStore
+from floor.serve import Floor, FloorSetup
 from tests.floor.broker import Broker, free_port
 from tests.floor.helpers import tablet, wait_for
+from tests.floor.test_floor_page import browser, shot, staff_page  # noqa: F401  (fixtures; skips without chromium)
+from tests.phones.helpers import library
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 BRANCHES = ("b1", "b2")
 
@@ -74,18 +78,24 @@ def chain(tmp_path: Path) -> Iterator[Chain]:
     c.stop()
 
 
-def test_two_branches_bridged_to_a_head_office(chain: Chain, tmp_path: Path) -> None:
-    store = FloorStore(tmp_path / "head-events.sqlite")
-    head = FloorBoard("127.0.0.1", chain.head.port, chain.head.passwords["floor"], chain=True, on_event=store.add)
-    head.start()
+def test_two_branches_bridged_to_a_head_office(browser: Browser, chain: Chain, tmp_path: Path) -> None:  # noqa: F811
+    office = Floor(FloorSetup(broker="127.0.0.1", broker_port=chain.head.port, password=chain.head.passwords["floor"],
+                              listen="127.0.0.1", web_port=0, pin="2468", data_dir=tmp_path / "office", chain=True),
+                   library=library())
+    office.start()
+    head, store = office.board, office.store
     acks: dict[str, list[Any]] = {b: [] for b in BRANCHES}
     tablets = {b: tablet(broker, "t01", tmp_path / b, on_ack=acks[b].append)
                for b, broker in chain.branches.items()}
     try:
         assert head.wait_connected(), head.last_error
         calls = {b: t.call("rules") for b, t in tablets.items()}
-        wait_for(lambda: all(calls[b]["id"] in head.tables.get(f"{b}/t01", head._table("x")).calls
-                             for b in BRANCHES), timeout=30, what="both branches' calls at the head office")
+        def open_at(key: str) -> set[str]:
+            state = head.tables.get(key)
+            return set(state.calls) if state is not None else set()
+
+        wait_for(lambda: all(calls[b]["id"] in open_at(f"{b}/t01") for b in BRANCHES), timeout=30,
+                 what="both branches' calls at the head office")
         assert {v["table"] for v in head.snapshot()} >= {"b1/t01", "b2/t01"}  # two cards, not one merged t01
         assert "t01" not in head.tables
         # the head office acknowledges b1's call: b1's t01 hears it, b2's does not
@@ -96,7 +106,7 @@ def test_two_branches_bridged_to_a_head_office(chain: Chain, tmp_path: Path) -> 
         chain.head.kill()
         late = tablets["b2"].call("order")
         chain.head.start()
-        wait_for(lambda: late["id"] in head.tables.get("b2/t01", head._table("x")).calls, timeout=60,
+        wait_for(lambda: late["id"] in open_at("b2/t01"), timeout=60,
                  what="the call made while the head office was down")
         assert head.ack("b2/t01")
         wait_for(lambda: acks["b2"], timeout=30, what="the acks at b2")
@@ -115,8 +125,24 @@ def test_two_branches_bridged_to_a_head_office(chain: Chain, tmp_path: Path) -> 
         assert rows[0][:2] == ["day", "지점"]
         calls_by_branch = {r[1]: int(r[9]) for r in rows[1:]}
         assert calls_by_branch == {"b1": 2, "b2": 2, "전체": 4}
+        # the head office's page: every branch's tables apart, a line per branch and one for all
+        from playwright.sync_api import expect
+
+        tablets["b2"].call("problem")
+        page = staff_page(browser)
+        try:
+            page.goto(office.server.url + "/")
+            page.get_by_test_id("pin").fill("2468")
+            page.get_by_test_id("login-go").click()
+            expect(page.get_by_test_id("table-b1/t01")).to_be_visible()
+            expect(page.get_by_test_id("table-b2/t01")).to_be_visible()
+            expect(page.get_by_test_id("branch-b2")).to_have_text("b2 · 테이블 1 · 게임 중 0 · 호출 1")
+            expect(page.get_by_test_id("branch-all")).to_have_text("전체 · 테이블 2 · 게임 중 0 · 호출 1")
+            expect(page.locator("#tables article").first).to_have_attribute("data-testid", "table-b2/t01")
+            shot(page, "head_office")
+        finally:
+            page.context.close()
     finally:
         for t in tablets.values():
             t.stop()
-        head.stop()
-        store.close()
+        office.stop()
