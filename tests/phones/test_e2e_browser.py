@@ -125,6 +125,12 @@ def test_two_phones_join_a_spyfall_round_see_their_roles_and_vote_sealed(browser
         let_in(table.hub, joker, table.lock, name="asking_the_tablet")
         hero.goto(table.server.url + "/")
         expect(hero.get_by_test_id("join")).to_be_visible()
+        hero.get_by_test_id("code").fill("ZZZZ-ZZZZ")  # a typo first: said once, no bar left behind (#37)
+        hero.get_by_test_id("join_go").click()
+        expect(hero.get_by_test_id("join")).to_contain_text("코드가 맞지 않아요")
+        expect(hero.get_by_test_id("msg")).to_be_hidden()
+        expect(hero.get_by_test_id("net")).to_be_hidden()
+        assert hero.locator("body").inner_text().count("코드가 맞지 않아요") == 1
         hero.get_by_test_id("code").fill(table.hub.status()[1].code.lower())
         shot(hero, "join_by_code")
         hero.get_by_test_id("join_go").click()
