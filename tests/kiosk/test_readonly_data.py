@@ -79,6 +79,39 @@ def test_the_kiosk_runs_in_memory_on_a_read_only_data_folder(tmp_path: Path) -> 
     assert _tree(data) == before  # nothing written, nothing lost
 
 
+def test_the_kiosk_resumes_when_only_its_journal_folder_is_read_only(tmp_path: Path) -> None:
+    """Issue #42: the data folder writable, its journal folder not. Before, the data folder's check passed, the
+    resume failed (a read-only journal) and so would every game's start and turnover. Now the real kiosk resumes
+    the game: from a renewed journal folder when it can be renamed (its permissions: as another user than root),
+    from memory when it cannot (a read-only mount of it: as root)."""
+    data = tmp_path / "data"
+    session = Session.new(load_library(), "clue", {"players": ["가", "나", "다"]}, data / "journal", seed=5)
+    session.close()
+    (data / "kivy").mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(TABLEHOST_DATA=str(data), KIVY_HOME=str(data / "kivy"), TABLEHOST_NO_VOICE="1",
+               TABLEHOST_NO_PHONES="1", TABLEHOST_MEMORY_DIR=str(tmp_path / "mem"), PYTHONPATH=str(ROOT))
+    (tmp_path / "mem").mkdir()
+    with read_only(data / "journal") as prefix:
+        proc = subprocess.Popen(prefix + [sys.executable, "-m", "kiosk.cli", "run", "--windowed"], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            wait_main_loop(proc, lambda: list(data.glob("kivy/logs/*.txt")))
+            time.sleep(2.0)
+            assert proc.poll() is None, "the kiosk ended"
+            proc.send_signal(signal.SIGTERM)
+            rc = proc.wait(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    output = proc.stdout.read() if proc.stdout else ""
+    assert rc == 0, output
+    logs = [*data.glob("logs/tablehost.log"), *(tmp_path / "mem").glob("*/logs/tablehost.log")]
+    log = "".join(p.read_text(encoding="utf-8") for p in logs)
+    assert "resumed clue" in log, output[-3000:]
+    assert ("storage_readonly" in log) if os.geteuid() == 0 else ("journal_folder_unwritable" in log)
+
+
 def test_choose_links_content_and_copies_settings_and_the_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     (data / "content" / "games").mkdir(parents=True)
