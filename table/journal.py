@@ -219,7 +219,8 @@ class Journal:
             spill_path(path).unlink(missing_ok=True)  # its records are in the main file now, fsync'd
         except (sqlite3.DatabaseError, JournalDamaged) as exc:
             conn.close()
-            if isinstance(exc, sqlite3.DatabaseError) and is_storage_error(exc) and write_problem(path.parent):
+            if isinstance(exc, sqlite3.DatabaseError) and is_storage_error(exc) and (
+                    "full" in str(exc).lower() or write_problem(path.parent)):
                 raise  # the folder's (read-only, full), not the journal's: the kiosk's storage fallback
             if isinstance(exc, JournalDamaged):
                 raise
