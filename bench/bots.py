@@ -25,6 +25,7 @@ seeds ("tune") only, never on the ones reported. Seeds are strings per split, so
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import os
 import statistics
@@ -83,7 +84,7 @@ def clue_bot(name: str, gamble: clue_bots.Gamble | None = None) -> Bot:
     if name == "random":
         return clue_bots.make(clue_bots.RANDOM)
     if name == "hard" and gamble is not None:
-        return clue_bots.make(clue_bots.Style(True, "info", True, gamble))
+        return clue_bots.make(dataclasses.replace(clue_bots.HARD, gamble=gamble))
     return clue_bots.LEVELS[name].bot
 
 
@@ -240,8 +241,8 @@ def timing(clock: Clock) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, nargs="+", default=[4, 6])
-    ap.add_argument("--clue-games", type=int, default=40, help="per matchup and player count")
+    ap.add_argument("--players", type=int, nargs="+", default=[6])
+    ap.add_argument("--clue-games", type=int, default=16, help="per matchup and player count")
     ap.add_argument("--jack-games", type=int, default=1000, help="per pairing")
     ap.add_argument("--tune", action="store_true", help="sweep 어려움's gamble on the tuning seeds instead")
     ap.add_argument("--calibrate", action="store_true", help="the data the gamble is set from (tuning seeds)")
