@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from content.i18n_catalog import Translator
-from engines.core import Action, Engine, Outcome, RuleError, Step
+from engines.bots import Bot, find_bot
+from engines.core import CHANCE, Action, Engine, Outcome, RuleError, Step
+from table import seats as tablet
 from table.journal import Journal
 from table.notices import Notice
 from table.session import ResumeReport, Session, UndoLocked
@@ -119,6 +121,7 @@ class Table:
         self._listeners: list[Listener] = []
         self._pace: Pacer | None = None
         self.acts = 0  # calls of `act` (tests count them)
+        self.find_bot: Callable[[str, str], Bot] = find_bot  # (game, level) -> the tablet seat's bot (tests wrap it)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -145,7 +148,9 @@ class Table:
 
     def start(self, game_id: str, config: Mapping[str, Any], seed: int | None = None, rematch: bool = False) -> None:
         """A new game (an unfinished one is archived first). A set-up the game refuses raises (RuleError,
-        ValueError, KeyError) and the game before it is left as it was."""
+        ValueError, KeyError) and the game before it is left as it was. `config["tablet"]`: the seats the
+        tablet plays and their levels (table/seats.py), journaled with the config."""
+        tablet.check(game_id, config)
         old = self._session
         if old is not None:
             old.close()  # its journal is archived by Session.new; close the connection first
@@ -281,6 +286,52 @@ class Table:
         """Take back the last `count` player actions; raises UndoLocked when it needs staff (see Session.undo)."""
         session = self._session
         return session.undo(count, staff=staff) if session is not None else False
+
+    # ------------------------------------------------------------ tablet seats (table/seats.py)
+    @property
+    def tablet(self) -> dict[int, str]:
+        """The seats the tablet plays: seat -> level (from the journaled config; empty without a game)."""
+        if self._session is None:
+            return {}
+        return tablet.tablet_seats(self._session.journal.header.get("config", {}))
+
+    def tablet_due(self) -> int | None:
+        """The tablet seat that must act now (the lowest when several may), else None. The kiosk asks after
+        every change and plays it after a pause (`play_tablet`)."""
+        session = self._session
+        seats = self.tablet
+        if session is None or not seats or session.outcome is not None:
+            return None
+        due = sorted(s for s in session.engine.to_move(session.state) if s in seats and session.legal(s))
+        return due[0] if due else None
+
+    def play_tablet(self, seat: int) -> Step[Any]:
+        """The tablet seat's bot decides and acts through `act(action, bot(seat))`. The bot is handed that seat's
+        view, its legal actions and a stream from the journal's seed, the seat and the action count: nothing
+        else. Raises a RuleError when the seat is not the tablet's or has nothing to do."""
+        session = self._need()
+        level = self.tablet.get(seat)
+        legal = session.legal(seat) if level is not None else []
+        if level is None or not legal or session.outcome is not None:
+            raise TableRefusal("not_your_seat")
+        action = tablet.ask(self.find_bot(session.game.id, level), session.engine.observe(session.state, seat),
+                            legal, int(session.journal.header["seed"]), seat, session.count)
+        return self.act(action, bot(seat), confirmed=True)
+
+    def guest_undo_count(self) -> int:
+        """How many player actions a guest's undo takes back: the last guest action and the tablet seats'
+        moves that followed it (0: no guest action to take back)."""
+        if self._session is None:
+            return 0
+        seats, count = self.tablet, 0
+        for data in reversed(self._session.journal.actions()):
+            seat = data.get("seat")
+            if seat == CHANCE:
+                continue
+            count += 1
+            if seat not in seats:
+                return count
+        return 0
 
     # ------------------------------------------------------------ reading
     @property
