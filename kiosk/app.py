@@ -100,6 +100,7 @@ class TableHostApp(App):
         self._library_job: threading.Thread | None = None
         self._library_loaded: Library | BaseException | None = None
         self._defer_content = defer_content
+        self._after_content: Any = None  # what starts once the deferred content is in (on_start)
         self.now = clock
         self.errors: list[str] = []
         self.storage_error = ""  # an uncaught error that was the data folder's (read-only, full, I/O)
@@ -194,6 +195,9 @@ class TableHostApp(App):
             self.sm.current_screen.refresh()
         if not self.table.playing:
             self.resume_game()
+        after, self._after_content = self._after_content, None
+        if after is not None:
+            self._after_first_frame(after)  # once the games' tiles are drawn
 
     # ------------------------------------------------------------ build
     def build(self) -> FloatLayout:
@@ -252,20 +256,27 @@ class TableHostApp(App):
             log.error("damage found at start-up: %s", notice)
         phones = threading.Thread(target=self.start_phones, name="phones-start", daemon=True)  # aiohttp
         self.phones_start = phones  # tests wait for it before they start a server of their own
-        if started_with_splash:  # tablehost run: the attract screen first; content, narration's imports and the
-            # phone server load in threads once it is drawn (not competing with its first frame)
-            def soon() -> None:
-                if not self.library_ready():
-                    self._load_library_soon()
+        if started_with_splash:  # tablehost run: the attract screen first, then the content in a thread; narration's
+            # imports, the phone server and the voice model once the games are on it (each competed with the
+            # content for the one core a tablet gives Python: ~0.35 s of CPU each here, bench/startup.py)
+            def rest() -> None:
                 self._start_narrator_soon()
                 phones.start()
+                Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
+
+            def soon() -> None:
+                if self.library_ready():
+                    rest()
+                else:
+                    self._after_content = rest
+                    self._load_library_soon()
 
             self._after_first_frame(soon)
         else:
             self.start_narrator()
             phones.start()
-        # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
-        Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
+            # the voice model (~1.2 s of loading, 450 MB) loads once the first screens are up
+            Clock.schedule_once(lambda dt: self.start_voice(), 2.0)
         if self.library_ready() or (self.journal_dir / CURRENT).exists():
             self.resume_game()  # an unfinished game: its content at once, straight back into it
         # else nothing to resume (checked again once the content is in: _library_arrived)
