@@ -178,10 +178,10 @@ class TableHostApp(App):
         overlay = self.data_dir / "content"
 
         def load() -> None:
-            from content.loader import load_library
+            from content.cache import load_library_cached
 
-            try:
-                self._library_loaded = load_library(overlay=overlay)
+            try:  # as last loaded, when no file changed (content/cache.py)
+                self._library_loaded = load_library_cached(self.data_dir / "cache" / "content", overlay=overlay)
             except BaseException as exc:  # handed to the UI thread (the library property loads again)
                 self._library_loaded = exc
             Clock.schedule_once(lambda dt: self._library_arrived())
