@@ -3,8 +3,8 @@
 `load_library` parses and validates every YAML file and imports every rules engine (for its content types):
 ~0.26 s of CPU here, most of what stood between the attract screen and its games' tiles. A kiosk's content
 rarely changes between two starts, so the loaded library is kept (`library.pickle` in the cache folder) under a
-key: the content of every file the loader reads (each root's games/**/*.yaml and branches.yaml, their relative
-paths and bytes, and the game folders' names) and a fingerprint of the code that defines what they load into
+key: the content of every file the loader reads (each root's folder, its games/**/*.yaml and branches.yaml, their
+relative paths and bytes, and the game folders' names) and a fingerprint of the code that defines what they load into
 (content/ and engines/ sources: size and mtime). Any change, a damaged or truncated file, or a cache written by
 other code loads from the YAML again and writes a new cache; so does anything the cache holds but the content's
 own types (the unpickler refuses every other class: a cache is never code). A game's pack stays pickled until
@@ -106,7 +106,7 @@ def key(roots: list[Path]) -> str:
             st = p.stat()
             h.update(f"{p.relative_to(folder.parent)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     for i, root in enumerate(roots):
-        h.update(f"root {i}\n".encode())
+        h.update(f"root {i} {root.resolve()}\n".encode())  # Game.files name them
         games = root / "games"
         files = sorted(games.rglob("*.yaml")) if games.is_dir() else []
         if (root / "branches.yaml").is_file():

@@ -89,3 +89,13 @@ def test_the_tiles_need_no_rules_engine(tmp_path: Path) -> None:
                          cwd=Path(__file__).resolve().parents[2]).stdout.splitlines()
     assert out[0] == "[]"
     assert "engines.clue.content" in out[1]
+
+
+def test_an_overlay_moved_elsewhere_loads_again(tmp_path: Path) -> None:
+    """The same files in another folder (a read-only data folder copied to memory): the games name the files there."""
+    for name in ("a", "b"):
+        (tmp_path / name / "games" / "spyfall").mkdir(parents=True)
+        (tmp_path / name / "games" / "spyfall" / "game.yaml").write_bytes(
+            (ROOT / "games" / "spyfall" / "game.yaml").read_bytes())
+        lib = cache.load_library_cached(tmp_path / "c", tmp_path / name)
+        assert tmp_path / name / "games" / "spyfall" / "game.yaml" in lib.games["spyfall"].files
