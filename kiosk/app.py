@@ -160,7 +160,12 @@ class TableHostApp(App):
             loaded = self._library_loaded
             if isinstance(loaded, BaseException):
                 log.error("content failed to load in the background; loading again", exc_info=loaded)
-            self.library = loaded if isinstance(loaded, Library) else load_library(overlay=self.data_dir / "content")
+            if isinstance(loaded, Library):
+                self.library = loaded
+            elif loaded is None:  # needed before its thread started (a game to resume at start): as last loaded
+                self.library = self._load_cached(self.data_dir)
+            else:
+                self.library = load_library(overlay=self.data_dir / "content")
         assert self._library is not None
         return self._library
 
@@ -172,16 +177,21 @@ class TableHostApp(App):
     def library_ready(self) -> bool:
         return self._library is not None
 
+    @staticmethod
+    def _load_cached(data_dir: Path) -> Library:
+        """The content as last loaded, when no file changed (content/cache.py)."""
+        from content.cache import load_library_cached
+
+        return load_library_cached(data_dir / "cache" / "content", overlay=data_dir / "content")
+
     def _load_library_soon(self) -> None:
         """Load the content in a thread once the attract screen is drawn, then show the games on it and resume
         an unfinished game."""
-        overlay = self.data_dir / "content"
+        data_dir = self.data_dir
 
         def load() -> None:
-            from content.cache import load_library_cached
-
-            try:  # as last loaded, when no file changed (content/cache.py)
-                self._library_loaded = load_library_cached(self.data_dir / "cache" / "content", overlay=overlay)
+            try:
+                self._library_loaded = self._load_cached(data_dir)
             except BaseException as exc:  # handed to the UI thread (the library property loads again)
                 self._library_loaded = exc
             Clock.schedule_once(lambda dt: self._library_arrived())
