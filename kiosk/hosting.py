@@ -76,6 +76,18 @@ class HostContext:
         """The engine's ranges for a set-up's number options given the rest of `config` (rounds…)."""
         return find_engine(self.game.engine_name).setup_limits(config, self.game.pack)
 
+    def setup_refusal(self, config: Mapping[str, Any]) -> str:
+        """Why the engine would refuse this set-up ("" when it would not), in the guest's language: a form greys an
+        option that cannot apply with its reason before the tap (Harley Quinn at 4 players), never after it."""
+        try:
+            find_engine(self.game.engine_name).setup(config, self.game.pack, 0)
+        except RuleError as exc:  # the detail alone when the engine gives one ("할리 퀸 도우미는 5명 이상일 때만 써요."):
+            detail = exc.params.get(f"what_{'en' if self.lang == 'en' else 'ko'}")  # a reason, not a scolding
+            return str(detail) if detail else exc.message(self.lang)
+        except (ValueError, KeyError):
+            return self.tr("errors.bad_setup")
+        return ""
+
     def attach(self) -> None:
         """The table's game (started here, or resumed) is this screen's: draw it."""
         table = self.table
@@ -117,6 +129,8 @@ class HostContext:
         if change.kind in ("started", "resumed"):
             if self.playing:
                 self.attach()
+                if change.rematch and self.host is not None:
+                    self.host.rematched()
             return
         if change.kind in ("ended", "closed") or not self.playing:
             return
@@ -282,6 +296,10 @@ class GameHost(BoxLayout):
 
     def on_table(self, table: Table) -> None:
         """A game started or was resumed at the table (read it through `table`; act through `ctx.dispatch`)."""
+
+    def rematched(self) -> None:
+        """The same players start again (한 판 더, `Table.rematch`), after `on_table`: the private steps a fresh deal
+        needs that the set-up form's start would have begun (each sees their new hand, Jack his new identity)."""
 
     def closing(self) -> None:
         """This screen goes away for good (another game, a table turnover): stop what it started that

@@ -29,7 +29,7 @@ ERRORS: dict[str, tuple[str, str]] = {
                   "You hold one of the named cards, so you must show one."),
     "must_show_recorded": ("기록해 둔 손패에 추리에 나온 카드가 있어요. 그중 한 장을 보여 주세요.",
                            "Your recorded hand holds a named card: show one of them."),
-    "not_holding": ("그 카드는 추리에 나온 카드 중 당신이 가진 카드가 아니에요.",
+    "not_holding": ("그 카드는 추리에 나온 카드 중 내가 가진 카드가 아니에요.",
                     "That is not one of the named cards in your hand."),
     "not_named": ("그 카드는 이번 추리에 나온 카드가 아니에요.", "That card was not named in this suggestion."),
     "already_accused": ("범인 밝히기는 게임마다 한 번만 할 수 있어요.", "You may accuse only once per game."),

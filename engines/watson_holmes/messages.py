@@ -13,7 +13,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "bad_carriages": ("마차 수는 0 이상이어야 해요.", "The number of carriages must be 0 or more."),
     "not_enough_carriages": ("마차가 부족해요: {need}개가 필요한데 {have}개뿐이에요.",
                              "Not enough carriages: {need} needed, you have {have}."),
-    "must_outbid": ("{location}번에는 {occupant}님이 마차 {bid}개로 있어요. {need}개 이상을 놓아야 해요.",
+    "must_outbid": ("{location}번에는 {occupant:님이/가} 마차 {bid}개로 있어요. {need}개 이상을 놓아야 해요.",
                     "{occupant} holds card {location} with {bid} carriages; place at least {need}."),
     "no_bidding": ("{place_ko}에는 마차를 놓지 않아요(경매가 없어요).",
                    "No carriages are placed on {place_en} (it is never bid for)."),

@@ -137,6 +137,9 @@ class MrJackHost(GameHost):
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
 
+    def rematched(self) -> None:
+        self.show_private(1)  # a new deal: Jack alone sees who he is now
+
     def closing(self) -> None:
         super().closing()
         self.pieces.cancel()
@@ -178,6 +181,9 @@ class MrJackHost(GameHost):
         view = self.running.view(None)
         if view["phase"] != "witness":
             self.visible = set()
+        over = self.running.outcome is not None  # the frame's results bar takes the bottom row's place (#37)
+        row = self.table.ids.bottom_row
+        row.height, row.opacity, row.disabled = (0, 0, True) if over else (dp(64), 1, False)
         self._status(view)
         self._timer_reset(view)
         for part in ("_center", "_track", "_suspects"):
