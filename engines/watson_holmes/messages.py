@@ -10,7 +10,6 @@ ERRORS: dict[str, tuple[str, str]] = {
     "wrong_phase": ("지금은 그 행동을 할 수 없어요.", "That cannot be done now."),
     "already_placed": ("이번 라운드에 이미 말을 놓았어요.", "Your piece is already on a card this round."),
     "no_such_location": ("이 사건에 '{location}' 장소는 없어요.", "This case has no location '{location}'."),
-    "bad_carriages": ("마차 수는 0 이상이어야 해요.", "The number of carriages must be 0 or more."),
     "not_enough_carriages": ("마차가 부족해요: {need}개가 필요한데 {have}개뿐이에요.",
                              "Not enough carriages: {need} needed, you have {have}."),
     "must_outbid": ("{location}번에는 {occupant:님이/가} 마차 {bid}개로 있어요. {need}개 이상을 놓아야 해요.",

@@ -41,7 +41,7 @@ def test_swapper_swaps_a_neighbour_with_any_other_piece() -> None:
     refused(state, UseAbility(D, target="grant", other="grant"), "swap_same")
     refused(state, UseAbility(D, target="swapper", other="grant"), "swap_target")
     refused(state, UseAbility(D, target="grant"), "swap_same")
-    refused(state, UseAbility(D, target="nobody", other="grant"), "unknown_character")
+    refused(state, UseAbility(D, target="nobody", other="grant"), "bad_value")  # not a piece: its declaration
     refused(nxt, UseAbility(D, target="beach", other="smith"), "ability_twice")
     ended = act(nxt, EndTurn(D))
     assert ended.plays[-1].ability_used and ended.plays[-1].character == "swapper"
