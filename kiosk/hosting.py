@@ -6,7 +6,6 @@ confirmations, the translator. `GameHost` is the base widget each game subclasse
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -27,7 +26,7 @@ from table.session import UndoLocked
 from table.table import TOUCH, Change, Channel, Table, handover
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +35,7 @@ class HostContext:
     """A game screen's door to the running table (`app.table`, table/table.py): it starts the game, acts through
     `Table.act` on the channel the tap came from, and follows the table's changes to redraw."""
 
-    def __init__(self, app: TableHostApp, game: Game) -> None:
+    def __init__(self, app: KioskApp, game: Game) -> None:
         self.app = app
         self.game = game
         self.table: Table = app.table
@@ -217,7 +216,7 @@ class HostContext:
         if self.alive:
             self.app.toast(text)
 
-    def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
+    def confirm(self, text: str, on_yes: Callable[[], object], timeout: float = 0.0, danger: bool = False) -> None:
         """A yes/no question (not for game actions: `dispatch` asks for FINAL ones)."""
         if not self.alive:
             return
@@ -225,7 +224,7 @@ class HostContext:
         # but replaced (ConfirmDialog.ask: its no puts back what it sat on)
         under = self.open_dialog
 
-        def answered(fn: Callable[[], None] | None) -> None:
+        def answered(fn: Callable[[], object] | None) -> None:
             self.open_dialog = under
             if fn is not None:
                 fn()
@@ -325,18 +324,3 @@ class GameHost(BoxLayout):
 def _on_show(host: GameHost) -> list[Any]:
     """What a game's screen shows (its children) and holds off screen (a clock not shown now)."""
     return [*host.children, *held_off_screen(host)]
-
-
-def host_class(game_id: str) -> type[GameHost] | None:
-    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
-    its engine's declarations (kiosk/generic_host.py)."""
-    try:
-        module = importlib.import_module(f"kiosk.games.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"kiosk.games.{game_id}",):
-            from kiosk.generic_host import GenericHost
-
-            return GenericHost
-        raise
-    cls = getattr(module, "HOST", None)
-    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None

@@ -34,7 +34,8 @@ def start_app(data_dir: Path, clock: Callable[[], float] = time.time) -> Any:
     import kivy.core.window  # noqa: F401  (the Window must exist before any texture or label)
     from kivy.base import EventLoop
 
-    from kiosk.app import TableHostApp, register_fonts
+    from kiosk.app import TableHostApp
+    from kiosk.typeface import register_fonts
 
     register_fonts()
     app = TableHostApp(data_dir=data_dir, clock=clock)

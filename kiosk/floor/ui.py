@@ -22,19 +22,19 @@ from kiosk.staff_call import CallDialog, calls_of  # noqa: F401  (CallDialog: th
 from kiosk.widgets.theme import BODY, DANGER_TEXT, MUTED, OK, SMALL, TEXT, TButton, TLabel
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 60.0  # the status is re-sent this often even when nothing changed (time at the table)
 
 
-def config_of(app: TableHostApp) -> FloorConfig:
+def config_of(app: KioskApp) -> FloorConfig:
     s = app.settings
     return FloorConfig(s.floor_host.strip(), int(s.floor_port or DEFAULT_PORT), s.floor_table.strip(),
                        s.floor_password)
 
 
-def restart(app: TableHostApp) -> None:
+def restart(app: KioskApp) -> None:
     """(Re)start the floor from the settings; off when they name no broker. Never stops the kiosk."""
     old = getattr(app, "floor", None)
     app.floor = None
@@ -50,7 +50,7 @@ def restart(app: TableHostApp) -> None:
 
 
 class FloorBridge:
-    def __init__(self, app: TableHostApp, config: FloorConfig) -> None:
+    def __init__(self, app: KioskApp, config: FloorConfig) -> None:
         self.app = app
         self.table = TableFloor(config, app.data_dir, clock=app.now,
                                 on_ack=lambda calls: Clock.schedule_once(lambda dt: self._acked(calls)))

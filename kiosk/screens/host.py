@@ -3,6 +3,7 @@ or a "coming soon" page while a game has no host module. No rules logic here."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk import gc_policy
-from kiosk.hosting import GameHost, HostContext, host_class
+from kiosk.generic_host import GenericHost
+from kiosk.hosting import GameHost, HostContext
 from kiosk.staff_call import calls_of
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.dismantle import closed_widgets, forget_detached_field
@@ -24,6 +26,19 @@ from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 log = logging.getLogger(__name__)
+
+
+def host_class(game_id: str) -> type[GameHost] | None:
+    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
+    its engine's declarations (kiosk/generic_host.py)."""
+    try:
+        module = importlib.import_module(f"kiosk.games.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"kiosk.games.{game_id}",):
+            return GenericHost
+        raise
+    cls = getattr(module, "HOST", None)
+    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None
 
 
 class HostScreen(Screen):
