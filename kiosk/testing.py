@@ -146,7 +146,7 @@ class Driver:
         for root in self.roots():
             yield from self._walk(root, ScreenManager)
 
-    def _walk(self, widget: Any, sm_cls: type) -> Iterator[Any]:
+    def _walk(self, widget: Any, sm_cls: Any) -> Iterator[Any]:
         yield widget
         if isinstance(widget, sm_cls):
             if widget.current_screen is not None:

@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
+from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
@@ -105,8 +106,8 @@ class MrJackHost(GameHost):
             return ""
         return card.summary.en if self.ctx.lang == "en" and card.summary.en else card.summary.ko
 
-    def _card(self, cid: str) -> Any:
-        chars = self.ctx.game.pack.get("characters")
+    def _card(self, cid: str) -> CharacterCard | None:
+        chars: CharacterSet | None = self.ctx.game.pack.get("characters")
         return chars.get(cid) if chars is not None else None
 
     def player(self, view: dict[str, Any], seat: int) -> str:

@@ -43,7 +43,7 @@ def text_label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = Fals
 
 class PrivateFlows:
     def __init__(self, host: WhScreen) -> None:
-        self.host = weakref.proxy(host)  # held by its host: strong, the two kept a closed screen cyclic
+        self.host: WhScreen = weakref.proxy(host)  # held by its host: strong, the two kept a closed screen cyclic
 
     @property
     def ctx(self) -> Any:
