@@ -38,8 +38,7 @@ from audio.playback import Mixer, Playing
 from audio.segments import Segment, overlay_path
 from audio.sounds import prewarm, sound
 from audio.status import BOARD, StatusBoard
-from audio.synth_types import SynthError, SynthUnavailable
-from audio.tts import Synthesizer, VoiceSettings
+from audio.tts import SynthError, Synthesizer, SynthUnavailable, VoiceSettings
 
 log = logging.getLogger(__name__)
 _ids = itertools.count(1)

@@ -6,6 +6,7 @@ confirmations, the translator. `GameHost` is the base widget each game subclasse
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -26,16 +27,18 @@ from table.session import UndoLocked
 from table.table import TOUCH, Change, Channel, Table, handover
 
 if TYPE_CHECKING:
-    from kiosk.app_api import KioskApp
+    from kiosk.app import TableHostApp
 
 log = logging.getLogger(__name__)
+
+TABLET_PAUSE = 1.2  # seconds before a tablet seat's move (table/seats.py): the guests follow it on the screen
 
 
 class HostContext:
     """A game screen's door to the running table (`app.table`, table/table.py): it starts the game, acts through
     `Table.act` on the channel the tap came from, and follows the table's changes to redraw."""
 
-    def __init__(self, app: KioskApp, game: Game) -> None:
+    def __init__(self, app: TableHostApp, game: Game) -> None:
         self.app = app
         self.game = game
         self.table: Table = app.table
@@ -44,6 +47,8 @@ class HostContext:
         self.open_dialog: Any = None
         self.alive = True  # False once the screen is gone: late callbacks must not reach the next table
         self._celebrated = False  # the winner sound played for this game
+        self._tablet_event: Any = None  # the tablet seat's move, scheduled after TABLET_PAUSE
+        self.tablet_said = ""  # the tablet seats' moves since a guest's, in words (the tablet-seat status line)
         self.table.subscribe(self._on_change)
 
     # -- translation
@@ -75,18 +80,6 @@ class HostContext:
         """The engine's ranges for a set-up's number options given the rest of `config` (rounds…)."""
         return find_engine(self.game.engine_name).setup_limits(config, self.game.pack)
 
-    def setup_refusal(self, config: Mapping[str, Any]) -> str:
-        """Why the engine would refuse this set-up ("" when it would not), in the guest's language: a form greys an
-        option that cannot apply with its reason before the tap (Harley Quinn at 4 players), never after it."""
-        try:
-            find_engine(self.game.engine_name).setup(config, self.game.pack, 0)
-        except RuleError as exc:  # the detail alone when the engine gives one ("할리 퀸 도우미는 5명 이상일 때만 써요."):
-            detail = exc.params.get(f"what_{'en' if self.lang == 'en' else 'ko'}")  # a reason, not a scolding
-            return str(detail) if detail else exc.message(self.lang)
-        except (ValueError, KeyError):
-            return self.tr("errors.bad_setup")
-        return ""
-
     def attach(self) -> None:
         """The table's game (started here, or resumed) is this screen's: draw it."""
         table = self.table
@@ -96,14 +89,17 @@ class HostContext:
             before = _on_show(host)
             host.keep.clear()  # other players, other board: nothing kept from the last game
             table.pace(host.holds_back)  # the screen's pacing holds for every channel (Table.act)
+            table.tablet_allows = host.tablet_allows  # what a tablet seat's bot may choose at this table
             host.on_table(table)
             now = {id(w) for w in _on_show(host)}
             for w in before:  # the last game's table (a new game started on a screen that resumed one, after
                 if id(w) not in now:  # voice's 이전): taken apart in a pause; frozen with the screen, it was cyclic
                     gc_policy.drop(w, host.keep)  # garbage until a thaw (17,000-20,000 objects in bench/frames.py)
+            self.tablet_said = ""
             host.refresh(None)
         if self.app.voice is not None:
             self.app.voice.update_context()
+        self._tablet_next()
 
     def detach(self) -> None:
         """This context's screen is going away: stop following the table (its game lives on), and refuse
@@ -111,6 +107,9 @@ class HostContext:
         show the previous table's secrets)."""
         self.alive = False
         self.table.unsubscribe(self._on_change)
+        if self._tablet_event is not None:
+            self._tablet_event.cancel()
+            self._tablet_event = None
         dialog = self.open_dialog
         while dialog is not None:  # a question may sit on a hand-over: close both
             under, dialog.under = getattr(dialog, "under", None), None  # a kept dialog keeps no old game
@@ -128,17 +127,72 @@ class HostContext:
         if change.kind in ("started", "resumed"):
             if self.playing:
                 self.attach()
-                if change.rematch and self.host is not None:
-                    self.host.rematched()
             return
         if change.kind in ("ended", "closed") or not self.playing:
             return
+        self._tablet_heard(change)
         if self.host is not None:
             self.host.refresh(change.step)
         if change.step is not None and table.outcome is not None:
             self.celebrate()
         if self.app.voice is not None:
             self.app.voice.update_context()  # names and legal moves may have changed
+        self._tablet_next()
+
+    # -- tablet seats (table/seats.py): the table's bot moves, paced here on the UI thread
+    def _tablet_heard(self, change: Change) -> None:
+        """Keep the status line: a tablet seat's move in words (a private one by its name only), cleared
+        when a guest moves or takes back."""
+        channel = change.channel
+        move = self.table.tablet_move
+        if channel is not None and channel.kind == "bot" and move is not None and move[0] == channel.seat:
+            said = self.tablet_words(*move)
+            self.tablet_said = f"{self.tablet_said}\n{said}".strip() if self.tablet_said else said
+            self.tablet_said = "\n".join(self.tablet_said.split("\n")[-3:])
+        elif change.kind == "undo" or (change.kind == "step" and channel is not None):
+            self.tablet_said = ""
+
+    def tablet_words(self, seat: int, action: Action) -> str:
+        """What a tablet seat did, for everyone: its action's label, and its values unless it is PRIVATE."""
+        from phones.labels import Catalogs, Labeller
+
+        labeller = Labeller(Catalogs.load(), self.game.id)
+        if type(action).PRIVATE:
+            what = labeller.group_label(action.NAME).get(self.lang) or action.NAME
+        else:
+            (entry,) = labeller.entries([action], self.table.view(None))
+            what = labeller.words(entry, self.lang)
+        return self.tr("tablet.did", name=self.seat_name(seat), what=what)
+
+    def seat_name(self, seat: int) -> str:
+        players = self.table.view(None)["common"]["players"]
+        return str(players[seat]["name"]) if 0 <= seat < len(players) else str(seat + 1)
+
+    def _tablet_next(self) -> None:
+        """A tablet seat must act: its move after TABLET_PAUSE (once; a pending one stays)."""
+        if self._tablet_event is not None or not self.alive or not self.playing:
+            return
+        if self.table.tablet_due() is not None:
+            self._tablet_event = Clock.schedule_once(self._tablet_move, TABLET_PAUSE)
+
+    def _tablet_move(self, _dt: float = 0) -> None:
+        self._tablet_event = None
+        if not self.alive or not self.playing:
+            return
+        seat = self.table.tablet_due()
+        if seat is None:
+            return
+        if self.open_dialog is not None:  # the tablet is in a guest's hands (a hand-over, a question): later
+            self._tablet_event = Clock.schedule_once(self._tablet_move, TABLET_PAUSE)
+            return
+        try:
+            self.table.play_tablet(seat)  # its step redraws and schedules the next (`_on_change`)
+        except RuleError as exc:  # held back by the screen's pacing: try again after a pause
+            log.info("the tablet seat %d waits: %s", seat, exc.code)
+            self._tablet_event = Clock.schedule_once(self._tablet_move, TABLET_PAUSE * 2)
+        except Exception:
+            log.exception("the tablet seat %d could not move", seat)
+            self.toast(self.tr("tablet.stuck", name=self.seat_name(seat)))
 
     def channel(self, action: Action) -> Channel:
         """Where a tap on this tablet comes from: the hand-over open for the action's seat (a private screen),
@@ -197,8 +251,8 @@ class HostContext:
         """Undo the last action; `staff` once the staff PIN was given (see Session.undo)."""
         if not self.playing:
             return False
-        try:
-            return self.table.undo(staff=staff)
+        try:  # a guest's last action, and the tablet seats' moves that followed it
+            return self.table.undo(max(1, self.table.guest_undo_count()), staff=staff)
         except UndoLocked:
             self.toast(self.tr("host.undo_staff"))
             return True
@@ -216,7 +270,7 @@ class HostContext:
         if self.alive:
             self.app.toast(text)
 
-    def confirm(self, text: str, on_yes: Callable[[], object], timeout: float = 0.0, danger: bool = False) -> None:
+    def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
         """A yes/no question (not for game actions: `dispatch` asks for FINAL ones)."""
         if not self.alive:
             return
@@ -224,7 +278,7 @@ class HostContext:
         # but replaced (ConfirmDialog.ask: its no puts back what it sat on)
         under = self.open_dialog
 
-        def answered(fn: Callable[[], object] | None) -> None:
+        def answered(fn: Callable[[], None] | None) -> None:
             self.open_dialog = under
             if fn is not None:
                 fn()
@@ -248,6 +302,10 @@ class HostContext:
         if seat is None and self.playing:
             names = [p["name"] for p in self.table.view(None)["common"]["players"]]
             seat = names.index(name) if names.count(name) == 1 else None
+        if seat is not None and self.playing and seat in self.table.tablet:  # its private moments are the bot's
+            if on_done is not None and mode == "reveal":
+                self.later(on_done)  # a chain goes on (each guest sees their hand)
+            return None
         if phones is not None and self.playing and seat is not None and phones.route(seat, mode, on_done):
             key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
             self.toast(self.tr(key, name=name))
@@ -296,10 +354,6 @@ class GameHost(BoxLayout):
     def on_table(self, table: Table) -> None:
         """A game started or was resumed at the table (read it through `table`; act through `ctx.dispatch`)."""
 
-    def rematched(self) -> None:
-        """The same players start again (한 판 더, `Table.rematch`), after `on_table`: the private steps a fresh deal
-        needs that the set-up form's start would have begun (each sees their new hand, Jack his new identity)."""
-
     def closing(self) -> None:
         """This screen goes away for good (another game, a table turnover): stop what it started that
         outlives it — speech, listeners on the app's long-lived services."""
@@ -314,6 +368,11 @@ class GameHost(BoxLayout):
         and every other channel (voice) ask this, so they agree."""
         return ""
 
+    def tablet_allows(self, action: Action) -> bool:
+        """Whether a tablet seat's bot may choose `action` here: the screen knows what the physical table
+        allows (e.g. no escape claim from a board the tablet cannot see). Default: every legal action."""
+        return True
+
     def route_private(self, action: Action) -> bool:
         """A shared channel (voice) asks for `action`. If its legality depends on a secret (an escape, the
         Joker's reveal), open its owner's private channel instead and return True: a refusal on the shared
@@ -324,3 +383,18 @@ class GameHost(BoxLayout):
 def _on_show(host: GameHost) -> list[Any]:
     """What a game's screen shows (its children) and holds off screen (a clock not shown now)."""
     return [*host.children, *held_off_screen(host)]
+
+
+def host_class(game_id: str) -> type[GameHost] | None:
+    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
+    its engine's declarations (kiosk/generic_host.py)."""
+    try:
+        module = importlib.import_module(f"kiosk.games.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"kiosk.games.{game_id}",):
+            from kiosk.generic_host import GenericHost
+
+            return GenericHost
+        raise
+    cls = getattr(module, "HOST", None)
+    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None

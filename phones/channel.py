@@ -57,6 +57,13 @@ class TableLike(Protocol):
     def unsubscribe(self, fn: Callable[..., None]) -> None: ...
 
 
+def _guest_seats(table: TableLike) -> tuple[int, ...]:
+    """The seats a phone may have: every seat but the tablet's own (table/seats.py: their moments are the bot's)."""
+    tablet = getattr(table, "tablet", None) or {}
+    return tuple(s for s in table.engine.seats(table.state) if s not in tablet)
+
+
+@dataclass
 @dataclass
 class SeatStatus:
     seat: int
@@ -202,7 +209,7 @@ class PhoneHub(Admission):
             if self.table is not None or self._held:
                 self._end_locked("ended")
             self.table = table
-            self.seats = tuple(table.engine.seats(table.state))
+            self.seats = _guest_seats(table)
             self._key = key
             restored = bool(self.store and self._key and self.tokens.load(self.store, self._key, self.seats))
             if restored:
@@ -237,7 +244,7 @@ class PhoneHub(Admission):
         False when there is nothing to carry (no game held, other seats): new passes then."""
         with self._lock:
             held, self._held = self._held, False
-            seats = tuple(table.engine.seats(table.state))
+            seats = _guest_seats(table)
             if not held or seats != self.seats or not self.tokens.passes:
                 self._held = held  # `_attach` ends what is held
                 return False

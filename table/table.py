@@ -9,6 +9,7 @@ channel alike are enforced here, once, before the engine sees the action:
 - a PRIVATE action comes only through its own seat's private channel (its legality is a secret: a refusal on a shared
   channel would tell the table), unless the engine offers it on the shared screen now (`table_offers`, public facts);
 - a private channel acts only for its own seat;
+- a tablet seat (table/seats.py) acts only through its bot's channel (or staff's);
 - a pacing rule of the table's own (`pace`: e.g. Spyfall's clock waits until every card was seen) holds an action
   back on every guest's channel, with the reason the screen greys its button with (staff, behind their PIN, and
   the game's own deadlines go ahead).
@@ -122,6 +123,8 @@ class Table:
         self._pace: Pacer | None = None
         self.acts = 0  # calls of `act` (tests count them)
         self.find_bot: Callable[[str, str], Bot] = find_bot  # (game, level) -> the tablet seat's bot (tests wrap it)
+        self.tablet_move: tuple[int, Action] | None = None  # the last tablet seat's move (seat, action)
+        self.tablet_allows: Callable[[Action], bool] | None = None  # the screen narrows a bot's choice (a board)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -256,6 +259,8 @@ class Table:
         seat = getattr(action, "seat", None)
         if channel.private and seat != channel.seat:
             raise TableRefusal("not_your_seat")
+        if channel.kind not in ("bot", "staff", "clock") and seat is not None and seat in self.tablet:
+            raise TableRefusal("tablet_seat")  # the tablet's seat moves by its bot only (staff may unstick it)
         if cls.PRIVATE and not channel.private and channel.kind != "clock" and not self._offered(session, action):
             raise TableRefusal("private_channel")
         if cls.FINAL and not confirmed and channel.kind not in ("clock", "bot"):
@@ -312,11 +317,31 @@ class Table:
         session = self._need()
         level = self.tablet.get(seat)
         legal = session.legal(seat) if level is not None else []
+        allows = self.tablet_allows
+        if allows is not None:  # what the physical table allows (engines.bots.decide's `allowed`): never to none
+            legal = [a for a in legal if allows(a)] or legal
         if level is None or not legal or session.outcome is not None:
             raise TableRefusal("not_your_seat")
         action = tablet.ask(self.find_bot(session.game.id, level), session.engine.observe(session.state, seat),
                             legal, int(session.journal.header["seed"]), seat, session.count)
+        self.tablet_move = (seat, action)  # what subscribers of its step may tell the table (the kiosk's words)
         return self.act(action, bot(seat), confirmed=True)
+
+    def view_before(self, seat: int, name: str) -> tuple[Any, bool]:
+        """`seat`'s typed view just before its last action called `name` (e.g. a tablet seat's accusation: the
+        result screen shows what it knew then), replayed from the journal, and True; its view now and False when
+        it never did."""
+        session = self._need()
+        engine, header = session.engine, session.journal.header
+        actions = session.journal.actions()
+        last = max((i for i, a in enumerate(actions) if a.get("seat") == seat and a.get("name") == name),
+                   default=None)
+        if last is None:
+            return engine.observe(session.state, seat), False
+        state = engine.setup(header["config"], session.game.pack, int(header["seed"]))
+        for data in actions[:last]:
+            state = engine.apply(state, engine.action_from_dict(data)).state
+        return engine.observe(state, seat), True
 
     def guest_undo_count(self) -> int:
         """How many player actions a guest's undo takes back: the last guest action and the tablet seats'

@@ -131,3 +131,15 @@ def test_tablet_seats_the_game_cannot_have_are_refused_and_a_guest_seat_refuses_
     with pytest.raises(TableRefusal):
         table.play_tablet(guest)
 
+
+
+def test_a_tablet_seat_gets_no_phone_pass(tmp_path: Path) -> None:
+    """Phones (phones/channel.py) follow the table: a pass for each guest's seat, none for the tablet's."""
+    from phones.channel import PhoneHub
+
+    hub = PhoneHub()
+    table = Table(_library(), tmp_path / "j", clock=lambda: 1_000.0)
+    hub.follow(table)
+    table.start("clue", CLUE, seed=2)
+    assert hub.seats == (0, 1)
+    assert hub.seat_pass(0) is not None and hub.seat_pass(2) is None and hub.seat_pass(3) is None

@@ -28,6 +28,7 @@ from engines.clue.actions import (
     Trapped,
     UsePassage,
 )
+from engines.clue.bots import knew
 from engines.clue.content import CardSet, sets_in
 from engines.core import Action, Step
 from kiosk.games.clue.notebook import NotebookPanel
@@ -37,8 +38,9 @@ from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.pieces import Pieces
-from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, Panel, TButton
 from kiosk.widgets.winner import WinnerBanner
+from table.seats import config_with
 from table.table import Table
 
 
@@ -50,6 +52,7 @@ class ClueSetup(KeptForm, BoxLayout):
         super().__init__(orientation="vertical", padding=(dp(40), dp(16)), spacing=dp(12))
         self.host = host
         self.count, self.mode = 4, "digital"
+        self.tablets, self.level = 0, "normal"  # tablet detectives (the last seats) and their level
         self.inputs: list[TextInput] = []
         self.build()
 
@@ -57,6 +60,7 @@ class ClueSetup(KeptForm, BoxLayout):
         """Ready for a new Clue screen: four players, digital cards, no typed name (the aids are the screen's)."""
         self.host = host
         self.count, self.mode = 4, "digital"
+        self.tablets, self.level = 0, "normal"
         clear_fields(self.inputs, [f"clue_name_{i}" for i in range(len(self.inputs))])
         self.show()
 
@@ -85,6 +89,7 @@ class ClueSetup(KeptForm, BoxLayout):
             row.add_widget(b)
             self.modes[mode] = b
         self.add_widget(row)
+        self.build_tablets()
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         row.add_widget(ClueText(text=tr("clue.setup.aids"), size_hint_y=1))
         self.aids_button = TButton(test_id="clue_aids", size_hint_x=None, width=dp(220))
@@ -95,14 +100,64 @@ class ClueSetup(KeptForm, BoxLayout):
         action_button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
         self.show()
 
+    def build_tablets(self) -> None:
+        """Tablet detectives (engines/clue/bots.py) in the last seats, and their level: digital cards only, two
+        guests at least."""
+        tr = self.host.ctx.tr
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        row.add_widget(ClueText(text=tr("clue.setup.tablets"), size_hint_x=None, width=dp(160), size_hint_y=1))
+        self.tablet_buttons: dict[int, TButton] = {}
+        for k in range(0, TABLETS_MAX + 1):
+            b = TButton(text=str(k) if k else tr("clue.setup.tablets_none"), test_id=f"clue_tablets_{k}")
+            b.bind(on_release=lambda _w, k=k: self.set_tablets(k))
+            row.add_widget(b)
+            self.tablet_buttons[k] = b
+        row.add_widget(Widget(size_hint_x=0.3))
+        self.level_buttons: dict[str, TButton] = {}
+        for level in LEVELS:
+            b = TButton(text=tr(f"tablet.level.{level}"), test_id=f"clue_level_{level}")
+            b.bind(on_release=lambda _w, lv=level: self.set_level(lv))
+            row.add_widget(b)
+            self.level_buttons[level] = b
+        self.add_widget(row)
+        self.tablet_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=None, height=dp(26))
+        self.level_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=None, height=dp(26))
+        self.add_widget(self.tablet_why)
+        self.add_widget(self.level_why)
+
+    def tablet_reason(self, k: int) -> str:
+        """Why `k` tablet detectives cannot sit at this table now ("" when they can)."""
+        if k and self.mode != "digital":
+            return self.host.ctx.tr("clue.setup.tablets_digital_only")
+        if self.count - k < GUESTS_MIN:
+            return self.host.ctx.tr("clue.setup.tablets_guests", n=GUESTS_MIN)
+        return ""
+
     def show(self) -> None:
         """The choices made so far, changed in place: the form (six text fields) is built once, not again on
         every tap."""
+        while self.tablets and self.tablet_reason(self.tablets):
+            self.tablets -= 1
         for n, b in self.counts.items():
             b.selected = n == self.count
+        guests = self.count - self.tablets
         for i, ti in enumerate(self.inputs):
-            ti.disabled = i >= self.count
-            ti.opacity = 1 if i < self.count else 0.3
+            ti.disabled = i >= guests
+            ti.opacity = 1 if i < guests else 0.3
+            ti.hint_text = (self.host.ctx.tr("clue.setup.tablet_name", n=i + 1) if guests <= i < self.count
+                            else self.host.ctx.tr("clue.setup.name", n=i + 1))
+        whys = [self.tablet_reason(k) for k in self.tablet_buttons]
+        for k, b in self.tablet_buttons.items():
+            b.selected = k == self.tablets
+            b.why = whys[k]
+            b.disabled = bool(whys[k])
+        for level, b in self.level_buttons.items():
+            b.selected = self.tablets > 0 and level == self.level
+            b.why = self.host.ctx.tr("clue.setup.level_why") if not self.tablets else ""
+            b.disabled = not self.tablets
+        # each greyed button's reason on its own line (the note when nothing is greyed)
+        self.tablet_why.text = next((w for w in whys if w), "") or self.host.ctx.tr("clue.setup.tablets_note")
+        self.level_why.text = self.level_buttons["easy"].why
         for mode, b in self.modes.items():
             b.selected = mode == self.mode
         self.aids_button.text = self.host.ctx.tr("clue.setup.aids_on" if self.host.aids else "clue.setup.aids_off")
@@ -116,17 +171,31 @@ class ClueSetup(KeptForm, BoxLayout):
         self.mode = mode
         self.show()
 
+    def set_tablets(self, k: int) -> None:
+        self.tablets = k
+        self.show()
+
+    def set_level(self, level: str) -> None:
+        self.level = level
+        self.show()
+
     def toggle_aids(self) -> None:
         self.host.aids = not self.host.aids
         self.show()
 
     def start(self) -> None:
         host, mode = self.host, self.mode  # the form is let go once the game is on
-        names = [self.inputs[i].text.strip() or host.ctx.tr("clue.setup.name", n=i + 1) for i in range(self.count)]
-        if host.ctx.start({"players": names, "mode": mode, "set": "classic"}) and mode == "digital":
-            host.show_hand(0, chain=True)  # the tablet goes round: each player sees their cards
+        guests = self.count - self.tablets
+        names = [self.inputs[i].text.strip() or host.ctx.tr("clue.setup.name", n=i + 1) for i in range(guests)]
+        names += [host.ctx.tr("clue.setup.tablet_name", n=i + 1) for i in range(guests, self.count)]
+        config = config_with({"players": names, "mode": mode, "set": "classic"},
+                             {i: self.level for i in range(guests, self.count)})
+        if host.ctx.start(config) and mode == "digital":
+            host.show_hand(0, chain=True)  # the tablet goes round: each guest sees their cards (not the tablet's)
 
 
+TABLETS_MAX, GUESTS_MIN = 4, 2  # tablet detectives beside at least two guests (issue #40)
+LEVELS = ("easy", "normal", "hard")  # engines/clue/bots.py's levels, in the form's order
 KEPT: Kept[ClueSetup] = Kept()
 SHELF = Shelf()  # a turn's buttons made ahead, lent from one Clue screen to the next
 SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
@@ -141,6 +210,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.accusing = False
         self.tutor_marks: dict[int, dict[tuple[str, int], str]] = {}
         self.levels: dict[int, str] = {}
+        self.knew_lines: tuple[int, list[str]] | None = None  # (action count, the tablet detectives' notebooks)
         self.recording: list[str] = []
         self.pieces = Pieces()  # a new table's parts, one per frame; a hand-over after the frame of its tap
         self.rows_drawn = 0  # the player rows made so far
@@ -194,10 +264,6 @@ class ClueHost(PrivateChannel, GameHost):
         # UI-thread CPU here. Kept (self.keep), not shown; the tap takes them as they are.
         for key, part in self.ahead_parts():
             self.pieces.add(partial(self._ahead, key, part))
-
-    def rematched(self) -> None:
-        if self.running.header.get("config", {}).get("mode") == "digital":
-            self.show_hand(0, chain=True)  # a new deal: the tablet goes round again
 
     def ahead_parts(self) -> list[tuple[str, Callable[[dict[str, Any], Fill], Any]]]:
         """(key of the action panel's part, what makes it into that panel's Fill) for the parts made ahead."""
@@ -262,6 +328,22 @@ class ClueHost(PrivateChannel, GameHost):
                 self.action_panel(view, body)
         if step is not None:
             self.after_step(view, step)
+
+    def tablet_knew(self, view: dict[str, Any]) -> list[str]:
+        """The finished game's lines for each tablet detective: what its own notebook held when it accused
+        (else at the end), from its own view only (engines/clue/bots.py's `knew`)."""
+        if self.knew_lines is not None and self.knew_lines[0] == self.running.count:
+            return self.knew_lines[1]
+        lines = []
+        for seat in sorted(self.running.tablet):
+            seen, accused = self.running.view_before(seat, "accuse")
+            k = knew(seen)
+            certain = ", ".join(self.cname(view, c) for _, c in sorted(k.certain.items())) or "-"
+            likely = ", ".join(self.cname(view, c) for c in k.likeliest) or "-"
+            lines.append(self.tr("end.tablet_knew_accused" if accused else "end.tablet_knew_end",
+                                 name=self.pname(view, seat), certain=certain, likely=likely, p=round(100 * k.p)))
+        self.knew_lines = (self.running.count, lines)
+        return lines
 
     def status(self, view: dict[str, Any]) -> str:
         ph = view["phase"]
@@ -341,9 +423,20 @@ class ClueHost(PrivateChannel, GameHost):
                     else self.ctx.tr("results.nobody"))
             line = self.end_text(view)
             box.built("winner", (head, line), lambda: WinnerBanner(head, line))
+            for n, text in enumerate(self.tablet_knew(view)):
+                box.add(ClueText, f"tablet_knew_{n}", text=text, font_size=SMALL)
             box.add(Widget)
             return
         ph, turn = view["phase"], view["turn"]
+        said = self.ctx.tablet_said  # the tablet detectives' moves since a guest's, in words
+        if said:
+            box.add(ClueText, "tablet_said", text=said, font_size=BODY, color=ACCENT)
+        due = self.running.tablet_due()
+        if due is not None:  # a tablet detective thinks: nothing to tap for it (its moments are its own)
+            box.add(ClueText, "tablet_thinking", text=self.ctx.tr("tablet.thinking", name=self.pname(view, due)),
+                    font_size=BODY, color=MUTED)
+            box.add(Widget)
+            return
         if ph == "hands":
             seat = view["asking"]
             action_button(box, self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
@@ -485,6 +578,10 @@ class ClueHost(PrivateChannel, GameHost):
             if ev.kind == "accusation_wrong":
                 seat = int(ev.data["seat"])
                 self.ctx.toast(self.tr("end.wrong", name=self.pname(view, seat)))
+            shower, to = ev.data.get("seat"), ev.data.get("to")
+            tablet = self.running.tablet
+            if ev.kind == "showed" and shower in tablet and isinstance(to, int) and to not in tablet:
+                self.pieces.add(partial(self.reveal_shown, to))  # a tablet detective showed a guest a card
             if ev.kind == "envelope_seen":
                 seat = int(ev.data["seat"])
                 # in the next frame: the tap's frame draws the table's change (the hand-over made in it too: 3-5 ms
@@ -493,6 +590,9 @@ class ClueHost(PrivateChannel, GameHost):
 
     def open_notebook(self, seat: int) -> None:
         view = self.running.view(None)
+        if seat in self.running.tablet:  # a tablet detective's notebook is its own (the end shows what it knew)
+            self.ctx.toast(self.ctx.tr("tablet.notebook", name=self.pname(view, seat)))
+            return
         marks = self.tutor_marks.setdefault(seat, {})
 
         def content(done: Callable[[], None]) -> Widget:

@@ -18,14 +18,13 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import NumericProperty, ObjectProperty
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
-from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
@@ -34,6 +33,7 @@ from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
+from table.seats import config_with
 from table.table import Table
 
 ROLES = ("detective", "jack")
@@ -44,16 +44,20 @@ class MrJackSetup(KeptForm, BoxLayout):
     (kiosk/widgets/kept_form.py)."""
 
     blitz = NumericProperty(0)
+    tablet = StringProperty("")  # the side the tablet plays ("" none, "detective", "jack")
+    level = StringProperty("easy")  # its level (engines/mr_jack_ny/bots.py)
     host = ObjectProperty(None, allownone=True)  # None once its screen closed
 
     def reset(self, host: Any) -> None:
         """Ready for a new Mr. Jack screen: no clock, no typed name."""
         self.host = host
         self.blitz = 0
+        self.tablet, self.level = "", "easy"
         clear_fields((self.ids.detective, self.ids.jack))
 
     def on_start_pressed(self) -> None:
-        self.host.start_game(self.ids.detective.text.strip(), self.ids.jack.text.strip(), int(self.blitz))
+        self.host.start_game(self.ids.detective.text.strip(), self.ids.jack.text.strip(), int(self.blitz),
+                             self.tablet, self.level)
 
 
 KEPT: Kept[MrJackSetup] = Kept()
@@ -106,8 +110,8 @@ class MrJackHost(GameHost):
             return ""
         return card.summary.en if self.ctx.lang == "en" and card.summary.en else card.summary.ko
 
-    def _card(self, cid: str) -> CharacterCard | None:
-        chars: CharacterSet | None = self.ctx.game.pack.get("characters")
+    def _card(self, cid: str) -> Any:
+        chars = self.ctx.game.pack.get("characters")
         return chars.get(cid) if chars is not None else None
 
     def player(self, view: dict[str, Any], seat: int) -> str:
@@ -120,10 +124,17 @@ class MrJackHost(GameHost):
         return self.ctx.dispatch(action, question, then, danger)
 
     # ------------------------------------------------------------ set-up
-    def start_game(self, detective: str, jack: str, blitz: int) -> None:
+    def start_game(self, detective: str, jack: str, blitz: int, tablet: str = "", level: str = "easy") -> None:
         names = [detective or self.tr("setup.detective_default"), jack or self.tr("setup.jack_default")]
-        if self.ctx.start({"players": names, "blitz": blitz}):
-            self.show_private(1)  # Jack alone sees who he is
+        seats = {ROLES.index(tablet): level} if tablet in ROLES else {}
+        for seat in seats:
+            names[seat] = self.tr("setup.tablet_name", role=self.tr(f"role.{ROLES[seat]}"))
+        if self.ctx.start(config_with({"players": names, "blitz": blitz}, seats)):
+            self.show_private(1)  # Jack alone sees who he is (not when the tablet is Jack: ctx.private)
+
+    def tablet_allows(self, action: Action) -> bool:
+        """The board is on the table, not in the tablet: its Jack never claims an escape it cannot see."""
+        return not isinstance(action, (Escape, UseAbility))
 
     def on_table(self, running: Table) -> None:
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
@@ -137,9 +148,6 @@ class MrJackHost(GameHost):
         self.blitz = int(running.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
-
-    def rematched(self) -> None:
-        self.show_private(1)  # a new deal: Jack alone sees who he is now
 
     def closing(self) -> None:
         super().closing()
@@ -182,9 +190,6 @@ class MrJackHost(GameHost):
         view = self.running.view(None)
         if view["phase"] != "witness":
             self.visible = set()
-        over = self.running.outcome is not None  # the frame's results bar takes the bottom row's place (#37)
-        row = self.table.ids.bottom_row
-        row.height, row.opacity, row.disabled = (0, 0, True) if over else (dp(64), 1, False)
         self._status(view)
         self._timer_reset(view)
         for part in ("_center", "_track", "_suspects"):
@@ -273,8 +278,16 @@ class MrJackHost(GameHost):
     def _center(self, view: dict[str, Any]) -> None:
         phase = view["phase"]
         key = f"mj_{phase}_{self.choice.get('mode', '')}"
+        due = self.running.tablet_due() if phase in ("pick", "act") else None
+        key = f"mj_tablet_{phase}" if due is not None else key
         with Fill(self.keep, self.table.ids.center, key) as box:  # type: ignore[union-attr]  # kept widgets
-            if phase == "pick":
+            if self.ctx.tablet_said:
+                box.add(TLabel, "tablet_said", text=self.ctx.tablet_said, font_size=BODY)
+            if due is not None:  # the tablet's side thinks: nothing to tap for it
+                box.add(MjTitle, text=self.ctx.tr("tablet.thinking", name=self.player(view, due)))
+                box.add(TLabel, text=self.tr("setup.tablet_moves"), font_size=BODY, color=MUTED)
+                box.add(Widget)
+            elif phase == "pick":
                 self._pick_panel(box, view)
             elif phase == "act":
                 self._act_panel(box, view)

@@ -1,1 +1,0 @@
-"""Journey tests use the `driver` fixture from tests/kiosk/conftest.py."""
