@@ -16,7 +16,8 @@ from typing import TextIO
 from audio.captions import split_sentences
 from audio.pcm import Clip, CorruptAudio, read_wav, write_wav
 from audio.segments import Segment
-from audio.tts import SynthError, Synthesizer, SynthUnavailable, VoiceSettings, choose_voice
+from audio.synth_types import SynthError, SynthUnavailable
+from audio.tts import Synthesizer, VoiceSettings, choose_voice
 
 DEFAULT_VOICES = {"ko": "ko", "en": "en"}  # espeak-ng ids; used when no synthesiser can list voices
 

@@ -38,7 +38,8 @@ from audio.playback import Mixer, Playing
 from audio.segments import Segment, overlay_path
 from audio.sounds import prewarm, sound
 from audio.status import BOARD, StatusBoard
-from audio.tts import SynthError, Synthesizer, SynthUnavailable, VoiceSettings
+from audio.synth_types import SynthError, SynthUnavailable
+from audio.tts import Synthesizer, VoiceSettings
 
 log = logging.getLogger(__name__)
 _ids = itertools.count(1)

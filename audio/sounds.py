@@ -76,6 +76,7 @@ SOUNDS: dict[str, Callable[[], Clip]] = {
     "your_turn": your_turn,
     "reveal": reveal,
     "winner": winner,
+    "staff_call": your_turn,  # a guest called staff (kiosk/staff_call.py): the bright chime, heard at the counter
 }
 
 

@@ -33,7 +33,7 @@ from queue import Empty, Queue
 from typing import Any, NoReturn
 
 from audio.pcm import Clip
-from audio.tts import SynthError, SynthUnavailable, VoiceInfo
+from audio.synth_types import SynthError, SynthUnavailable, VoiceInfo
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[1]  # the folder holding the `audio` package

@@ -32,25 +32,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from audio.pcm import Clip, CorruptAudio
+from audio.synth_types import SynthError, SynthUnavailable, VoiceInfo
 
 log = logging.getLogger(__name__)
 
 BASE_WPM = 200  # pyttsx3's default rate on every platform; our rate 1.0
-
-
-class SynthUnavailable(Exception):
-    """Synthesis cannot work at all (engine missing); `str(exc)` is the reason shown to staff."""
-
-
-class SynthError(Exception):
-    """One utterance failed; the engine may still work for the next."""
-
-
-@dataclass(frozen=True)
-class VoiceInfo:
-    id: str
-    name: str
-    languages: tuple[str, ...] = ()
 
 
 # Known Korean voices per platform, checked in order (substrings of id or name, lower case).

@@ -9,9 +9,9 @@ games through engines.bots.play: every seat a bot, chance by the engine, the tab
 Clue (digital mode, classic set), at each `--players` count, the bot under test in a seat that rotates game
 by game (so no seat order favours it):
 - 보통 against random-suggestion players (exact notes and certain accusations, suggestions and rooms at
-  random: what the suggestion policy adds) and against propagation-only players (쉬움: the usual paper
-  notebook): its win rate beside the even share 1/n, and turns to accuse (its own turns until its
-  accusation, in games it accused) beside the others';
+  random: what the suggestion policy adds), against propagation-only players (the usual paper notebook:
+  suggests cards not yet placed) and against 쉬움: its win rate beside the even share 1/n, and turns to
+  accuse (its own turns until its accusation, in games it accused) beside the others';
 - 어려움 against 보통 head to head (seats alternate): 어려움's share of the wins (even: 50 %).
 Mr. Jack: each side at each level against a random legal player and against the other side's levels:
 the detective's win rate (Jack's is the rest), and how the games ended.
@@ -83,6 +83,8 @@ def seed_of(split: str, *parts: object) -> int:
 def clue_bot(name: str, gamble: clue_bots.Gamble | None = None) -> Bot:
     if name == "random":
         return clue_bots.make(clue_bots.RANDOM)
+    if name == "notebook":
+        return clue_bots.make(clue_bots.NOTEBOOK)
     if name == "hard" and gamble is not None:
         return clue_bots.make(dataclasses.replace(clue_bots.HARD, gamble=gamble))
     return clue_bots.LEVELS[name].bot
@@ -168,11 +170,12 @@ def head_to_head(title: str, tally: ClueTally, a: str, b: str) -> None:
 
 
 def clue(players: list[int], games: int, clock: Clock) -> None:
-    bots = {name: clue_bot(name) for name in ("random", "easy", "normal", "hard")}
+    bots = {name: clue_bot(name) for name in ("random", "notebook", "easy", "normal", "hard")}
     for n in players:
         print(f"\nClue, {n} players (board model: engines.clue.board.Walks)")
         for others, title in (("random", "보통 vs random-suggestion players"),
-                              ("easy", "보통 vs propagation-only players (쉬움)")):
+                              ("notebook", "보통 vs propagation-only players (the usual notebook strategy)"),
+                              ("easy", "보통 vs 쉬움 players")):
             t = ClueTally()
             clue_games(n, rotate("normal", others, n), bots, games, "eval", t, clock)
             clue_report(title, t, "normal", others, n)

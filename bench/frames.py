@@ -336,6 +336,7 @@ def summary(times: list[tuple[float, float]]) -> dict[str, float]:
     wall = [w for w, _ in times]
     slow = [w + 3 * c for w, c in times]  # CPU ×4, the rest unchanged
     return {"cpu_over50": sum(1 for _, c in times if c > 0.05), "slow_cpu_over50": sum(1 for _, c in times if c > 0.0125),
+            "cpu_over25": sum(1 for _, c in times if c > 0.025),
             "frames": len(times), "median": pct(wall, .5), "p99": pct(wall, .99), "worst": max(wall),
             "over50": sum(1 for w in wall if w > 0.05), "cpu_median": pct([c for _, c in times], .5),
             "cpu_p99": pct([c for _, c in times], .99), "cpu_worst": max(c for _, c in times),
@@ -517,6 +518,11 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_p99'] * 1e3:.1f} ms, worst {k['cpu_worst'] * 1e3:.1f} ms; bare Kivy {b['cpu_median'] * 1e3:.2f} / "
           f"{b['cpu_p99'] * 1e3:.1f} / {b['cpu_worst'] * 1e3:.1f} ms; ×4: p99 {k['cpu_p99'] * 4e3:.0f} ms, "
           f"worst {k['cpu_worst'] * 4e3:.0f} ms")
+    print(f"  #43 goal (no guests' frame over 25 ms of UI-thread CPU: 100 ms on a 4x slower core): over 25 ms "
+          f"{k['cpu_over25']:.0f}, over 12.5 ms {k['slow_cpu_over50']:.0f}, worst {k['cpu_worst'] * 1e3:.1f} ms of "
+          f"{k['frames']:.0f} guests' frames" + (
+              f"; pauses: over 25 ms {sum(1 for _, c in paused if c > 0.025)}, over 12.5 ms "
+              f"{sum(1 for _, c in paused if c > 0.0125)}, worst {max(c for _, c in paused) * 1e3:.1f} ms" if paused else ""))
     print(f"  frames with over 50 ms of UI-thread CPU: {k['cpu_over50']:.0f} of {k['frames']:.0f} (bare Kivy "
           f"{b['cpu_over50']:.0f}); on a 4× slower CPU (over 12.5 ms here): {k['slow_cpu_over50']:.0f} (bare "
           f"{b['slow_cpu_over50']:.0f}); ratio kiosk/bare UI-thread CPU: median "

@@ -33,7 +33,8 @@ from audio.playback import FakeOutput, Mixer
 from audio.segments import Segment, overlay_path
 from audio.status import MicGate, StatusBoard
 from audio.synth_process import ProcessSynth
-from audio.tts import EspeakSynth, Pyttsx3Synth, SynthError, Synthesizer, VoiceSettings
+from audio.synth_types import SynthError
+from audio.tts import EspeakSynth, Pyttsx3Synth, Synthesizer, VoiceSettings
 
 PARAGRAPH = (
     "안개가 유난히 짙게 깔린 밤이었습니다. 템스 강변의 낡은 창고 앞에서 한 남자가 쓰러진 채 발견되었고, "

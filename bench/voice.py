@@ -5,7 +5,7 @@ noise), measured on the HELD-OUT part of the split in bench/voice_split.py, next
     python bench/voice.py --voices 4 --cafe-seconds 60     # a smaller sample (CPU is scarce)
     python bench/voice.py --part tuning --catalog /tmp/try.yaml --sets basic --only previous,confirm.no
                                                    # try phrasings / decoys: on the TUNING part only
-    python bench/voice.py --wake "헤이 테이블,게임 도우미"   # wake phrase candidates (default: the catalog's)
+    python bench/voice.py --wake "게임 마스터,헤이 테이블"   # wake phrase candidates (default: the catalog's)
     python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
     python bench/voice.py --make-takes DIR [--sets basic,spyfall]   # espeak takes of held-out voices
 

@@ -28,7 +28,7 @@ import dataclasses
 import random
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
@@ -142,7 +142,8 @@ FieldKind = Literal["seat", "ref", "text", "number", "choice", "flag", "moment",
 class FieldSpec:
     """What an action field means, for every frontend (labels, voice slots, phone forms, docs).
 
-    seat: a player's seat (`optional`: -1 means nobody); ref: an id from the view's catalog `of`;
+    seat: a player's seat (`optional`: -1 means nobody); ref: an id from the view's catalog `of` (`optional`:
+    "" means none);
     text: typed by the guest (the engine's legal actions hold placeholders, never a real answer);
     number: an integer in lo..hi; choice: one of `values`; flag: yes/no; moment: stamped by the
     session; drawn: produced by chance, never chosen by a person. A tuple field holds several."""
@@ -170,8 +171,9 @@ MOMENT = FieldSpec("moment")
 DRAWN = FieldSpec("drawn")
 
 
-def ref(catalog: str) -> FieldSpec:
-    return FieldSpec("ref", of=catalog)
+def ref(catalog: str, optional: bool = False) -> FieldSpec:
+    """An id from the view's catalog `catalog` (`optional`: "" means none)."""
+    return FieldSpec("ref", of=catalog, optional=optional)
 
 
 def number(lo: int, hi: int) -> FieldSpec:
@@ -208,6 +210,56 @@ def field_specs(cls: type[Action]) -> dict[str, FieldSpec]:
 
 
 _SPECS: dict[type, dict[str, FieldSpec]] = {}
+
+
+def bad_value(name: str, field_name: str, ko: str, en: str, **params: Any) -> UnknownActionError:
+    """A value its field's declaration refuses; the Korean message says what the value must be (the field's
+    name, an English identifier, only in the English one and in `params`)."""
+    return UnknownActionError("bad_value", "행동의 값이 잘못됐어요: " + ko, "{field}: " + en, name=name, field=field_name,
+                              **params)
+
+
+def check_values(action: Action, seats: Sequence[int],
+                 ids: Callable[[str], Collection[str] | None] = lambda catalog: None) -> None:
+    """Each field's value as its FieldSpec declares it (parse, then apply): a seat among `seats` (-1 too where
+    optional), a number an integer in lo..hi, a choice one of its values, a flag a bool, a text a string, a
+    ref a string among `ids(catalog)` when the engine says them ("" too where optional), a moment a number;
+    each element of a tuple or set field alike. A chance's draw is not checked. Raises UnknownActionError
+    (code bad_value) naming the field."""
+    for field_name, spec in field_specs(type(action)).items():
+        value = getattr(action, field_name)
+        if spec.kind == "drawn":
+            continue
+        items = tuple(value) if isinstance(value, (tuple, frozenset, list)) else (value,)
+        for item in items:
+            _check_value(action.NAME, field_name, spec, item, seats, ids)
+
+
+def _check_value(name: str, field_name: str, spec: FieldSpec, value: Any, seats: Sequence[int],
+                 ids: Callable[[str], Collection[str] | None]) -> None:
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    kind = spec.kind
+    if kind == "seat" and not (is_int and (value in seats or (spec.optional and value == -1))):
+        raise bad_value(name, field_name, "없는 자리예요.", "no such seat ({value}).", value=repr(value))
+    if kind == "number" and not (is_int and (spec.lo is None or value >= spec.lo)
+                                 and (spec.hi is None or value <= spec.hi)):
+        raise bad_value(name, field_name, "{lo}부터 {hi}까지의 수여야 해요.",
+                        "must be a whole number from {lo} to {hi} ({value}).", lo=spec.lo, hi=spec.hi,
+                        value=repr(value))
+    if kind == "choice" and value not in spec.values:
+        raise bad_value(name, field_name, "고를 수 없는 값이에요.", "must be one of {values} ({value}).",
+                        values=", ".join(spec.values), value=repr(value))
+    if kind == "flag" and not isinstance(value, bool):
+        raise bad_value(name, field_name, "예 또는 아니요여야 해요.", "must be yes or no.")
+    if kind in ("ref", "text") and not isinstance(value, str):
+        raise bad_value(name, field_name, "글자여야 해요.", "must be text.")
+    if kind == "ref" and not (spec.optional and value == ""):
+        known = ids(spec.of)
+        if known is not None and value not in known:
+            raise bad_value(name, field_name, "이 게임에 없는 이름이에요.", "{value} is not in this game.",
+                            value=value)
+    if kind == "moment" and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        raise bad_value(name, field_name, "시각이어야 해요.", "must be a moment.")
 
 
 @dataclass(frozen=True)
@@ -391,6 +443,11 @@ class Engine(ABC, Generic[S]):
         """When CHANCE is to move: draw its action with the session's RNG."""
         raise NotImplementedError(f"{self.name} has no chance steps")
 
+    def ref_ids(self, state: S, catalog: str) -> Collection[str] | None:
+        """The ids a `ref(catalog)` field may name in this game (its view's catalog), checked before the rules;
+        None: not said (the rules check it)."""
+        return None
+
     def seats(self, state: S) -> tuple[int, ...]:
         """All player seats of the game."""
         return tuple(range(len(self.player_names(state))))
@@ -453,8 +510,9 @@ class Engine(ABC, Generic[S]):
         return frozenset(names)
 
     def apply(self, state: S, action: Action) -> Step[S]:
-        """Check (game not over → known action → seat may act → the seat could take such an action now:
-        the kind of seat the action declares, and a name among its legal actions) then `_apply`."""
+        """Check (game not over → known action → seat may act, and is of the kind the action declares → each
+        value as its field declares (`check_values`) → a name among the seat's legal actions) then `_apply`.
+        Handlers never check again what a declaration says."""
         if self.outcome(state) is not None:
             raise game_over()
         cls = self.actions.get(action.NAME)
@@ -467,6 +525,7 @@ class Engine(ABC, Generic[S]):
             raise not_your_turn(action.seat)
         if _seat_kind(action.seat) != cls.BY:
             raise not_allowed(action)
+        check_values(action, self.seats(state), lambda catalog: self.ref_ids(state, catalog))
         if action.seat == CHANCE or action.NAME in self.legal_names(state, action.seat):
             return self._apply(state, action)
         self._apply(state, action)  # its own RuleError names the problem best

@@ -131,17 +131,38 @@ def attach(word: Any, pair: str) -> str:
     return f"{word}{particle(word, pair)}"
 
 
+# A seat's default name (the same in every game: content/i18n/*/ui.yaml `common.seat_default`): a place, not a
+# person, so no honorific follows it ("플레이어 1에게", never "플레이어 1님에게").
+DEFAULT_SEAT = re.compile(r"(플레이어|Player) \d{1,2}")
+
+
+def honorific(name: Any, pair: str = "") -> str:
+    """A person's name with 님 and then `pair`'s particle, or a seat's default name without 님:
+    honorific("지수", "이/가") == "지수님이", honorific("플레이어 2", "이/가") == "플레이어 2가"; `pair` may also be
+    plain text that follows either way ("에게")."""
+    word = str(name)
+    plain = bool(DEFAULT_SEAT.fullmatch(word.strip()))
+    base = word if plain else f"{word}님"
+    if "/" in pair:
+        return base + particle(word if plain else "님", pair)
+    return base + pair
+
+
 class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("님") and _HONORIFIC_SPEC.fullmatch(format_spec):
+            return honorific(value, format_spec[1:])
         if "/" in format_spec and _PARTICLE_SPEC.fullmatch(format_spec):
             return attach(value, format_spec)
         return str(super().format_field(value, format_spec))
 
 
 _PARTICLE_SPEC = re.compile(r"[가-힣]+/[가-힣]+")
+_HONORIFIC_SPEC = re.compile(r"님([가-힣]+/[가-힣]+)?")
 _FORMATTER = _Formatter()
 
 
 def fmt(template: str, /, **params: Any) -> str:
-    """str.format, plus particle placeholders: "{name:이/가}" → the name and its particle."""
+    """str.format, plus particle placeholders: "{name:이/가}" → the name and its particle; "{name:님}",
+    "{name:님이/가}" → a person's name with 님 (and its particle), a seat's default name without (`honorific`)."""
     return _FORMATTER.format(template, **params)

@@ -192,7 +192,7 @@ def cmd_content_check(args: argparse.Namespace) -> int:
 
     overlay = Path(args.overlay) if args.overlay else None
     library = load_library(overlay=overlay)
-    errors = list(library.errors)
+    errors: list[object] = list(library.errors)  # content errors, then teaching and voice problems (text)
     try:
         from kiosk.teach.loader import validate_teaching
     except ImportError:  # teaching not installed

@@ -140,7 +140,7 @@ def game_screen() -> tuple[Hashable | None, str]:
     table = getattr(ctx, "table", None)
     playing = table is not None and ctx.playing
     shown = rest if sm.current != "host" else "set-up" if not playing else "play"
-    return (serial(widget), serial(table.journal if playing else None)), shown
+    return (serial(widget), serial(table.journal if table is not None and playing else None)), shown
 
 
 _SERIALS = itertools.count(1)

@@ -196,7 +196,11 @@ class GenericHost(GameHost):
             if not entries:
                 box.add_widget(_label(self.ctx.tr("host.generic.no_moves"), BODY, MUTED))
             else:
-                box.add_widget(self._entries(actions, entries, lambda a, text: (done(), self.go(a, text))))
+                def pick(a: Action, text: str) -> None:
+                    done()
+                    self.go(a, text)
+
+                box.add_widget(self._entries(actions, entries, pick))
             box.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_private_back", done, "ghost"))
             return box
 

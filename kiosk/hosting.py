@@ -6,7 +6,6 @@ confirmations, the translator. `GameHost` is the base widget each game subclasse
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -27,7 +26,7 @@ from table.session import UndoLocked
 from table.table import TOUCH, Change, Channel, Table, handover
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +37,7 @@ class HostContext:
     """A game screen's door to the running table (`app.table`, table/table.py): it starts the game, acts through
     `Table.act` on the channel the tap came from, and follows the table's changes to redraw."""
 
-    def __init__(self, app: TableHostApp, game: Game) -> None:
+    def __init__(self, app: KioskApp, game: Game) -> None:
         self.app = app
         self.game = game
         self.table: Table = app.table
@@ -79,6 +78,18 @@ class HostContext:
     def setup_limits(self, config: Mapping[str, Any]) -> Mapping[str, tuple[int, int]]:
         """The engine's ranges for a set-up's number options given the rest of `config` (rounds…)."""
         return find_engine(self.game.engine_name).setup_limits(config, self.game.pack)
+
+    def setup_refusal(self, config: Mapping[str, Any]) -> str:
+        """Why the engine would refuse this set-up ("" when it would not), in the guest's language: a form greys an
+        option that cannot apply with its reason before the tap (Harley Quinn at 4 players), never after it."""
+        try:
+            find_engine(self.game.engine_name).setup(config, self.game.pack, 0)
+        except RuleError as exc:  # the detail alone when the engine gives one ("할리 퀸 도우미는 5명 이상일 때만 써요."):
+            detail = exc.params.get(f"what_{'en' if self.lang == 'en' else 'ko'}")  # a reason, not a scolding
+            return str(detail) if detail else exc.message(self.lang)
+        except (ValueError, KeyError):
+            return self.tr("errors.bad_setup")
+        return ""
 
     def attach(self) -> None:
         """The table's game (started here, or resumed) is this screen's: draw it."""
@@ -127,6 +138,8 @@ class HostContext:
         if change.kind in ("started", "resumed"):
             if self.playing:
                 self.attach()
+                if change.rematch and self.host is not None:
+                    self.host.rematched()
             return
         if change.kind in ("ended", "closed") or not self.playing:
             return
@@ -270,7 +283,7 @@ class HostContext:
         if self.alive:
             self.app.toast(text)
 
-    def confirm(self, text: str, on_yes: Callable[[], None], timeout: float = 0.0, danger: bool = False) -> None:
+    def confirm(self, text: str, on_yes: Callable[[], object], timeout: float = 0.0, danger: bool = False) -> None:
         """A yes/no question (not for game actions: `dispatch` asks for FINAL ones)."""
         if not self.alive:
             return
@@ -278,7 +291,7 @@ class HostContext:
         # but replaced (ConfirmDialog.ask: its no puts back what it sat on)
         under = self.open_dialog
 
-        def answered(fn: Callable[[], None] | None) -> None:
+        def answered(fn: Callable[[], object] | None) -> None:
             self.open_dialog = under
             if fn is not None:
                 fn()
@@ -354,6 +367,10 @@ class GameHost(BoxLayout):
     def on_table(self, table: Table) -> None:
         """A game started or was resumed at the table (read it through `table`; act through `ctx.dispatch`)."""
 
+    def rematched(self) -> None:
+        """The same players start again (한 판 더, `Table.rematch`), after `on_table`: the private steps a fresh deal
+        needs that the set-up form's start would have begun (each sees their new hand, Jack his new identity)."""
+
     def closing(self) -> None:
         """This screen goes away for good (another game, a table turnover): stop what it started that
         outlives it — speech, listeners on the app's long-lived services."""
@@ -383,18 +400,3 @@ class GameHost(BoxLayout):
 def _on_show(host: GameHost) -> list[Any]:
     """What a game's screen shows (its children) and holds off screen (a clock not shown now)."""
     return [*host.children, *held_off_screen(host)]
-
-
-def host_class(game_id: str) -> type[GameHost] | None:
-    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
-    its engine's declarations (kiosk/generic_host.py)."""
-    try:
-        module = importlib.import_module(f"kiosk.games.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"kiosk.games.{game_id}",):
-            from kiosk.generic_host import GenericHost
-
-            return GenericHost
-        raise
-    cls = getattr(module, "HOST", None)
-    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None

@@ -9,6 +9,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.label import Label
@@ -17,9 +18,10 @@ from kivy.uix.modalview import ModalView
 from kiosk.widgets.dialogs import ConfirmDialog, for_one_on_show
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, HEADLINE
+from table import storage
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 10 * 60
@@ -28,7 +30,7 @@ MAX_ERRORS_PER_MINUTE = 5
 
 
 class TableKeeper:
-    def __init__(self, app: TableHostApp, idle_seconds: float = IDLE_SECONDS) -> None:
+    def __init__(self, app: KioskApp, idle_seconds: float = IDLE_SECONDS) -> None:
         self.app = app
         self.idle_seconds = idle_seconds
         self.last_touch = time.monotonic()
@@ -131,3 +133,24 @@ class TableKeeper:
         finally:
             overlay.dismiss(animation=False)
             self.recovering = False
+
+
+class KeepRunning(ExceptionHandler):
+    """An uncaught error is logged; the guests see "one moment" and then their game again, resumed from the
+    journal. Errors in a burst end the process instead (systemd restarts it and the journal resumes)."""
+
+    def __init__(self, app: KioskApp) -> None:
+        self.app = app
+
+    def handle_exception(self, inst: BaseException) -> int:
+        if isinstance(inst, (KeyboardInterrupt, SystemExit)):
+            return int(ExceptionManager.RAISE)
+        log.error("uncaught error in the kiosk", exc_info=inst)
+        self.app.errors.append(repr(inst))
+        if storage.is_storage_error(inst):  # the recovery goes on in memory (kiosk/data_folder.check_storage)
+            self.app.storage_error = f"{type(inst).__name__}: {inst}"
+        keeper = self.app.keeper
+        if keeper is None or keeper.on_error(inst):
+            return int(ExceptionManager.PASS)
+        log.critical("too many errors in a minute; exiting for a clean restart")
+        return int(ExceptionManager.RAISE)

@@ -19,7 +19,7 @@ LANGS = ("ko", "en")
 def _pick(text: Any, lang: str) -> str:
     if text is None:
         return ""
-    return str(text.en if lang == "en" and getattr(text, "en", "") else text.ko)
+    return str(text.en if lang == "en" and getattr(text, "en", None) else text.ko)
 
 
 def watson_holmes_segments(library: Library) -> Iterator[Segment]:

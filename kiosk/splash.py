@@ -8,17 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+from kiosk.typeface import register_fonts
+
 CATALOGS = Path(__file__).resolve().parents[1] / "content" / "i18n"
-
-
-def register_fonts() -> None:
-    """Our bundled OFL Korean font replaces Roboto as the default (Roboto draws Hangul as tofu)."""
-    from kivy.core.text import LabelBase
-
-    regular, bold = str(FONT_DIR / "NanumGothic.ttf"), str(FONT_DIR / "NanumGothicBold.ttf")
-    for name in ("Roboto", "NanumGothic"):
-        LabelBase.register(name, fn_regular=regular, fn_bold=bold, fn_italic=regular, fn_bolditalic=bold)
 
 
 def _texts(data_dir: Path) -> dict[str, str]:

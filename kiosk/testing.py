@@ -34,7 +34,8 @@ def start_app(data_dir: Path, clock: Callable[[], float] = time.time) -> Any:
     import kivy.core.window  # noqa: F401  (the Window must exist before any texture or label)
     from kivy.base import EventLoop
 
-    from kiosk.app import TableHostApp, register_fonts
+    from kiosk.app import TableHostApp
+    from kiosk.typeface import register_fonts
 
     register_fonts()
     app = TableHostApp(data_dir=data_dir, clock=clock)
@@ -145,7 +146,7 @@ class Driver:
         for root in self.roots():
             yield from self._walk(root, ScreenManager)
 
-    def _walk(self, widget: Any, sm_cls: type) -> Iterator[Any]:
+    def _walk(self, widget: Any, sm_cls: Any) -> Iterator[Any]:
         yield widget
         if isinstance(widget, sm_cls):
             if widget.current_screen is not None:

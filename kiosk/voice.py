@@ -22,7 +22,7 @@ from kiosk.widgets.theme import MUTED, SMALL, TEXT
 from table.table import VOICE
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 NAVIGATION = ("next", "previous", "repeat", "stop", "help", "score", "time_left", "new_game")
@@ -47,7 +47,7 @@ class VoiceBar(BoxLayout):
 
 
 class VoiceBridge:
-    def __init__(self, app: TableHostApp, controller: Any, system: Any = None) -> None:
+    def __init__(self, app: KioskApp, controller: Any, system: Any = None) -> None:
         self.app = app
         self.controller = controller
         self.system = system

@@ -24,12 +24,12 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
     frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
     on the UI thread); none if it never comes."""
     from content.i18n_catalog import LANGS
-    from kiosk.hosting import host_class
+    from kiosk.screens.host import host_class
     from kiosk.teach.lookup import build_in_background, overlay_for
     from phones.labels import Catalogs
 
     deadline = time.monotonic() + 60
-    while not app.library_ready() and app._library_job is not None and time.monotonic() < deadline:
+    while not app.library_ready() and app.content.job is not None and time.monotonic() < deadline:
         yield lambda: None
     if not app.library_ready():
         return

@@ -71,3 +71,94 @@ def test_no_source_file_is_far_over_600_lines() -> None:
             if n > 700:
                 long.append(f"{path.relative_to(ROOT)}: {n}")
     assert long == []
+
+
+def _modules() -> dict[str, Path]:
+    """The tree's own modules (tests, benches and virtualenvs aside), by dotted name."""
+    skip = {"tests", "bench", "build", "dist", "node_modules", "__pycache__", "venv"}
+    mods = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if any(p in skip or p.startswith(".") for p in parts[:-1]):
+            continue
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        mods[name] = path
+    return mods
+
+
+def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
+    """Every module of the tree that `name` imports anywhere: module level, in a function, under
+    TYPE_CHECKING. `from a import b` counts a and a.b when a.b is a module."""
+    wanted: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            wanted += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                pkg = pkg[: len(pkg) - node.level + 1]
+                base = ".".join(pkg + ([base] if base else []))
+            wanted += [base] + [f"{base}.{a.name}" if base else a.name for a in node.names]
+    found = set()
+    for w in wanted:
+        while w and w not in mods:
+            w = w.rpartition(".")[0]
+        if w and w != name and not w.startswith(name + "."):  # a package importing its children is no cycle
+            found.add(w)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_cycle_finder_sees_a_cycle_through_a_function_level_import() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_anywhere() -> None:
+    """No module of the tree imports, even inside a function or under TYPE_CHECKING, one that imports it
+    back (a cycle means a missing owner: DESIGN.md)."""
+    mods = _modules()
+    graph = {name: _imports(name, path, mods) for name, path in mods.items()}
+    assert [" <-> ".join(c) for c in _cycles(graph)] == []

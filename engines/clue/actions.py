@@ -68,7 +68,7 @@ class Show(Action):
     """Disprove: show one named card to the suggester (physical mode: `card` stays empty)."""
     NAME = "show"
     PRIVATE = True
-    card: Annotated[str, ref("cards")] = ""
+    card: Annotated[str, ref("cards", optional=True)] = ""
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class NoteShown(Action):
     """Physical mode: the suggester privately notes which card was shown (empty: do not note)."""
     NAME = "note_shown"
     PRIVATE = True
-    card: Annotated[str, ref("cards")] = ""
+    card: Annotated[str, ref("cards", optional=True)] = ""
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ they see. Each plays from its own notebook, rebuilt on every call from its seat'
 accusations). The rules of `engines.bots` hold: view, legal actions and a random stream in, one legal
 action out, nothing kept between calls.
 
-- 쉬움 (easy): the usual paper notebook: the notation's local rules (propagation only). Suggests cards its
-  notebook has not placed, at random among them; accuses when the notebook names all three; shows any card.
+- 쉬움 (easy): a beginner with a paper notebook: the notation's local rules (propagation only); suggests and
+  picks rooms at random; accuses when the notebook names all three; shows any card.
 - 보통 (normal): exact counting (engines.clue.solver): the suggestion of most expected information in the
   room it is in; the room of most information among those its die reaches; accuses when the envelope is
   certain; shows the card that tells the suggester least.
@@ -331,14 +331,17 @@ def _show(style: Style, detail: Mapping[str, Any], legal: Sequence[Action], rng:
     return rng.choice([a for a in shows if cost(a) == low])
 
 
-EASY = Style(counting=False, choice="open", leak_least=False)
+EASY = Style(counting=False, choice="random", leak_least=False)
 NORMAL = Style(counting=True, choice="info", leak_least=True)
 # 어려움 also suggests where it was moved (or takes the passage) more readily and prefers rooms with a
 # secret passage (a suggestion next turn without a walk): with the gamble, on the tuning seeds, 57.5% of
 # wins against 보통 at 4 players (120 games) and 61% at 6 (80 games).
 HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, passage_bonus=1.0)
-# Not a level: bench/bots.py's baseline (exact notes and certain accusations, suggestions at random).
+# Not levels: bench/bots.py's baselines. The random-suggestion player (exact notes and certain accusations,
+# suggestions and rooms at random) and the usual notebook strategy (propagation only, suggests cards its
+# notebook has not placed; as strong as 보통 at 6 players on bench/bots.py's board model, so 쉬움 is weaker).
 RANDOM = Style(counting=True, choice="random", leak_least=False)
+NOTEBOOK = Style(counting=False, choice="open", leak_least=False)
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", "쉬움", "Easy", make(EASY)),

@@ -121,6 +121,13 @@ class ClueEngine(Engine[ClueState]):
             asking=0 if mode == PHYSICAL else -1,
         )
 
+    def ref_ids(self, state: ClueState, catalog: str) -> tuple[str, ...] | None:
+        """The names a suggestion, an accusation, a room entered or a hand recorded may use (the view's catalogs)."""
+        category = {"suspects": SUSPECT, "weapons": WEAPON, "rooms": ROOM}.get(catalog)
+        if category is not None:
+            return state.cards.ids(category)
+        return tuple(c.id for c in state.cards.cards) if catalog == "cards" else None
+
     # ------------------------------------------------------------ who acts
     def to_move(self, state: ClueState) -> frozenset[int]:
         if state.over:
@@ -199,13 +206,6 @@ class ClueEngine(Engine[ClueState]):
         if state.phase not in phases:
             raise msg.error("wrong_phase", phase=state.phase)
 
-    def _card(self, state: ClueState, card: str, category: int) -> None:
-        ids = state.cards.ids(category)
-        if card not in ids:
-            if card not in {c.id for c in state.cards.cards}:
-                raise msg.error("unknown_card", card=card)
-            raise msg.error(("not_a_suspect", "not_a_weapon", "not_a_room")[category], card=card)
-
     def _do_record_hand(self, state: ClueState, a: RecordHand) -> Step[ClueState]:
         """At the start each seat in turn; later (physical mode, CLUE-15 notes are the player's own) the seat
         asked to disprove may correct a mistaken record, or clear it, before answering."""
@@ -213,12 +213,8 @@ class ClueEngine(Engine[ClueState]):
         if state.phase == REFUTE and state.mode == DIGITAL:
             raise msg.error("hand_dealt")
         size = state.hand_sizes[a.seat]
-        known = {c.id for c in state.cards.cards}
         if a.cards and (len(a.cards) != size or len(set(a.cards)) != size):
             raise msg.error("bad_hand", size=size)
-        for c in a.cards:
-            if c not in known:
-                raise msg.error("unknown_card", card=c)
         hands = tuple(tuple(a.cards) if i == a.seat else h for i, h in enumerate(state.hands))
         if state.phase == REFUTE:
             return Step(replace(state, hands=hands), (Event("hand_recorded", {"seat": a.seat}),))
@@ -244,7 +240,6 @@ class ClueEngine(Engine[ClueState]):
 
     def _do_enter_room(self, state: ClueState, a: EnterRoom) -> Step[ClueState]:
         self._need(state, MOVE)
-        self._card(state, a.room, ROOM)
         if a.room == state.left_room:
             raise msg.error("same_room")
         tokens = self._move_token(state, state.suspects[a.seat], a.room)
@@ -274,8 +269,6 @@ class ClueEngine(Engine[ClueState]):
 
     def _do_suggest(self, state: ClueState, a: Suggest) -> Step[ClueState]:
         self._need(state, START, IN_ROOM)
-        self._card(state, a.suspect, SUSPECT)
-        self._card(state, a.weapon, WEAPON)
         room = state.token_of(a.seat)
         if not room:
             raise msg.error("not_in_room")
@@ -355,9 +348,6 @@ class ClueEngine(Engine[ClueState]):
 
     def _do_accuse(self, state: ClueState, a: Accuse) -> Step[ClueState]:
         self._need(state, *ACCUSE_PHASES)
-        self._card(state, a.suspect, SUSPECT)
-        self._card(state, a.weapon, WEAPON)
-        self._card(state, a.room, ROOM)
         if a.seat in {x.seat for x in state.accusations}:
             raise msg.error("already_accused")
         rec = AccusationRecord(a.seat, a.suspect, a.weapon, a.room)

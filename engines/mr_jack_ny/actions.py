@@ -34,9 +34,9 @@ class UseAbility(Action):
     Grant): `tile` is the kind flipped ("lamp", "subway" or "building")."""
 
     NAME = "use_ability"
-    target: Annotated[str, ref("pieces")] = ""
-    other: Annotated[str, ref("pieces")] = ""
-    tile: Annotated[str, ref("tiles")] = ""
+    target: Annotated[str, ref("pieces", optional=True)] = ""
+    other: Annotated[str, ref("pieces", optional=True)] = ""
+    tile: Annotated[str, ref("tiles", optional=True)] = ""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ CATALOG: dict[str, tuple[str, str]] = {
     "bad_tile": ("정원으로 뒤집을 타일을 골라 주세요: 가로등, 지하철, 건축물 중 하나예요.",
                  "Choose the tile to flip into a garden: lamp, subway or building."),
     "extra_detail": ("이 캐릭터의 능력에는 대상을 고르지 않아요.", "This character's ability takes no target."),
-    "unknown_character": ("{name:이라는/라는} 캐릭터는 없어요.", "There is no character called {name}."),
     "swap_same": ("자리를 바꿀 서로 다른 두 대상을 골라 주세요.", "Choose two different pieces to swap."),
     "swap_target": ("위치 교환 캐릭터 옆에 있는 캐릭터(또는 스파이)를 골라 주세요.",
                     "Choose the character (or the spy) next to the swapper."),

@@ -209,8 +209,6 @@ class MrJackNY(Engine[JackState]):
         assert state.current is not None
         if action.seat != DETECTIVE:  # JACK-47
             raise error("detective_only")
-        if action.suspect not in state.roster:
-            raise error("unknown_character", name=action.suspect)
         if action.suspect == state.current.character:
             raise error("arrest_self")
         if _eastman_moved(state):  # JACK-42
@@ -251,9 +249,6 @@ class MrJackNY(Engine[JackState]):
     def _witness(self, state: JackState, action: CallWitness) -> Step[JackState]:
         if state.phase != WITNESS:
             raise error("not_witness_time")
-        for cid in sorted(action.visible):
-            if cid not in state.roster:
-                raise error("unknown_character", name=cid)
         visible = frozenset(action.visible)
         seen = state.jack in visible  # JACK-19/21: the kiosk sets the card itself
         # JACK-24: seen → every unseen character is innocent; unseen → every seen character is innocent.
@@ -272,6 +267,10 @@ class MrJackNY(Engine[JackState]):
         if nxt.phase == PICK:
             events.append(Event("cards_revealed", {"round": nxt_round, "offer": list(nxt.offer())}))
         return Step(nxt, tuple(events))
+
+    def ref_ids(self, state: JackState, catalog: str) -> tuple[str, ...] | None:
+        """The names a pick, an arrest, the witness call or an ability may use (the view's catalogs)."""
+        return {"characters": state.roster, "pieces": (*state.roster, SPY), "tiles": TILE_KINDS}.get(catalog)
 
     # ------------------------------------------------------------ views, outcome, secrets
     def observe(self, state: JackState, seat: int | None) -> View:
@@ -347,10 +346,6 @@ def check_ability(state: JackState, action: UseAbility) -> Play:
     if cur.ability_used:
         raise error("ability_twice")
     kind = state.kind_of(cur.character)
-    pieces = (*state.roster, SPY)
-    for name in (action.target, action.other):
-        if name and name not in pieces:
-            raise error("unknown_character", name=name)
     if kind == "swap":  # JACK-33/34 reading A: a piece next to the swapper ↔ any other piece
         if not action.target or action.target == cur.character:
             raise error("swap_target")
@@ -366,7 +361,7 @@ def check_ability(state: JackState, action: UseAbility) -> Play:
     if action.target or action.other:
         raise error("extra_detail")
     if kind == "garden":  # JACK-38
-        if action.tile not in TILE_KINDS:
+        if not action.tile:
             raise error("bad_tile")
         if state.tiles.count("board", action.tile) <= 0:
             raise tile_error("no_tile_on_board", action.tile)

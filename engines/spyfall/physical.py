@@ -7,23 +7,18 @@ from engines.core import TABLE
 from engines.spyfall import actions as A
 from engines.spyfall.state import SpyState
 
-KINDS = ("standard", "joker", "multiverse")
-
 
 def cards_problem(state: SpyState, a: A.EnterCards) -> str | None:
     """Why the entered cards contradict the round, as a key of messages.DETAILS (None: they fit)."""
     r = state.round
     assert r is not None
-    n = len(state.players)
     s = state.settings
-    if a.kind not in KINDS:
-        return "deck_kind"
     if (a.kind == "joker" and not s.prank) or (a.kind == "multiverse" and not s.multiverse):
         return "deck_off"
     if a.kind == "standard":
-        if not 0 <= a.joker < n:
+        if a.joker == -1:
             return "joker_owner"
-        if a.harley != -1 and (not s.harley or not 0 <= a.harley < n or a.harley == a.joker):
+        if a.harley != -1 and (not s.harley or a.harley == a.joker):
             return "harley_icon"
     elif a.joker != -1 or a.harley != -1:
         return "no_single"

@@ -249,7 +249,6 @@ class Spyfall(ClaimRules):
         return step
 
     def _do_choose_dealer(self, state: SpyState, r: RoundState, a: A.ChooseDealer, t: float) -> Step[SpyState]:
-        self._seat(state, a.dealer)
         nxt = with_round(state, r, dealer=a.dealer, phase="deal")
         nxt = dataclasses.replace(nxt, first_dealer=a.dealer)
         s = state.settings
@@ -344,7 +343,6 @@ class Spyfall(ClaimRules):
         return Step(with_round(state, r, talk=talk, vote=vote, phase="harley_vote"), (Event("hunt_now", {}),))
 
     def _do_accuse(self, state: SpyState, r: RoundState, a: A.Accuse, t: float) -> Step[SpyState]:
-        self._seat(state, a.accused)
         self._running(r, t)
         if a.seat in r.accusers:
             raise err("already_accused")
@@ -531,6 +529,10 @@ class Spyfall(ClaimRules):
         return Step(dataclasses.replace(state, over=True), (Event("session_over", {"totals": list(state.totals)}),))
 
     # ------------------------------------------------------------ views, outcome, secrets
+
+    def ref_ids(self, state: SpyState, catalog: str) -> tuple[str, ...] | None:
+        """The places a guess may name (the view's location list)."""
+        return tuple(loc.id for loc in state.locations) if catalog == "locations" else None
 
     def observe(self, state: SpyState, seat: int | None) -> View:
         r = state.round

@@ -32,7 +32,7 @@ def tally_refusal(counts: Sequence[int], voters: Sequence[int], candidates: Sequ
     """Why the table may not enter `counts` (fingers per seat), or None. `joker`: the revealed Joker, who
     does not point (the Harley hunt); None in the final vote, where everyone points."""
     n = len(names)
-    if len(counts) != n or any(c < 0 for c in counts):
+    if len(counts) != n:
         return detail("bad_counts", "counts", n=n)
     fingers, most = tally_limits(n, voters, candidates)
     for seat, c in enumerate(counts):

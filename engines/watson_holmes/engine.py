@@ -10,7 +10,7 @@ from typing import Any
 
 from engines.core import TABLE, Action, ConfigError, Engine, Named, Outcome, RuleError, Secret, Step, View
 from engines.serial import from_jsonable, to_jsonable
-from engines.watson_holmes import rules, solve, views
+from engines.watson_holmes import rounds, rules, solve, views
 from engines.watson_holmes.actions import (
     ACTIONS,
     CheckAnswer,
@@ -171,11 +171,11 @@ class WatsonHolmes(Engine[WhState]):
 
     # ------------------------------------------------------------ apply
     def _apply(self, state: WhState, action: Action) -> Step[WhState]:
-        events: rules.Events = []
+        events: rounds.Events = []
         new = self._dispatch(state, action, events)
         return Step(new, tuple(events))
 
-    def _dispatch(self, state: WhState, action: Action, events: rules.Events) -> WhState:
+    def _dispatch(self, state: WhState, action: Action, events: rounds.Events) -> WhState:
         if isinstance(action, Visit):
             return rules.visit(state, action, events)
         if isinstance(action, TakeWatson):

@@ -1,4 +1,4 @@
-"""Setup, rounds, the visit phase and the investigation phase (rulebook [2] and [3])."""
+"""Setup, the visit phase and the investigation phase (rulebook [2] and [3])."""
 
 from __future__ import annotations
 
@@ -10,48 +10,16 @@ from engines.core import ConfigError, Event, seeded_rng
 from engines.watson_holmes.actions import DoneReading, TakeWatson, Visit, WatsonPass, WatsonRead
 from engines.watson_holmes.content import BAKER, CAB, Case, Components, TokenCounts
 from engines.watson_holmes.messages import PLACES, err
+from engines.watson_holmes.rounds import Events, add_supply, clockwise, first_to_visit, grant, set_player
+from engines.watson_holmes.solve import begin_solving, next_round
 from engines.watson_holmes.state import Placement, Player, Supply, WhState
 
 WATSON_COST = 4
 CAB_GAIN = 3
 POLICE_SEATS = 5
 
-Events = list[Event]
-
 
 # ---------------------------------------------------------------- helpers
-
-
-def set_player(state: WhState, seat: int, **changes: Any) -> WhState:
-    players = list(state.players)
-    players[seat] = dataclasses.replace(players[seat], **changes)
-    return dataclasses.replace(state, players=tuple(players))
-
-
-def add_supply(state: WhState, **delta: int) -> WhState:
-    supply = state.supply
-    return dataclasses.replace(state, supply=dataclasses.replace(
-        supply, **{k: getattr(supply, k) + v for k, v in delta.items()}))
-
-
-def clockwise(state: WhState, first: int) -> list[int]:
-    n = len(state.players)
-    return [(first + i) % n for i in range(n)]
-
-
-def grant(state: WhState, seat: int, kind: str, amount: int, events: Events) -> WhState:
-    """Give tokens from the finite supply; nothing beyond the supply, nor a second police, withdraw or
-    lockpick token (WH-10, WH-18..21)."""
-    player = state.players[seat]
-    have = getattr(state.supply, kind)
-    if kind != "carriages":
-        amount = 1 if getattr(player, kind) == 0 else 0
-    given = min(amount, have)
-    if given > 0:
-        state = add_supply(state, **{kind: -given})
-        state = set_player(state, seat, **{kind: getattr(player, kind) + given})
-    events.append(Event("granted", {"seat": seat, "kind": kind, "asked": amount, "given": given}))
-    return state
 
 
 def location_number(state: WhState, location: str) -> int:
@@ -101,34 +69,6 @@ def new_game(config: Mapping[str, Any], case: Case, components: Components | Non
     return dataclasses.replace(state, turn=first_to_visit(state, start))
 
 
-# ---------------------------------------------------------------- rounds
-
-
-def first_to_visit(state: WhState, first: int) -> int:
-    for seat in clockwise(state, first):
-        if state.players[seat].active and state.placement_of(seat) is None:
-            return seat
-    return -1
-
-
-def start_round(state: WhState, events: Events) -> WhState:
-    must = False
-    extra = state.extra_rounds
-    if state.last_standing >= 0 and not state.winners:
-        if extra > 0:
-            extra -= 1
-        else:
-            must = True
-    state = dataclasses.replace(
-        state, phase="visit", round=state.round + 1, placements=(), watson=-1, announced=(),
-        pending=frozenset(), queue=(), judging=(), verdicts=(), last_placer=-1, must_solve=must,
-        extra_rounds=extra)
-    state = dataclasses.replace(state, turn=first_to_visit(state, state.start_player))
-    events.append(Event("round_started", {"round": state.round, "start_player": state.start_player,
-                                          "must_solve": must, "extra_rounds_left": extra}))
-    return state
-
-
 # ---------------------------------------------------------------- visit phase
 
 
@@ -137,8 +77,6 @@ def check_visit(state: WhState, action: Visit) -> None:
     if state.phase != "visit" or action.seat != state.turn:
         raise err("wrong_phase")
     player = state.players[action.seat]
-    if action.carriages < 0:
-        raise err("bad_carriages")
     loc = action.location
     if state.must_solve and loc != BAKER:
         raise err("must_solve")
@@ -328,8 +266,6 @@ def done_reading(state: WhState, action: DoneReading, events: Events) -> WhState
     gains = (action.gain_carriages, action.gain_police, action.gain_withdraw, action.gain_lockpick)
     if any(gains) and state.case.digital:
         raise err("gains_digital")
-    if action.gain_carriages < 0:
-        raise err("bad_carriages")
     state = _grant_rewards(state, seat, *gains, events=events)
     if action.police:
         if state.players[seat].police < 1:
@@ -350,8 +286,6 @@ def done_reading(state: WhState, action: DoneReading, events: Events) -> WhState
 
 
 def end_investigation(state: WhState, events: Events) -> WhState:
-    from engines.watson_holmes.solve import begin_solving, next_round
-
     for seat in clockwise(state, state.start_player):
         placement = state.placement_of(seat)
         if placement is not None and placement.location == CAB:  # WH-71

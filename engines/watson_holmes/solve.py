@@ -17,7 +17,7 @@ from engines.watson_holmes.actions import (
 )
 from engines.watson_holmes.content import answer_is_right, count_right
 from engines.watson_holmes.messages import err
-from engines.watson_holmes.rules import Events, add_supply, grant, set_player, start_round
+from engines.watson_holmes.rounds import Events, add_supply, grant, set_player, start_round
 from engines.watson_holmes.state import CheckResult, PendingCheck, WhState
 
 HOLMES_COST = 3
@@ -81,7 +81,7 @@ def verdict(state: WhState, action: Verdict, events: Events) -> WhState:
     judged = {s for s, _ in state.verdicts}
     if action.player not in state.judging or action.player in judged:
         raise err("not_judged", player=action.player + 1)
-    if not 0 <= action.right <= n:
+    if action.right > n:
         raise err("bad_right", n=n)
     verdicts = (*state.verdicts, (action.player, action.right))
     state = dataclasses.replace(state, verdicts=verdicts)
@@ -174,7 +174,7 @@ def consult(state: WhState, action: ConsultAnswers, events: Events) -> WhState:
     """WH-86: read the answers of a failed player."""
     seat = action.seat
     _check_holmes(state, seat)
-    if not 0 <= action.failed < len(state.players) or state.players[action.failed].status != "failed":
+    if state.players[action.failed].status != "failed":
         raise err("not_failed")
     if action.failed in state.players[seat].consulted:
         raise err("consulted")

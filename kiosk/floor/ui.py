@@ -17,25 +17,24 @@ from kivy.uix.textinput import TextInput
 
 from floor import topics
 from floor.client import DEFAULT_PORT, FloorConfig
-from floor.report import REASONS
 from floor.table import TableFloor
-from kiosk.widgets.one_use import OneUse
-from kiosk.widgets.theme import BODY, DANGER_TEXT, LEAD, MUTED, OK, PANEL, SMALL, TEXT, Panel, TButton, TLabel
+from kiosk.staff_call import CallDialog, calls_of  # noqa: F401  (CallDialog: the reasons, shared)
+from kiosk.widgets.theme import BODY, DANGER_TEXT, MUTED, OK, SMALL, TEXT, TButton, TLabel
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 60.0  # the status is re-sent this often even when nothing changed (time at the table)
 
 
-def config_of(app: TableHostApp) -> FloorConfig:
+def config_of(app: KioskApp) -> FloorConfig:
     s = app.settings
     return FloorConfig(s.floor_host.strip(), int(s.floor_port or DEFAULT_PORT), s.floor_table.strip(),
                        s.floor_password)
 
 
-def restart(app: TableHostApp) -> None:
+def restart(app: KioskApp) -> None:
     """(Re)start the floor from the settings; off when they name no broker. Never stops the kiosk."""
     old = getattr(app, "floor", None)
     app.floor = None
@@ -50,34 +49,8 @@ def restart(app: TableHostApp) -> None:
         log.exception("café floor unavailable; the table works on its own")
 
 
-class CallDialog(OneUse):
-    """Why the guests call staff: four big buttons and cancel. Made for one use (kiosk.widgets.one_use): taken
-    apart once closed."""
-
-    def __init__(self, bridge: FloorBridge) -> None:
-        super().__init__(size_hint=(0.62, None), height=dp(520), auto_dismiss=False,
-                         background_color=(0, 0, 0, 0.6), background="")
-        tr = bridge.app.tr
-        box = Panel(orientation="vertical", bg=PANEL, spacing=dp(14), padding=dp(20))
-        title = Label(text=tr("floor.reason_title"), color=TEXT, font_size=LEAD, size_hint_y=None, height=dp(60))
-        box.add_widget(title)
-        for reason in REASONS:
-            b = TButton(text=tr(f"floor.reason.{reason}"), kind="primary", test_id=f"floor_reason_{reason}",
-                        font_size=BODY, size_hint_y=None, height=dp(66))
-            b.bind(on_release=lambda _w, r=reason: self._pick(bridge, r))
-            box.add_widget(b)
-        cancel = TButton(text=tr("common.cancel"), test_id="floor_reason_cancel", size_hint_y=None, height=dp(64))
-        cancel.bind(on_release=lambda *_: self.dismiss())
-        box.add_widget(cancel)
-        self.add_widget(box)
-
-    def _pick(self, bridge: FloorBridge, reason: str) -> None:
-        self.dismiss()
-        bridge.call(reason)
-
-
 class FloorBridge:
-    def __init__(self, app: TableHostApp, config: FloorConfig) -> None:
+    def __init__(self, app: KioskApp, config: FloorConfig) -> None:
         self.app = app
         self.table = TableFloor(config, app.data_dir, clock=app.now,
                                 on_ack=lambda calls: Clock.schedule_once(lambda dt: self._acked(calls)))
@@ -116,11 +89,13 @@ class FloorBridge:
 
     def call(self, reason: str) -> None:
         self.table.call(reason)
+        calls_of(self.app).note(reason)  # the sign across the game screen, the sound, staff mode's list
         self.app.toast(self.app.tr("floor.called"))
         self._show_button()
 
     def _acked(self, calls: list[dict[str, Any]]) -> None:
         self.app.toast(self.app.tr("floor.acked"))
+        calls_of(self.app).acknowledge()
         self._show_button()
 
     def _show_button(self) -> None:

@@ -30,6 +30,7 @@ class AttractScreen(Screen):
         row = self.ids.marks
         if app is None or not app.library_ready():  # shown once the content is in, a moment after start
             return
+        self._show_resume(app)
         games = [g.id for g in app.library.for_table(branch=app.branch or None)]
         if [w.game_id for w in reversed(row.children)] == games:
             return
@@ -38,3 +39,19 @@ class AttractScreen(Screen):
             mark = MarkButton(kind="mark", game_id=gid, test_id=f"mark_{gid}", size_hint_x=None, width=dp(84))
             mark.bind(on_release=lambda w: app.open_game(w.game_id))
             row.add_widget(mark)
+
+    def _show_resume(self, app: Any) -> None:
+        """이어서 하기 for the game in progress at this table (not for a finished one: its results are its end)."""
+        table = app.table
+        going = table.playing and table.outcome is None
+        button = self.ids.resume
+        button.text = app.tr("attract.resume", game=table.game.info.name.get(app.lang)) if going else ""
+        button.disabled = not going  # first: a TButton greys itself when disabled (theme.kv)
+        button.width, button.opacity = (dp(460), 1) if going else (0, 0)
+        self.ids.start_row.spacing = dp(28) if going else 0
+
+    def resume(self) -> None:
+        app = App.get_running_app()
+        if app.table.playing:
+            app.get_screen("detail").game_id = app.table.game.id
+            app.host(app.table.game.id)

@@ -3,6 +3,7 @@ or a "coming soon" page while a game has no host module. No rules logic here."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -16,13 +17,28 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk import gc_policy
-from kiosk.hosting import GameHost, HostContext, host_class
+from kiosk.generic_host import GenericHost
+from kiosk.hosting import GameHost, HostContext
+from kiosk.staff_call import calls_of
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.dismantle import closed_widgets, forget_detached_field
 from kiosk.widgets.theme import LEAD, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 log = logging.getLogger(__name__)
+
+
+def host_class(game_id: str) -> type[GameHost] | None:
+    """The game's host widget class; a game without a kiosk module gets the generic screen, drawn from
+    its engine's declarations (kiosk/generic_host.py)."""
+    try:
+        module = importlib.import_module(f"kiosk.games.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name in (f"kiosk.games.{game_id}",):
+            return GenericHost
+        raise
+    cls = getattr(module, "HOST", None)
+    return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None
 
 
 class HostScreen(Screen):
@@ -37,6 +53,7 @@ class HostScreen(Screen):
         body = self.ids.body
         self.clear_body()
         self.ctx = HostContext(app, game)
+        app.table.subscribe(self._on_table)  # the results' way on follows the table (once: subscribe dedups)
         self.ids.title.text = game.info.name.get(app.lang)
         cls = host_class(game_id) if game.playable else None
         if cls is None:
@@ -99,9 +116,50 @@ class HostScreen(Screen):
         phones = self.ids.phones
         phones.disabled = off or self.host_widget is None  # set-up too
         phones.opacity, phones.width = (0, 0) if off else (1, dp(140))
+        if app is not None:
+            calls_of(app).show()  # the call button (hidden when the floor's is there) and the sign
+
+        self._sync_results()
+
+    def _on_table(self, _table: Any, _change: Any) -> None:
+        self._sync_results()
+
+    def _sync_results(self) -> None:
+        """Once the game has a result, the way on: 한 판 더 (same seats and names), 다른 게임, 끝내기."""
+        ctx = self.ctx
+        done = ctx is not None and ctx.playing and ctx.table.outcome is not None
+        box = self.ids.results
+        box.height, box.opacity = (dp(64), 1) if done else (0, 0)  # the game's screen gives way: keep it low
+        for button in box.children:
+            button.disabled = not done
+
+    def rematch(self) -> None:
+        """The same game again with the same players (phones keep their seats: Change.rematch)."""
+        if self.ctx is not None and self.ctx.playing:
+            self.ctx.table.rematch()
+
+    def other_game(self) -> None:
+        """The finished game is archived; the library is next."""
+        app = App.get_running_app()
+        if self.ctx is not None and self.ctx.playing:
+            self.ctx.table.end(later=True)
+        app.go("library")
+
+    def leave_table(self) -> None:
+        """The guests are done: the table turnover, back to the attract screen."""
+        app = App.get_running_app()
+        if app.keeper is not None:
+            app.keeper.new_table()
+        else:
+            app.table.turnover()
+            app.go("attract")
 
     def on_pre_enter(self, *args: Any) -> None:
         self._sync_bar()
+
+    def call_staff(self) -> None:
+        """The bar's call button (without the café floor; with one, the floor's button): why, then the sign."""
+        calls_of(App.get_running_app()).ask()
 
     def on_enter(self, *args: Any) -> None:
         Clock.schedule_interval(self._tick, 0.5)

@@ -15,6 +15,7 @@ from audio.status import BOARD
 from content.i18n_catalog import LANGS, one_language
 from content.loader import load_library
 from kiosk.screens.staff_recording import build_recordings  # noqa: F401  (a section of the staff screen)
+from kiosk.staff_call import staff_list
 from kiosk.widgets.keypad import Keypad
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, MUTED, OK, SMALL, TEXT, TITLE, TButton, TLabel
 from table import ops
@@ -46,6 +47,7 @@ def build_table(app: Any, panel: Any, screen: Any) -> None:
     playing = app.table.playing
     name = app.table.game.info.name.get(app.lang) if playing else ""
     panel.add_widget(TLabel(text=app.tr("staff.table_playing", game=name) if playing else app.tr("staff.table_free")))
+    staff_list(app, panel)  # guests' calls without the café floor (kiosk/staff_call.py)
     row = _row(panel, 84)
     b = TButton(text=app.tr("staff.new_table"), kind="primary", test_id="staff_new_table")
 
@@ -239,7 +241,8 @@ def build_stats(app: Any, panel: Any, screen: Any) -> None:
     _title(panel, app.tr("staff.stats"))
     plays = ops.play_records(app.journal_dir)
     teach = ops.teach_records(app.data_dir)
-    panel.add_widget(TLabel(text=app.tr("staff.stats_summary", plays=len(plays), teach=len(teach))))
+    done = sum(1 for t in teach if t.finished)
+    panel.add_widget(TLabel(text=app.tr("staff.stats_summary", plays=len(plays), teach=done, skipped=len(teach) - done)))
     result = TLabel(text="", color=OK, font_size=SMALL)
     row = _row(panel)
     b = TButton(text=app.tr("staff.export"), kind="primary", test_id="staff_export")

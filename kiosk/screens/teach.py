@@ -120,7 +120,7 @@ class TeachScreen(Screen):
 
     def next_page(self) -> None:
         if self.index >= len(self.pages) - 1:
-            self.finish()
+            self.finish(finished=True)
         else:
             self.go_to(self.index + 1)
 
@@ -140,7 +140,7 @@ class TeachScreen(Screen):
         self.go_to(0)
 
     def skip(self) -> None:
-        self.finish()
+        self.finish(finished=False)
 
     def handle_voice(self, intent: str, text: str = "") -> bool:
         """Navigation intents from audio (content/voice/ko.yaml `navigation`) and rule questions
@@ -161,11 +161,11 @@ class TeachScreen(Screen):
             return False
         return True
 
-    def finish(self) -> None:
-        """Teaching over (last page or "skip to playing"): record the time, then host the game."""
+    def finish(self, finished: bool = True) -> None:
+        """Teaching over (last page, or "skip to playing": not `finished`): record it, then host the game."""
         app = self.app
         if self.store is not None and self.game_id:
-            self.store.finish(self.game_id, app.now())
+            self.store.finish(self.game_id, app.now(), finished=finished)
         game = app.library.games.get(self.game_id)
         if game is not None and game.playable:
             app.host(self.game_id)

@@ -58,21 +58,45 @@ class ProgressStore:
     def get(self, game_id: str) -> GameProgress:
         return self.games.setdefault(game_id, GameProgress())
 
-    def finish(self, game_id: str, now: float) -> float | None:
-        """The run ended (last page or "skip to playing"): record its time, start over next time."""
+    def finish(self, game_id: str, now: float, finished: bool = True) -> float | None:
+        """The run ended: `finished` when its last page was reached, else skipped ("skip to playing" part way).
+        Only a finished run's time counts for the estimate guests see (a skip after two pages is not a teaching
+        of one minute); every run, finished or skipped, is one row of data_dir/stats/teach.csv for staff. Starts
+        over next time."""
         p = self.get(game_id)
         spent = p.spent + (now - p.started if p.started else 0.0)
         self.games[game_id] = GameProgress()
         recorded = None
         if spent >= 1.0:
-            self.times.setdefault(game_id, []).append(round(spent, 1))
-            recorded = spent
+            if finished:
+                self.times.setdefault(game_id, []).append(round(spent, 1))
+                recorded = spent
+            self._log(game_id, (p.started or now - spent), spent, finished)
         self.save()
         return recorded
 
+    def _log(self, game_id: str, started: float, spent: float, finished: bool) -> None:
+        """One teaching run in data_dir/stats/teach.csv (table.ops.teach_records reads it for staff)."""
+        import csv
+        import time
+
+        path = self.path.parent.parent / "stats" / "teach.csv"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            new = not path.exists()
+            with open(path, "a", encoding="utf-8", newline="") as f:
+                writer = csv.writer(f)
+                if new:
+                    writer.writerow(["game", "started", "minutes", "finished"])
+                writer.writerow([game_id, time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
+                                 round(spent / 60, 2), 1 if finished else 0])
+        except OSError as exc:
+            log.warning("teaching not logged for statistics: %s", exc)
+
 
 def measured_minutes(data_dir: Path, game_id: str) -> int | None:
-    """The median measured teach time in whole minutes (rounded up), or None before any table finished."""
+    """The median teach time of finished teachings (skipped ones never count) in whole minutes (rounded up), or
+    None before any table finished one."""
     times = ProgressStore(data_dir).times.get(game_id)
     if not times:
         return None

@@ -127,7 +127,7 @@ class ConfirmDialog(OneUse):
             self._timer.cancel()
             self._timer = None
         self._on_yes, self._on_no, self._on_cancel = (lambda: None), None, None
-        self.under: Any = None  # a hand-over the question sat on (kiosk.hosting)
+        self.under = None  # a hand-over the question sat on (kiosk.hosting)
 
 
 def for_one_on_show() -> str:

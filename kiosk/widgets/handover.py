@@ -10,6 +10,7 @@ Texts are passed in translated by the caller's translator (`tr`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
@@ -80,6 +81,22 @@ class HandOver(OneUse):
                       height=dp(96), pos_hint={"center_x": 0.5}, test_id="handover_i_am", font_size=LEAD)
         btn.bind(on_release=lambda *_: self._open())
         self.root_box.add_widget(btn)
+        self.root_box.add_widget(self._cancel_button(size_hint=(0.6, None), pos_hint={"center_x": 0.5}))
+
+    def _cancel_button(self, **kw: Any) -> TButton:
+        """취소: closes it without acting (opened by mistake, or the player changed their mind); `on_done` does not
+        run, and the shared screen is as before it opened."""
+        kw.setdefault("height", dp(72))
+        btn = TButton(text=self.tr("handover.cancel"), kind="ghost", test_id="handover_cancel", **kw)
+        btn.bind(on_release=lambda *_: self.cancel())
+        return btn
+
+    def cancel(self) -> None:
+        self.stage = "cancelled"
+        if self.secret is not None:
+            self.secret.opacity = 0
+        self._clear()
+        self.dismiss()
 
     def _open(self) -> None:
         self.stage = "open"
@@ -87,8 +104,10 @@ class HandOver(OneUse):
         self.secret = self._content_factory(self._finish)
         if self.mode == "input":  # one line of title; the rest of the screen is the player's
             title = self._title(self.tr("handover.only_you", name=self.name), LEAD)
-            title.size_hint_y, title.height = None, dp(56)
-            self.root_box.add_widget(title)
+            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(16))
+            row.add_widget(title)
+            row.add_widget(self._cancel_button(size_hint=(None, None), width=dp(160), height=dp(64)))
+            self.root_box.add_widget(row)
             self.root_box.add_widget(self.secret)
             return
         box = Panel(orientation="vertical")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from audio.pcm import Clip
 from audio.playback import RATE, FakeOutput, Mixer
 from audio.status import MicGate, StatusBoard
-from audio.tts import SynthError, SynthUnavailable, VoiceInfo
+from audio.synth_types import SynthError, SynthUnavailable, VoiceInfo
 
 _PERIOD = array("h", (int(8000 * math.sin(2 * math.pi * k / 50)) for k in range(50)))  # 441 Hz
 

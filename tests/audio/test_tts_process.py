@@ -27,7 +27,8 @@ from audio.captions import estimate_duration
 from audio.narrator import Narrator
 from audio.segments import Segment
 from audio.synth_process import ProcessSynth
-from audio.tts import EspeakSynth, FallbackSynth, SynthError, SynthUnavailable, default_synth
+from audio.synth_types import SynthError, SynthUnavailable
+from audio.tts import EspeakSynth, FallbackSynth, default_synth
 from tests.audio.narration_fakes import SpySynth, rig, wait_for
 
 SENTENCE = "안녕하세요. 오늘 사건을 함께 풀어 봅시다."

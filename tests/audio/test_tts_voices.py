@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from audio.captions import estimate_duration
-from audio.tts import EspeakSynth, Pyttsx3Synth, SynthUnavailable, VoiceInfo, VoiceSettings, choose_voice
+from audio.synth_types import SynthUnavailable, VoiceInfo
+from audio.tts import EspeakSynth, Pyttsx3Synth, VoiceSettings, choose_voice
 
 INTRO = ("안개가 짙은 밤이었습니다. 템스 강가에서 한 남자가 쓰러진 채 발견되었습니다. "
          "경감은 여러분에게 도움을 청합니다.")

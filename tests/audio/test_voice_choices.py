@@ -44,7 +44,7 @@ def test_the_cafe_picks_its_wake_phrase_among_the_measured_candidates(tmp_path: 
     catalog = vc.kiosk_catalog(tmp_path)
     assert catalog.intents["wake"].templates == (pick,)
     assert set(build_phrasebook([catalog.intents["wake"]]).phrases) == {pick}
-    assert CATALOG.intents["wake"].templates == ("헤이 테이블",)  # the shipped catalog is untouched
+    assert CATALOG.intents["wake"].templates == ("게임 마스터",)  # the shipped catalog is untouched
 
 
 def test_content_check_reports_a_bad_voice_choices_file(tmp_path: Path) -> None:

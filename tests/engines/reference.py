@@ -115,9 +115,8 @@ class SecretNim(Engine[NimState]):
             return Step(dataclasses.replace(state, winner=best, reason="time_up"),
                         (Event("time_up"),))
         assert isinstance(action, Take)
-        if not 1 <= action.n <= min(3, state.pile):
-            raise IllegalActionError("bad_take", "1개에서 3개까지, 남은 만큼만 가져갈 수 있어요.",
-                                     "Take 1 to 3, no more than are left.")
+        if action.n > state.pile:  # 1 to 3: its declaration (number(1, 3)) says so before the rules
+            raise IllegalActionError("bad_take", "남은 만큼만 가져갈 수 있어요.", "Take no more than are left.")
         if state.clock.expired(action.at):
             raise IllegalActionError("time_is_up", "시간이 다 됐어요.", "Time is up.")
         clock = state.clock if state.clock.started else state.clock.start(action.at)

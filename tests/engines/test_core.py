@@ -196,3 +196,13 @@ def test_apply_order_game_over_then_seat_then_legality() -> None:
     with pytest.raises(RuleError) as err:
         ENGINE.apply(state, Take(1, 9))
     assert err.value.code == "game_over"
+
+
+def test_apply_checks_declared_values_after_the_seat_and_before_the_rules() -> None:
+    """Parse, then apply: a count outside `number(1, 3)` is refused by its declaration (bad_value, naming the
+    field), after the seat check and before the rules module sees it."""
+    state = ENGINE.setup({"players": ["a", "b"], "pile": 5}, {}, 1)
+    state = ENGINE.apply(state, ENGINE.sample_chance(state, __import__("random").Random(1))).state
+    with pytest.raises(UnknownActionError) as err:
+        ENGINE.apply(state, Take(0, 9))
+    assert err.value.code == "bad_value" and err.value.params["field"] == "n" and "1부터 3까지" in err.value.ko

@@ -63,7 +63,11 @@ def test_every_korean_template_renders_with_the_right_particles(name: str) -> No
         if FALLBACK.search(out):
             bad.append(f"{s.where}: {out!r}")
         for f, spec in fields:
-            if f and SPEC.fullmatch(spec):
+            if f and spec.startswith("님"):  # the honorific (engines.korean.honorific): a person's name, then 님
+                want = name + "님" + (TABLE[_canonical(spec[1:])][0] if spec[1:] else "")  # 님 ends in ㅁ
+                if want not in out:
+                    bad.append(f"{s.where}: {out!r} lacks {want!r}")
+            elif f and SPEC.fullmatch(spec):
                 after_consonant, after_vowel = TABLE[_canonical(spec)]
                 want = name + (after_consonant if ENDING[name] == C else after_vowel)
                 if want not in out:

@@ -45,8 +45,8 @@ def test_replay_illegal_action_exits_1_with_message_and_index(tmp_path: Path, ca
     assert main(["replay", "secret_nim", str(f)]) == 1
     err = capsys.readouterr().err
     first = json.loads(err.splitlines()[0])
-    assert first["index"] == 1 and first["error"]["code"] == "bad_take"
-    assert "가져갈" in err
+    assert first["index"] == 1 and first["error"]["code"] == "bad_value"  # n: number(1, 3)
+    assert "1부터 3까지" in err
 
 
 def test_content_check_passes_on_shipped_content_and_fails_on_a_broken_overlay(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_rule_error_leaves_session_and_journal_unchanged(tmp_path: Path) -> None
     before, records = s.state, len(s.journal.records())
     with pytest.raises(RuleError) as err:
         s.dispatch(Take(s.state.turn, 7))
-    assert "가져갈" in err.value.ko
+    assert err.value.code == "bad_value" and "1부터 3까지" in err.value.ko  # n: number(1, 3)
     with pytest.raises(RuleError):
         s.dispatch(Take(1 - s.state.turn, 1))
     assert s.state == before and len(s.journal.records()) == records

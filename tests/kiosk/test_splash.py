@@ -24,6 +24,9 @@ def test_first_frame_is_the_splash_then_the_attract_screen(tmp_path: Path, monke
     # ready before the content and the other screens: those load after the attract screen is drawn
     assert marks["screens_at_ready"] == ["attract"] and marks["content_at_ready"] is False
     assert marks["content_s"] > marks["ready_s"]
+    # nothing else competes with the content for the CPU: narration's imports and the phone server start once the
+    # games' tiles are drawn (the voice model 2 s after; each cost ~0.35 s of CPU before the tiles, #43)
+    assert not {"narrator-import", "phones-start"} & set(marks["threads_at_content"]), marks["threads_at_content"]
     shots = sorted(tmp_path.glob("splash*.png"))
     assert shots, "no picture of the first frame"
     # a one-colour 1280×800 frame compresses to a few kB; the mark, the name and the bar make it larger

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from kiosk.teach.progress import ProgressStore
+from table import ops
 
 pytestmark = pytest.mark.ui
 GAMES = ["watson_holmes", "spyfall", "clue", "mr_jack_ny"]
@@ -146,7 +147,7 @@ def test_quiz_by_touch_shows_the_explanation(driver: Any) -> None:
     driver.screenshot("teach_clue_quiz_answered")
 
 
-def test_skip_to_playing_records_the_teach_time(driver: Any) -> None:
+def test_skip_to_playing_is_counted_apart_from_the_teach_time(driver: Any) -> None:
     app = driver.app
     clock = [1000.0]
     real_now = app.now
@@ -164,8 +165,11 @@ def test_skip_to_playing_records_the_teach_time(driver: Any) -> None:
         driver.wait_screen("host")
     finally:
         app.now = real_now
-    assert ProgressStore(app.data_dir).times["mr_jack_ny"] == [300.0]
+    # issue 37: a skip is counted apart, never in the estimate guests see (it was [300.0]: "설명 실측 약 5분")
+    assert ProgressStore(app.data_dir).times.get("mr_jack_ny") is None
     assert ProgressStore(app.data_dir).get("mr_jack_ny").page == 0
+    (row,) = ops.teach_records(app.data_dir)
+    assert (row.game, row.minutes, row.finished) == ("mr_jack_ny", 5.0, False)
 
 
 def test_rule_lookup_from_the_help_button(driver: Any) -> None:

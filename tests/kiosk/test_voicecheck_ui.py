@@ -74,10 +74,10 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         assert "1번" in driver.find("vc_speaker").text
         driver.screenshot("voicecheck_start")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
-        assert "지금 호출어: 헤이 테이블" in driver.find("vc_wake_now").text
+        assert "지금 호출어: 게임 마스터" in driver.find("vc_wake_now").text
         driver.tap("vc_start")
         wake = list(load_catalog().wake_candidates)
-        assert driver.find("vc_phrase").text == "헤이 테이블" == wake[0]  # the wake candidates come first
+        assert driver.find("vc_phrase").text == "게임 마스터" == wake[0]  # the wake candidates come first
         for shown in wake:
             assert driver.find("vc_phrase").text == shown
             driver.tap("vc_skip")

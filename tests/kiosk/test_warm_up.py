@@ -93,15 +93,15 @@ def test_warm_up_waits_for_the_content_still_loading(driver: Any, monkeypatch: p
     library = app.library
     playable = [g for g in library.games.values() if g.playable]
     rules_indexed(app)
-    monkeypatch.setattr(app, "_library", None)  # still loading in its thread
-    monkeypatch.setattr(app, "_library_job", object())
+    monkeypatch.setattr(app.content, "library", None)  # still loading in its thread
+    monkeypatch.setattr(app.content, "job", object())
     steps = warm_steps(app)
     for _ in range(3):
         next(steps)()  # a frame of waiting each, nothing built
-    monkeypatch.setattr(app, "_library", library)
+    monkeypatch.setattr(app.content, "library", library)
     assert len(list(steps)) == WARM + len(playable) + 2 * len(KEEPS_ITS_FORM)
-    monkeypatch.setattr(app, "_library", None)
-    monkeypatch.setattr(app, "_library_job", None)  # it failed and nothing is loading it: no warm-up
+    monkeypatch.setattr(app.content, "library", None)
+    monkeypatch.setattr(app.content, "job", None)  # it failed and nothing is loading it: no warm-up
     assert list(warm_steps(app)) == []
 
 

@@ -48,3 +48,21 @@ def test_library_teach_minutes_prefer_the_measured_time(tmp_path: Path) -> None:
     store.finish("clue", 0.0)
     assert teach_minutes(tmp_path, "clue") == (4, True)
     assert teach_minutes(tmp_path, "no_such_game") is None
+
+
+def test_a_skipped_teaching_is_counted_apart_never_in_the_estimate(tmp_path: Path) -> None:
+    """Issue 37: skipping after two pages (a minute) made every later guest read "설명 실측 약 1분", while staff
+    statistics said 0 teachings. Only finished teachings make the median; every run is a row for staff."""
+    from table import ops
+
+    store = ProgressStore(tmp_path)
+    store.get("spyfall").started = 1000.0
+    assert store.finish("spyfall", 1000.0 + 60.0, finished=False) is None
+    assert measured_minutes(tmp_path, "spyfall") is None
+    assert teach_minutes(tmp_path, "spyfall") == (teach_minutes(tmp_path / "none", "spyfall") or (0, False))
+    for spent in (400.0, 500.0, 900.0):
+        store.get("spyfall").started = 2000.0
+        store.finish("spyfall", 2000.0 + spent)
+    assert measured_minutes(tmp_path, "spyfall") == 9  # the median of 400, 500, 900 s: 500 s, rounded up
+    rows = ops.teach_records(tmp_path)
+    assert [(r.minutes, r.finished) for r in rows] == [(1.0, False), (6.67, True), (8.33, True), (15.0, True)]

@@ -265,6 +265,10 @@ class ClueHost(PrivateChannel, GameHost):
         for key, part in self.ahead_parts():
             self.pieces.add(partial(self._ahead, key, part))
 
+    def rematched(self) -> None:
+        if self.running.header.get("config", {}).get("mode") == "digital":
+            self.show_hand(0, chain=True)  # a new deal: the tablet goes round again
+
     def ahead_parts(self) -> list[tuple[str, Callable[[dict[str, Any], Fill], Any]]]:
         """(key of the action panel's part, what makes it into that panel's Fill) for the parts made ahead."""
         parts: list[tuple[str, Callable[[dict[str, Any], Fill], Any]]] = [

@@ -66,7 +66,7 @@ def card_name(cards: CardSet, cid: str, lang: str) -> str:
         return cid
 
 
-def button_grid(into: Any, items: Sequence[tuple[str, str]], on_pick: Callable[[str], None], cols: int,
+def button_grid(into: Any, items: Sequence[tuple[str, str]], on_pick: Callable[[str], object], cols: int,
                 selected: str | Collection[str] = "", prefix: str = "clue_pick", height: float = 64) -> None:
     """A grid of finger-sized buttons added to `into` (a kept Fill or any widget): (id, label) → on_pick(id)."""
     chosen = {selected} if isinstance(selected, str) else set(selected)

@@ -4,7 +4,7 @@ answer to give, a card shown to it, the envelope after a wrong accusation, its r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -21,12 +21,34 @@ from engines.core import Action
 from kiosk.games.clue.parts import ClueText, ClueTitle, action_button, button_grid
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, TITLE
 
+if TYPE_CHECKING:
+    from engines.clue.content import CardSet
+    from engines.core import Step
+    from kiosk.hosting import HostContext
+    from table.table import Table
+
 
 class PrivateChannel:
     """Mixed into ClueHost: every method opens `ctx.private` for one seat, built from that seat's view only."""
 
-    ctx: Any
+    ctx: HostContext
     recording: list[str]
+
+    if TYPE_CHECKING:  # ClueHost's (kiosk/games/clue/host.py), declared for the type checker only: at run time
+        # a stub here would come before GameHost's own in the method order
+        @property
+        def running(self) -> Table: ...
+
+        def tr(self, key: str, **params: Any) -> str: ...
+
+        def cards(self, view: dict[str, Any]) -> CardSet: ...
+
+        def cname(self, view: dict[str, Any], cid: str) -> str: ...
+
+        def pname(self, view: dict[str, Any], seat: int) -> str: ...
+
+        def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+                 danger: bool = False) -> Step[Any] | None: ...
 
     def private_box(self, seat: int, title: str) -> tuple[BoxLayout, dict[str, Any]]:
         mine = self.running.view(seat)  # only this seat's view

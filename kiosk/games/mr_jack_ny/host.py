@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
+from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
@@ -110,8 +111,8 @@ class MrJackHost(GameHost):
             return ""
         return card.summary.en if self.ctx.lang == "en" and card.summary.en else card.summary.ko
 
-    def _card(self, cid: str) -> Any:
-        chars = self.ctx.game.pack.get("characters")
+    def _card(self, cid: str) -> CharacterCard | None:
+        chars: CharacterSet | None = self.ctx.game.pack.get("characters")
         return chars.get(cid) if chars is not None else None
 
     def player(self, view: dict[str, Any], seat: int) -> str:
@@ -148,6 +149,9 @@ class MrJackHost(GameHost):
         self.blitz = int(running.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
+
+    def rematched(self) -> None:
+        self.show_private(1)  # a new deal: Jack alone sees who he is now
 
     def closing(self) -> None:
         super().closing()
@@ -190,6 +194,9 @@ class MrJackHost(GameHost):
         view = self.running.view(None)
         if view["phase"] != "witness":
             self.visible = set()
+        over = self.running.outcome is not None  # the frame's results bar takes the bottom row's place (#37)
+        row = self.table.ids.bottom_row
+        row.height, row.opacity, row.disabled = (0, 0, True) if over else (dp(64), 1, False)
         self._status(view)
         self._timer_reset(view)
         for part in ("_center", "_track", "_suspects"):

@@ -224,8 +224,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         title(main, self.tr("dealer.ask"), LEAD)
         player_grid(main, self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer")
         with box_in(main, BoxLayout, "icon", size_hint_y=None, height=dp(80), spacing=dp(16)) as icon_row:
-            icon_row.add(HarleyIcon, test_id="spy_harley_icon")
-            note(icon_row, self.tr("dealer.icon"), BODY)
+            icon_row.add(HarleyIcon, test_id="spy_harley_icon")  # SPY-06: with or without the Harley module, and
+            note(icon_row, self.tr("dealer.icon" if view["settings"]["harley"] else "dealer.icon_basic"), BODY)  # says so
         mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if view["settings"][m]]
         note(main, self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"), BODY)
         main.add(Widget)

@@ -41,7 +41,7 @@ def button(into: Any, text: str, test_id: str, on_press: Callable[[], Any], kind
                height=dp(height), selected=selected, disabled=disabled, why=why)
 
 
-def player_grid(into: Any, names: Sequence[str], on_pick: Callable[[int], None], prefix: str = "spy_pick",
+def player_grid(into: Any, names: Sequence[str], on_pick: Callable[[int], object], prefix: str = "spy_pick",
                 seats: Iterable[int] | None = None, selected: Iterable[int] = (), cols: int = 4) -> None:
     """One finger-sized button per player (only `seats` if given)."""
     chosen = set(selected)
@@ -87,7 +87,7 @@ class LocationList(BoxLayout):
     on_pick = ObjectProperty(None, allownone=True)
 
     def __init__(self, locations: Sequence[Mapping[str, Any]], lang: str, tr: Tr,
-                 on_pick: Callable[[str], None] | None = None, **kw: Any) -> None:
+                 on_pick: Callable[[str], object] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.locations = list(locations)
         self.lang = lang

@@ -6,7 +6,7 @@ connected, takes the moment instead: HostContext.private)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -17,11 +17,14 @@ from engines.spyfall import actions as A
 from kiosk.games.spyfall.panels import button, note, player_grid, private_card, title
 from kiosk.widgets.theme import BODY, LEAD
 
+if TYPE_CHECKING:
+    from kiosk.hosting import HostContext
+
 
 class SpyPrivate:
     """Mixed into SpyfallHost (which provides ctx, running, view, names, send, tr, refresh, card_seen)."""
 
-    ctx: Any
+    ctx: HostContext
     running: Any
     card_seen: tuple[int, set[int]]
     tr: Callable[..., str]

@@ -20,7 +20,7 @@ from kiosk.widgets.theme import SMALL, TButton
 
 class SpySetup(KeptForm, BoxLayout):
     host = ObjectProperty(None, allownone=True)  # None once its screen closed (kept for the next one)
-    count = NumericProperty(4)  # seats; a seat left unnamed keeps its default name ("3번 플레이어")
+    count = NumericProperty(4)  # seats; a seat left unnamed keeps its default name ("플레이어 3")
     rounds = NumericProperty(5)
     deal = StringProperty("digital")
     votes = StringProperty("open")
@@ -53,7 +53,7 @@ class SpySetup(KeptForm, BoxLayout):
             b.bind(on_release=lambda _w, m=m: self.toggle(m))
             self.ids.modules_row.add_widget(b)
         self.defaults = (self.count, self.rounds, self.deal, self.votes)
-        self.bind(count=lambda *_: self._draw(), modules=lambda *_: self._draw())
+        self.bind(count=lambda *_: self._drop_what_cannot_apply(), modules=lambda *_: self._draw())
         app = App.get_running_app()
         if app is not None:  # a bound method: Kivy holds it weakly (a lambda kept every old form, and its
             app.bind(lang=self._lang_changed)  # game screen, alive for good: found by the soak's widget count)
@@ -97,13 +97,34 @@ class SpySetup(KeptForm, BoxLayout):
             b.selected = n == self.count
         for i in range(len(self.fields)):
             self._draw_field(i)
+        config = self.config()
+        refusal = self.host.ctx.setup_refusal
+        base_ok = refusal(config) == ""  # (else the start's own refusal says what is wrong: the names)
+        whys = []
         for m, b in self.module_buttons.items():
             b.text = tr(f"spyfall.module.{m}")
-            b.selected = bool(self.modules[m])
+            # an option that cannot apply now is greyed with the engine's reason (kept on show below the row)
+            on = bool(self.modules[m])
+            why = refusal({**config, "modules": [*config["modules"], m]}) if base_ok and not on else ""
+            b.selected = on
+            b.disabled, b.why = bool(why), why
+            whys += [why] if why else []
+        self.ids.modules_why.text = " ".join(dict.fromkeys(whys))
 
     def toggle(self, module: str) -> None:
         self.modules[module] = not self.modules[module]
+        self._drop_what_cannot_apply()
         self.change_rounds(0)  # fewer decks in play may lower the most rounds
+
+    def _drop_what_cannot_apply(self) -> None:
+        """A module chosen that no longer applies (fewer seats than Harley Quinn needs) is switched off; the draw
+        then greys it with the reason."""
+        for m in [m for m, on in self.modules.items() if on]:
+            config = self.config()
+            if self.host.ctx.setup_refusal({**config, "modules": [x for x in config["modules"] if x != m]}) == "" \
+                    and self.host.ctx.setup_refusal(config):
+                self.modules[m] = False
+        self._draw()
 
     def change_rounds(self, delta: int) -> None:
         lo, hi = self.host.ctx.setup_limits(self.config())["rounds"]  # the engine's: decks the modules bring

@@ -177,6 +177,7 @@ class WatsonHolmesHost(GameHost):
         board's rows (every row's box is there from the start: a row filling in moves no other), the players'
         rows, the action bar. `shown` (no opening to hide it): the status, the first row and the action bar now."""
         self.table = WhTable(size=self.size)
+        self.table.ids.case_file.bind(on_release=lambda *_: self.open_case_file())
         self.rows_drawn = 1 if shown else 0
         self.drawn = {"_board", "_actions"} if shown else set()
         for _ in range(self.rows_drawn, len(self._rows(self.case())) + 1):  # the locations' rows, then the stops
@@ -184,6 +185,15 @@ class WatsonHolmesHost(GameHost):
         for part in ("_players", "_actions"):
             if part not in self.drawn:
                 self.pieces.add(partial(self._draw_part, part))
+
+    def open_case_file(self) -> None:
+        """The opening's text and the case's questions, one tap away for the whole game (replayable)."""
+        from kiosk.games.watson_holmes.case_file import CaseFile
+
+        if self.ctx.playing:
+            dialog = CaseFile(self)
+            self.ctx.opened(dialog)
+            dialog.open(animation=False)
 
     def _next_row(self) -> None:
         self.rows_drawn += 1

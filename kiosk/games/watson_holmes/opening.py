@@ -19,6 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from audio.captions import CaptionState, estimate_duration, split_sentences
 from engines.watson_holmes.content import Case, Text
+from kiosk.games.watson_holmes.case_file import case_parts
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -42,11 +43,7 @@ class WhOpening(BoxLayout):
                  on_begin: Callable[[], None], **kw: Any) -> None:
         super().__init__(**kw)
         self.tr, self.lang, self.on_begin = tr, lang, on_begin
-        questions = "\n".join(f"{q.number}. {_pick(q.text, lang)}" for q in case.questions)
-        parts = [("intro", _pick(case.intro, lang), case.intro_audio),
-                 ("questions", questions, case.questions_audio),
-                 ("rules", _pick(case.special_rules, lang), "")]
-        self.parts = [(key, text, audio) for key, text, audio in parts if text.strip()]
+        self.parts = case_parts(case, lambda text: _pick(text, lang))
         self.sentences: list[tuple[int, str, float, float]] = []  # part, sentence, start, end
         t = 0.0
         for i, (_key, text, _audio) in enumerate(self.parts):

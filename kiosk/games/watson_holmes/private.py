@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -26,12 +26,10 @@ from engines.watson_holmes.actions import (
     SubmitAnswers,
 )
 from engines.watson_holmes.content import Text
+from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
 from table.table import handover
-
-if TYPE_CHECKING:
-    from kiosk.games.watson_holmes.host import WatsonHolmesHost
 
 ANYTIME = (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)
 
@@ -44,8 +42,8 @@ def text_label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = Fals
 
 
 class PrivateFlows:
-    def __init__(self, host: WatsonHolmesHost) -> None:
-        self.host = weakref.proxy(host)  # held by its host: strong, the two kept a closed screen cyclic
+    def __init__(self, host: WhScreen) -> None:
+        self.host: WhScreen = weakref.proxy(host)  # held by its host: strong, the two kept a closed screen cyclic
 
     @property
     def ctx(self) -> Any:

@@ -3,7 +3,7 @@ variants; made once and kept for the next W&H screen (kiosk/widgets/kept_form.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -11,11 +11,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.theme import BODY, LEAD, SMALL, TButton
-
-if TYPE_CHECKING:
-    from kiosk.games.watson_holmes.host import WatsonHolmesHost
 
 
 def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
@@ -31,7 +29,7 @@ class WhSetup(KeptForm, BoxLayout):
     """Case, player count and names, expert variant; then start. Made once and kept for the next W&H screen
     (kiosk/widgets/kept_form.py); a tap changes the choices in place."""
 
-    def __init__(self, host: WatsonHolmesHost) -> None:
+    def __init__(self, host: WhScreen) -> None:
         super().__init__(orientation="vertical", padding=(dp(40), dp(12)), spacing=dp(10))
         self.host = host
         self.cases = host.cases()

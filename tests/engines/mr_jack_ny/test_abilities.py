@@ -41,7 +41,7 @@ def test_swapper_swaps_a_neighbour_with_any_other_piece() -> None:
     refused(state, UseAbility(D, target="grant", other="grant"), "swap_same")
     refused(state, UseAbility(D, target="swapper", other="grant"), "swap_target")
     refused(state, UseAbility(D, target="grant"), "swap_same")
-    refused(state, UseAbility(D, target="nobody", other="grant"), "unknown_character")
+    refused(state, UseAbility(D, target="nobody", other="grant"), "bad_value")  # not a piece: its declaration
     refused(nxt, UseAbility(D, target="beach", other="smith"), "ability_twice")
     ended = act(nxt, EndTurn(D))
     assert ended.plays[-1].ability_used and ended.plays[-1].character == "swapper"
@@ -74,7 +74,7 @@ def test_grant_flips_a_lamp_building_or_subway_tile_into_a_garden() -> None:
     nxt = act(state, UseAbility(D, tile="subway"))
     assert ENGINE.view(nxt, None)["tiles"]["subway"] == {"supply": 4, "board": 2, "gardens": 1}
     refused(state, UseAbility(D, tile="building"), "no_tile_on_board")  # no building on the board yet
-    refused(state, UseAbility(D, tile="tree"), "bad_tile")
+    refused(state, UseAbility(D, tile="tree"), "bad_value")  # not a tile kind: its declaration refuses it
     refused(state, UseAbility(D), "bad_tile")
     lamp = act(state, UseAbility(D, tile="lamp"))
     assert lamp.tiles.count("gardens", "lamp") == 1 and lamp.tiles.count("board", "lamp") == 1

@@ -69,7 +69,7 @@ def test_arrest_only_by_the_detective_on_his_turn_and_not_of_the_mover_itself() 
     assert info.value.code == "arrest_self"
     with pytest.raises(RuleError) as info:
         step(state, Arrest(D, "nobody"))
-    assert info.value.code == "unknown_character"
+    assert info.value.code == "bad_value"  # not a character: its declaration refuses it
     state = act(state, EndTurn(D), Pick(J, state.remaining()[0]))
     with pytest.raises(RuleError) as info:
         step(state, Arrest(J, rest[2]))

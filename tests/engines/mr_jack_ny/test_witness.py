@@ -86,7 +86,7 @@ def test_witness_call_only_at_round_end_and_only_real_characters() -> None:
     state = at_witness()
     with pytest.raises(RuleError) as info:
         step(state, CallWitness(TABLE, frozenset({"moriarty"})))
-    assert info.value.code == "unknown_character" and HANGUL.search(info.value.ko)
+    assert info.value.code == "bad_value" and HANGUL.search(info.value.ko)  # not a character: its declaration
     with pytest.raises(RuleError):
         step(state, CallWitness(0, frozenset()))
 

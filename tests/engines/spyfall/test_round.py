@@ -236,7 +236,7 @@ def test_joker_reveal_only_while_the_clock_runs() -> None:
     t.fails(A.RevealJoker(JUAN, t.at()), "not_joker")
     t.do(A.RevealJoker(ANN, t.at()))
     assert not t.r.clock.running and t.r.phase == "guess" and E.to_move(t.state) == {ANN}
-    t.fails(A.GuessLocation(ANN, "gotham", t.at()), "bad_location")
+    t.fails(A.GuessLocation(ANN, "gotham", t.at()), "bad_value")  # not on the list: its declaration refuses it
 
 
 def test_every_seat_sees_only_its_own_card() -> None:

@@ -52,7 +52,7 @@ def test_empty_card_on_foot_or_by_carriage() -> None:
     assert walked.occupant("1").bid == 0 and walked.players[0].carriages == 10
     rode, _ = play(state, Visit(0, "1", 4))
     assert rode.occupant("1").bid == 4 and rode.players[0].carriages == 6
-    refused(state, Visit(0, "1", -1), "bad_carriages")
+    refused(state, Visit(0, "1", -1), "bad_value")  # its declaration (number 0..99) refuses it before the rules
 
 
 def test_outbidding_needs_more_carriages_and_one_beats_a_walker() -> None:

@@ -40,7 +40,7 @@ def test_a_game_without_its_own_screen_is_played_from_the_declarations(nim: Any)
     driver.tap("gen_start")
     session = driver.app.table
     assert session is not None and [p["name"] for p in session.view(None)["common"]["players"]] == [
-        "1번 플레이어", "2번 플레이어", "3번 플레이어"]
+        "플레이어 1", "플레이어 2", "플레이어 3"]
     assert driver.find("gen_offer_take_0") and not driver.find_all("gen_offer_take_1")
     _check(driver, "generic_play")
     driver.tap("gen_offer_take_0")  # take 1, 2 or 3: the values, labelled

@@ -129,7 +129,7 @@ def test_setup_form_starts_with_default_seats(driver: Any) -> None:
     driver.tap("spy_start")
     session = driver.app.table
     assert session is not None
-    assert list(session.state.players) == ["1번 플레이어", "후안", "3번 플레이어", "4번 플레이어", "5번 플레이어"]
+    assert list(session.state.players) == ["플레이어 1", "후안", "플레이어 3", "플레이어 4", "플레이어 5"]
 
 
 def test_four_player_digital_round_by_touch(driver: Any) -> None:

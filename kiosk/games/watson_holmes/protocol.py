@@ -1,0 +1,38 @@
+"""What the set-up form and the private flows need of the Watson & Holmes screen (kiosk/games/watson_holmes/
+host.py), so that they import nothing of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from kivy.uix.modalview import ModalView
+
+from engines.core import Action, Step
+from engines.watson_holmes.content import Case, Text
+from kiosk.hosting import HostContext
+from table.table import Table
+
+
+class WhScreen(Protocol):
+    ctx: HostContext
+
+    @property
+    def running(self) -> Table: ...
+
+    def tr(self, key: str, **params: Any) -> str: ...
+
+    def pick(self, text: Text | None) -> str: ...
+
+    def cases(self) -> list[Case]: ...
+
+    def case(self) -> Case: ...
+
+    def name(self, seat: int) -> str: ...
+
+    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
+             danger: bool = False) -> Step[Any] | None: ...
+
+    def start_game(self, case_id: str, names: list[str], expert: bool, play_on: bool = False) -> None: ...
+
+    def close_menu(self, menu: ModalView) -> None: ...

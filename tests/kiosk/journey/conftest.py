@@ -1,0 +1,1 @@
+"""Journey tests use the `driver` fixture from tests/kiosk/conftest.py."""

@@ -1,0 +1,58 @@
+"""Issue 37 part 3: the case file stays at the table (Watson & Holmes). After the opening, the intro and the case's
+questions are one tap away on the board for the whole game, and the opening can be heard again. Taps only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _closed(driver: Any) -> None:
+    from kivy.uix.modalview import ModalView
+
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))
+
+
+def test_case_file_on_the_board_with_questions_and_replay(driver: Any) -> None:
+    driver.app.host("watson_holmes")
+    driver.wait_screen("host")
+    driver.tap("wh_case_case_01")
+    driver.tap("wh_count_3")
+    for i, name in enumerate(("지수", "민호", "서연")):
+        driver.fill(f"wh_name_{i}", name)
+    driver.tap("wh_start")
+    table = driver.app.table
+    case = table.game.pack["cases/case_01"]
+    for _ in range(3):  # the guests skip the opening's parts: its text is gone from the screen then
+        if driver.find("wh_open_begin").disabled:
+            driver.tap("wh_open_skip")
+    driver.tap("wh_open_begin")
+    driver.find("wh_loc_1")
+    question = f"{case.questions[0].number}. {case.questions[0].text.ko}"
+    assert not any(question in t for t in driver.texts())
+
+    narrator = driver.app.narrator
+    spoken: list[str] = []
+    if narrator is not None:
+        speak = narrator.speak
+        narrator.speak = lambda seg, interrupt=False: (spoken.append(seg.id), speak(seg, interrupt=interrupt))[1]
+    try:
+        driver.tap("wh_case_file")
+        intro = driver.find("wh_case_file_intro").text
+        assert intro == case.intro.ko
+        assert question in driver.find("wh_case_file_questions").text
+        assert all(f"{q.number}. " in driver.find("wh_case_file_questions").text for q in case.questions)
+        shot = driver.screenshot("journey_wh_case_file")
+        assert shot.stat().st_size > 5000 and driver.small_targets() == [] and driver.overflowing_labels() == []
+        driver.tap("wh_case_file_replay")
+        if narrator is not None:
+            assert spoken[:2] == ["wh.case_01.intro", "wh.case_01.questions"]
+        driver.tap("wh_case_file_close")
+        _closed(driver)
+    finally:
+        if narrator is not None:
+            del narrator.speak
+    assert table.outcome is None and driver.find("wh_loc_1")
