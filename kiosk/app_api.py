@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from content.i18n_catalog import Translator
     from content.loader import Library
+    from kiosk.content_load import ContentLoad
     from table.notices import Notice
     from table.settings import Settings
     from table.table import Table
@@ -30,6 +31,7 @@ class KioskApp(Protocol):
     table: Table
     translator: Translator
     library: Library  # a property of the app: waits for the content while it loads
+    content: ContentLoad
     now: Callable[[], float]
     sm: Any  # the ScreenManager
     root_layout: Any

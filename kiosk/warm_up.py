@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kiosk.app import TableHostApp
+    from kiosk.app_api import KioskApp
 
 
-def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
+def warm_steps(app: KioskApp) -> Iterator[Callable[[], Any]]:
     """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
@@ -59,7 +59,7 @@ def warm_steps(app: TableHostApp) -> Iterator[Callable[[], Any]]:
 KEEPS_ITS_FORM = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
 
 
-def library_off_screen(app: TableHostApp) -> None:
+def library_off_screen(app: KioskApp) -> None:
     """The library's cards and filter buttons made at the size the library is shown at (kept by its Keep: its first
     visit finds them made). Not while it is on show."""
     if app.sm.current == "library":
@@ -69,14 +69,14 @@ def library_off_screen(app: TableHostApp) -> None:
     screen.refresh()
 
 
-def draw_off_screen(app: TableHostApp, name: str) -> None:
+def draw_off_screen(app: KioskApp, name: str) -> None:
     """Draw a screen not on show once, into a texture nobody sees: its labels' texts are drawn (at their laid-out
     width) before its first visit."""
     if app.sm.current != name:
         app.get_screen(name).export_as_image()
 
 
-def open_off_screen(app: TableHostApp, game_id: str) -> None:
+def open_off_screen(app: KioskApp, game_id: str) -> None:
     """Build a game's screen in the host frame without showing it, at the size it is shown at (laid out and its
     texts drawn in the frame after): what it keeps for the next screen (its set-up form, 20-45 ms of UI-thread
     CPU in the tap's frame otherwise) is made now. Not while a game is on (the frame would attach it) or the host
@@ -88,7 +88,7 @@ def open_off_screen(app: TableHostApp, game_id: str) -> None:
     screen.open_game(game_id)
 
 
-def draw_and_close(app: TableHostApp, game_id: str) -> None:
+def draw_and_close(app: KioskApp, game_id: str) -> None:
     """Draw the screen `open_off_screen` built once, into a texture nobody sees (the first drawing of its
     widgets, ~15 ms of UI-thread CPU here, is not in the frame of the first tap on the game), then close it."""
     screen = app.get_screen("host")
