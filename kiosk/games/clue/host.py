@@ -120,10 +120,12 @@ class ClueSetup(KeptForm, BoxLayout):
             row.add_widget(b)
             self.level_buttons[level] = b
         self.add_widget(row)
-        self.tablet_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=None, height=dp(26))
-        self.level_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=None, height=dp(26))
-        self.add_widget(self.tablet_why)
-        self.add_widget(self.level_why)
+        whys = BoxLayout(size_hint_y=None, height=dp(26), spacing=dp(8))  # one line: the form fits under the bar
+        self.tablet_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
+        self.level_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
+        whys.add_widget(self.tablet_why)
+        whys.add_widget(self.level_why)
+        self.add_widget(whys)
 
     def tablet_reason(self, k: int) -> str:
         """Why `k` tablet detectives cannot sit at this table now ("" when they can)."""
