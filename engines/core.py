@@ -213,10 +213,10 @@ _SPECS: dict[type, dict[str, FieldSpec]] = {}
 
 
 def bad_value(name: str, field_name: str, ko: str, en: str, **params: Any) -> UnknownActionError:
-    """A value its field's declaration refuses; the Korean message says what the value must be (the field's
-    name, an English identifier, only in the English one and in `params`)."""
-    return UnknownActionError("bad_value", "행동의 값이 잘못됐어요: " + ko, "{field}: " + en, name=name, field=field_name,
-                              **params)
+    """A value its field's declaration refuses; both messages say what the value must be, for people: the field's
+    name and the value (internal identifiers) stay in `params`, for logs and tests."""
+    return UnknownActionError("bad_value", "행동의 값이 잘못됐어요: " + ko, "The action's value is wrong: " + en,
+                              name=name, field=field_name, **params)
 
 
 def check_values(action: Action, seats: Sequence[int],
@@ -240,26 +240,26 @@ def _check_value(name: str, field_name: str, spec: FieldSpec, value: Any, seats:
     is_int = isinstance(value, int) and not isinstance(value, bool)
     kind = spec.kind
     if kind == "seat" and not (is_int and (value in seats or (spec.optional and value == -1))):
-        raise bad_value(name, field_name, "없는 자리예요.", "no such seat ({value}).", value=repr(value))
+        raise bad_value(name, field_name, "없는 자리예요.", "no such seat.", value=repr(value))
     if kind == "number" and not (is_int and (spec.lo is None or value >= spec.lo)
                                  and (spec.hi is None or value <= spec.hi)):
         raise bad_value(name, field_name, "{lo}부터 {hi}까지의 수여야 해요.",
-                        "must be a whole number from {lo} to {hi} ({value}).", lo=spec.lo, hi=spec.hi,
+                        "it must be a whole number from {lo} to {hi}.", lo=spec.lo, hi=spec.hi,
                         value=repr(value))
     if kind == "choice" and value not in spec.values:
-        raise bad_value(name, field_name, "고를 수 없는 값이에요.", "must be one of {values} ({value}).",
+        raise bad_value(name, field_name, "고를 수 없는 값이에요.", "that value cannot be chosen.",
                         values=", ".join(spec.values), value=repr(value))
     if kind == "flag" and not isinstance(value, bool):
-        raise bad_value(name, field_name, "예 또는 아니요여야 해요.", "must be yes or no.")
+        raise bad_value(name, field_name, "예 또는 아니요여야 해요.", "it must be yes or no.")
     if kind in ("ref", "text") and not isinstance(value, str):
-        raise bad_value(name, field_name, "글자여야 해요.", "must be text.")
+        raise bad_value(name, field_name, "글자여야 해요.", "it must be text.")
     if kind == "ref" and not (spec.optional and value == ""):
         known = ids(spec.of)
         if known is not None and value not in known:
-            raise bad_value(name, field_name, "이 게임에 없는 이름이에요.", "{value} is not in this game.",
+            raise bad_value(name, field_name, "이 게임에 없는 이름이에요.", "that name is not in this game.",
                             value=value)
     if kind == "moment" and not (isinstance(value, (int, float)) and not isinstance(value, bool)):
-        raise bad_value(name, field_name, "시각이어야 해요.", "must be a moment.")
+        raise bad_value(name, field_name, "시각이어야 해요.", "it must be a moment.")
 
 
 @dataclass(frozen=True)
