@@ -288,6 +288,8 @@ class TableHostApp(App):
     def reset_for(self, data_dir: Path) -> None:
         """Back to a fresh attract screen on another data folder (tests; table turnover builds on it)."""
         self.dismiss_dialogs()
+        if getattr(self, "staff_calls", None) is not None:
+            self.staff_calls.acknowledge()  # the last table's call and its sign go with it
         self.sounds = []
         if self.keyboard is not None:
             self.keyboard.close()
