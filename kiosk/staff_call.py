@@ -66,7 +66,7 @@ class StaffCalls:
         button.kind = "primary" if waiting else "normal"
         floor = getattr(self.app, "floor", None) is not None  # the floor's own button is in the bar then
         button.disabled = floor
-        button.width, button.opacity = (0, 0) if floor else (dp(150), 1)
+        button.width, button.opacity = (0, 0) if floor else (dp(110), 1)
 
 
 class CallDialog(OneUse):
