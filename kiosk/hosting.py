@@ -118,6 +118,9 @@ class HostContext:
         show the previous table's secrets)."""
         self.alive = False
         self.table.unsubscribe(self._on_change)
+        if self.host is not None:
+            self.table.tablet_allows = None  # like the pacing below, a bound method of this screen
+            self.table.pace(None)  # the pacing was this screen's (a bound method: it kept the closed screen alive)
         if self._tablet_event is not None:
             self._tablet_event.cancel()
             self._tablet_event = None
