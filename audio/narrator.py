@@ -304,6 +304,10 @@ class Narrator:
             log.warning("unknown sound %r", name)
             return None
 
+    def stop_sounds(self) -> None:
+        """Stop the sound effects playing (a table turnover: the last table's fanfare is not the next guests')."""
+        self.mixer.stop_all(channel="effect")
+
     @property
     def audible(self) -> bool:
         return self.mixer.audible

@@ -365,10 +365,12 @@ class Mixer:
         with self._cond:
             self._cond.notify_all()
 
-    def stop_all(self) -> None:
+    def stop_all(self, channel: str | None = None) -> None:
+        """Stop what plays (on one channel, or all)."""
         with self._cond:
             for p in self._active:
-                p.stopped = True
+                if channel is None or p.channel == channel:
+                    p.stopped = True
             self._cond.notify_all()
 
     def close(self) -> None:

@@ -1,6 +1,6 @@
 """Sounds we make ourselves (no downloaded assets): synthesised in pure Python at the mixer rate, once.
 
-    SOUNDS = {"timer_warning", "alarm", "your_turn", "reveal", "winner"}
+    SOUNDS = {"timer_warning", "alarm", "your_turn", "reveal", "winner", "staff_call"}
     narrator.play_sound("your_turn")   # mixed over narration (effect channel), never cutting it
 """
 
@@ -70,13 +70,19 @@ def winner() -> Clip:
     return _render(arp + chord, 1.4, decay=1.8, harmonics=(1.0, 0.4, 0.15))
 
 
+def staff_call() -> Clip:
+    """A guest called staff: a three-note door chime (G5 E5 C5), about 1.2 s, heard at the counter."""
+    notes = [(i * 0.3, f, 0.6, 1.0) for i, f in enumerate((784.0, 659.3, 523.3))]
+    return _render(notes, 1.2, decay=3.0, harmonics=(1.0, 0.5, 0.1))
+
+
 SOUNDS: dict[str, Callable[[], Clip]] = {
     "timer_warning": timer_warning,
     "alarm": alarm,
     "your_turn": your_turn,
     "reveal": reveal,
     "winner": winner,
-    "staff_call": your_turn,  # a guest called staff (kiosk/staff_call.py): the bright chime, heard at the counter
+    "staff_call": staff_call,  # a guest called staff (kiosk/staff_call.py)
 }
 
 

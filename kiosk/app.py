@@ -295,6 +295,8 @@ class TableHostApp(App):
             self.keyboard.close()
         if self.narration is not None:
             self.narration.hush()  # not a word of the last table's narration reaches the next guests
+        if self.narrator is not None and hasattr(self.narrator, "stop_sounds"):
+            self.narrator.stop_sounds()  # nor its sounds
         self.use_data_dir(data_dir)  # the table lets its game go (it resumed from its journal, if ever)
         self.set_lang(self.settings.lang)  # as a turnover does: the keyboard's layout too, not only the texts
         self.start_floor()

@@ -109,6 +109,14 @@ class VoiceBridge:
         self.update_context()
 
     def press(self) -> None:
+        """The mic button went down: the guest wants to talk now, so the narration stops (the microphone is
+        deaf while the kiosk speaks; "다시 읽어줘" reads it again)."""
+        narrator = self.app.narrator
+        if narrator is not None and hasattr(narrator, "stop"):
+            try:
+                narrator.stop()
+            except Exception:
+                log.exception("narration not stopped for the mic")
         self.controller.press()
 
     def release(self) -> None:

@@ -22,7 +22,7 @@ from kiosk.hosting import GameHost, HostContext
 from kiosk.staff_call import calls_of
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.dismantle import closed_widgets, forget_detached_field
-from kiosk.widgets.theme import LEAD, TEXT
+from kiosk.widgets.theme import LEAD, PHONES_BUTTON, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ class HostScreen(Screen):
         off = app is None or app.phones is None
         phones = self.ids.phones
         phones.disabled = off or self.host_widget is None  # set-up too
-        phones.opacity, phones.width = (0, 0) if off else (1, dp(140))
+        phones.opacity, phones.width = (0, 0) if off else (1, dp(PHONES_BUTTON))
         if app is not None:
             calls_of(app).show()  # the call button (hidden when the floor's is there) and the sign
 

@@ -49,6 +49,7 @@ RADIUS = dp(14)
 TOUCH_MIN = dp(56)  # comfortably above the 48 dp minimum; the sweep fails smaller targets
 BUTTON_H = dp(64)
 BUTTON_BIG_H = dp(84)
+PHONES_BUTTON = 140  # dp: the host bar's 휴대폰 button (host.kv, and shown again by kiosk/screens/host.py)
 
 
 def luminance(rgb: tuple[float, ...]) -> float:

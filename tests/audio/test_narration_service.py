@@ -276,3 +276,17 @@ def test_pause_drops_the_buffered_tail_and_resume_replays_it_exactly() -> None:
         assert p.frames == clip.frames
     finally:
         mixer.close()
+
+
+def test_stop_sounds_ends_the_effects_and_leaves_the_narration(env: dict) -> None:
+    """A table turnover stops the last table's fanfare (the microphone opens again); the narration goes on."""
+    n, gate, synth = env["n"], env["gate"], env["synth"]
+    synth.per_char = 0.3
+    utt = n.say("효과음만 멈추고 안내는 계속합니다.")
+    chime = n.play_sound("winner")
+    assert chime is not None and wait_for(lambda: gate.muted)
+    n.stop_sounds()
+    assert chime.finished.wait(2) and chime.end_reason == "stopped"
+    assert not utt.done.is_set()
+    n.stop()
+    assert utt.done.wait(5) and wait_for(lambda: not gate.muted, timeout=2)

@@ -11,7 +11,8 @@ from audio.sounds import SOUNDS, sound
 
 @pytest.mark.parametrize(("name", "low", "high"),
                          [("timer_warning", 0.3, 0.6), ("alarm", 1.0, 2.0), ("your_turn", 0.5, 1.2),
-                          ("reveal", 0.8, 2.0), ("winner", 1.0, 2.0)])
+                          ("reveal", 0.8, 2.0), ("winner", 1.0, 2.0),
+                          ("staff_call", 1.0, 1.5)])
 def test_each_sound_is_audible_bounded_and_sized(name: str, low: float, high: float) -> None:
     clip = sound(name)
     assert clip.rate == RATE

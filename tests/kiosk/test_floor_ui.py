@@ -72,7 +72,7 @@ def test_staff_configure_the_floor_and_a_call_is_acknowledged(driver: Any, broke
         wait_for(lambda: state.calls, what="the call on the floor")
         call = next(iter(state.calls.values()))
         assert call["reason"] == "rules"
-        wait_for(lambda: state.status.get("game") == "secret_nim", what="the game in the status")
+        driver.wait_for(lambda: state.status.get("game") == "secret_nim", 15)  # the floor reports on its 1 s tick
         assert state.status["players"] == 2 and state.status["needs_staff"]
         driver.wait_for(lambda: driver.find("floor_call").text == "호출 중…", 3)
         driver.screenshot("floor_call_waiting")

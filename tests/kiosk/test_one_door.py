@@ -62,7 +62,6 @@ def test_an_arrest_from_the_screen_a_phone_and_voice_is_one_act_each_asked_once(
     from phones.channel import PhoneHub
     from tests.audio.voice_fakes import FakeEngine
     from tests.kiosk.test_phones_panel import Recorder
-    from tests.kiosk.test_voice_ui import say
     from tests.phones.helpers import admit
 
     app = driver.app
@@ -109,7 +108,12 @@ def test_an_arrest_from_the_screen_a_phone_and_voice_is_one_act_each_asked_once(
     try:
         driver.pump(3)
         card = table.game.pack["characters"].get(suspect)
-        say(controller, f"{card.name.ko} 범인")
+        # the narration (the detective's turn) is still speaking: holding the mic button silences it
+        app.voice.press()
+        driver.wait_for(lambda: not controller.gate.muted, 5)
+        controller.feed(f"{card.name.ko} 범인".encode())
+        controller.feed(b"")
+        app.voice.release()
         driver.pump(4)
         assert app.voice.confirm_dialog is not None and len(_questions(driver)) == 1 and calls == []
         driver.tap("confirm_yes")

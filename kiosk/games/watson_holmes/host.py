@@ -364,10 +364,10 @@ class WatsonHolmesHost(GameHost):
 
     def _player_row(self, seat: int, head: str, line: str, tall: bool, off: bool, acts_text: str) -> Panel:
         # seven rows must fit beside the board without reaching over the status line
-        row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 64),
-                    padding=dp(6 if tall else 4), spacing=dp(6))
+        row = Panel(orientation="horizontal", size_hint_y=None, height=dp(80 if tall else 62),
+                    padding=dp(6 if tall else 3), spacing=dp(6))
         info = BoxLayout(orientation="vertical")
-        info.add_widget(label(head, SMALL, height=34 if tall else 30, bold=True))
+        info.add_widget(label(head, SMALL, height=34 if tall else 28, bold=True))
         info.add_widget(label(line, SMALL, color=MUTED, height=30 if tall else 26))
         row.add_widget(info)
         acts = TButton(text=acts_text, test_id=f"wh_acts_{seat}", size_hint_x=None, width=dp(96), font_size=SMALL,

@@ -339,7 +339,7 @@ def test_modules_pride_window_and_harley_hunt(driver: Any) -> None:
     driver.wait_for(lambda: bool(driver.find_all("confirm_yes")))
     _confirm(driver)
     assert session.state.round.phase == "harley_talk"
-    driver.wait_for(lambda: any(re.fullmatch(r"0:[0-3]\d", t) for t in driver.texts()), timeout=5)  # the hunt clock
+    driver.wait_for(lambda: any(re.fullmatch(r"0:[0-3]\d", t) for t in driver.texts()), timeout=15)  # the hunt clock
     driver.tap("spy_point_now")
     _confirm(driver)
     suspect = others[2] if others[2] != facts.harley else others[3]
