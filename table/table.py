@@ -195,19 +195,14 @@ class Table:
     def end(self, later: bool = True, rematch: bool = False) -> None:
         """Close the game (finished or abandoned) and archive its journal (`later`: on the journal's worker);
         `rematch`: the same players play again at once (Change("ended", rematch=True): the phones stay)."""
-        session = self._session
-        if session is None:
-            return
-        session.unsubscribe(self._on_session)
-        self._session = None
-        self._pace = None
-        try:
-            session.end(later=later)
-        finally:
-            self._publish(Change("ended", rematch=rematch))
+        self._let_go(lambda session: session.end(later=later), Change("ended", rematch=rematch))
 
     def close(self) -> None:
         """Let the game go without ending it (the app stops, an error is recovered from): it resumes next time."""
+        self._let_go(lambda session: session.close(), Change("closed"))
+
+    def _let_go(self, finish: Callable[[Session], None], change: Change) -> None:
+        """The open game leaves the table (`finish` ends or closes it); subscribers hear `change` even if it fails."""
         session = self._session
         if session is None:
             return
@@ -215,9 +210,9 @@ class Table:
         self._session = None
         self._pace = None
         try:
-            session.close()
+            finish(session)
         finally:
-            self._publish(Change("closed"))
+            self._publish(change)
 
     def turnover(self) -> None:
         """The guests left: archive whatever is open (kept for statistics, never shown again). Never raises: what
