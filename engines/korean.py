@@ -131,20 +131,26 @@ def attach(word: Any, pair: str) -> str:
     return f"{word}{particle(word, pair)}"
 
 
-# A seat's default name (the same in every game: content/i18n/*/ui.yaml `common.seat_default`): a place, not a
-# person, so no honorific follows it ("플레이어 1에게", never "플레이어 1님에게").
-DEFAULT_SEAT = re.compile(r"(플레이어|Player) \d{1,2}")
+# A seat's default name (the same in every game: content/i18n/*/ui.yaml `common.seat_default`) and a tablet
+# seat's name (clue.setup.tablet_name "태블릿 4", mr_jack_ny.setup.tablet_name "잭(태블릿)"): a place or the tablet,
+# not a person, so no honorific follows it ("플레이어 1에게", "태블릿 4가", never "플레이어 1님에게", "태블릿 4님이").
+DEFAULT_SEAT = re.compile(r"(플레이어|Player|태블릿|Tablet) \d{1,2}")
+TABLET_ROLE = re.compile(r"\S+ ?\((태블릿|tablet)\)")
 
 
 def honorific(name: Any, pair: str = "") -> str:
-    """A person's name with 님 and then `pair`'s particle, or a seat's default name without 님:
-    honorific("지수", "이/가") == "지수님이", honorific("플레이어 2", "이/가") == "플레이어 2가"; `pair` may also be
+    """A person's name with 님 and then `pair`'s particle, or a seat's default name or a tablet seat's without 님:
+    honorific("지수", "이/가") == "지수님이", honorific("플레이어 2", "이/가") == "플레이어 2가", honorific("태블릿 4",
+    "이/가") == "태블릿 4가"; `pair` may also be
     plain text that follows either way ("에게")."""
     word = str(name)
-    plain = bool(DEFAULT_SEAT.fullmatch(word.strip()))
+    role = TABLET_ROLE.fullmatch(word.strip())
+    plain = bool(role or DEFAULT_SEAT.fullmatch(word.strip()))
     base = word if plain else f"{word}님"
     if "/" in pair:
-        return base + particle(word if plain else "님", pair)
+        # after a bracketed note the particle agrees with the word before it: "형사(태블릿)가", "잭(태블릿)이"
+        reads = word.strip().split("(")[0] if role else word if plain else "님"
+        return base + particle(reads, pair)
     return base + pair
 
 
