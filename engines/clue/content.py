@@ -21,9 +21,14 @@ class Card:
     en: str
     color: str = ""  # suspects only: the token colour (ko)
     color_en: str = ""
+    short: str = ""  # suspects: the name on their token on the kiosk's board ("" → the full name)
+    short_en: str = ""
 
     def name(self, lang: str = "ko") -> str:
         return self.en if lang == "en" else self.ko
+
+    def short_name(self, lang: str = "ko") -> str:
+        return (self.short_en if lang == "en" else self.short) or self.name(lang)
 
 
 @dataclass(frozen=True)
@@ -91,19 +96,19 @@ class CardSet:
         return None
 
 
-def _c(cid: str, ko: str, en: str, color: str = "", color_en: str = "") -> Card:
-    return Card(cid, ko, en, color, color_en)
+def _c(cid: str, ko: str, en: str, color: str = "", color_en: str = "", short: str = "", short_en: str = "") -> Card:
+    return Card(cid, ko, en, color, color_en, short, short_en)
 
 
 CLASSIC = CardSet(
     id="classic", ko="클래식", en="Classic",
     suspects=(
-        _c("scarlet", "미스 스칼렛", "Miss Scarlet", "빨간색", "red"),
-        _c("mustard", "머스타드 대령", "Colonel Mustard", "노란색", "yellow"),
-        _c("white", "화이트 부인", "Mrs. White", "하얀색", "white"),
-        _c("green", "그린 씨", "Mr. Green", "초록색", "green"),
-        _c("peacock", "피콕 부인", "Mrs. Peacock", "파란색", "blue"),
-        _c("plum", "플럼 교수", "Professor Plum", "보라색", "purple"),
+        _c("scarlet", "미스 스칼렛", "Miss Scarlet", "빨간색", "red", "스칼렛", "Scarlet"),
+        _c("mustard", "머스타드 대령", "Colonel Mustard", "노란색", "yellow", "머스타드", "Mustard"),
+        _c("white", "화이트 부인", "Mrs. White", "하얀색", "white", "화이트", "White"),
+        _c("green", "그린 씨", "Mr. Green", "초록색", "green", "그린", "Green"),
+        _c("peacock", "피콕 부인", "Mrs. Peacock", "파란색", "blue", "피콕", "Peacock"),
+        _c("plum", "플럼 교수", "Professor Plum", "보라색", "purple", "플럼", "Plum"),
     ),
     weapons=(
         _c("rope", "끈", "Rope"), _c("lead_pipe", "파이프", "Lead Pipe"), _c("knife", "칼", "Knife"),

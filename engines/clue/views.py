@@ -7,7 +7,8 @@ a shown card only in the suggester's and the shower's views.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.clue.content import SUSPECT, WEAPON
@@ -43,6 +44,36 @@ def _public(state: ClueState) -> dict[str, Any]:
         "winner": state.winner,
         "over": state.over,
     }
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the pieces stand on the physical board, as every view has it (public): per room of the set, in the
+    set's order, the suspects' tokens and the weapons in it; the tokens on their start spaces or in the corridors
+    (`out`, in the set's order); weapons in no room (`loose`: none in the rules, kept for a set that has any)."""
+
+    rooms: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+    out: tuple[str, ...]
+    loose: tuple[str, ...] = ()
+
+    def room(self, room: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(suspects, weapons) in `room`."""
+        for rid, suspects, weapons in self.rooms:
+            if rid == room:
+                return suspects, weapons
+        raise KeyError(room)
+
+
+def places(v: Mapping[str, Any]) -> Places:
+    """The board from a view's public part (`tokens`, `weapons`): a suggestion moved the named suspect and weapon
+    into the suggester's room (CLUE-31)."""
+    tokens: Mapping[str, str] = v["tokens"]
+    weapons: Mapping[str, str] = v["weapons"]
+    rooms = tuple((r, tuple(s for s in v["cards"]["suspects"] if tokens.get(s) == r),
+                   tuple(w for w in v["cards"]["weapons"] if weapons.get(w) == r)) for r in v["cards"]["rooms"])
+    known = set(v["cards"]["rooms"])
+    return Places(rooms, tuple(s for s in v["cards"]["suspects"] if tokens.get(s, "") not in known),
+                  tuple(w for w in v["cards"]["weapons"] if weapons.get(w, "") not in known))
 
 
 def view(state: ClueState, seat: int | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engines.clue import ENGINE
 from engines.clue.actions import Accuse, EnterRoom, Show, Suggest
 from engines.clue.solver import analyse
-from engines.clue.views import knowledge_for, knowledge_from_view
+from engines.clue.views import knowledge_for, knowledge_from_view, places
 from engines.core import CHANCE, RuleError
 from tests.engines.clue.helpers import game
 from tests.engines.conformance import check_rule_error, check_secrets, random_playthrough
@@ -33,9 +33,11 @@ def policy(state, rng: random.Random):  # type: ignore[no-untyped-def]
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(3, 6), mode=st.sampled_from(["digital", "physical"]))
 def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None:
-    """Covers CLUE-14, CLUE-41, CLUE-45, CLUE-53: in long random games secrets stay with their owners,
-    every card is in one place, eliminated players never get a turn, and each seat's notebook (rebuilt
-    from that seat's view alone) never contradicts the real deal (digital)."""
+    """Covers CLUE-14, CLUE-41, CLUE-45, CLUE-53, CLUE-31, CLUE-38: in long random games secrets stay with their
+    owners, every card is in one place, eliminated players never get a turn, every weapon stands in exactly one
+    room and every token in one room or outside them (the same board in every view), a suggestion leaves its
+    suspect and weapon in the suggester's room, and each seat's notebook (rebuilt from that seat's view alone)
+    never contradicts the real deal (digital)."""
     rng = random.Random(seed)
     state = game(n, mode=mode, seed=seed)
     for i in range(160):
@@ -48,6 +50,7 @@ def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None
         state = step.state
         if not state.over:
             assert state.turn not in state.eliminated
+        _board_holds(state, action, every_view=i % 8 == 0)
     if mode == "digital":
         every = sorted(c for h in state.hands for c in h) + sorted(state.envelope)
         assert sorted(every) == sorted(c.id for c in state.cards.cards)
@@ -57,6 +60,22 @@ def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None
             assert not a.contradiction
             for k, card in a.envelope().items():
                 assert state.envelope[k] == card
+
+
+def _board_holds(state, action, every_view: bool) -> None:  # type: ignore[no-untyped-def]
+    """Every weapon in exactly one room, every token in one room or outside them, the same board in every view; a
+    suggestion's suspect and weapon in the suggester's room."""
+    rooms = state.cards.ids(2)
+    assert len(state.weapons) == len(state.cards.weapons) and all(r in rooms for r in state.weapons)
+    assert len(state.tokens) == len(state.cards.suspects) and all(r == "" or r in rooms for r in state.tokens)
+    board = places(ENGINE.view(state, None))
+    assert sorted(w for _, _, ws in board.rooms for w in ws) == sorted(state.cards.ids(1)) and not board.loose
+    assert sorted([s for _, ss, _ in board.rooms for s in ss] + list(board.out)) == sorted(state.cards.ids(0))
+    if every_view:
+        assert all(places(ENGINE.view(state, seat)) == board for seat in range(len(state.players)))
+    if isinstance(action, Suggest):
+        room = state.history[-1].room
+        assert action.suspect in board.room(room)[0] and action.weapon in board.room(room)[1]
 
 
 @settings(max_examples=10, deadline=None)
