@@ -311,12 +311,27 @@ class Offer:
     private: bool = False
 
 
+class GamePart:
+    """Base of a game's own part of a view, typed: a frozen dataclass whose fields are the game's public facts
+    and the seat's private ones, each declared once and read by attribute on every frontend (tablet, phone,
+    voice, bots). A field whose default is None is a fact only some views hold (Jack's identity): it is left
+    out of the JSON while None, so a view without it has no such key. `to_dict` is the JSON for the wire."""
+
+    def to_dict(self) -> dict[str, Any]:
+        assert dataclasses.is_dataclass(self)
+        return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if not (f.default is None and getattr(self, f.name) is None)}
+
+
+G = TypeVar("G", bound=GamePart)
+
+
 @dataclass(frozen=True)
 class View:
-    """What one seat may see (`seat` None: the shared table screen). The shared part is typed; `detail`
-    is the game's own part. `table` (the shared screen's offers) is public: the same in every view.
-    `mine`: the seat's private part as display parts (its card, hand, notes…), what its private screen
-    shows first; empty in the table view."""
+    """What one seat may see (`seat` None: the shared table screen). The shared part is typed; the game's own
+    part is `game` (a `GamePart`) or, for a game not yet typed, the mapping `detail`. `table` (the shared
+    screen's offers) is public: the same in every view. `mine`: the seat's private part as display parts (its
+    card, hand, notes…), what its private screen shows first; empty in the table view."""
 
     seat: int | None
     players: tuple[Player, ...]
@@ -327,18 +342,34 @@ class View:
     table: tuple[Offer, ...] = ()
     mine: tuple[Part, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=dict)
+    game: GamePart | None = None
 
     def name(self, seat: int) -> str:
         return self.players[seat].name if 0 <= seat < len(self.players) else ""
 
+    def part(self, cls: type[G]) -> G:
+        """The game's typed part, as the game's own class (a screen or bot knows its game's)."""
+        if not isinstance(self.game, cls):
+            raise TypeError(f"this view's game part is not a {cls.__name__}")
+        return self.game
+
+    def own(self) -> dict[str, Any]:
+        """JSON of the game's own part."""
+        if self.game is not None:
+            return self.game.to_dict()
+        data = to_jsonable(self.detail)
+        assert isinstance(data, dict)
+        return data
+
     def common(self) -> dict[str, Any]:
-        data = to_jsonable({f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "detail"})
+        data = to_jsonable({f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                            if f.name not in ("detail", "game")})
         assert isinstance(data, dict)
         return data
 
     def to_dict(self) -> dict[str, Any]:
         """JSON: the game's own keys as before, and the shared part under "common"."""
-        out = dict(to_jsonable(self.detail))
+        out = self.own()
         out["common"] = self.common()
         return out
 
@@ -483,7 +514,7 @@ class Engine(ABC, Generic[S]):
         """Who the game waits for (default: the seats to move, asked for `what`=the phase)."""
         return ()
 
-    def make_view(self, state: S, seat: int | None, phase: str, detail: Mapping[str, Any],
+    def make_view(self, state: S, seat: int | None, phase: str, detail: Mapping[str, Any] | GamePart,
                   scores: Sequence[int] = (), catalogs: Mapping[str, Sequence[Named]] | None = None,
                   prompts: Sequence[Prompt] | None = None, mine: Sequence[Part] = ()) -> View:
         if seat is None and mine:
@@ -496,7 +527,8 @@ class Engine(ABC, Generic[S]):
                     prompts=tuple(prompts), scores=tuple(scores),
                     catalogs={k: tuple(v) for k, v in (catalogs or {}).items()},
                     table=self.table_offers(state) if self.outcome(state) is None else (), mine=tuple(mine),
-                    detail=detail)
+                    detail={} if isinstance(detail, GamePart) else detail,
+                    game=detail if isinstance(detail, GamePart) else None)
 
     # -- provided
     def view(self, state: S, seat: int | None) -> dict[str, Any]:

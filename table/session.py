@@ -25,7 +25,7 @@ from typing import Any
 
 from content.loader import Game, Library
 from engines import find_engine
-from engines.core import CHANCE, Action, Engine, Outcome, Step, stamp
+from engines.core import CHANCE, Action, Engine, Outcome, Step, View, stamp
 from table.journal import DAMAGED, Journal, archive, close_into, move_aside, open_journal, replace
 from table.notices import Notice, add
 from table.storage import journal_problem, renew_journal_folder
@@ -132,6 +132,7 @@ class Session:
         self._listeners: list[Listener] = []
         self._views_of: Any = None  # the state `_views` were made from
         self._views: dict[int | None, dict[str, Any]] = {}
+        self._observed: dict[int | None, View] = {}
         self._legal: dict[int, tuple[Action, ...]] = {}  # per seat, from the same state as `_views`
 
     # ------------------------------------------------------------ creation
@@ -322,14 +323,23 @@ class Session:
     def outcome(self) -> Outcome | None:
         return self.engine.outcome(self.state)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The engine's view of the current state for `seat`; read-only: the same dict is handed to every
-        caller until the state changes (screens ask several times per redraw; states are immutable)."""
+    def observe(self, seat: int | None) -> View:
+        """The engine's typed view of the current state for `seat` (the same object until the state changes:
+        screens ask several times per redraw; states are immutable)."""
         state = self.state
         self._same_state(state)
+        view = self._observed.get(seat)
+        if view is None:
+            view = self._observed[seat] = self.engine.observe(state, seat)
+        return view
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """`observe`'s JSON (`Engine.view`); read-only: the same dict is handed to every caller until the state
+        changes."""
+        typed = self.observe(seat)  # first: a new state empties both
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self.engine.view(state, seat)
+            view = self._views[seat] = typed.to_dict()
         return view
 
     def legal(self, seat: int) -> list[Action]:
@@ -344,7 +354,7 @@ class Session:
 
     def _same_state(self, state: Any) -> None:
         if self._views_of is not state:
-            self._views_of, self._views, self._legal = state, {}, {}
+            self._views_of, self._views, self._observed, self._legal = state, {}, {}, {}
 
     def _publish(self, step: Step[Any] | None, channel: Any = None) -> None:
         for fn in list(self._listeners):

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from content.i18n_catalog import Translator
 from engines.bots import Bot, find_bot
-from engines.core import CHANCE, Action, Engine, Outcome, RuleError, Step
+from engines.core import CHANCE, Action, Engine, Outcome, RuleError, Step, View
 from table import seats as tablet
 from table.journal import Journal
 from table.notices import Notice
@@ -385,7 +385,12 @@ class Table:
     def outcome(self) -> Outcome | None:
         return self._session.outcome if self._session is not None else None
 
+    def observe(self, seat: int | None) -> View:
+        """What `seat` may see now, typed (a game's typed part: `observe(seat).part(ItsView)`)."""
+        return self._need().observe(seat)
+
     def view(self, seat: int | None) -> dict[str, Any]:
+        """`observe`'s JSON."""
         return self._need().view(seat)
 
     def legal(self, seat: int) -> list[Action]:

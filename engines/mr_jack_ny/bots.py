@@ -24,13 +24,13 @@ narrows the legal actions it hands the bot (bench/bots.py narrows them by `Stree
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engines.bots import Bot, Level, named, pick
 from engines.core import Action, View
 from engines.mr_jack_ny.state import ACT, PICK, ROUNDS
+from engines.mr_jack_ny.views import JackView, Role
 
 
 @dataclass(frozen=True)
@@ -43,22 +43,21 @@ class Style:
 
 def make(style: Style) -> Bot:
     def bot(view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        d = view.detail
-        if d.get("me") == "jack":
+        d = view.part(JackView)
+        if d.me == "jack":
             return _jack(style, d, legal, rng)
         return _detective(style, d, legal, rng)
     return bot
 
 
-def _later(d: Mapping[str, Any], role: str) -> bool:
+def _later(d: JackView, role: Role) -> bool:
     """Whether `role` still has a turn this round after the current one."""
-    order = d["track"][int(d["round"]) - 1]["order"]
-    return role in order[int(d["turn"]) + 1:]
+    return role in d.track[d.round - 1].order[d.turn + 1:]
 
 
-def _last_chance(d: Mapping[str, Any]) -> bool:
+def _last_chance(d: JackView) -> bool:
     """The detective's last turn of the game."""
-    return int(d["round"]) >= ROUNDS and not _later(d, "detective")
+    return d.round >= ROUNDS and not _later(d, "detective")
 
 
 def _finish(style: Style, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -68,17 +67,17 @@ def _finish(style: Style, legal: Sequence[Action], rng: random.Random) -> Action
     return pick(legal, "end_turn") or legal[0]
 
 
-def _detective(style: Style, d: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-    suspects = list(d.get("my_suspects", []))
-    if d["phase"] == PICK:
+def _detective(style: Style, d: JackView, legal: Sequence[Action], rng: random.Random) -> Action:
+    suspects = list(d.my_suspects or ())
+    if d.phase == PICK:
         cards = [str(getattr(a, "character", "")) for a in named(legal, "pick")]
         want = cards
         if len(suspects) == 1:
             want = [c for c in cards if c != suspects[0]] or cards  # a card to arrest with
-        elif style.deny and d["witness"] == "dark" and _later(d, "jack"):
+        elif style.deny and d.witness == "dark" and _later(d, "jack"):
             want = [c for c in cards if c in suspects] or cards
         return pick(legal, "pick", character=rng.choice(want)) or legal[0]
-    if d["phase"] != ACT:
+    if d.phase != ACT:
         return legal[0]
     arrests = {str(getattr(a, "suspect", "")): a for a in named(legal, "arrest")}
     if len(suspects) == 1 and suspects[0] in arrests:
@@ -88,8 +87,8 @@ def _detective(style: Style, d: Mapping[str, Any], legal: Sequence[Action], rng:
         return visit  # the alibi may settle it; this turn can still arrest after
     if style.gamble and suspects:
         # an escape threatens: the witness is dark, Jack picks again this round and a suspect's card is left
-        threat = (d["witness"] == "dark" and _later(d, "jack") and len(suspects) == 2
-                  and any(c in suspects for c in d.get("remaining", [])))
+        threat = (d.witness == "dark" and _later(d, "jack") and len(suspects) == 2
+                  and any(c in suspects for c in d.remaining))
         if _last_chance(d) or threat:
             options = [s for s in suspects if s in arrests]
             if options:
@@ -97,14 +96,14 @@ def _detective(style: Style, d: Mapping[str, Any], legal: Sequence[Action], rng:
     return pick(legal, "end_turn") or legal[0]
 
 
-def _jack(style: Style, d: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-    me = str(d.get("jack", ""))
-    if d["phase"] == PICK:
+def _jack(style: Style, d: JackView, legal: Sequence[Action], rng: random.Random) -> Action:
+    me = d.jack or ""
+    if d.phase == PICK:
         cards = [str(getattr(a, "character", "")) for a in named(legal, "pick")]
-        if d["witness"] == "dark" and me in cards and rng.random() < style.own_card:
+        if d.witness == "dark" and me in cards and rng.random() < style.own_card:
             return pick(legal, "pick", character=me) or legal[0]
         return pick(legal, "pick", character=rng.choice(cards)) or legal[0]
-    if d["phase"] != ACT:
+    if d.phase != ACT:
         return legal[0]
     escape = pick(legal, "escape")
     if escape is not None:

@@ -277,9 +277,10 @@ class MrJackNY(Engine[JackState]):
         chars = tuple(Named(c, state.names_ko[i], state.names_en[i]) for i, c in enumerate(state.roster))
         tiles = tuple(Named(k, *TILE_NAMES[k]) for k in TILE_KINDS)
         spy = Named(SPY, "스파이", "the spy")
-        return self.make_view(state, seat, state.phase, views.view(state, seat),
+        game = views.view(state, seat)
+        return self.make_view(state, seat, state.phase, game,
                               catalogs={"characters": chars, "pieces": (*chars, spy), "tiles": tiles},
-                              mine=views.parts(state, seat) if seat is not None else ())
+                              mine=views.parts(game))
 
     def outcome(self, state: JackState) -> Outcome | None:
         if state.winner is None:
