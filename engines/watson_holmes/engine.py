@@ -8,7 +8,7 @@ import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.core import TABLE, Action, ConfigError, Engine, Named, Outcome, RuleError, Secret, Step, View
+from engines.core import TABLE, Action, ConfigError, Engine, Named, Offer, Outcome, RuleError, Secret, Step, View
 from engines.serial import from_jsonable, to_jsonable
 from engines.watson_holmes import rounds, rules, solve, views
 from engines.watson_holmes.actions import (
@@ -92,7 +92,18 @@ class WatsonHolmes(Engine[WhState]):
         return frozenset(seats)
 
     def _anytime(self, state: WhState, seat: int) -> bool:
-        return bool(self._anytime_actions(state, seat))
+        return any(self._may_claim(state, seat))
+
+    @staticmethod
+    def _may_claim(state: WhState, seat: int) -> tuple[bool, bool]:
+        """(its character's ability, a Holmes action) may be open to the seat now, from public facts only: who
+        moves and what the shared screen offers are public, while the card's cost and whom the seat consulted are
+        its secrets (its legal actions, a subset, decide on its private screen)."""
+        if not solve.can_act_anytime(state, seat):
+            return False, False
+        p = state.players[seat]
+        return (p.character_state == "hidden",
+                state.holmes_up and p.carriages >= solve.HOLMES_COST and bool(state.failed_order))
 
     def _anytime_actions(self, state: WhState, seat: int) -> list[Action]:
         if not solve.can_act_anytime(state, seat):
@@ -109,6 +120,23 @@ class WatsonHolmes(Engine[WhState]):
             if not p.checked and state.failed_order:
                 out.append(CheckAnswer(seat, 1, WRONG))  # the text is typed by the guest
         return out
+
+    def table_offers(self, state: WhState) -> tuple[Offer, ...]:
+        """Besides the public moves: a hidden character's ability (its cost is the holder's secret) and Holmes's
+        two actions (whom a seat consulted is its secret) as claims for the seat's private screen, from public
+        facts only: a shared menu that listed the seat's legal ones told whether its card was affordable."""
+        offers = super().table_offers(state)
+        if self.outcome(state) is not None:
+            return offers
+        for seat, p in enumerate(state.players):
+            character, holmes = self._may_claim(state, seat)
+            if character:
+                offers += (Offer(seat, RevealCharacter.NAME, RevealCharacter.FINAL, private=True),)
+            if holmes:
+                offers += (Offer(seat, ConsultAnswers.NAME, ConsultAnswers.FINAL, private=True),)
+                if not p.checked:
+                    offers += (Offer(seat, CheckAnswer.NAME, CheckAnswer.FINAL, private=True),)
+        return offers
 
     def legal_actions(self, state: WhState, seat: int) -> Sequence[Action]:
         if seat not in self.to_move(state):

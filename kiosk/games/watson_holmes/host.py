@@ -23,7 +23,18 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from engines.core import TABLE, Action, Step
-from engines.watson_holmes.actions import CheckReply, EndGame, TakeWatson, Verdict, Visit, WatsonPass, WatsonRead
+from engines.watson_holmes.actions import (
+    CheckAnswer,
+    CheckReply,
+    ConsultAnswers,
+    EndGame,
+    RevealCharacter,
+    TakeWatson,
+    Verdict,
+    Visit,
+    WatsonPass,
+    WatsonRead,
+)
 from engines.watson_holmes.content import Case, Text
 from kiosk import gc_policy
 from kiosk.games.watson_holmes.opening import WhOpening
@@ -504,6 +515,18 @@ class WatsonHolmesHost(GameHost):
             self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
             self.reading_text = ""
             self.refresh(None)
+
+    def route_private(self, action: Action) -> bool:
+        """Voice asks for a character's ability or a Holmes action: the seat's private screen, where its own legal
+        actions decide (whether its card is affordable, whom it consulted, are its secrets)."""
+        seat = getattr(action, "seat", None)
+        flows = {RevealCharacter: self.private.use_character, ConsultAnswers: self.private.consult,
+                 CheckAnswer: self.private.check}
+        show = flows.get(type(action))
+        if show is None or seat is None or action.NAME not in self.private.offers(seat):
+            return False
+        show(seat)
+        return True
 
     def close_menu(self, menu: ModalView) -> None:
         menu.dismiss()

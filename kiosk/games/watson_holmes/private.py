@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -31,7 +32,7 @@ from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
 from table.table import handover
 
-ANYTIME = (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)
+ANYTIME_NAMES = {a.NAME for a in (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)}
 
 
 def text_label(text: str, size: str = BODY, color: Any = TEXT, bold: bool = False) -> Label:
@@ -51,9 +52,6 @@ class PrivateFlows:
 
     def tr(self, key: str, **params: Any) -> str:
         return self.host.tr(key, **params)
-
-    def anytime(self, seat: int) -> list[Any]:
-        return [a for a in self.host.running.legal(seat) if isinstance(a, ANYTIME)]
 
     # ------------------------------------------------------------ reading a card
     def read(self, seat: int) -> None:
@@ -150,34 +148,32 @@ class PrivateFlows:
         self.host.send(SubmitAnswers(seat, answers), then=lambda step: done() if step else None)
 
     # ------------------------------------------------------------ any-time actions
+    def offers(self, seat: int) -> list[str]:
+        """What the shared screen may offer this seat now, by action name: the engine's table offers, computed
+        from public facts only (a claim, e.g. the character's ability, opens the seat's private screen where its
+        own legal actions decide). Never the seat's legal actions: the menu is on the shared screen, and whether
+        its card's ability was offered told the table the card's cost."""
+        view = self.host.running.view(None)
+        return [o["action"] for o in view["common"]["table"] if o["seat"] == seat and o["action"] in ANYTIME_NAMES]
+
     def actions_menu(self, seat: int) -> None:
-        choices = self.anytime(seat)
-        shown = sum(1 for a in choices if not isinstance(a, CheckAnswer)) + any(
-            isinstance(a, CheckAnswer) for a in choices)
-        menu = OneUse(size_hint=(0.6, None), height=dp(190) + dp(76) * (shown + 2), auto_dismiss=False,
+        offered = self.offers(seat)
+        entries: list[tuple[str, str, Callable[[], None]]] = [
+            (self.tr("acts.my_card"), "wh_act_mycard", lambda: self.my_card(seat)),
+            (self.tr("acts.my_notes"), "wh_act_notes", lambda: self.my_notes(seat))]
+        for name, key, tid, show in ((RevealCharacter.NAME, "acts.reveal", "wh_act_reveal", self.use_character),
+                                     (RotateCharacter.NAME, "acts.rotate", "wh_act_rotate", self.rotate),
+                                     (ConsultAnswers.NAME, "acts.consult_any", "wh_act_consult", self.consult),
+                                     (CheckAnswer.NAME, "acts.check", "wh_act_check", self.check)):
+            if name in offered:
+                entries.append((self.tr(key), tid, partial(show, seat)))
+        menu = OneUse(size_hint=(0.6, None), height=dp(190) + dp(76) * len(entries), auto_dismiss=False,
                       background="", background_color=(0, 0, 0, 0.6))
         box = Panel(orientation="vertical", bg=PANEL)
         box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), LEAD, ACCENT, True))
-        for key, tid, fn in (("acts.my_card", "wh_act_mycard", self.my_card), ("acts.my_notes", "wh_act_notes",
-                                                                               self.my_notes)):
-            b = TButton(text=self.tr(key), test_id=tid, size_hint_y=None, height=dp(64))
-            b.bind(on_release=lambda *_, f=fn: self._menu_private(menu, seat, f))
-            box.add_widget(b)
-        seen_check = False
-        for a in choices:
-            if isinstance(a, RevealCharacter):
-                text, tid = self.tr("acts.reveal"), "wh_act_reveal"
-            elif isinstance(a, RotateCharacter):
-                text, tid = self.tr("acts.rotate"), "wh_act_rotate"
-            elif isinstance(a, ConsultAnswers):
-                text, tid = self.tr("acts.consult", name=self.host.name(a.failed)), f"wh_act_consult_{a.failed}"
-            elif not seen_check:
-                seen_check = True
-                text, tid = self.tr("acts.check"), "wh_act_check"
-            else:
-                continue
+        for text, tid, fn in entries:
             b = TButton(text=text, test_id=tid, size_hint_y=None, height=dp(64))
-            b.bind(on_release=lambda *_, act=a: self._menu_pick(menu, seat, act))
+            b.bind(on_release=lambda *_, f=fn: self._menu_pick(menu, f))
             box.add_widget(b)
         box.add_widget(Widget())
         close = TButton(text=self.tr("acts.close"), test_id="wh_act_close", size_hint_y=None, height=dp(64))
@@ -187,20 +183,70 @@ class PrivateFlows:
         self.ctx.open_dialog = menu
         menu.open()
 
-    def _menu_private(self, menu: ModalView, seat: int, show: Callable[[int], None]) -> None:
+    def _menu_pick(self, menu: ModalView, show: Callable[[], None]) -> None:
         self.host.close_menu(menu)
-        show(seat)
+        show()
 
-    def _menu_pick(self, menu: ModalView, seat: int, action: Any) -> None:
-        """The seat's own menu, opened by its player: what is picked there comes from that seat's channel."""
-        self.host.close_menu(menu)
-        if isinstance(action, CheckAnswer):
-            self.check(seat)
-        elif isinstance(action, ConsultAnswers):
-            self.ctx.dispatch(action, then=lambda step: self.consulted(seat, action.failed) if step else None,
-                              channel=handover(seat))
-        else:
-            self.ctx.dispatch(action, channel=handover(seat))
+    def rotate(self, seat: int) -> None:
+        """Turning the card sideways for 3 carriages: nothing secret decides it (a public offer); asked first."""
+        self.ctx.dispatch(RotateCharacter(seat), channel=handover(seat))
+
+    def use_character(self, seat: int) -> None:
+        """The card's ability, on the seat's private screen: offered there when the seat's own legal actions
+        have it (the card's cost is its secret), else why not."""
+        def content(done: Callable[[], None]) -> Widget:
+            card = self.host.running.view(seat)["me"]["character_card"]
+            box = BoxLayout(orientation="vertical", spacing=dp(10))
+            if card is not None:
+                box.add_widget(text_label(self.host.pick(Text(**card["name"])), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), BODY))
+            box.add_widget(Widget())
+            if RevealCharacter(seat) in self.host.running.legal(seat):
+                b = TButton(text=self.tr("acts.reveal_go"), kind="primary", test_id="wh_card_reveal",
+                            size_hint_y=None, height=dp(72))
+                b.bind(on_release=lambda *_: self.host.send(RevealCharacter(seat),
+                                                            then=lambda step: done() if step else None))
+                box.add_widget(b)
+            else:
+                box.add_widget(text_label(self.tr("acts.reveal_not_now"), BODY))
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "input", seat=seat)
+
+    def consult(self, seat: int) -> None:
+        """Holmes's answers of a failed player, on the seat's private screen: the failed players it may still
+        consult (its own legal actions: whom it consulted is its secret); the answers then, on the same screen."""
+        def content(done: Callable[[], None]) -> Widget:
+            box = BoxLayout(orientation="vertical", spacing=dp(10))
+            box.add_widget(text_label(self.tr("acts.consult_title"), BODY, ACCENT, True))
+            choices = [a for a in self.host.running.legal(seat) if isinstance(a, ConsultAnswers)]
+            for a in choices:
+                b = TButton(text=self.tr("acts.consult", name=self.host.name(a.failed)),
+                            test_id=f"wh_consult_{a.failed}", size_hint_y=None, height=dp(72))
+                b.bind(on_release=lambda *_, act=a: self.host.send(
+                    act, then=lambda step, f=act.failed: self._answers_of(box, seat, f, done) if step else None))
+                box.add_widget(b)
+            if not choices:
+                box.add_widget(text_label(self.tr("acts.consult_none"), BODY))
+            box.add_widget(Widget())
+            return box
+
+        self.ctx.private(self.host.name(seat), content, None, "input", seat=seat)
+
+    def _answers_of(self, box: BoxLayout, seat: int, failed: int, done: Callable[[], None]) -> None:
+        """The consulted answers, on the private screen they were asked for."""
+        box.clear_widgets()
+        me = self.host.running.view(seat)["me"]
+        answers: list[str] = next(
+            (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
+        box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), LEAD, ACCENT, True))
+        for i, answer in enumerate(answers, 1):
+            box.add_widget(text_label(f"{i}. {answer}", BODY))
+        box.add_widget(Widget())
+        b = TButton(text=self.tr("acts.seen"), kind="primary", test_id="wh_consult_done", size_hint_y=None,
+                    height=dp(72))
+        b.bind(on_release=lambda *_: done())
+        box.add_widget(b)
 
     def my_card(self, seat: int) -> None:
         """The player's own character card (secret until used, WH-40)."""
@@ -232,20 +278,6 @@ class PrivateFlows:
             scroll = ScrollView(do_scroll_x=False)
             scroll.add_widget(lines)
             box.add_widget(scroll)
-            return box
-
-        self.ctx.private(self.host.name(seat), content, None, "reveal")
-
-    def consulted(self, seat: int, failed: int) -> None:
-        def content(_done: Callable[[], None]) -> Widget:
-            me = self.host.running.view(seat)["me"]
-            answers: list[str] = next(
-                (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
-            box = BoxLayout(orientation="vertical", spacing=dp(8))
-            box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), LEAD, ACCENT, True))
-            for i, answer in enumerate(answers, 1):
-                box.add_widget(text_label(f"{i}. {answer}", BODY))
-            box.add_widget(Widget())
             return box
 
         self.ctx.private(self.host.name(seat), content, None, "reveal")

@@ -380,16 +380,17 @@ def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
     assert not any("수상한 정원사" in t for t in driver.texts())  # only "1 of 2 right" is told
     assert driver.find(f"wh_acts_{a}").disabled  # the voice of Holmes takes no actions
     driver.tap(f"wh_acts_{b}")
-    driver.tap(f"wh_act_consult_{a}")
-    driver.tap("confirm_yes")
+    driver.tap("wh_act_consult")  # whom b may still consult is b's to see: chosen on b's private screen
     driver.wait_for(lambda: bool(driver.find_all("handover_i_am")))
     driver.tap("handover_i_am")
-    seen: list[list[str]] = []
-    driver.hold("handover_hold", 0.2, during=lambda: seen.append(driver.texts()))
-    assert any("수상한 정원사 빌" in t for t in seen[0])
-    driver.hold("handover_hold", 0.2, during=lambda: _check(driver, "wh_consulted"))
-    driver.tap("handover_done")
+    driver.tap(f"wh_consult_{a}")
+    driver.tap("confirm_yes")
+    driver.wait_for(lambda: bool(driver.find_all("wh_consult_done")))
+    assert any("수상한 정원사 빌" in t for t in driver.texts())
+    _check(driver, "wh_consulted")
+    driver.tap("wh_consult_done")
     _closed(driver)
+    assert not any("수상한 정원사" in t for t in driver.texts())
     assert session.state.players[b].carriages == 13 - 3
 
 
@@ -581,3 +582,72 @@ def test_a_pause_left_on_another_screen_does_not_silence_the_opening(driver: Any
     _open_case(driver)
     _hears_speech(driver, narrator, t0)
     assert _device(narrator).first_audible_after(t0) is not None  # the opening is heard
+
+
+def _menu(driver: Any, seat: int) -> list[str]:
+    """The test ids the 행동 menu of `seat` offers (on the shared screen), closed again."""
+    driver.tap(f"wh_acts_{seat}")
+    offered = sorted(w.test_id for w in driver.walk() if str(getattr(w, "test_id", "")).startswith("wh_act_"))
+    driver.tap("wh_act_close")
+    _closed(driver)
+    return offered
+
+
+def test_the_actions_menu_offers_the_same_whatever_a_hidden_card_is(driver: Any) -> None:
+    """Covers WH-40, WH-91, WH-92. The 행동 menu is on the shared screen: what it offers must not depend on a seat's
+    hidden character card. Seat a spends down to 1 carriage (Hopkins's ability costs 2); a's hidden card is swapped
+    for Hopkins and for a free one (the same public facts) and the menu read each time: the same. The ability is
+    offered on a's private screen, by a's own card. (Before: the menu listed a's legal actions, so 캐릭터 능력 쓰기
+    came and went with the card's cost, and a refusal there said the cost.)"""
+    import dataclasses
+
+    session = _open_case(driver)
+    _skip_opening(driver)
+    a = session.state.turn
+    driver.tap("wh_loc_2")
+    host = driver.app.get_screen("host").ctx.host
+    while host.bid < session.state.players[a].carriages - 1:
+        driver.tap("wh_bid_more")
+    driver.tap("wh_visit")
+    assert session.state.players[a].carriages == 1 and session.state.players[a].character_state == "hidden"
+    cards = session.game.pack["components"].characters
+    before = session.state
+    others = {p.character for s, p in enumerate(before.players) if s != a}
+    dear = next(c for c in cards if c.id == "hopkins")
+    free = next(c for c in cards if c.cost == 0 and c.id not in others and c.id != "hopkins")
+    assert dear.cost > 1
+
+    def holding(card: Any) -> Any:  # a's hidden card swapped: nothing any other seat sees changes
+        players = list(before.players)
+        players[a] = dataclasses.replace(players[a], character=card.id)
+        mine = before.players[a].character
+        dealt = tuple(card if c.id == mine else c for c in before.characters)
+        return dataclasses.replace(before, players=tuple(players), characters=dealt)
+
+    menus, shared = {}, []
+    for card in (dear, free):
+        session._session.state = holding(card)  # the hidden fact swapped (as the engine's hidden_variants do)
+        host.refresh(None)
+        shared.append(session.view(None))
+        menus[card.id] = _menu(driver, a)
+    assert shared[0] == shared[1]  # the same public facts (the table's offers too)
+    assert menus[dear.id] == menus[free.id] and "wh_act_reveal" in menus[dear.id], menus
+    driver.tap(f"wh_acts_{a}")
+    _check(driver, "wh_actions_menu")
+    driver.tap("wh_act_reveal")  # with the free card (the last swap): a reveals it on a's own screen
+    driver.tap("handover_i_am")
+    _check(driver, "wh_use_character")
+    driver.tap("wh_card_reveal")
+    driver.tap("confirm_yes")
+    _closed(driver)
+    assert session.state.players[a].character_state == "revealed"
+    session._session.state = holding(dear)  # with Hopkins: a's screen says why not; the shared one said nothing
+    host.refresh(None)
+    driver.tap(f"wh_acts_{a}")
+    driver.tap("wh_act_reveal")
+    driver.tap("handover_i_am")
+    assert not driver.find_all("wh_card_reveal")
+    assert any("쓸 수 없어요" in t for t in driver.texts())
+    _check(driver, "wh_use_character_not_now")
+    driver.tap("handover_cancel")
+    _closed(driver)
