@@ -49,6 +49,8 @@ from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+SOLUTION_TOAST_DELAY = 0.4  # seconds before the end's toast looks whether the answers' dialogs are gone
+SOLUTION_TOAST_TRIES = 40  # looks, SOLUTION_TOAST_DELAY / 4 apart, before it shows whatever is on show
 
 
 class WhTile(TButton):
@@ -234,24 +236,25 @@ class WatsonHolmesHost(GameHost):
             and self.sel not in ("cab", "221b")
 
     def _announce(self, step: Step[Any]) -> None:
+        toasts: list[str] = []
         for e in step.events:
             if e.to is not None:
                 continue
             d = e.data
             if e.kind == "displaced":
-                self.ctx.toast(self.tr("event.displaced", name=self.name(d["seat"])))
+                toasts.append(self.tr("event.displaced", name=self.name(d["seat"])))
             elif e.kind == "attempt_failed":
-                self.ctx.toast(self.tr("event.failed", name=self.name(d["seat"]), n=d["right"], of=d["of"]))
+                toasts.append(self.tr("event.failed", name=self.name(d["seat"]), n=d["right"], of=d["of"]))
             elif e.kind == "solved":
-                self.ctx.toast(self.tr("event.solved", name=self.name(d["seat"])))
+                toasts.append(self.tr("event.solved", name=self.name(d["seat"])))
             elif e.kind in ("character_revealed", "character_rotated"):
                 card = self.ctx.game.pack["components"]
                 found = next((c for c in card.characters if c.id == d["character"]), None)
-                self.ctx.toast(self.tr("event.character", name=self.name(d["seat"]),
-                                       card=self.pick(found.name) if found else d["character"]))
+                toasts.append(self.tr("event.character", name=self.name(d["seat"]),
+                                      card=self.pick(found.name) if found else d["character"]))
             elif e.kind == "answer_checked":
                 key = "check.said_right" if d["right"] else "check.said_wrong"
-                self.ctx.toast(self.tr(key, name=self.name(d["seat"]), q=d["question"]))
+                toasts.append(self.tr(key, name=self.name(d["seat"]), q=d["question"]))
             elif e.kind == "watson_reading":
                 clue = d.get("clue")
                 place = self.place(str(d["number"]))
@@ -265,6 +268,28 @@ class WatsonHolmesHost(GameHost):
                 self._narrate_solution()
             elif e.kind == "round_started":
                 self.reading_text = ""  # last round's Watson reading is over
+        if any(e.kind == "game_over" for e in step.events):
+            # the answers' hand-over and its question are still on show: a toast placed now kept off their
+            # controls only and, once they closed, sat over the solution and the 게임 끝내기 bar. Placed once the
+            # solution panel is laid out, it keeps off it (marked keep_clear) and off every control.
+            self.ctx.later(lambda: self._toast_after_end(toasts), SOLUTION_TOAST_DELAY)
+            return
+        for text in toasts:
+            self.ctx.toast(text)
+
+    def _toast_after_end(self, toasts: list[str], tries: int = 0, calm: int = 0) -> None:
+        """The end's toasts once no dialog is on show and the screen has been so for two looks (its layout done),
+        or after SOLUTION_TOAST_TRIES looks whatever is on show (a guest's dialog opened meanwhile)."""
+        if not toasts or not self.ctx.playing or self.ctx.table.outcome is None:
+            return
+        from kivy.core.window import Window
+
+        calm = calm + 1 if not any(isinstance(w, ModalView) for w in Window.children) else 0
+        if calm < 2 and tries < SOLUTION_TOAST_TRIES:
+            self.ctx.later(lambda: self._toast_after_end(toasts, tries + 1, calm), SOLUTION_TOAST_DELAY / 4)
+            return
+        for text in toasts:
+            self.ctx.toast(text)
 
     def _narrate_solution(self) -> None:
         """The solution is read aloud when the game ends (WH-98)."""
@@ -394,6 +419,8 @@ class WatsonHolmesHost(GameHost):
     def _solution_panel(self, view: dict[str, Any]) -> Panel:
         sol = view.get("solution", {})
         panel = Panel(orientation="vertical", bg=PANEL)
+        panel.keep_clear = True  # read aloud and on screen: a toast never covers it (kiosk.widgets.marks)
+        panel.test_id = "wh_solution"
         winners = [self.name(s) for s in view["winners"]]
         panel.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=", ".join(winners)) if winners
                                       else self.tr("end.nobody"), compact=True))
@@ -404,6 +431,7 @@ class WatsonHolmesHost(GameHost):
             if text:
                 texts.add_widget(label(self.tr(title), BODY, height=36, bold=True))
                 body = Label(text=self.pick(Text(**text)), font_size=BODY, halign="left", valign="top")
+                body.test_id = f"wh_{key}_text"
                 body.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
                           texture_size=lambda w, s: setattr(w, "height", s[1]))
                 body.size_hint_y = None

@@ -187,7 +187,30 @@ def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
     assert any("토머스 팔머" in t for t in driver.texts())
     assert driver.find("winner_banner").title.text == f"{session.view(None)['players'][solver]['name']} 승리!"
     assert driver.app.sounds.count("winner") == 1
+    toast_clear_of_solution(driver, "사건을 풀었어요", "wh_solved_toast")
     _check(driver, "wh_solved")
+
+
+def _rect(w: Any) -> tuple[float, float, float, float]:
+    x, y = w.to_window(w.x, w.y)
+    return x, y, x + w.width, y + w.height
+
+
+def toast_clear_of_solution(driver: Any, said: str, shot: str) -> None:
+    """Issue 37: the toast of the step that ended the game, while visible, covers neither the solution text being
+    read nor the controls around it (it was placed while the answers' question was on show and sat over the
+    solution and the 게임 끝내기 bar)."""
+    toast = driver.app.toast_widget
+    driver.wait_for(lambda: toast.opacity > 0.99 and said in toast.last_text)
+    driver.screenshot(shot)
+    tx0, ty0, tx1, ty1 = toast.x, toast.y, toast.right, toast.top  # a child of the Window: window coordinates
+    for tid in ("wh_solution", "wh_solution_text", "wh_end", "result_rematch", "result_other_game", "result_leave",
+                "host_end"):
+        for w in driver.find_all(tid):
+            x0, y0, x1, y1 = _rect(w)
+            assert min(tx1, x1) <= max(tx0, x0) or min(ty1, y1) <= max(ty0, y0), \
+                f"the toast {toast.pos}+{toast.size} over {tid} {(x0, y0, x1, y1)}"
+    assert toast.opacity > 0.99  # still on show when measured
 
 
 
