@@ -36,7 +36,7 @@ MAX_NODES = 200_000  # values after alias expansion (the largest shipped file ha
 MAX_DEPTH = 60
 
 
-class YamlLimitError(yaml.YAMLError):
+class YamlLimitError(yaml.YAMLError):  # type: ignore[misc]  # yaml: no stubs installed
     """The file is too big, too deep or expands (through aliases) to too many values."""
 
     def __init__(self, problem: str, line: int = 1) -> None:

@@ -331,7 +331,8 @@ class IdleCollector:
         TAKE_APART_CPU: the rest in the next settled frame."""
         take_apart = self.take_apart
         if take_apart is None:
-            from kiosk.widgets.dismantle import take_apart
+            from kiosk.widgets.dismantle import take_apart as default
+            take_apart = default
         end = self.cpu() + TAKE_APART_CPU
         self._gather_dropped()
         while self.closed:

@@ -19,7 +19,7 @@ MAX_LOCK_SECONDS = 30 * 60.0
 
 def lock_seconds(lockouts: int) -> float:
     """How long the lock after `lockouts` earlier locks (since the last right PIN) lasts."""
-    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2 ** min(max(lockouts, 0), 20))
+    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2.0 ** min(max(lockouts, 0), 20))
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> str:

@@ -92,7 +92,7 @@ def _parse(path: Path) -> tuple[dict[str, Any] | None, str]:
         if f.name not in data:
             continue
         value = data[f.name]
-        default = f.default if f.default_factory is MISSING else f.default_factory()  # type: ignore[misc]
+        default = f.default if f.default_factory is MISSING else f.default_factory()
         if not _same_kind(value, default):
             return None, f"{f.name}: {value!r} is not a {type(default).__name__}"
         out[f.name] = value

@@ -107,10 +107,6 @@ class JackView(GamePart):
     def character(self, cid: str) -> Character | None:
         return next((c for c in self.characters if c.id == cid), None)
 
-    def seat_of(self, role: Role | None) -> int:
-        """The seat playing `role` (the detective when None)."""
-        return 1 if role == "jack" else 0
-
 
 def track(state: JackState) -> tuple[Round, ...]:
     """The round track: per round, whose turns in which order, and which rounds are done."""

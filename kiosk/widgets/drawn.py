@@ -170,7 +170,7 @@ class DrawnRow(Widget):
         """The width left for cell i's text."""
         c = self.cells[i]
         left = self.MARK_PAD if (c.dot is not None or c.sign is not None) else self.PAD
-        return self.boxes()[i][2] - left - self.PAD
+        return float(self.boxes()[i][2] - left - self.PAD)
 
     def _layout(self, *_: Any) -> None:
         for i, (x, y, w, h) in enumerate(self.boxes()):

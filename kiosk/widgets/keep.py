@@ -14,7 +14,7 @@ in order and touches the box only when that order changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 W = TypeVar("W")
 
@@ -56,8 +56,9 @@ class Keep:
 
     def widget(self, cls: type[W], key: str, on_release: Callable[[], Any] | None, props: dict[str, Any],
                detach: bool) -> W:
-        widget = self._widgets.get(key)
-        if widget is not None and type(widget) is cls and widget._keep_props.keys() == props.keys():
+        widget: Any = self._widgets.get(key)  # a Kivy widget (untyped) carrying what it was made with
+        same = type(widget) is cls  # (not narrowed: W says nothing of `_keep_props`)
+        if same and widget._keep_props.keys() == props.keys():
             given = widget._keep_props
             in_place = _in_place(cls, props)
             if all(k in in_place or given[k] == v for k, v in props.items()):
@@ -68,7 +69,7 @@ class Keep:
                     widget.parent.remove_widget(widget)
                 widget._keep_props = props
                 widget._keep_tap = on_release
-                return widget  # type: ignore[no-any-return]
+                return cast(W, widget)
         widget = cls(**props)
         self.made += 1
         if hasattr(widget, "on_release"):
@@ -77,7 +78,7 @@ class Keep:
         self._widgets[key] = widget
         widget._keep_props = props
         widget._keep_tap = on_release
-        return widget
+        return cast(W, widget)
 
     def built(self, key: str, shown: Any, build: Callable[[], W], detach: bool = True) -> W:
         """What `build()` made for `key` last time if `shown` (everything it shows and does; hashable or

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
 from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
-from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, private_card, track_row
+from engines.mr_jack_ny.views import JackView
+from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
 from kiosk.markup import esc
 from kiosk.widgets.keep import Fill, put
@@ -68,19 +70,28 @@ class MrJackTable(BoxLayout):
     host = ObjectProperty(None)
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A sub-choice open on the played card's panel: its `mode` and, for the swap's second step, the target."""
+
+    mode: str  # swap_target, swap_other, eastman, tile, arrest
+    target: str = ""
+
+
 class MrJackHost(GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: MrJackTable | None = None
-        self.track_rows: list[Any] = []
-        self.track_view: dict[str, Any] = {}  # the last view the track was drawn from (its rows come a frame each)
+        self.track_rows: list[MjTrackRow] = []
+        self.track_view: JackView | None = None  # the last view the track was drawn from (its rows: a frame each)
         self.suspect_tiles: list[MjSuspect] = []
-        self.titles: dict[str, MjTitle] = {}
+        self.track_title: MjTitle | None = None
+        self.suspects_title: MjTitle | None = None
         self.blitz = 0
         self.deadline: float | None = None
         self.turn_key: tuple[int, int, int] | None = None
         self.timer_warned = False
-        self.choice: dict[str, str] = {}  # an open sub-choice: {"mode": "swap_other", "target": "grant"}
+        self.choice: Choice | None = None  # an open sub-choice
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
         self.pieces = Pieces()  # a new table's panels, one per frame (refresh)
@@ -96,6 +107,10 @@ class MrJackHost(GameHost):
     def running(self) -> Table:
         """The running table (read it; act through `send`/`ctx.dispatch`)."""
         return self.ctx.table
+
+    def seen(self, seat: int | None = None) -> JackView:
+        """The game's part of `seat`'s view (None: the shared screen's), typed."""
+        return self.running.observe(seat).part(JackView)
 
     def card_name(self, cid: str) -> str:
         if cid == "spy":
@@ -115,13 +130,9 @@ class MrJackHost(GameHost):
         chars: CharacterSet | None = self.ctx.game.pack.get("characters")
         return chars.get(cid) if chars is not None else None
 
-    def player(self, view: dict[str, Any], seat: int) -> str:
-        name = view["players"][seat]
-        return str(name)
-
     def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
              danger: bool = False) -> Step[Any] | None:
-        self.choice = {}
+        self.choice = None
         return self.ctx.dispatch(action, question, then, danger)
 
     # ------------------------------------------------------------ set-up
@@ -141,12 +152,12 @@ class MrJackHost(GameHost):
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.clear_widgets()
         self.table = MrJackTable(host=self)
-        self.track_rows, self.suspect_tiles, self.titles = [], [], {}
+        self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
         self.pieces.cancel()
         self.drawn = set()
         self.add_widget(self.table)
-        self.choice, self.visible = {}, set()
-        self.blitz = int(running.view(None).get("blitz", 0))  # kept in the journal's config: survives a restart
+        self.choice, self.visible = None, set()
+        self.blitz = running.observe(None).part(JackView).blitz  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
 
@@ -167,18 +178,17 @@ class MrJackHost(GameHost):
     def show_private(self, seat: int, alibi: bool = False) -> None:
         if not self.ctx.playing:
             return
-        view = self.running.view(seat)
-        name = self.player(view, seat)
+        name = self.seen(seat).players[seat]
 
         def content(_done: Callable[[], None]) -> Widget:
-            mine = self.running.view(seat)  # only this seat's view
-            alibis = [self.card_name(a["alibi"]) for a in mine.get("my_alibis", [])]
+            mine = self.seen(seat)  # only this seat's view
+            alibis = [self.card_name(a.alibi) for a in mine.my_alibis or ()]
             listed = self.tr("private.my_alibis", names=", ".join(alibis) if alibis else self.tr("private.none"))
             if alibi and alibis:
                 note = self.tr("private.alibi_detective" if seat == 0 else "private.alibi_jack")
                 return private_card(self.tr("private.alibi_title"), alibis[-1], [note])
-            if seat == 1 and "jack" in mine:
-                return private_card(self.tr("private.identity_title"), self.card_name(mine["jack"]), [listed])
+            if seat == 1 and mine.jack is not None:
+                return private_card(self.tr("private.identity_title"), self.card_name(mine.jack), [listed])
             return private_card(self.tr(f"role.{ROLES[seat]}"), name, [listed])
 
         self.ctx.private(name, content, None, "reveal")
@@ -191,8 +201,8 @@ class MrJackHost(GameHost):
             for event in step.events:
                 if event.kind == "witness" and event.to is None:
                     self.ctx.toast(self.tr("witness.seen" if event.data["seen"] else "witness.unseen"))
-        view = self.running.view(None)
-        if view["phase"] != "witness":
+        view = self.seen()
+        if view.phase != "witness":
             self.visible = set()
         over = self.running.outcome is not None  # the frame's results bar takes the bottom row's place (#37)
         row = self.table.ids.bottom_row
@@ -217,81 +227,81 @@ class MrJackHost(GameHost):
     def _draw_part(self, part: str) -> None:
         if self.table is not None and self.ctx.alive and self.ctx.playing:
             self.drawn.add(part)
-            getattr(self, part)(self.running.view(None))
+            getattr(self, part)(self.seen())
 
-    def _status(self, view: dict[str, Any]) -> None:
+    def _status(self, view: JackView) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
-        ids.round_label.text = self.tr("status.round", n=view["round"])
-        phase = view["phase"]
-        seat = 0 if view["to_move"] == "detective" else 1
-        role = self.tr(f"role.{view['to_move']}") if view["to_move"] else ""
+        ids.round_label.text = self.tr("status.round", n=view.round)
+        phase = view.phase
+        name = view.players[0 if view.to_move == "detective" else 1]
+        role = self.tr(f"role.{view.to_move}") if view.to_move else ""
         if phase == "pick":
-            ids.turn_label.text = self.tr("status.pick", role=role, name=self.player(view, seat))
-        elif phase == "act" and view["current"]:
-            ids.turn_label.text = self.tr("status.act", role=role, name=self.player(view, seat),
-                                          card=self.card_name(view["current"]["character"]))
+            ids.turn_label.text = self.tr("status.pick", role=role, name=name)
+        elif phase == "act" and view.current:
+            ids.turn_label.text = self.tr("status.act", role=role, name=name,
+                                          card=self.card_name(view.current.character))
         elif phase == "witness":
             ids.turn_label.text = self.tr("status.witness")
         else:
             ids.turn_label.text = ""
-        ids.witness_label.text = self.tr("status.witness_lit" if view["witness"] == "lit" else "status.witness_dark")
-        spy = self.tr("status.spy_talking" if view["spy"] == "talking" else "status.spy_silent")
-        ids.spy_label.text = f"{spy} · {self.tr('status.deck', n=view['alibi_deck'])}"
+        ids.witness_label.text = self.tr("status.witness_lit" if view.witness == "lit" else "status.witness_dark")
+        spy = self.tr("status.spy_talking" if view.spy == "talking" else "status.spy_silent")
+        ids.spy_label.text = f"{spy} · {self.tr('status.deck', n=view.alibi_deck)}"
 
-    def _track(self, view: dict[str, Any]) -> None:
+    def _track(self, view: JackView) -> None:
         """The round track's title now, its rows a piece each (all 8 in one frame: 25-48 ms of UI-thread CPU in the
         bench); each row marked from the last view seen, added above the filler, so nothing shown moves."""
         self.track_view = view
-        if "track" not in self.titles:
+        if self.track_title is None:
             box = self.table.ids.track  # type: ignore[union-attr]
-            self.titles["track"] = MjTitle()
-            box.add_widget(self.titles["track"])
+            self.track_title = MjTitle()
+            box.add_widget(self.track_title)
             box.add_widget(Widget())
-            for _row in view["track"]:
+            for _row in view.track:
                 self.pieces.add(self._track_row)
-        self.titles["track"].text = self.tr("track.title")
-        for widget, row in zip(self.track_rows, view["track"], strict=False):
-            widget.current = row["round"] == view["round"] and view["phase"] != "over"
-            widget.done = row["done"]
+        self.track_title.text = self.tr("track.title")
+        for widget, row in zip(self.track_rows, view.track, strict=False):
+            widget.current = row.round == view.round and view.phase != "over"
+            widget.done = row.done
 
     def _track_row(self) -> None:
-        if self.table is None or not self.ctx.alive:
-            return
         view = self.track_view
-        row = view["track"][len(self.track_rows)]
-        current = row["round"] == view["round"] and view["phase"] != "over"
-        self.track_rows.append(track_row(row["round"], row["colours"], current, row["done"]))
+        if self.table is None or not self.ctx.alive or view is None:
+            return
+        row = view.track[len(self.track_rows)]
+        current = row.round == view.round and view.phase != "over"
+        self.track_rows.append(track_row(row.round, row.colours, current, row.done))
         self.table.ids.track.add_widget(self.track_rows[-1], index=1)  # above the filler
 
-    def _suspects(self, view: dict[str, Any]) -> None:
+    def _suspects(self, view: JackView) -> None:
         box = self.table.ids.suspects  # type: ignore[union-attr]
-        if not self.suspect_tiles:
-            self.titles["suspects"] = MjTitle()
-            box.add_widget(self.titles["suspects"])
-            for ch in view["characters"]:
-                self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch['id']}"))
+        if self.suspects_title is None:
+            self.suspects_title = MjTitle()
+            box.add_widget(self.suspects_title)
+            for ch in view.characters:
+                self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch.id}"))
                 box.add_widget(self.suspect_tiles[-1])
             box.add_widget(Widget())
-        self.titles["suspects"].text = self.tr("suspects.title")
-        for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view["characters"], strict=True)):
-            innocent = ch["innocent"]
+        self.suspects_title.text = self.tr("suspects.title")
+        for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view.characters, strict=True)):
+            innocent = ch.innocent
             mark = self.tr("suspects.innocent") if innocent else ""
-            if view.get("jack") == ch["id"]:  # only once the game is over
+            if view.jack == ch.id:  # only once the game is over
                 mark = self.tr("suspects.is_jack")
-            tile.text = esc(self.card_name(ch["id"])) + (f"  [size={SMALL}]· {esc(mark)}[/size]" if mark else "")
+            tile.text = esc(self.card_name(ch.id)) + (f"  [size={SMALL}]· {esc(mark)}[/size]" if mark else "")
             tile.innocent = innocent
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
 
-    def _center(self, view: dict[str, Any]) -> None:
-        phase = view["phase"]
-        key = f"mj_{phase}_{self.choice.get('mode', '')}"
+    def _center(self, view: JackView) -> None:
+        phase = view.phase
+        key = f"mj_{phase}_{self.choice.mode if self.choice else ''}"
         due = self.running.tablet_due() if phase in ("pick", "act") else None
         key = f"mj_tablet_{phase}" if due is not None else key
         with Fill(self.keep, self.table.ids.center, key) as box:  # type: ignore[union-attr]  # kept widgets
             if self.ctx.tablet_said:
                 box.add(TLabel, "tablet_said", text=self.ctx.tablet_said, font_size=BODY)
             if due is not None:  # the tablet's side thinks: nothing to tap for it
-                box.add(MjTitle, text=self.ctx.tr("tablet.thinking", name=self.player(view, due)))
+                box.add(MjTitle, text=self.ctx.tr("tablet.thinking", name=view.players[due]))
                 box.add(TLabel, text=self.tr("setup.tablet_moves"), font_size=BODY, color=MUTED)
                 box.add(Widget)
             elif phase == "pick":
@@ -309,41 +319,42 @@ class MrJackHost(GameHost):
         return put(into, TButton, key, on, text=text, test_id=test_id, kind=kind, font_size=font,
                    disabled=not enabled, **props)
 
-    def _pick_panel(self, box: Fill, view: dict[str, Any]) -> None:
+    def _pick_panel(self, box: Fill, view: JackView) -> None:
         """The cards on offer, in markup (a few ms each to draw): a button per place in the grid, kept from round to
         round (a new round changes their texts: drawn once each), made at the width the panel gives them, and so their
         grid (made at Kivy's default width, each new one was drawn 2-3 times in its first frame)."""
         box.add(MjTitle, text=self.tr("pick.title"))
-        seat = 0 if view["to_move"] == "detective" else 1
+        seat = 0 if view.to_move == "detective" else 1
         center = self.table.ids.center  # type: ignore[union-attr]
         inner = center.width - center.padding[0] - center.padding[2]
         with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12), width=inner) as grid:
-            for i, cid in enumerate(view["offer"]):
+            for i, cid in enumerate(view.offer):
                 text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
                 self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)), key=f"offer{i}",
-                             enabled=cid in view["remaining"], font=BODY, markup=True, size_hint_y=1,
+                             enabled=cid in view.remaining, font=BODY, markup=True, size_hint_y=1,
                              width=(inner - dp(12)) / 2)
 
-    def _act_panel(self, box: Fill, view: dict[str, Any]) -> None:
-        cur = view["current"]
-        seat = cur["seat"]
-        cid = cur["character"]
+    def _act_panel(self, box: Fill, view: JackView) -> None:
+        cur = view.current
+        if cur is None:
+            return
+        seat, cid = cur.seat, cur.character
         legal = self.running.legal(seat)
         box.add(MjTitle, text=self.card_name(cid), font_size=LEAD)
         box.add(TLabel, text=self.card_summary(cid), font_size=BODY)
         box.add(TLabel, text=self.tr("act.reminder"), font_size=BODY, color=MUTED)
         if self.choice:
-            self._choice_panel(box, view, legal, seat, cid)
+            self._choice_panel(box, view, self.choice, legal, seat, cid)
             return
         box.add(Widget)
         with box.box_of(GridLayout, "moves", cols=2, spacing=dp(12), size_hint_y=None,
                         height=dp(2 * 72 + 12)) as grid:
             can_ability = any(isinstance(a, UseAbility) for a in legal)
-            label = self.tr("act.ability_done") if cur["ability_used"] else self.tr("act.ability")
+            label = self.tr("act.ability_done") if cur.ability_used else self.tr("act.ability")
             self._button(grid, label, "mj_ability", lambda: self._ability(view, seat, cid, legal), enabled=can_ability)
             self._button(grid, self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
                          enabled=VisitSpy(seat) in legal)
-            offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}  # the escape: a claim (private)
+            offers = {(o.seat, o.action) for o in self.running.observe(None).table}  # the escape: a claim (private)
             if (seat, Escape.NAME) in offers:
                 self._button(grid, self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger")
             else:
@@ -351,14 +362,15 @@ class MrJackHost(GameHost):
                              enabled=(seat, Arrest.NAME) in offers)
             self._button(grid, self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
 
-    def _ability(self, view: dict[str, Any], seat: int, cid: str, legal: list[Action]) -> None:
-        kind = next(c["ability"] for c in view["characters"] if c["id"] == cid)
+    def _ability(self, view: JackView, seat: int, cid: str, legal: list[Action]) -> None:
+        ch = view.character(cid)
+        kind = ch.ability if ch is not None else ""
         if kind == "swap":
-            self.choice = {"mode": "swap_target"}
+            self.choice = Choice("swap_target")
         elif kind == "move_other":
-            self.choice = {"mode": "eastman"}
+            self.choice = Choice("eastman")
         elif kind == "garden":
-            self.choice = {"mode": "tile"}
+            self.choice = Choice("tile")
         else:
             self.send(UseAbility(seat))
             return
@@ -369,22 +381,22 @@ class MrJackHost(GameHost):
             self.show_private(seat, alibi=True)
 
     def _open_arrest(self) -> None:
-        self.choice = {"mode": "arrest"}
-        self._center(self.running.view(None))
+        self.choice = Choice("arrest")
+        self._center(self.seen())
 
     def _ask_escape(self) -> None:
         """Jack's private channel: the claim if the engine lists it for Jack, else a line only Jack reads."""
         if not self.ctx.playing:
             return
-        name = self.player(self.running.view(None), 1)
+        name = self.seen().players[1]
 
         def content(done: Callable[[], None]) -> Widget:
-            mine = self.running.view(1)  # Jack's own view only
+            mine = self.seen(1)  # Jack's own view only
             box = BoxLayout(orientation="vertical", spacing=dp(14))
             box.add_widget(MjTitle(text=self.tr("escape.title"), font_size=LEAD))
             box.add_widget(TLabel(text=self.tr("confirm.escape"), font_size=BODY))
-            if "jack" in mine:
-                box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine["jack"])),
+            if mine.jack is not None:
+                box.add_widget(TLabel(text=self.tr("escape.you_are", name=self.card_name(mine.jack)),
                                       font_size=BODY, color=MUTED))
             if Escape(1) in self.running.legal(1):
                 self._button(box, self.tr("escape.go"), "mj_escape_go",
@@ -404,19 +416,19 @@ class MrJackHost(GameHost):
             return True
         return False
 
-    def _choice_panel(self, box: Fill, view: dict[str, Any], legal: list[Action], seat: int,
+    def _choice_panel(self, box: Fill, view: JackView, choice: Choice, legal: list[Action], seat: int,
                       cid: str) -> None:
-        mode = self.choice["mode"]
+        mode = choice.mode
         options: list[tuple[str, str, Callable[..., Any]]] = []  # (id, label, on tap)
         disabled: set[str] = set()
         if mode == "swap_target":
             title = self.tr("act.choose_target")
             targets = sorted({a.target for a in legal if isinstance(a, UseAbility) and a.target},
                              key=self._order(view))
-            options = [(t, self.card_name(t), lambda t=t: self._set_choice(mode="swap_other", target=t))
+            options = [(t, self.card_name(t), lambda t=t: self._set_choice(Choice("swap_other", t)))
                        for t in targets]
         elif mode == "swap_other":
-            target = self.choice["target"]
+            target = choice.target
             title = self.tr("act.choose_other", target=self.card_name(target))
             others = sorted({a.other for a in legal if isinstance(a, UseAbility) and a.target == target},
                             key=self._order(view))
@@ -442,41 +454,39 @@ class MrJackHost(GameHost):
                 self._button(grid, label, f"mj_choose_{oid}", fn, height=64, font=SMALL, enabled=oid not in disabled)
         self._button(box, self.tr("act.cancel"), "mj_cancel", self._cancel_choice, kind="ghost", height=64)
 
-    def _order(self, view: dict[str, Any]) -> Callable[[str], int]:
-        ids = [c["id"] for c in view["characters"]] + ["spy"]
+    def _order(self, view: JackView) -> Callable[[str], int]:
+        ids = [c.id for c in view.characters] + ["spy"]
         return lambda x: ids.index(x) if x in ids else len(ids)
 
-    def _set_choice(self, **choice: str) -> None:
-        self.choice = dict(choice)
-        self._center(self.running.view(None))
+    def _set_choice(self, choice: Choice | None) -> None:
+        self.choice = choice
+        self._center(self.seen())
 
     def _cancel_choice(self) -> None:
-        self.choice = {}
-        self._center(self.running.view(None))
+        self._set_choice(None)
 
     def _ask_arrest(self, action: Arrest) -> None:
         self.send(action, self.tr("confirm.arrest", name=self.card_name(action.suspect)), danger=True)
 
-    def _witness_panel(self, box: Fill, view: dict[str, Any]) -> None:
+    def _witness_panel(self, box: Fill, view: JackView) -> None:
         box.add(MjTitle, text=self.tr("witness.title"))
         guide = self.ctx.game.pack.get("table")
         if guide is not None:
             rule = guide.witness_rule.en if self.ctx.lang == "en" and guide.witness_rule.en else guide.witness_rule.ko
             box.add(TLabel, text=rule, font_size=BODY, color=MUTED)
         with box.box_of(GridLayout, "seen", cols=2, spacing=dp(10)) as grid:
-            for ch in view["characters"]:
-                self._button(grid, self.card_name(ch["id"]), f"mj_seen_{ch['id']}", partial(self._toggle, ch["id"]),
-                             height=60, font=SMALL, selected=ch["id"] in self.visible)
+            for ch in view.characters:
+                self._button(grid, self.card_name(ch.id), f"mj_seen_{ch.id}", partial(self._toggle, ch.id),
+                             height=60, font=SMALL, selected=ch.id in self.visible)
         self._button(box, self.tr("witness.confirm"), "mj_witness_confirm", self._ask_witness, kind="primary",
                      height=68)
 
     def _toggle(self, cid: str) -> None:
         self.visible ^= {cid}
-        self._center(self.running.view(None))
+        self._center(self.seen())
 
     def _ask_witness(self) -> None:
-        view = self.running.view(None)
-        order = self._order(view)
+        order = self._order(self.seen())
         names = ", ".join(self.card_name(c) for c in sorted(self.visible, key=order)) or self.tr("confirm.nobody")
         chosen = frozenset(self.visible)
         self.send(CallWitness(TABLE, chosen), self.tr("confirm.witness", names=names), then=self._called)
@@ -485,21 +495,21 @@ class MrJackHost(GameHost):
         if step is not None:
             self.visible = set()
 
-    def _over_panel(self, box: Fill, view: dict[str, Any]) -> None:
+    def _over_panel(self, box: Fill, view: JackView) -> None:
         box.add(Widget)
-        side = "detective" if view.get("winner") == "detective" else "jack"
-        name = view["players"][0 if side == "detective" else 1]
+        side = "detective" if view.winner == "detective" else "jack"
+        name = view.players[0 if side == "detective" else 1]
         role = self.tr("over.detective_wins" if side == "detective" else "over.jack_wins")
-        reason = self.tr(f"over.{view.get('reason', '')}")
+        reason = self.tr(f"over.{view.reason or ''}")
         head, line = self.ctx.tr("results.winner", names=name), f"{role} {reason}"
         box.built("winner", (head, line), lambda: WinnerBanner(head, line))
-        box.add(TLabel, text=self.tr("over.jack_was", name=self.card_name(view.get("jack", ""))), font_size=LEAD,
+        box.add(TLabel, text=self.tr("over.jack_was", name=self.card_name(view.jack or "")), font_size=LEAD,
                 halign="center")
         box.add(Widget)
 
     # ------------------------------------------------------------ the optional turn timer (blitz)
-    def _timer_reset(self, view: dict[str, Any]) -> None:
-        key = (view["round"], view["turn"], 1 if view["phase"] in ("pick", "act") else 0)
+    def _timer_reset(self, view: JackView) -> None:
+        key = (view.round, view.turn, 1 if view.phase in ("pick", "act") else 0)
         if not self.blitz or key[2] == 0:
             self.deadline = None
         elif key != self.turn_key:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ class MjTitle(Label):
     pass
 
 
-def track_row(round_no: int, colours: list[str], current: bool, done: bool) -> MjTrackRow:
+def track_row(round_no: int, colours: Sequence[str], current: bool, done: bool) -> MjTrackRow:
     return MjTrackRow(label=str(round_no), current=current, done=done,
                       pips=[YELLOW if colour == "yellow" else BLACK for colour in colours])
 
