@@ -8,3 +8,9 @@ from __future__ import annotations
 def esc(text: object) -> str:
     """Kivy's markup escapes (the same as kivy.utils.escape_markup, without importing Kivy)."""
     return str(text).replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
+def keep_together(text: str) -> str:
+    """A short fact that never breaks across lines ("설명 약 8분" wrapped as "설명 약" / "8분"): its spaces made
+    no-break spaces (Kivy breaks lines at plain spaces only)."""
+    return str(text).replace(" ", "\u00a0")

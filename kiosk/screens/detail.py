@@ -10,6 +10,8 @@ from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.markup import keep_together
+
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 
@@ -53,7 +55,7 @@ class DetailScreen(Screen):
         teach = teach_time_text(app, game)
         if teach:
             facts.append(teach)
-        ids.facts.text = "   ·   ".join(facts)
+        ids.facts.text = "   ·   ".join(keep_together(f) for f in facts)  # lines break between facts only
         comps = [f"• {c.name.get(lang)} × {c.count}" for c in info.components]
         ids.components.text = app.tr("detail.components") + "\n" + "\n".join(comps) if comps else ""
         ids.tip.text = info.first_game_tip.get(lang) if info.first_game_tip else ""

@@ -15,7 +15,7 @@ from kivy.uix.screenmanager import Screen
 
 from content.loader import Game
 from kiosk import gc_policy
-from kiosk.markup import esc
+from kiosk.markup import esc, keep_together
 from kiosk.widgets.art import game_mark
 from kiosk.widgets.keep import Fill, Keep
 from kiosk.widgets.theme import LEAD, SMALL, TButton
@@ -55,7 +55,7 @@ def card_text(app: Any, game: Game) -> str:
     where = app.tr("library.shelf", code=shelf) if shelf else app.tr("library.shelf_ask")
     teach = teach_time_text(app, game)
     return (f"[size={LEAD}][b]{esc(game.info.name.get(app.lang))}[/b][/size]\n"
-            f"{esc(players)} · {esc(minutes)}" + (f" · {esc(teach)}" if teach else "")
+            + " · ".join(keep_together(esc(f)) for f in (players, minutes, teach) if f)  # broken between facts only
             + (f"\n[color=#e0a458]{esc(where)}[/color]" if where else ""))
 
 

@@ -12,10 +12,12 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from kiosk.widgets import marks
 from kiosk.widgets.one_use import OneUse
+from kiosk.widgets.text_box import drawn_text_box, overlap
 from kiosk.widgets.theme import BODY, PANEL, TEXT, Panel, TButton
 
 
@@ -147,7 +149,6 @@ def _targets(skip: Widget | None = None) -> list[tuple[tuple[float, float, float
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.screenmanager import ScreenManager
-    from kivy.uix.textinput import TextInput
 
     out: list[tuple[tuple[float, float, float, float], int]] = []
     for top in Window.children:  # from the top down
@@ -171,14 +172,15 @@ def _visit(w: Widget, shown: bool, held: bool, how: tuple[Any, ...],
     if w is skip:
         return
     if shown and w.width > 1:
-        words = (isinstance(w, Label) and bool(w.text.strip())) or marks.draws_cells(w)
+        texts = isinstance(w, (Label, TextInput)) and bool(w.text.strip() or getattr(w, "hint_text", ""))
+        words = texts or marks.draws_cells(w)
         kind = (_CONTROL if (isinstance(w, controls) or marks.takes_touch(w))
                 and not w.disabled
                 else _MARKED if marks.keep_clear(w) or (held and words)
                 else _WORDS if words else 0)
-        if kind and held and isinstance(w, Label):  # the text as Kivy draws it, centred in its box (a
-            (tw, th), (cx, cy) = w.texture_size, w.to_window(*w.center)  # secret's box is most of the panel)
-            out.append(((cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2), kind))
+        box = drawn_text_box(w) if kind != _CONTROL and texts else None
+        if kind and box is not None:  # its words as drawn (a label's box is often far larger: a status line,
+            out.append((box, kind))  # a secret's box that is most of the panel); a greyed field's hint
         elif kind:
             x, y = w.to_window(w.x, w.y)
             out.append(((x, y, x + w.width, y + w.height), kind))
@@ -230,6 +232,11 @@ def free_spot(boxes: list[tuple[float, float, float, float]], width: float, heig
     return None
 
 
+WIDTHS = (dp(800), dp(640), dp(560), dp(480), dp(400), dp(320))  # a toast's widths, widest first
+PAD_Y = dp(20)  # above and below its lines together
+SETTLE = 0  # its check that what it lies on is still free runs every frame while it shows (Toast._keep_clear)
+
+
 class Toast(Label):
     """A short message placed where it covers no control (searched from the top down); also kept as
     `last_text` for tests and staff logs."""
@@ -238,6 +245,7 @@ class Toast(Label):
         super().__init__(size_hint=(None, None), color=TEXT, font_size=BODY, halign="center",
                          valign="middle", opacity=0, **kw)
         self.last_text = ""
+        self._kinds = 0  # what the spot it is in was free of (_CONTROL | _MARKED | _WORDS)
         with self.canvas.before:
             from kivy.graphics import Color, RoundedRectangle
             Color(0, 0, 0, 0.82)
@@ -248,40 +256,60 @@ class Toast(Label):
         self._bg.pos, self._bg.size = self.pos, self.size
 
     def show(self, text: str, seconds: float = 3.5) -> None:
-        from kivy.core.window import Window
-
         self.last_text = text
         self.text = text
-        spot = None
-        heights: dict[float, float] = {}  # the text's height at each width, laid out once
-        found = _targets(skip=self)
-        # over no text and no control if there is room; else over no control and no text marked keep_clear;
-        # else over no control
-        for kinds in (_CONTROL | _MARKED | _WORDS, _CONTROL | _MARKED, _CONTROL):
-            boxes = [box for box, kind in found if kind & kinds]
-            for width in (dp(800), dp(640), dp(480), dp(400)):  # narrower (more lines) until it fits somewhere free
-                if width not in heights:
-                    self.text_size = (width - dp(40), None)
-                    self.texture_update()
-                    heights[width] = self.texture_size[1] + dp(32)
-                spot = free_spot(boxes, width, heights[width], Window.width, Window.height)
-                if spot is not None:
-                    self.text_size = (width - dp(40), None)
-                    self.size = (width, heights[width])
-                    break
-            if spot is not None:
-                break
-        if spot is None:  # a screen full of controls: the top edge (a toast takes no touch and goes by itself)
-            self.text_size = (dp(760), None)
-            self.texture_update()
-            self.size = (dp(800), self.texture_size[1] + dp(32))
-            spot = ((Window.width - self.width) / 2, Window.height - self.height - dp(8))
-        self.pos = spot
+        self._place(_targets(skip=self))
         self._over_all()
         Animation.cancel_all(self)
         self.opacity = 1
         Clock.unschedule(self._fade)
         Clock.schedule_once(self._fade, seconds)
+        Clock.unschedule(self._keep_clear)
+        Clock.schedule_interval(self._keep_clear, SETTLE)
+
+    def _place(self, found: list[tuple[tuple[float, float, float, float], int]]) -> None:
+        from kivy.core.window import Window
+
+        spot = None
+        heights: dict[float, float] = {}  # the text's height at each width, laid out once
+        # over no text and no control if there is room; else over no control and no text marked keep_clear;
+        # else over no control
+        for kinds in (_CONTROL | _MARKED | _WORDS, _CONTROL | _MARKED, _CONTROL):
+            boxes = [box for box, kind in found if kind & kinds]
+            for width in WIDTHS:  # narrower (more lines) until it fits somewhere free
+                width = min(width, Window.width - dp(16))
+                if width not in heights:
+                    self.text_size = (width - dp(40), None)
+                    self.texture_update()
+                    heights[width] = self.texture_size[1] + PAD_Y
+                spot = free_spot(boxes, width, heights[width], Window.width, Window.height)
+                if spot is not None:
+                    self.text_size = (width - dp(40), None)
+                    self.size = (width, heights[width])
+                    self._kinds = kinds
+                    break
+            if spot is not None:
+                break
+        if spot is None:  # a screen full of controls: the top edge (a toast takes no touch and goes by itself)
+            width = min(dp(800), Window.width - dp(16))
+            self.text_size = (width - dp(40), None)
+            self.texture_update()
+            self.size = (width, self.texture_size[1] + PAD_Y)
+            spot = ((Window.width - self.width) / 2, Window.height - self.height - dp(8))
+            self._kinds = 0
+        self.pos = spot
+
+    def _keep_clear(self, *_: object) -> bool:
+        """While it shows: placed in the frame of the event that called it, it may find the screen changed under it
+        a frame later (the whose-turn line redrawn longer, a screen's layout settling): then it moves to where it
+        covers nothing again. Stops once faded."""
+        if self.opacity <= 0.01 or self.parent is None:
+            return False
+        mine = (self.x, self.y, self.right, self.top)
+        found = _targets(skip=self)
+        if any(kind & self._kinds and overlap(box, mine) for box, kind in found):
+            self._place(found)
+        return True
 
     def _over_all(self) -> None:
         """Drawn over whatever is on show (the window's last child, as the keyboard): under a hand-over (opaque) it

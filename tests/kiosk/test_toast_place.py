@@ -42,8 +42,11 @@ def test_a_toast_covers_no_control(driver: Any, screen: str) -> None:
 
 
 def test_a_toast_covers_no_text_where_there_is_room(driver: Any) -> None:
-    """On a game page there is free room: the toast leaves the title, the facts and the pitch readable."""
+    """On a game page there is free room: the toast leaves the title, the facts and the pitch readable (their words
+    as drawn: a label's box is often larger)."""
     from kivy.uix.label import Label
+
+    from kiosk.widgets.text_box import drawn_text_box, overlap
 
     driver.tap("start")
     driver.wait_screen("library")
@@ -52,20 +55,22 @@ def test_a_toast_covers_no_text_where_there_is_room(driver: Any) -> None:
     toast = driver.app.toast_widget
     driver.app.toast("민호님이 밀려났어요. 다음 차례에 다시 고르세요.")
     driver.pump(3)
-    tx0, ty0 = toast.to_window(toast.x, toast.y)
+    spot = (toast.x, toast.y, toast.right, toast.top)
     covered = []
     for w in driver.walk():
         if isinstance(w, Label) and w is not toast and w.text.strip() and w.opacity > 0 and w.width > 1:
-            x0, y0 = w.to_window(w.x, w.y)
-            if x0 < tx0 + toast.width and x0 + w.width > tx0 and y0 < ty0 + toast.height and y0 + w.height > ty0:
+            box = drawn_text_box(w)
+            if box is not None and overlap(spot, box):
                 covered.append(w.text[:30])
     assert covered == []
     driver.screenshot("toast_detail_text")
 
 
 def test_a_toast_on_a_full_screen_leaves_the_marked_status_readable(driver: Any) -> None:
-    """Mr. Jack's table has no free room: the witness call's toast may cover text, but not the whose-turn line
-    (a label marked `keep_clear`); it sat over it before."""
+    """Mr. Jack's table: the witness call's toast covers no text, least of all the whose-turn line (a label marked
+    `keep_clear`, whose words it sat over before)."""
+    from kiosk.widgets.text_box import drawn_text_box, overlap
+
     driver.app.host("mr_jack_ny")
     driver.wait_screen("host")
     driver.tap("mj_start")
@@ -80,11 +85,10 @@ def test_a_toast_on_a_full_screen_leaves_the_marked_status_readable(driver: Any)
     driver.app.toast(driver.app.tr("mr_jack_ny.witness.unseen"))
     driver.pump(3)
     toast = driver.app.toast_widget
-    tx0, ty0 = toast.to_window(toast.x, toast.y)
-    x0, y0 = label.to_window(label.x, label.y)
-    assert not (x0 < tx0 + toast.width and x0 + label.width > tx0 and y0 < ty0 + toast.height
-                and y0 + label.height > ty0), (toast.pos, label.pos)
+    box = drawn_text_box(label)
+    assert box is not None and not overlap((toast.x, toast.y, toast.right, toast.top), box), (toast.pos, box)
     assert _overlaps(driver) == []
+    assert driver.toast_covers() == []
     driver.screenshot("toast_mr_jack_table")
 
 

@@ -87,7 +87,7 @@ class SpySetup(KeptForm, BoxLayout):
         field = self.fields[i]
         field.hint_text = self.host.ctx.tr("spyfall.setup.name_hint", n=i + 1)
         field.disabled = i >= self.count
-        field.opacity = 1 if i < self.count else 0.3
+        field.opacity = 1 if i < self.count else 0  # a seat not in play is no field to read (a toast may go there)
 
     def _draw(self) -> None:
         tr = self.host.ctx.tr

@@ -31,7 +31,7 @@ def arrive_and_learn(driver: Any, game: str) -> str:
     driver.tap(f"game_{game}")
     driver.wait_screen("detail")
     facts = app.get_screen("detail").ids.facts.text
-    assert "설명 약" in facts and "실측" not in facts
+    assert "설명\u00a0약" in facts and "실측" not in facts  # each fact kept on one line (no-break spaces)
     shot(driver, game, "02_detail")
     driver.tap("teach")
     driver.wait_screen("teach")
