@@ -318,9 +318,19 @@ class GamePart:
     out of the JSON while None, so a view without it has no such key. `to_dict` is the JSON for the wire."""
 
     def to_dict(self) -> dict[str, Any]:
-        assert dataclasses.is_dataclass(self)
-        return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
-                if not (f.default is None and getattr(self, f.name) is None)}
+        fields = _PART_FIELDS.get(type(self))
+        if fields is None:  # once per class: the phones ask for every seat's view after every step
+            assert dataclasses.is_dataclass(self)
+            fields = _PART_FIELDS[type(self)] = tuple((f.name, f.default is None) for f in dataclasses.fields(self))
+        out = {}
+        for name, optional in fields:
+            value = getattr(self, name)
+            if value is not None or not optional:
+                out[name] = to_jsonable(value)
+        return out
+
+
+_PART_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}  # a part's fields, each: does it default to None
 
 
 G = TypeVar("G", bound=GamePart)

@@ -36,7 +36,7 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_jsonable(getattr(value, name)) for name in field_names(type(value))}
     if isinstance(value, Mapping):
         return {_key_to_str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (frozenset, set)):
@@ -58,6 +58,12 @@ def _key_to_str(key: Any) -> str:
 
 def _sort_key(v: Any) -> tuple[str, str]:
     return (type(v).__name__, repr(v))
+
+
+@cache
+def field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names, in order (asked once per class: views and states convert many objects)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @cache
