@@ -2,7 +2,8 @@
 
 A bot is a function `bot(view, legal, rng) -> action`:
 - `view`: the seat's own typed observation (`engine.observe(state, seat)`), the same a guest's private
-  screen gets; its game part (`view.detail`) holds the public log the bot keeps its notes from;
+  screen gets; its game part (typed: `view.part(JackView)`; a game not moved yet: `view.detail`) holds the
+  public log the bot keeps its notes from;
 - `legal`: that seat's legal actions now (`engine.legal_actions(state, seat)`), possibly fewer where the
   table knows better (a room the token cannot reach on the physical board);
 - `rng`: a random stream the caller owns (seeded: the same stream, the same choice).
