@@ -177,3 +177,120 @@ def test_a_guest_plays_mr_jack_alone_against_the_tablet(driver: Any, monkeypatch
     assert len(moves) >= 8 and not [a for a in moves if a["name"] in ("escape", "use_ability")]
     driver.wait_for(lambda: bool(driver.find_all("winner_banner")), timeout=20)
     driver.screenshot(f"mj_tablet_end_{tablet}")
+
+
+def _clue_with_tablets(driver: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Four players by taps: 지수 and 민호, and 태블릿 3 and 태블릿 4 at 보통; the running table."""
+    from kiosk import hosting
+
+    monkeypatch.setattr(hosting, "TABLET_PAUSE", 0.05)
+    driver.app.host("clue")
+    driver.wait_screen("host")
+    driver.tap("clue_mode_digital")
+    driver.tap("clue_count_4")
+    driver.tap("clue_tablets_2")
+    driver.tap("clue_level_normal")
+    for i, name in enumerate(GUESTS):
+        driver.fill(f"clue_name_{i}", name)
+    driver.tap("clue_start")
+    return driver.app.table
+
+
+def _advance(driver: Any, table: Any, rng: random.Random, turns: list[int]) -> None:
+    """One step of play: a hand-over answered, the tablet's paced move waited for, or a guest's tap."""
+    if _dialog(driver) is not None:
+        _hand_over(driver, table, rng, [])
+    elif table.tablet_due() is not None:
+        before = table.count
+        driver.wait_for(lambda: table.count != before or _dialog(driver) is not None, timeout=30)
+    else:
+        _guest_turn(driver, table, rng, turns)
+    driver.pump(2)
+
+
+def _said(driver: Any) -> list[str]:
+    return [line for t in driver.texts() for line in t.split("\n") if line.startswith(("태블릿 3: ", "태블릿 4: "))]
+
+
+def test_a_guests_undo_takes_back_their_own_action_and_the_tablet_moves_again_after_it(
+        driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guest acts (ends a turn, or passes or shows on a tablet's suggestion) and the tablet detectives play on;
+    at the next guest's turn 되돌리기 takes back that guest's action and the tablets' moves after it, the tablets
+    wait while the guest is to act, and when the guest does the same again the tablets play again: the same
+    moves (their stream is the game's seed, the seat and the action count)."""
+    table = _clue_with_tablets(driver, monkeypatch)
+    rng, turns = random.Random(11), [0, 0, 0, 0]
+    for _ in range(400):
+        assert table.outcome is None, "the game ended before a guest's action was followed by the tablets'"
+        if _dialog(driver) is None and table.tablet_due() is None:
+            n = table.guest_undo_count()
+            if n >= 2 and not table.undo_needs_staff(n) \
+                    and sum(a.get("seat") in (2, 3) for a in table.journal.actions()[-n:]) >= 2:
+                break
+        _advance(driver, table, rng, turns)
+    else:
+        pytest.fail("no guest action followed by tablet moves")
+    before = table.journal.actions()
+    at = max(i for i, a in enumerate(before) if a.get("seat") in (0, 1))
+    guest = before[at]
+    assert _said(driver), "the tablets played after the guest, and the screen said so"
+    driver.tap("host_undo")
+    driver.tap("confirm_yes")
+    driver.pump(4)
+    assert table.journal.actions() == before[:at], "the guest's action and the tablets' after it are taken back"
+    assert table.tablet_due() is None and _said(driver) == []
+    assert table.legal(guest["seat"]), "the guest is to act again"
+    driver.screenshot("clue_tablet_undone")
+    driver.pump(20)  # the tablets do not move while a guest is to act
+    assert len(table.journal.actions()) == at
+    while len(table.journal.actions()) < len(before):
+        _advance(driver, table, rng, turns)
+        assert table.journal.actions()[at:at + 1] in ([], [guest]), "the guest acted the same"
+    assert table.journal.actions()[:len(before)] == before, "the tablets played again, the same moves"
+    assert _said(driver) or _dialog(driver) is not None
+
+
+def test_a_power_cut_resumes_with_the_tablet_seats_at_the_same_point(
+        driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The power goes while a tablet detective is about to move (its journal files as they are on disk, never
+    closed); the app starts again on the same data folder: the game is back at the same action with 태블릿 3
+    and 태블릿 4 still the tablet's (levels, names, no hand-over), and the tablet goes on moving by itself."""
+    import shutil
+
+    from kiosk import hosting
+
+    table = _clue_with_tablets(driver, monkeypatch)
+    rng, turns = random.Random(5), [0, 0, 0, 0]
+    for _ in range(400):
+        assert table.outcome is None
+        if table.tablet_due() is not None and _dialog(driver) is None and hosting.TABLET_PAUSE > 1:
+            break
+        if table.count >= 12:
+            monkeypatch.setattr(hosting, "TABLET_PAUSE", 600.0)  # the next tablet move stays pending
+        _advance(driver, table, rng, turns)
+    else:
+        pytest.fail("no tablet move pending")
+    monkeypatch.setattr(hosting, "TABLET_PAUSE", 0.05)
+    app = driver.app
+    due, count, state, actions = table.tablet_due(), table.count, table.state, table.journal.actions()
+    cut = app.data_dir.parent / "at_the_cut"
+    shutil.copytree(app.journal_dir, cut)  # no frame in between: the tablet's pending move has not run
+    app.reset_for(app.data_dir)  # the app starts again on the same folder...
+    shutil.rmtree(app.journal_dir)
+    shutil.copytree(cut, app.journal_dir)  # ...with the journal as the power cut left it
+    assert app.resume_game()
+    table = app.table  # no frame yet: the game as it was at the cut
+    assert table.tablet == {2: "normal", 3: "normal"}
+    assert table.count == count and table.state == state and table.journal.actions() == actions
+    names = [p["name"] for p in table.view(None)["common"]["players"]]
+    assert names == [*GUESTS, "태블릿 3", "태블릿 4"]
+    assert table.tablet_due() == due
+    driver.wait_screen("host")
+    driver.wait_for(lambda: table.count > count, timeout=30)
+    assert table.journal.actions()[count]["seat"] == due, "the tablet moved on by itself after the restart"
+    driver.wait_for(lambda: bool(_said(driver)) or _dialog(driver) is not None, timeout=10)
+    driver.screenshot("clue_tablet_resumed")
+    for _ in range(20):  # and the game goes on: hand-overs only ever for the guests
+        if table.outcome is not None:
+            break
+        _advance(driver, table, rng, turns)
