@@ -56,7 +56,7 @@ class DetailScreen(Screen):
         if teach:
             facts.append(teach)
         ids.facts.text = "   ·   ".join(keep_together(f) for f in facts)  # lines break between facts only
-        comps = [f"• {c.name.get(lang)} × {c.count}" for c in info.components]
+        comps = [f"• {c.name.get(lang)}\u00a0×\u00a0{c.count}" for c in info.components]  # "× 8" never alone
         ids.components.text = app.tr("detail.components") + "\n" + "\n".join(comps) if comps else ""
         ids.tip.text = info.first_game_tip.get(lang) if info.first_game_tip else ""
         ids.host.disabled = not game.playable

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.metrics import dp
+from kivy.metrics import dp, dpi2px
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -22,7 +22,7 @@ from kiosk.hosting import GameHost, HostContext
 from kiosk.staff_call import calls_of
 from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (used in host.kv)
 from kiosk.widgets.dismantle import closed_widgets, forget_detached_field
-from kiosk.widgets.theme import LEAD, PHONES_BUTTON, TEXT
+from kiosk.widgets.theme import LEAD, PHONES_BUTTON, SMALL, TEXT
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 log = logging.getLogger(__name__)
@@ -71,6 +71,15 @@ class HostScreen(Screen):
         if self.ctx.playing:
             self.ctx.attach()
         self._sync_bar()
+
+    def _fit_title(self) -> None:
+        """The game's name at LEAD when it fits beside the bar's buttons, else at SMALL (the floor for guest text):
+        'len <= 10 characters' was right at 1280 px only (at 1024 '미스터 잭 인 뉴욕' was cut to '미스…욕')."""
+        from kivy.core.text import Label as CoreLabel
+
+        title = self.ids.title
+        lead = CoreLabel(font_size=dpi2px(LEAD[:-2], "sp"), bold=True, font_name=title.font_name).get_extents(title.text)[0]
+        title.font_size = LEAD if lead <= title.width - 2 else SMALL
 
     def refresh(self) -> None:
         """After a language switch: the frame's title follows (the game's own widget redraws itself)."""

@@ -12,7 +12,8 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.screens import staff_panels
-from kiosk.widgets.theme import SMALL, TButton
+from kiosk.widgets.fit_scroll import FitScroll  # noqa: F401  (used in staff.kv)
+from kiosk.widgets.theme import SMALL, TOUCH_MIN, TButton
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -37,7 +38,7 @@ class StaffScreen(Screen):
         nav.clear_widgets()
         for name in SECTIONS:
             b = TButton(text=app.tr(f"staff.section_{name}"), selected=self.section == name,
-                        test_id=f"staff_nav_{name}", font_size=SMALL)
+                        test_id=f"staff_nav_{name}", font_size=SMALL, size_hint_y=None, height=TOUCH_MIN)
             b.bind(on_release=lambda _w, name=name: setattr(self, "section", name))
             nav.add_widget(b)
         self.ids.pin_warning.text = app.tr("staff.default_pin") if app.settings.pin_is_default else ""

@@ -30,7 +30,8 @@ from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import GameHost, HostContext
-from kiosk.markup import esc
+from kiosk.markup import esc, keep_together
+from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, put
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
@@ -40,6 +41,7 @@ from table.seats import config_with
 from table.table import Table
 
 ROLES = ("detective", "jack")
+TABLE_MIN_HEIGHT = 680  # dp: the table under the host bar of a 1280x800 window is 696 high; shorter, it scrolls
 
 
 class MrJackSetup(KeptForm, BoxLayout):
@@ -97,7 +99,7 @@ class MrJackHost(GameHost):
         self.pieces = Pieces()  # a new table's panels, one per frame (refresh)
         self.drawn: set[str] = set()  # the panels of this table drawn so far
         self.setup_form = KEPT.take(self, ctx.game.info.players, lambda: MrJackSetup(host=self))
-        self.add_widget(self.setup_form)
+        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:
@@ -155,7 +157,7 @@ class MrJackHost(GameHost):
         self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
         self.pieces.cancel()
         self.drawn = set()
-        self.add_widget(self.table)
+        self.add_widget(FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT)))  # scrolls on a short window only
         self.choice, self.visible = None, set()
         self.blitz = running.observe(None).part(JackView).blitz  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
@@ -288,7 +290,8 @@ class MrJackHost(GameHost):
             mark = self.tr("suspects.innocent") if innocent else ""
             if view.jack == ch.id:  # only once the game is over
                 mark = self.tr("suspects.is_jack")
-            tile.text = esc(self.card_name(ch.id)) + (f"  [size={SMALL}]· {esc(mark)}[/size]" if mark else "")
+            tag = keep_together(f"· {esc(mark)}")  # the tag whole on the name's line or the next, never split
+            tile.text = esc(self.card_name(ch.id)) + (f"  [size={SMALL}]{tag}[/size]" if mark else "")
             tile.innocent = innocent
             tile.bg = GREY if innocent else MARKER_COLOURS[i % len(MARKER_COLOURS)]
 

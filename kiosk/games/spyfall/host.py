@@ -33,6 +33,7 @@ from kiosk.games.spyfall.private import SpyPrivate
 from kiosk.games.spyfall.setup import form_for
 from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.clock import GameClock
+from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, box_in
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
@@ -64,7 +65,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.pieces = Pieces()  # a new table's location list, in the frame after the first
         self.list_now = False
         self.setup_form = form_for(self)
-        self.add_widget(self.setup_form)
+        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:

@@ -53,7 +53,8 @@ def test_the_next_screen_gets_the_form_back_reset(driver: Any, game: str) -> Non
     assert old_host() is None  # the kept form does not keep the closed screen alive
     app.host(game)
     driver.wait_screen("host")
-    assert _host(driver).setup_form is form and form.host is _host(driver) and form.parent is _host(driver)
+    assert _host(driver).setup_form is form and form.host is _host(driver)
+    assert _host(driver) in (form.parent, form.parent.parent)  # Mr. Jack's in a FitScroll (scrolls on a short window)
     assert _choices(driver) == fresh  # every choice back to its default, every field empty
     driver.screenshot(f"kept_form_{game}_reset")
     assert not driver.small_targets() and not driver.overflowing_labels()

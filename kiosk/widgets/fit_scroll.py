@@ -1,0 +1,50 @@
+"""A tall form (a game's set-up) that scrolls only when the window is too short for it (1024x600: Spyfall's form is
+~700 dp tall, its room under the host bar ~500): there it keeps its rows' heights and scrolls, instead of being
+squeezed under the host bar. Where it fits it fills the room (its spacers stretch) and does not scroll, so a tap
+reaches its button at once (a ScrollView that cannot scroll passes touches straight on). A table laid out by size
+hints (no minimum height of its own: Mr. Jack's) gives `min_height`, the height it was designed at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.scrollview import ScrollView
+
+from kiosk.widgets.dismantle import take_apart
+
+
+class FitScroll(ScrollView):
+    def __init__(self, form: Any = None, min_height: float = 0, **kw: Any) -> None:
+        self.min_height = min_height
+        super().__init__(do_scroll_x=False, do_scroll_y=False, bar_width=dp(8), scroll_type=["bars", "content"],
+                         **kw)
+        self.bind(height=self._fit)
+        if form is not None:  # (in kv: its one child)
+            self.add_widget(form)
+
+    def add_widget(self, widget: Any, *args: Any, **kw: Any) -> None:
+        widget.size_hint_y = None
+        super().add_widget(widget, *args, **kw)
+        widget.bind(minimum_height=self._fit)
+        self._fit()
+
+    def remove_widget(self, widget: Any, *args: Any, **kw: Any) -> None:
+        widget.unbind(minimum_height=self._fit)  # a kept form goes on to another screen's FitScroll
+        super().remove_widget(widget, *args, **kw)
+        self.on_parent(self, self.parent)
+
+    def on_parent(self, _w: Any, parent: Any) -> None:
+        """Off its screen and empty (a game's set-up gone, its kept form let go): never shown again, so taken apart
+        at once, as a closed screen's widgets are (kiosk.widgets.dismantle): its scroll effects, bound to its own
+        methods, kept it as cyclic garbage (a closed Spyfall screen left 680 objects to the collector, not 64-154)."""
+        if parent is None and not self.children:
+            take_apart(self)
+
+    def _fit(self, *_: Any) -> None:
+        if not self.children:
+            return
+        form = self.children[0]
+        need = max(form.minimum_height, self.min_height)
+        form.height = max(need, self.height)
+        self.do_scroll_y = need > self.height + 1
