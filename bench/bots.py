@@ -5,6 +5,7 @@ games through engines.bots.play: every seat a bot, chance by the engine, the tab
     nice -n 10 python -m bench.bots                     # the default run: a few minutes
     nice -n 10 python -m bench.bots --clue-games 400 --jack-games 4000
     nice -n 10 python -m bench.bots --tune              # the gamble's calibration, on the tuning seeds
+    nice -n 10 python -m bench.bots --h2h eval --players 3 4 6 --clue-games 200   # 어려움 vs 보통 alone
 
 Clue (digital mode, classic set), at each `--players` count, the bot under test in a seat that rotates game
 by game (so no seat order favours it):
@@ -113,9 +114,9 @@ class TurnWalks(Walks):
 
 
 def clue_games(n: int, labels: Callable[[int], list[str]], bots: dict[str, Bot], games: int, split: str,
-               tally: ClueTally, clock: Clock | None) -> None:
-    """`labels(g)`: the label of each seat in game g; `bots`: label → bot."""
-    for g in range(games):
+               tally: ClueTally, clock: Clock | None, first: int = 0) -> None:
+    """Games `first`..`games - 1`; `labels(g)`: the label of each seat in game g; `bots`: label → bot."""
+    for g in range(first, games):
         seat_labels = labels(g)
         seed = seed_of(split, "clue", n, g)
         state = CLUE.setup({"players": [f"p{i}" for i in range(n)], "mode": "digital"}, CLUE_PACK, seed)
@@ -184,6 +185,18 @@ def clue(players: list[int], games: int, clock: Clock) -> None:
         head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
 
 
+def h2h(players: list[int], games: int, clock: Clock, split: str = "eval") -> None:
+    """어려움 against 보통 alone (seats alternating), on `split`'s seeds."""
+    bots = {name: clue_bot(name) for name in ("normal", "hard")}
+    for n in players:
+        print(f"\nClue, {n} players, {split} seeds")
+        t = ClueTally()
+        for start in range(0, games, 10):  # a line every 10 games (a long run cut short still says something)
+            clue_games(n, alternate("hard", "normal", n), bots, min(games, start + 10), split, t, clock, start)
+            head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
+            timing(clock)
+
+
 def tune(players: list[int], games: int) -> None:
     """어려움's gamble on the tuning seeds: its share against 보통 for a few thresholds."""
     base = clue_bot("normal")
@@ -250,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tune", action="store_true", help="sweep 어려움's gamble on the tuning seeds instead")
     ap.add_argument("--calibrate", action="store_true", help="the data the gamble is set from (tuning seeds)")
     ap.add_argument("--only", choices=["clue", "jack"], default=None)
+    ap.add_argument("--h2h", choices=["tune", "eval"], default=None,
+                    help="only 어려움 vs 보통 at Clue, on these seeds (with CPU time per decision)")
     args = ap.parse_args(argv)
     print(f"Tablet seats, seeded simulated games; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     t0 = time.time()
@@ -260,6 +275,11 @@ def main(argv: list[str] | None = None) -> None:
         calibrate(args.players, args.clue_games)
         return
     clock = Clock()
+    if args.h2h:
+        h2h(args.players, args.clue_games, clock, args.h2h)
+        timing(clock)
+        print(f"\nwall time {time.time() - t0:.0f} s; load average now {os.getloadavg()[0]:.1f}")
+        return
     if args.only != "clue":
         jack(args.jack_games, clock)
     if args.only != "jack":

@@ -12,7 +12,9 @@ action out, nothing kept between calls.
 - 어려움 (hard): as 보통, and gambles: accuses the likeliest envelope once its exact probability passes the
   chance of winning by waiting, which falls as the game goes on and with more players (`Gamble`; calibrated
   in bench/bots.py on seeds apart from the ones its figures are measured on); suggests where it was moved
-  more readily and prefers rooms with a secret passage.
+  more readily and prefers rooms with a secret passage; scores suggestions and rooms by what the reply
+  teaches about the envelope, not about who holds what (engines.clue.aim: with the suspect known it names
+  one whose place it knows, so the reply is about the rest).
 
 Rooms are chosen by reachability on the classic board (engines.clue.board): from a room, the rooms within
 the die's squares. A token in the corridors has no position in any view (the engine models rooms only), so
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engines.bots import Bot, Level, named, pick
+from engines.clue.aim import envelope_advice
 from engines.clue.board import has_map, passage, room_distance
 from engines.clue.knowledge import Fact, Knowledge
 from engines.clue.notation import propagate
@@ -75,6 +78,9 @@ class Style:
     gamble: Gamble | None = None
     here: float = SUGGEST_HERE  # suggest where moved / take the passage if worth this share of the best room
     passage_bonus: float = 0.0  # a room with a secret passage counts this share of the passage room's value
+    aim: float | None = None  # score suggestions by envelope information (engines.clue.aim), plus this share
+    #                           of the whole-deal information; None: the whole-deal information alone
+    samples: int = SAMPLES
 
 
 @dataclass
@@ -229,8 +235,8 @@ def room_values(style: Style, n: Notes, rng: random.Random) -> dict[str, float]:
         return {r: rng.random() for r in rooms}
     if style.choice == "info" and n.analysis is not None:
         best: dict[str, float] = {r: 0.0 for r in rooms}
-        for adv in advise(n.analysis, None, samples=SAMPLES, seed=rng.randrange(1 << 30), top=1 << 30):
-            best[adv.room] = max(best[adv.room], adv.bits)
+        for (_, _, r), bits in _scores(style, n, rooms, rng):
+            best[r] = max(best[r], bits)
         return best
     env = n.knowledge.envelope
     return {r: 1.0 if n.marks[r][env] is None else 0.0 for r in rooms}
@@ -287,12 +293,11 @@ def _suggest(style: Style, n: Notes, room: str, legal: Sequence[Action], rng: ra
     if style.choice == "random":
         return rng.choice(named(legal, "suggest"))
     if style.choice == "info" and n.analysis is not None:
-        ranked = advise(n.analysis, room, samples=SAMPLES, seed=rng.randrange(1 << 30), top=1 << 30)
+        ranked = _scores(style, n, (room,), rng)
         if ranked:
-            top = ranked[0].bits
-            ties = [x for x in ranked if x.bits >= top - 1e-9]
-            choice = rng.choice(ties)
-            found = pick(legal, "suggest", suspect=choice.suspect, weapon=choice.weapon)
+            top = max(bits for _, bits in ranked)
+            s, w, _ = rng.choice([t for t, bits in ranked if bits >= top - 1e-9])
+            found = pick(legal, "suggest", suspect=s, weapon=w)
             if found is not None:
                 return found
     env = n.knowledge.envelope
@@ -302,6 +307,20 @@ def _suggest(style: Style, n: Notes, room: str, legal: Sequence[Action], rng: ra
     open_w = [c for c in cats[1] if n.marks[c][env] is None] or list(cats[1])
     found = pick(legal, "suggest", suspect=rng.choice(open_s), weapon=rng.choice(open_w))
     return found or rng.choice(named(legal, "suggest"))
+
+
+def _scores(style: Style, n: Notes, rooms: Sequence[str], rng: random.Random
+            ) -> list[tuple[tuple[str, str, str], float]]:
+    """Suggestions in `rooms` with their expected information (counting levels), in a fixed order."""
+    assert n.analysis is not None
+    seed = rng.randrange(1 << 30)
+    if style.aim is not None:
+        scored = envelope_advice(n.analysis, rooms, style.samples, seed, style.aim)
+        if scored:
+            return list(scored.items())
+    room = rooms[0] if len(rooms) == 1 else None
+    ranked = advise(n.analysis, room, samples=style.samples, seed=seed, top=1 << 30)
+    return [((x.suspect, x.weapon, x.room), x.bits) for x in ranked]
 
 
 def _show(style: Style, detail: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
@@ -336,7 +355,8 @@ NORMAL = Style(counting=True, choice="info", leak_least=True)
 # 어려움 also suggests where it was moved (or takes the passage) more readily and prefers rooms with a
 # secret passage (a suggestion next turn without a walk): with the gamble, on the tuning seeds, 57.5% of
 # wins against 보통 at 4 players (120 games) and 61% at 6 (80 games).
-HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, passage_bonus=1.0)
+HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, passage_bonus=1.0,
+             aim=0.25)
 # Not levels: bench/bots.py's baselines. The random-suggestion player (exact notes and certain accusations,
 # suggestions and rooms at random) and the usual notebook strategy (propagation only, suggests cards its
 # notebook has not placed; as strong as 보통 at 6 players on bench/bots.py's board model, so 쉬움 is weaker).
