@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
@@ -64,11 +64,17 @@ class Cell:
     on_tap: Callable[[], Any] | None = None
 
 
+class HoldsCells(Protocol):
+    """What draws a cell (a DrawnRow, a game's board): the width its cell i has for its text."""
+
+    def text_room(self, i: int) -> float: ...
+
+
 @dataclass
 class DrawnCell:
     """What a test sees of a drawn cell (kiosk/testing.py): the driver taps its centre (window coordinates)."""
 
-    row: DrawnRow
+    row: HoldsCells
     index: int
     test_id: str
     text: str
@@ -94,7 +100,7 @@ class DrawnCell:
         return self.box[3]
 
     @property
-    def parent(self) -> DrawnRow:
+    def parent(self) -> HoldsCells:
         return self.row
 
     def to_window(self, x: float, y: float) -> tuple[float, float]:

@@ -1,6 +1,7 @@
-"""The Clue host: set-up form, then the game master's table screen.
+"""The Clue host: set-up form (kiosk/games/clue/setup.py), then the game master's table screen.
 
-The table screen shows only the table view (whose turn, tokens, who passed or showed). Secrets go through
+The table screen shows only the table view: whose turn, the players' rows, the actions and under them the board
+(kiosk/games/clue/board.py: rooms, tokens, weapons where the suggestions put them). Secrets go through
 `ctx.private`: the disproving player picks a card to show, the suggester then sees it alone; a player
 records their real hand (physical mode) or notes the card shown to them; a wrong accuser sees the
 envelope; each player's notebook. No rules here: buttons come from the engine's legal actions."""
@@ -13,7 +14,6 @@ from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from engines.clue.actions import (
@@ -31,174 +31,19 @@ from engines.clue.actions import (
 from engines.clue.bots import knew
 from engines.clue.content import CardSet, sets_in
 from engines.core import Action, Step
+from kiosk.games.clue.board import ClueBoard
 from kiosk.games.clue.notebook import NotebookPanel
-from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, PlayerRow, action_button, button_grid
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, FitBox, PlayerRow, action_button, button_grid
 from kiosk.games.clue.private import PrivateChannel
+from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.keep import Fill, Shelf
-from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
 from kiosk.widgets.pieces import Pieces
-from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
 from kiosk.widgets.winner import WinnerBanner
-from table.seats import config_with
 from table.table import Table
 
-
-class ClueSetup(KeptForm, BoxLayout):
-    """Player count, names, card mode, teaching aids; then start. Made once and kept for the next Clue screen
-    (kiosk/widgets/kept_form.py)."""
-
-    def __init__(self, host: ClueHost) -> None:
-        super().__init__(orientation="vertical", padding=(dp(40), dp(16)), spacing=dp(12))
-        self.host = host
-        self.count, self.mode = 4, "digital"
-        self.tablets, self.level = 0, "normal"  # tablet detectives (the last seats) and their level
-        self.inputs: list[TextInput] = []
-        self.build()
-
-    def reset(self, host: Any) -> None:
-        """Ready for a new Clue screen: four players, digital cards, no typed name (the aids are the screen's)."""
-        self.host = host
-        self.count, self.mode = 4, "digital"
-        self.tablets, self.level = 0, "normal"
-        clear_fields(self.inputs, [f"clue_name_{i}" for i in range(len(self.inputs))])
-        self.show()
-
-    def build(self) -> None:
-        tr = self.host.ctx.tr
-        self.clear_widgets()
-        self.add_widget(ClueTitle(text=tr("clue.setup.title"), font_size=LEAD))
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(ClueText(text=tr("clue.setup.players"), size_hint_x=None, width=dp(160), size_hint_y=1))
-        lo, hi = self.host.ctx.game.info.players  # the one player range: content's game.yaml
-        self.counts: dict[int, TButton] = {}
-        for n in range(lo, hi + 1):
-            b = TButton(text=str(n), test_id=f"clue_count_{n}")
-            b.bind(on_release=lambda _w, k=n: self.set_count(k))
-            row.add_widget(b)
-            self.counts[n] = b
-        self.add_widget(row)
-        names, self.inputs = name_fields(hi, 3, lambda n: tr("clue.setup.name", n=n), "clue_name_")
-        self.add_widget(names)
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(ClueText(text=tr("clue.setup.mode"), size_hint_x=None, width=dp(160), size_hint_y=1))
-        self.modes: dict[str, TButton] = {}
-        for mode in ("digital", "physical"):
-            b = TButton(text=tr(f"clue.setup.{mode}"), test_id=f"clue_mode_{mode}")
-            b.bind(on_release=lambda _w, m=mode: self.set_mode(m))
-            row.add_widget(b)
-            self.modes[mode] = b
-        self.add_widget(row)
-        self.build_tablets()
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(ClueText(text=tr("clue.setup.aids"), size_hint_y=1))
-        self.aids_button = TButton(test_id="clue_aids", size_hint_x=None, width=dp(220))
-        self.aids_button.bind(on_release=lambda *_: self.toggle_aids())
-        row.add_widget(self.aids_button)
-        self.add_widget(row)
-        self.add_widget(Widget())
-        action_button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
-        self.show()
-
-    def build_tablets(self) -> None:
-        """Tablet detectives (engines/clue/bots.py) in the last seats, and their level: digital cards only, two
-        guests at least."""
-        tr = self.host.ctx.tr
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(ClueText(text=tr("clue.setup.tablets"), size_hint_x=None, width=dp(160), size_hint_y=1))
-        self.tablet_buttons: dict[int, TButton] = {}
-        for k in range(0, TABLETS_MAX + 1):
-            b = TButton(text=str(k) if k else tr("clue.setup.tablets_none"), test_id=f"clue_tablets_{k}")
-            b.bind(on_release=lambda _w, k=k: self.set_tablets(k))
-            row.add_widget(b)
-            self.tablet_buttons[k] = b
-        row.add_widget(Widget(size_hint_x=0.3))
-        self.level_buttons: dict[str, TButton] = {}
-        for level in LEVELS:
-            b = TButton(text=tr(f"tablet.level.{level}"), test_id=f"clue_level_{level}")
-            b.bind(on_release=lambda _w, lv=level: self.set_level(lv))
-            row.add_widget(b)
-            self.level_buttons[level] = b
-        self.add_widget(row)
-        whys = BoxLayout(size_hint_y=None, height=dp(26), spacing=dp(8))  # one line: the form fits under the bar
-        self.tablet_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
-        self.level_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
-        whys.add_widget(self.tablet_why)
-        whys.add_widget(self.level_why)
-        self.add_widget(whys)
-
-    def tablet_reason(self, k: int) -> str:
-        """Why `k` tablet detectives cannot sit at this table now ("" when they can)."""
-        if k and self.mode != "digital":
-            return self.host.ctx.tr("clue.setup.tablets_digital_only")
-        if self.count - k < GUESTS_MIN:
-            return self.host.ctx.tr("clue.setup.tablets_guests", n=GUESTS_MIN)
-        return ""
-
-    def show(self) -> None:
-        """The choices made so far, changed in place: the form (six text fields) is built once, not again on
-        every tap."""
-        while self.tablets and self.tablet_reason(self.tablets):
-            self.tablets -= 1
-        for n, b in self.counts.items():
-            b.selected = n == self.count
-        guests = self.count - self.tablets
-        for i, ti in enumerate(self.inputs):
-            ti.disabled = i >= guests
-            ti.opacity = 1 if i < guests else 0.3
-            ti.hint_text = (self.host.ctx.tr("clue.setup.tablet_name", n=i + 1) if guests <= i < self.count
-                            else self.host.ctx.tr("clue.setup.name", n=i + 1))
-        whys = [self.tablet_reason(k) for k in self.tablet_buttons]
-        for k, b in self.tablet_buttons.items():
-            b.selected = k == self.tablets
-            b.why = whys[k]
-            b.disabled = bool(whys[k])
-        for level, b in self.level_buttons.items():
-            b.selected = self.tablets > 0 and level == self.level
-            b.why = self.host.ctx.tr("clue.setup.level_why") if not self.tablets else ""
-            b.disabled = not self.tablets
-        # each greyed button's reason on its own line (the note when nothing is greyed)
-        self.tablet_why.text = next((w for w in whys if w), "") or self.host.ctx.tr("clue.setup.tablets_note")
-        self.level_why.text = self.level_buttons["easy"].why
-        for mode, b in self.modes.items():
-            b.selected = mode == self.mode
-        self.aids_button.text = self.host.ctx.tr("clue.setup.aids_on" if self.host.aids else "clue.setup.aids_off")
-        self.aids_button.selected = self.host.aids
-
-    def set_count(self, n: int) -> None:
-        self.count = n
-        self.show()
-
-    def set_mode(self, mode: str) -> None:
-        self.mode = mode
-        self.show()
-
-    def set_tablets(self, k: int) -> None:
-        self.tablets = k
-        self.show()
-
-    def set_level(self, level: str) -> None:
-        self.level = level
-        self.show()
-
-    def toggle_aids(self) -> None:
-        self.host.aids = not self.host.aids
-        self.show()
-
-    def start(self) -> None:
-        host, mode = self.host, self.mode  # the form is let go once the game is on
-        guests = self.count - self.tablets
-        names = [self.inputs[i].text.strip() or host.ctx.tr("clue.setup.name", n=i + 1) for i in range(guests)]
-        names += [host.ctx.tr("clue.setup.tablet_name", n=i + 1) for i in range(guests, self.count)]
-        config = config_with({"players": names, "mode": mode, "set": "classic"},
-                             {i: self.level for i in range(guests, self.count)})
-        if host.ctx.start(config) and mode == "digital":
-            host.show_hand(0, chain=True)  # the tablet goes round: each guest sees their cards (not the tablet's)
-
-
-TABLETS_MAX, GUESTS_MIN = 4, 2  # tablet detectives beside at least two guests (issue #40)
-LEVELS = ("easy", "normal", "hard")  # engines/clue/bots.py's levels, in the form's order
-KEPT: Kept[ClueSetup] = Kept()
+ACT = "clue/body/right"  # the right column's keys: the action panel on top, the board under it
 SHELF = Shelf()  # a turn's buttons made ahead, lent from one Clue screen to the next
 SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
 ACCUSE_GRIDS = (("suspect", 0, 3, "clue_acc_suspect"), ("weapon", 1, 4, "clue_acc_weapon"), ("room", 2, 5, "clue_acc_room"))
@@ -217,6 +62,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.pieces = Pieces()  # a new table's parts, one per frame; a hand-over after the frame of its tap
         self.rows_drawn = 0  # the player rows made so far
         self.actions_drawn = True  # the action panel is made (not yet in a new table's first frame)
+        self.board_drawn = True  # the board is made (not before the rows and the grids made ahead: see on_table)
         # the form's texts are drawn once, in the language of its screen
         self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self))
         self.add_widget(self.setup_form)
@@ -257,10 +103,11 @@ class ClueHost(PrivateChannel, GameHost):
         # rows and the actions (it made the first row and the actions too: 21-56 ms of UI-thread CPU here); the
         # actions come in the next frame, then the rows, one per frame; nothing moves as they come
         self.pieces.cancel()
-        self.rows_drawn, self.actions_drawn = 0, False
+        self.rows_drawn, self.actions_drawn, self.board_drawn = 0, False, False
         self.pieces.add(self._actions_now)
         for _ in range(len(running.view(None)["players"])):
             self.pieces.add(self._next_row)
+        self.pieces.add(self._board_now)  # then the board (its names drawn: 21 textures the first time)
         # then, a grid per frame, the buttons a turn shows later (the rooms to enter, a suggestion's, the
         # accusation's): made in the frame of the tap that shows them, a grid of 6-9 buttons cost 10-40 ms of
         # UI-thread CPU here. Kept (self.keep), not shown; the tap takes them as they are.
@@ -284,25 +131,24 @@ class ClueHost(PrivateChannel, GameHost):
 
     def _ahead(self, key: str, part: Callable[[dict[str, Any], Fill], Any]) -> None:
         """Make an action panel's part (see on_table) unless it is made already (it may be on show)."""
-        prefix = f"clue/body/{key}"
+        prefix = f"{ACT}/{key}"
         if not self.ctx.playing or prefix in self.keep:
             return
         panel, _, _ = key.partition("/")
         if not SHELF.lend(self.keep, prefix, self.ctx.lang):  # the last screen's, else made now and shelved
             # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
-            part(self.running.view(None), Fill(self.keep, None, f"clue/body/{panel}"))
+            part(self.running.view(None), Fill(self.keep, None, f"{ACT}/{panel}"))
             SHELF.store(self.keep, prefix, self.ctx.lang)
         # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
         # clock), not in the tap's frame
-        made, body = self.keep.kept(prefix), self.keep.kept("clue/body")
-        if made is not None and made.parent is None and body is not None and body.children:
-            shown = body.children[0]  # the action panel on show
-            made.size = (shown.width, shown.height if key == panel else made.height)
+        made, column = self.keep.kept(prefix), self.keep.kept(ACT)
+        if made is not None and made.parent is None and column is not None and column.children:
+            made.width = column.children[-1].width  # the action panel on show's (as tall as its children)
 
     def _accuse_ahead(self, view: dict[str, Any], _: Fill) -> None:
         """The accusation's panel as `actions` fills it, nothing picked."""
         pick, self.pick = self.pick, {}
-        with self.panel_box(Fill(self.keep, None, "clue/body"), "accuse") as box:
+        with self.panel_box(Fill(self.keep, None, ACT), "accuse") as box:
             self.accuse_panel(view, box)
             box.add(Widget)
         self.pick = pick
@@ -313,6 +159,10 @@ class ClueHost(PrivateChannel, GameHost):
 
     def _next_row(self) -> None:
         self.rows_drawn += 1
+        self.refresh(None)
+
+    def _board_now(self) -> None:
+        self.board_drawn = True
         self.refresh(None)
 
     def closing(self) -> None:
@@ -331,7 +181,9 @@ class ClueHost(PrivateChannel, GameHost):
             top.add(ClueTitle, text=self.status(view), font_size=BODY)
             with top.box_of(BoxLayout, "body", spacing=dp(16)) as body:
                 self.players_panel(view, body)
-                self.action_panel(view, body)
+                with body.box_of(BoxLayout, "right", orientation="vertical", spacing=dp(10)) as column:
+                    self.action_panel(view, column)  # as tall as it needs
+                    self.board_part(view, column)  # the rest of the column
         if step is not None:
             self.after_step(view, step)
 
@@ -396,15 +248,17 @@ class ClueHost(PrivateChannel, GameHost):
             panel.add(PlayerRow, f"clue_player_{p['seat']}", seat=p["seat"], colour=tuple(colour),
                       text=f"{p['name']} · {where}\n{extra}", out=p["out"], nb_text=self.tr("act.notebook", name=""),
                       notebook=self.open_notebook)
-        rooms: dict[str, list[str]] = {}
-        for sid, room in view["tokens"].items():
-            if room:
-                rooms.setdefault(room, []).append(self.cname(view, sid))
-        for wid, room in view["weapons"].items():
-            rooms.setdefault(room, []).append(self.cname(view, wid))
-        lines = [f"{self.cname(view, r)}: {', '.join(rooms[r])}" for r in cards.ids(2) if r in rooms]
-        panel.add(ClueText, text="\n".join(lines), font_size=SMALL, color=MUTED)
         panel.add(Widget)
+
+    def board_part(self, view: dict[str, Any], column: Fill) -> None:
+        """The board under the actions (kiosk/games/clue/board.py): made once, then moved."""
+        if not self.board_drawn:  # a new table: after its rows (on_table); its place kept (the actions stay on top)
+            column.add(Widget, "board_place")
+            return
+        cards, lang = self.cards(view), self.ctx.lang
+        column.add(ClueBoard, "board").show(view, cards, lambda c: self.cname(view, c),
+                                            lambda s: cards.card(s).short_name(lang), self.tr("board.corridor"),
+                                            lambda to: self.tr("board.passage", room=self.cname(view, to)))
 
     def action_panel(self, view: dict[str, Any], body: Fill) -> None:
         ph = view["phase"]
@@ -413,14 +267,14 @@ class ClueHost(PrivateChannel, GameHost):
         panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
                  else "accuse" if self.accusing else "turn")
         if not self.actions_drawn:  # a new table's first frame: its place kept (on_table)
-            body.add(Widget, "act_place")
+            body.add(Widget, "act_place", size_hint_y=None, height=0)
             return
         with self.panel_box(body, panel) as box:
             self.actions(view, box)
 
     @staticmethod
     def panel_box(body: Fill, panel: str) -> Fill:
-        return body.box_of(BoxLayout, f"act_{panel}", orientation="vertical", spacing=dp(10))
+        return body.box_of(FitBox, f"act_{panel}", orientation="vertical", spacing=dp(10), size_hint_y=None)
 
     def actions(self, view: dict[str, Any], box: Fill) -> None:
         if view["over"]:

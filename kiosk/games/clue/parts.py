@@ -31,6 +31,14 @@ class ClueText(Label):
     pass
 
 
+class FitBox(BoxLayout):
+    """A vertical box as tall as its children (give it size_hint_y=None): the action panel, the board under it."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(minimum_height=self.setter("height"))
+
+
 class ClueCell(Label):
     """A coloured cell: a player's token colour beside their row."""
 

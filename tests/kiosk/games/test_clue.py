@@ -207,8 +207,9 @@ def test_physical_mode_records_who_showed_never_the_card(driver: Any) -> None:
     _modal_gone(driver)
     assert session.state.shown[-1].card == "rope" and session.state.history[-1].passed == (1,)
     assert "shown_card" not in str(session.view(None)) and "shown_card" not in str(session.view(1))
-    hall = [ln for t in driver.texts() for ln in t.split("\n") if ln.startswith("홀:")]
-    assert hall and "플럼 교수" in hall[0] and "끈" in hall[0], "the rooms overview shows what was moved"
+    board = driver.find("clue_board")  # the board shows what was moved (tests/kiosk/games/test_clue_board.py)
+    assert board.drawn_in["plum"] == "hall" and board.drawn_in["rope"] == "hall"
+    assert {"플럼", "끈"} <= set(driver.texts())
 
 
 def test_physical_recorded_hand_answers_on_its_own_channel(driver: Any) -> None:
