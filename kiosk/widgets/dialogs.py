@@ -189,6 +189,7 @@ def _visit(w: Widget, shown: bool, held: bool, how: tuple[Any, ...],
 
 
 _CONTROL, _MARKED, _WORDS = 1, 2, 4
+_ALL = _CONTROL | _MARKED | _WORDS
 
 
 def free_spot(boxes: list[tuple[float, float, float, float]], width: float, height: float, screen_w: float,
@@ -246,6 +247,7 @@ class Toast(Label):
                          valign="middle", opacity=0, **kw)
         self.last_text = ""
         self._kinds = 0  # what the spot it is in was free of (_CONTROL | _MARKED | _WORDS)
+        self._seen = 0  # the screen's boxes it was last checked against (a hash)
         with self.canvas.before:
             from kivy.graphics import Color, RoundedRectangle
             Color(0, 0, 0, 0.82)
@@ -274,7 +276,7 @@ class Toast(Label):
         heights: dict[float, float] = {}  # the text's height at each width, laid out once
         # over no text and no control if there is room; else over no control and no text marked keep_clear;
         # else over no control
-        for kinds in (_CONTROL | _MARKED | _WORDS, _CONTROL | _MARKED, _CONTROL):
+        for kinds in (_ALL, _CONTROL | _MARKED, _CONTROL):
             boxes = [box for box, kind in found if kind & kinds]
             for width in WIDTHS:  # narrower (more lines) until it fits somewhere free
                 width = min(width, Window.width - dp(16))
@@ -302,13 +304,17 @@ class Toast(Label):
     def _keep_clear(self, *_: object) -> bool:
         """While it shows: placed in the frame of the event that called it, it may find the screen changed under it
         a frame later (the whose-turn line redrawn longer, a screen's layout settling): then it moves to where it
-        covers nothing again. Stops once faded."""
+        covers nothing again; placed over text for want of room, it looks again once the screen changed (another
+        screen opened under it: it lay over the attract title). Stops once faded."""
         if self.opacity <= 0.01 or self.parent is None:
             return False
         mine = (self.x, self.y, self.right, self.top)
         found = _targets(skip=self)
-        if any(kind & self._kinds and overlap(box, mine) for box, kind in found):
+        seen = hash(tuple(found))
+        if any(kind & self._kinds and overlap(box, mine) for box, kind in found) or (
+                seen != self._seen and self._kinds != _ALL and any(overlap(box, mine) for box, _ in found)):
             self._place(found)
+        self._seen = seen
         return True
 
     def _over_all(self) -> None:

@@ -89,3 +89,35 @@ def test_the_sweep_sees_a_toast_over_text_and_controls(driver: Any) -> None:
     driver.problems.clear()  # the faults were put there on purpose
     toast.opacity = 0
     assert driver.toast_covers() == []
+
+
+def test_a_toast_over_text_for_want_of_room_looks_again_when_the_screen_changes(driver: Any) -> None:
+    """Placed over words for want of room (a screen of text), a toast looks again when the screen under it changes:
+    on the next screen it keeps off the words (going home from a full table, it stayed over the attract title: it
+    moved only when a control or the turn line came under it)."""
+    from kivy.core.window import Window
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+
+    full = FloatLayout(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    full.add_widget(Label(text="가나다라 " * 1200, size_hint=(None, None), size=Window.size, pos=(0, 0),
+                          text_size=(Window.width, None), font_size="20sp"))  # words past every edge
+    Window.add_widget(full)
+    toast = driver.app.toast_widget
+    layer = FloatLayout(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    try:
+        toast.show("민호님이 밀려났어요.", seconds=60)
+        driver.pump(3)
+        assert driver.toast_covers() != []  # no room free of words: over them
+        Window.remove_widget(full)
+        title = Label(text="테이블 호스트", font_size="34sp", size_hint=(None, None), size=(toast.width, toast.height),
+                      pos=toast.pos)  # the next screen's title right where the toast is
+        layer.add_widget(title)
+        Window.add_widget(layer)
+        toast._over_all()  # the toast stays on top
+        driver.pump(4)
+        assert toast.opacity > 0 and driver.toast_covers() == []
+    finally:
+        toast.opacity = 0
+        Window.remove_widget(full)
+        Window.remove_widget(layer)
