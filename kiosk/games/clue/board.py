@@ -69,8 +69,10 @@ class _Piece:
         """At (x, y) (its line's bottom left), inside `limit` (its room's box): what falls outside is cut."""
         h = LINE
         self.shown, self.bg = True, bg
-        lx, ly, lw, lh = limit
-        x0, y0, x1, y1 = max(x, lx), max(y, ly), min(x + self.width, lx + lw), min(y + h, ly + lh)
+        lx, ly, lw, lh = limit  # the name's own extent, cut to its room: a name cut shows as not fitting
+        th = DISC if self.compact else self.tex.height
+        ty = y + (h - th) / 2
+        x0, y0, x1, y1 = max(x, lx), max(ty, ly), min(x + self.width, lx + lw), min(ty + th, ly + lh)
         self.box = (x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
         if self.at == (x, y, self.compact):
             return
@@ -202,6 +204,9 @@ class ClueBoard(Widget):
         cols, rows = self._grid(len(self.board.rooms))
         rw = (self.width - GAP * (cols - 1)) / cols
         heights = self._row_heights(cols, rows, rw, self.height - strip_h - GAP - GAP * (rows - 1))
+        if heights is None:  # the rooms' names would be cut: no board rather than a cut one
+            self.opacity = 0
+            return
         for i, (rid, suspects, weapons) in enumerate(self.board.rooms):
             r, c = divmod(i, cols)
             rh = heights[r]
@@ -259,7 +264,7 @@ class ClueBoard(Widget):
             return (0.0, 0.0)
         return (CORNER if corner == "lt" else 0.0, CORNER if corner == "rt" else 0.0)
 
-    def _row_heights(self, cols: int, rows: int, rw: float, room_h: float) -> list[float]:
+    def _row_heights(self, cols: int, rows: int, rw: float, room_h: float) -> list[float] | None:
         """Each row's height: what its most crowded room needs (a crowded room's tokens lose their names when the
         names do not fit), the height left shared out evenly."""
         assert self.board is not None
@@ -283,7 +288,7 @@ class ClueBoard(Widget):
         spare = room_h - sum(needs)
         if spare >= 0:
             return [n + spare / rows for n in needs]
-        return [n * room_h / sum(needs) for n in needs]  # too little room: cut (the sweep's overflow check)
+        return None  # too little room
 
     @staticmethod
     def _corner(r: int, c: int, rows: int, cols: int) -> str:

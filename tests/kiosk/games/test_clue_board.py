@@ -75,10 +75,12 @@ def test_a_suggestion_moves_the_token_and_the_weapon_on_the_board(driver: Any) -
     _check(driver, "clue_board_suggested")
 
 
-def test_a_crowded_room_keeps_every_name_inside_it(driver: Any) -> None:
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_crowded_room_keeps_every_name_inside_it(driver: Any, lang: str) -> None:
     """Covers CLUE-38: no limit to the pieces in one room. All six tokens and six weapons in the Hall of a board
     at its smallest: every name drawn stays inside its room (the tokens keep their discs, their names go); at a
-    roomy size the names come back. Below its smallest size the board hides (the actions need the column)."""
+    roomy size the names come back. Where even that would cut a name (the longer English names), and below its
+    smallest size, the board hides (the actions need the column)."""
     from engines.clue.content import CLASSIC
     from kiosk.games.clue.board import MIN_H, ClueBoard
 
@@ -86,19 +88,24 @@ def test_a_crowded_room_keeps_every_name_inside_it(driver: Any) -> None:
             "tokens": dict.fromkeys(CLASSIC.ids(0), "hall"), "weapons": dict.fromkeys(CLASSIC.ids(1), "hall"),
             "suggestions": [{"suspect": "plum", "weapon": "rope", "room": "hall"}]}
     board = ClueBoard(size=(812, MIN_H), pos=(0, 0))
-    board.show(view, CLASSIC, lambda c: CLASSIC.card(c).ko, lambda s: CLASSIC.card(s).short_name(),
-               "복도/시작", lambda to: f"비밀 통로: {CLASSIC.card(to).ko}")
+    tr = driver.app.translator.catalogs[lang].get  # the catalog's words in that language
+    board.show(view, CLASSIC, lambda c: CLASSIC.card(c).name(lang), lambda s: CLASSIC.card(s).short_name(lang),
+               tr("clue.board.corridor"), lambda to: tr("clue.board.passage").format(room=CLASSIC.card(to).name(lang)))
     cells = board.drawn_cells()
-    assert board.opacity == 1 and all(c.fits() for c in cells), [c.test_id for c in cells if not c.fits()]
-    assert all(board.drawn_in[p] == "hall" for p in (*CLASSIC.ids(0), *CLASSIC.ids(1)))
-    texts = {c.test_id: c.text for c in cells}
-    assert texts["clue_board_weapon_revolver"] == "연발 권총" and texts["clue_board_token_plum"] == ""
+    assert all(c.fits() for c in cells), [c.test_id for c in cells if not c.fits()]
+    if lang == "ko":  # fits at its smallest, the tokens as discs
+        assert board.opacity == 1 and all(board.drawn_in[p] == "hall" for p in (*CLASSIC.ids(0), *CLASSIC.ids(1)))
+        texts = {c.test_id: c.text for c in cells}
+        assert texts["clue_board_weapon_revolver"] == "연발 권총" and texts["clue_board_token_plum"] == ""
+    else:
+        assert board.opacity == 0 and cells == []
+    board.size = (1200, 900)
+    cells = board.drawn_cells()
+    assert all(c.fits() for c in cells) and {c.test_id: c.text for c in cells}["clue_board_token_plum"] == (
+        "플럼" if lang == "ko" else "Plum")
     from kiosk.testing import ARTIFACTS
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    board.export_to_png(str(ARTIFACTS / "clue_board_crowded.png"))  # looked at: the Hall's discs and weapons
-    board.size = (1200, 900)
-    cells = board.drawn_cells()
-    assert all(c.fits() for c in cells) and {c.test_id: c.text for c in cells}["clue_board_token_plum"] == "플럼"
+    board.export_to_png(str(ARTIFACTS / f"clue_board_crowded_{lang}.png"))  # looked at: the Hall's pieces, all inside
     board.size = (812, MIN_H - 1)
     assert board.drawn_cells() == [] and board.opacity == 0
