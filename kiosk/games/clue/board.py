@@ -273,8 +273,13 @@ class ClueBoard(Widget):
             pieces = self._room_pieces(rid)
             for p in pieces:
                 p.squeeze(compact)
-            lines = self._lines(pieces, rw - 2 * PAD, self._cut(rid, self._corner(r, c, rows, cols)))
-            return (lines + (1 if rid in self.passages else 0)) * LINE + 2 * PAD
+            corner = self._corner(r, c, rows, cols)
+            way = self.passages.get(rid)
+            if any(p.width > rw - 2 * PAD for p in pieces) or (
+                    way is not None and way.width > rw - 2 * PAD - (CORNER if corner[1] == "b" else 0.0)):
+                return math.inf  # a name wider than its room (a narrow window): no board
+            lines = self._lines(pieces, rw - 2 * PAD, self._cut(rid, corner))
+            return (lines + (1 if way is not None else 0)) * LINE + 2 * PAD
 
         even = room_h / rows
         needs = [0.0] * rows

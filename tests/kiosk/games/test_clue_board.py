@@ -109,3 +109,27 @@ def test_a_crowded_room_keeps_every_name_inside_it(driver: Any, lang: str) -> No
     board.export_to_png(str(ARTIFACTS / f"clue_board_crowded_{lang}.png"))  # looked at: the Hall's pieces, all inside
     board.size = (812, MIN_H - 1)
     assert board.drawn_cells() == [] and board.opacity == 0
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_on_a_1024_window_the_board_fits_or_hides(driver: Any, lang: str) -> None:
+    """At 1024x600 the board's column is ~556 dp wide: the classic start (a weapon in six rooms, every token on the
+    strip) is drawn with every name inside its room (Korean), or not at all where a name would not fit (English
+    'Passage: Conservatory'); never cut."""
+    from engines.clue.content import CLASSIC
+    from kiosk.games.clue.board import ClueBoard
+    from kiosk.testing import ARTIFACTS
+
+    rooms = CLASSIC.ids(2)
+    view = {"cards": {"suspects": list(CLASSIC.ids(0)), "weapons": list(CLASSIC.ids(1)), "rooms": list(rooms)},
+            "tokens": dict.fromkeys(CLASSIC.ids(0), ""),
+            "weapons": {w: rooms[i] for i, w in enumerate(CLASSIC.ids(1))}, "suggestions": []}
+    tr = driver.app.translator.catalogs[lang].get
+    board = ClueBoard(size=(556, 400), pos=(0, 0))
+    board.show(view, CLASSIC, lambda c: CLASSIC.card(c).name(lang), lambda s: CLASSIC.card(s).short_name(lang),
+               tr("clue.board.corridor"), lambda to: tr("clue.board.passage").format(room=CLASSIC.card(to).name(lang)))
+    cells = board.drawn_cells()
+    assert all(c.fits() for c in cells), [c.test_id for c in cells if not c.fits()]
+    assert (board.opacity == 1 and len(cells) > 20) if lang == "ko" else cells == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    board.export_to_png(str(ARTIFACTS / f"clue_board_1024_{lang}.png"))  # looked at
