@@ -18,6 +18,7 @@ table is not thread-safe. Views are computed from the immutable state snapshot.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -588,7 +589,8 @@ class PhoneHub(Admission):
             if not isinstance(free, Mapping):
                 raise ValueError("free")
             return fill_free(action, free, entry, lambda d: engine.action_from_dict(_unstamped(d)))
-        return engine.action_from_dict(_unstamped(json.loads(json.dumps(action.to_dict()))))
+        at = getattr(action, "at", None)  # the legal action itself, its moment left to the session (_unstamped)
+        return dataclasses.replace(action, at=0.0) if isinstance(at, (int, float)) else action
 
     # ================================================================ messages
     def _legal(self, seat: int) -> list[Action]:
