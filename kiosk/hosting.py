@@ -64,10 +64,19 @@ class HostContext:
         """This screen's game is open at the table."""
         return self.table.playing and self.table.game.id == self.game.id
 
-    def start(self, config: Mapping[str, Any], seed: int | None = None) -> bool:
-        """Start a new game with this config (archiving any unfinished one). Bad config → toast, False."""
+    def start(self, config: Mapping[str, Any], seed: int | None = None, rematch: bool = False) -> bool:
+        """Start a new game with this config (archiving any unfinished one). Bad config → toast, False. `rematch`: the
+        same players again (their phones keep their seats: Change.rematch)."""
+        return self._starting(lambda: self.table.start(self.game.id, config, seed=seed, rematch=rematch))
+
+    def rematch(self, config: Mapping[str, Any] | None = None) -> bool:
+        """한 판 더: the finished game archived, the same players again, on the same set-up or `config` (Table.rematch).
+        A set-up the game refuses → toast, False, the finished game still on show."""
+        return self._starting(lambda: self.table.rematch(config))
+
+    def _starting(self, start: Callable[[], None]) -> bool:
         try:
-            self.table.start(self.game.id, config, seed=seed)
+            start()
         except (RuleError, ValueError, KeyError) as exc:
             if not isinstance(exc, RuleError):  # its text is for developers, and English
                 log.warning("a game did not start: %r", exc)
@@ -369,6 +378,12 @@ class GameHost(BoxLayout):
 
     def on_table(self, table: Table) -> None:
         """A game started or was resumed at the table (read it through `table`; act through `ctx.dispatch`)."""
+
+    def rematch(self) -> None:
+        """한 판 더 (the results' button): the same game with the same players (`Table.rematch`). A game whose set-up is
+        spent once played says the next one here (Watson & Holmes: a case whose solution the guests know)."""
+        if self.ctx.playing:
+            self.ctx.rematch()
 
     def rematched(self) -> None:
         """The same players start again (한 판 더, `Table.rematch`), after `on_table`: the private steps a fresh deal

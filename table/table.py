@@ -125,6 +125,8 @@ class Table:
         self.find_bot: Callable[[str, str], Bot] = find_bot  # (game, level) -> the tablet seat's bot (tests wrap it)
         self.tablet_move: tuple[int, Action] | None = None  # the last tablet seat's move (seat, action)
         self.tablet_allows: Callable[[Action], bool] | None = None  # the screen narrows a bot's choice (a board)
+        # the games started since the last turnover (game id, set-up), oldest first: what these guests played tonight
+        self.played: list[tuple[str, dict[str, Any]]] = []
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -167,13 +169,20 @@ class Table:
             raise
         self._session = session
         self._pace = None
+        self.played.append((game_id, dict(config)))
         session.subscribe(self._on_session)
         self._publish(Change("started", rematch=rematch))
 
-    def rematch(self) -> None:
-        """The same game again with the same players and set-up, freshly dealt (the finished game is archived)."""
+    def rematch(self, config: Mapping[str, Any] | None = None) -> None:
+        """The same game again with the same players, freshly dealt (the finished game is archived): the same set-up,
+        or `config`, the screen's for it (a Watson & Holmes case is not dealt twice: GameHost.rematch). A set-up the
+        game refuses raises, and the finished game is left as it was."""
         session = self._need()
-        game_id, config = session.game.id, dict(session.journal.header.get("config", {}))
+        game_id, before = session.game.id, dict(session.journal.header.get("config", {}))
+        config = dict(config) if config is not None else before
+        if config != before:
+            tablet.check(game_id, config)
+            session.engine.setup(config, session.game.pack, 0)  # refused here, before anything ends
         self.end(later=True, rematch=True)
         self.start(game_id, config, rematch=True)
 
@@ -187,6 +196,8 @@ class Table:
         session, report = resumed
         self._session = session
         self._pace = None
+        if not self.played:  # a restart: what is known of tonight is the game it resumes
+            self.played.append((session.game.id, dict(session.journal.header.get("config", {}))))
         session.subscribe(self._on_session)
         log.info("resumed %s: %d actions replayed, %d dropped", session.game.id, report.replayed, report.dropped)
         self._publish(Change("resumed"))
@@ -217,6 +228,7 @@ class Table:
     def turnover(self) -> None:
         """The guests left: archive whatever is open (kept for statistics, never shown again). Never raises: what
         it could not do is logged (and staff told), and the journal is archived by the next game's start."""
+        self.played.clear()
         if self._session is not None:
             try:
                 self.end(later=False)

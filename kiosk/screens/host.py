@@ -145,7 +145,10 @@ class HostScreen(Screen):
     def rematch(self) -> None:
         """The same game again with the same players (phones keep their seats: Change.rematch)."""
         if self.ctx is not None and self.ctx.playing:
-            self.ctx.table.rematch()
+            if self.host_widget is not None:
+                self.host_widget.rematch()  # the game's screen says what the next game is (GameHost.rematch)
+            else:
+                self.ctx.rematch()
 
     def other_game(self) -> None:
         """The finished game is archived; the library is next."""

@@ -111,6 +111,24 @@ def test_a_rematch_deals_again_for_the_same_players_and_says_so(tmp_path: Path) 
     assert table.count == 0
 
 
+def test_a_rematch_may_take_the_screens_set_up_and_the_table_keeps_what_was_played_tonight(tmp_path: Path) -> None:
+    """Issue 37: 한 판 더 on another set-up given by the game's screen (a Watson & Holmes case is not dealt twice):
+    a set-up the game refuses changes nothing (the finished game stays); `played` lists tonight's games until the
+    turnover. (Before: rematch() took no set-up, and the table kept no list.)"""
+    table, seen = _table(tmp_path)
+    wh = {"players": ["지수", "민호"], "case": "case_01", "expert": False, "play_on": False}
+    table.start("watson_holmes", wh, seed=1)
+    with pytest.raises(RuleError):
+        table.rematch({**wh, "case": "no_such_case"})
+    assert table.playing and table.header["config"]["case"] == "case_01"
+    table.rematch({**wh, "case": "case_02"})
+    assert seen[-1].kind == "started" and seen[-1].rematch and table.header["config"]["case"] == "case_02"
+    assert [(g, c.get("case")) for g, c in table.played] == [
+        ("spyfall", None), ("watson_holmes", "case_01"), ("watson_holmes", "case_02")]
+    table.turnover()
+    assert table.played == []
+
+
 def test_closed_then_resumed_the_same_table_goes_on_where_it_was(tmp_path: Path) -> None:
     table, seen = _table(tmp_path)
     _to_play(table)

@@ -20,7 +20,6 @@ from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.scrollview import ScrollView
 
 from engines.core import TABLE, Action, Step
 from engines.watson_holmes.actions import (
@@ -39,18 +38,16 @@ from engines.watson_holmes.content import Case, Text
 from kiosk import gc_policy
 from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
+from kiosk.games.watson_holmes.result import SOLUTION_TOAST_DELAY, ResultParts
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
 from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.keep import Fill
 from kiosk.widgets.pieces import Pieces
-from kiosk.widgets.theme import BODY, LEAD, MUTED, PANEL, SMALL, Panel, TButton
-from kiosk.widgets.winner import WinnerBanner
+from kiosk.widgets.theme import LEAD, MUTED, SMALL, Panel, TButton
 from table.table import Table
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
-SOLUTION_TOAST_DELAY = 0.4  # seconds before the end's toast looks whether the answers' dialogs are gone
-SOLUTION_TOAST_TRIES = 40  # looks, SOLUTION_TOAST_DELAY / 4 apart, before it shows whatever is on show
 
 
 class WhTile(TButton):
@@ -78,12 +75,14 @@ class WhTable(BoxLayout):
     pass
 
 
-class WatsonHolmesHost(GameHost):
+class WatsonHolmesHost(ResultParts, GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: WhTable | None = None
         self.opening: WhOpening | None = None
         self.fresh = False
+        self.again: list[str] | None = None  # 한 판 더 with every case played: the names the set-up form starts again
+        self.end_toasts: list[str] = []  # the toasts said when the last game ended
         self.sel = ""  # the location chosen on the grid
         self.bid = 0
         self.withdraw = False
@@ -143,13 +142,60 @@ class WatsonHolmesHost(GameHost):
              danger: bool = False) -> Step[Any] | None:
         return self.ctx.dispatch(action, question, then, danger)
 
+    def played_cases(self) -> set[str]:
+        """The cases started at this table tonight (since its last turnover: Table.played), the one on show too."""
+        return {str(config.get("case", "")) for game, config in self.ctx.table.played if game == self.ctx.game.id}
+
+    def next_case(self, after: str) -> Case | None:
+        """The first case after `after` in the café's library (wrapping round) this table has not played tonight."""
+        cases, played = self.cases(), self.played_cases()
+        ids = [c.id for c in cases]
+        i = ids.index(after) + 1 if after in ids else 0
+        return next((c for c in cases[i:] + cases[:i] if c.id not in played), None)
+
     # ------------------------------------------------------------ set-up and opening
     def start_game(self, case_id: str, names: list[str], expert: bool, play_on: bool = False) -> None:
         self.fresh = True
-        if not self.ctx.start({"players": names, "case": case_id, "expert": expert, "play_on": play_on}):
+        again = self.again is not None and names == self.again  # the same players: their phones keep their seats
+        if not self.ctx.start({"players": names, "case": case_id, "expert": expert, "play_on": play_on},
+                              rematch=again):
             self.fresh = False
 
+    def rematch(self) -> None:
+        """한 판 더: the same players on a case they have not played tonight (they know this one's solution): the next
+        one in the library, its opening first; with every case played, the set-up form, the played ones marked."""
+        if not self.ctx.playing:
+            return
+        config = dict(self.running.header.get("config", {}))
+        case = self.next_case(str(config.get("case", "")))
+        if case is None:
+            self.choose_again(config)
+            return
+        self.fresh = True
+        if not self.ctx.rematch({**config, "case": case.id}):
+            self.fresh = False
+
+    def choose_again(self, config: dict[str, Any]) -> None:
+        """Every case of the library was played here tonight: the finished game archived (the phones stay for the
+        next deal), the set-up form with the same players, the played cases marked; they choose."""
+        names = [str(p["name"]) for p in self.running.view(None)["players"]]
+        narration = getattr(self.ctx.app, "narration", None)
+        if narration is not None:
+            narration.hush()  # the solution's reading ends with its game (its captions took the form's room)
+        self._end_toast_gone()
+        self.ctx.table.end(later=True, rematch=True)
+        self.closing()
+        self.clear_widgets()
+        self.table = None
+        self.setup_form = KEPT.take(self, (self.ctx.lang, self.ctx.game.info.players, self.cases()),
+                                    lambda: WhSetup(self))
+        self.setup_form.again(names, config)
+        self.again = names
+        self.add_widget(self.setup_form)
+
     def on_table(self, running: Table) -> None:
+        self.again = None
+        self._end_toast_gone()
         self.closing()
         self.clear_widgets()
         self.table = None
@@ -277,40 +323,6 @@ class WatsonHolmesHost(GameHost):
         for text in toasts:
             self.ctx.toast(text)
 
-    def _toast_after_end(self, toasts: list[str], tries: int = 0, calm: int = 0) -> None:
-        """The end's toasts once no dialog is on show and the screen has been so for two looks (its layout done),
-        or after SOLUTION_TOAST_TRIES looks whatever is on show (a guest's dialog opened meanwhile)."""
-        if not toasts or not self.ctx.playing or self.ctx.table.outcome is None:
-            return
-        from kivy.core.window import Window
-
-        calm = calm + 1 if not any(isinstance(w, ModalView) for w in Window.children) else 0
-        if calm < 2 and tries < SOLUTION_TOAST_TRIES:
-            self.ctx.later(lambda: self._toast_after_end(toasts, tries + 1, calm), SOLUTION_TOAST_DELAY / 4)
-            return
-        for text in toasts:
-            self.ctx.toast(text)
-
-    def _narrate_solution(self) -> None:
-        """The solution is read aloud when the game ends (WH-98)."""
-        case = self.case()
-        if case.solution is not None:
-            self._narrate("solution", self.pick(case.solution), case.solution_audio)
-
-    def _narrate(self, part: str, text: str, recording: str = "") -> None:
-        """Reveal a secret text aloud (a card Watson has read to the table, the solution) when the narrator
-        runs; the screen shows the text anyway."""
-        narrator = getattr(self.ctx.app, "narrator", None)
-        if narrator is None or not text:
-            return
-        try:
-            from audio.segments import Segment
-
-            narrator.reveal(Segment(f"wh.{self.case().id}.{part}", self.ctx.lang, text, secret=True,
-                                    recording=recording or None))
-        except Exception:  # the narrator reports its own failures
-            pass
-
     def _status(self, view: dict[str, Any]) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
         parts = [self.tr("status.round", n=view["round"]), self.tr(f"phase.{view['phase']}")]
@@ -411,35 +423,6 @@ class WatsonHolmesHost(GameHost):
         acts.bind(on_release=lambda _w: self.private.actions_menu(seat))
         row.add_widget(acts)
         return row
-
-    def _solution(self, box: Fill, view: dict[str, Any]) -> None:
-        shown = (tuple(view["winners"]), repr(view.get("solution", {})), self.ctx.lang)
-        box.built("solution", shown, partial(self._solution_panel, view))
-
-    def _solution_panel(self, view: dict[str, Any]) -> Panel:
-        sol = view.get("solution", {})
-        panel = Panel(orientation="vertical", bg=PANEL)
-        panel.keep_clear = True  # read aloud and on screen: a toast never covers it (kiosk.widgets.marks)
-        panel.test_id = "wh_solution"
-        winners = [self.name(s) for s in view["winners"]]
-        panel.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=", ".join(winners)) if winners
-                                      else self.tr("end.nobody"), compact=True))
-        texts = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
-        texts.bind(minimum_height=texts.setter("height"))
-        for key, title in (("solution", "end.solution"), ("reasoning", "end.reasoning")):
-            text = sol.get(key)
-            if text:
-                texts.add_widget(label(self.tr(title), BODY, height=36, bold=True))
-                body = Label(text=self.pick(Text(**text)), font_size=BODY, halign="left", valign="top")
-                body.test_id = f"wh_{key}_text"
-                body.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
-                          texture_size=lambda w, s: setattr(w, "height", s[1]))
-                body.size_hint_y = None
-                texts.add_widget(body)
-        scroll = ScrollView(do_scroll_x=False)  # Holmes's solution and the reasoning can be long
-        scroll.add_widget(texts)
-        panel.add_widget(scroll)
-        return panel
 
     # ------------------------------------------------------------ the action bar
     def _actions(self, view: dict[str, Any]) -> None:

@@ -220,11 +220,14 @@ class PrivateFlows:
             box = BoxLayout(orientation="vertical", spacing=dp(10))
             box.add_widget(text_label(self.tr("acts.consult_title"), BODY, ACCENT, True))
             choices = [a for a in self.host.running.legal(seat) if isinstance(a, ConsultAnswers)]
+
+            def pick(act: ConsultAnswers) -> None:
+                self.host.send(act, then=lambda step: self._answers_of(box, seat, act.failed, done) if step else None)
+
             for a in choices:
                 b = TButton(text=self.tr("acts.consult", name=self.host.name(a.failed)),
                             test_id=f"wh_consult_{a.failed}", size_hint_y=None, height=dp(72))
-                b.bind(on_release=lambda *_, act=a: self.host.send(
-                    act, then=lambda step, f=act.failed: self._answers_of(box, seat, f, done) if step else None))
+                b.bind(on_release=lambda *_, act=a: pick(act))
                 box.add_widget(b)
             if not choices:
                 box.add_widget(text_label(self.tr("acts.consult_none"), BODY))

@@ -34,13 +34,17 @@ class WhSetup(KeptForm, BoxLayout):
         self.host = host
         self.cases = host.cases()
         tr = host.tr
-        self.add_widget(label(tr("setup.title"), LEAD, height=52, bold=True))
+        self.title = label(tr("setup.title"), LEAD, height=52, bold=True)
+        self.add_widget(self.title)
         grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         self.case_buttons: dict[str, TButton] = {}
+        self.case_texts: dict[str, str] = {}
+        self.played_text = tr("setup.played")
         for case in self.cases:
             kind = tr("setup.digital" if case.digital else "setup.physical")
             text = f"{case.number}. {host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
+            self.case_texts[case.id] = text
             b = TButton(text=text, test_id=f"wh_case_{case.id}", size_hint_y=None, height=dp(64), font_size=SMALL)
             b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
             grid.add_widget(b)
@@ -78,16 +82,34 @@ class WhSetup(KeptForm, BoxLayout):
         self.reset(host)
 
     def reset(self, host: Any) -> None:
-        """Ready for a new W&H screen: the first case, three players, no variant, no typed name."""
+        """Ready for a new W&H screen: the first case this table has not played tonight (else the first), three
+        players, no variant, no typed name."""
         self.host = host
-        self.case_id = self.cases[0].id if self.cases else ""
+        first = host.next_case("")
+        self.case_id = first.id if first is not None else self.cases[0].id if self.cases else ""
         self.count, self.expert, self.play_on = 3, False, False
+        self.title.text = host.tr("setup.title")
         clear_fields(self.inputs, [f"wh_name_{i}" for i in range(len(self.inputs))])
         self._draw()
 
+    def again(self, names: list[str], config: dict[str, Any]) -> None:
+        """한 판 더 with every case played here tonight: the same players and variants, the case after theirs chosen,
+        the played cases marked; they may choose another."""
+        ids = [c.id for c in self.cases]
+        last = str(config.get("case", ""))
+        self.case_id = ids[(ids.index(last) + 1) % len(ids)] if last in ids else (ids[0] if ids else "")
+        self.count = len(names)
+        self.expert, self.play_on = bool(config.get("expert")), bool(config.get("play_on"))
+        for field, name in zip(self.inputs, names, strict=False):
+            field.text = name
+        self.title.text = self.host.tr("setup.all_played")
+        self._draw()
+
     def _draw(self) -> None:
+        played = self.host.played_cases() if self.host is not None else set()
         for case_id, b in self.case_buttons.items():
             b.selected = case_id == self.case_id
+            b.text = self.case_texts[case_id] + (f"\n{self.played_text}" if case_id in played else "")
         for n, b in self.count_buttons.items():
             b.selected = n == self.count
         self.expert_button.selected = self.expert

@@ -51,7 +51,7 @@ def _open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = (
     return session
 
 
-def _skip_opening(driver: Any) -> None:
+def skip_opening(driver: Any) -> None:
     for _ in range(3):
         if driver.find("wh_open_begin").disabled:
             driver.tap("wh_open_skip")
@@ -110,7 +110,7 @@ def test_case_opening_is_narrated_with_captions_then_a_random_start_player(drive
 def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> None:
     """Covers WH-43, WH-47, WH-48, WH-58, WH-66, WH-69, WH-71, WH-52."""
     session = _open_case(driver)
-    _skip_opening(driver)
+    skip_opening(driver)
     fake = FakeNarrator()
     driver.app.narrator = fake
     state = session.state
@@ -164,7 +164,7 @@ def test_one_full_round_with_bids_watson_and_private_reading(driver: Any) -> Non
 def test_solving_at_221b_and_the_solution_screen(driver: Any) -> None:
     """Covers WH-63, WH-75, WH-76, WH-97, WH-98."""
     session = _open_case(driver, names=("지수", "민호"))
-    _skip_opening(driver)
+    skip_opening(driver)
     solver = session.state.turn
     _visit(driver, "221b")
     _visit(driver, "cab")
@@ -236,7 +236,7 @@ def test_physical_box_the_table_judges_and_holmes_checks_an_answer(driver: Any) 
     """Covers WH-77, WH-79, WH-84, WH-85, WH-87, WH-12."""
     driver.staff_login()
     session = _open_case(driver, "cafe_box_example")
-    _skip_opening(driver)
+    skip_opening(driver)
     a = session.state.turn
     b, c = (a + 1) % 3, (a + 2) % 3
     _visit(driver, "2")
@@ -284,7 +284,7 @@ def test_largest_case_with_seven_players_fits_in_both_languages(driver: Any) -> 
     """Covers WH-01, WH-08, WH-30."""
     names = ("지수", "민호", "서연", "도윤", "하은", "준우", "유나")
     session = _open_case(driver, "case_03", names)
-    _skip_opening(driver)
+    skip_opening(driver)
     assert len(session.state.players) == 7
     for n in range(1, 14):
         driver.find(f"wh_loc_{n}")
@@ -386,7 +386,7 @@ def test_opening_follows_the_narrator_captions_and_controls(driver: Any) -> None
 def test_consulting_a_failed_players_answers_on_the_tablet(driver: Any) -> None:
     """Covers WH-79, WH-80, WH-86."""
     session = _open_case(driver)
-    _skip_opening(driver)
+    skip_opening(driver)
     a = session.state.turn
     b = (a + 1) % 3
     _visit(driver, "221b")
@@ -421,7 +421,7 @@ def test_play_on_after_a_win_until_the_table_ends_it(driver: Any) -> None:
     """Covers WH-103, WH-104."""
     session = _open_case(driver, toggles=("wh_play_on",))
     assert session.state.play_on
-    _skip_opening(driver)
+    skip_opening(driver)
     a = session.state.turn
     _visit(driver, "221b")
     _visit(driver, "cab")
@@ -570,7 +570,7 @@ def test_solution_reading_uses_the_caption_strip_without_covering_controls(drive
 
     narrator = sound_on
     session = _open_case(driver, names=("지수", "민호"))
-    _skip_opening(driver)
+    skip_opening(driver)
     solver = session.state.turn
     _visit(driver, "221b")
     _visit(driver, "cab")
@@ -625,7 +625,7 @@ def test_the_actions_menu_offers_the_same_whatever_a_hidden_card_is(driver: Any)
     import dataclasses
 
     session = _open_case(driver)
-    _skip_opening(driver)
+    skip_opening(driver)
     a = session.state.turn
     driver.tap("wh_loc_2")
     host = driver.app.get_screen("host").ctx.host
