@@ -50,7 +50,7 @@ class _Piece:
         self.diamond: Quad | None = None
         if disc is not None:
             group.add(Color(*disc))
-            self.disc = Ellipse(size=(DISC, DISC))
+            self.disc = Ellipse(size=(DISC, DISC), segments=24)  # a 20 dp disc: 24 sides look round
             group.add(self.disc)
         if diamond:
             group.add(Color(*MUTED))
