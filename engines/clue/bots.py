@@ -352,9 +352,12 @@ def _show(style: Style, detail: Mapping[str, Any], legal: Sequence[Action], rng:
 
 EASY = Style(counting=False, choice="random", leak_least=False)
 NORMAL = Style(counting=True, choice="info", leak_least=True)
-# 어려움 also suggests where it was moved (or takes the passage) more readily and prefers rooms with a
-# secret passage (a suggestion next turn without a walk): with the gamble, on the tuning seeds, 57.5% of
-# wins against 보통 at 4 players (120 games) and 61% at 6 (80 games).
+# 어려움 also suggests where it was moved (or takes the passage) more readily, prefers rooms with a secret
+# passage (a suggestion next turn without a walk) and scores by the envelope (aim). Held-out seeds
+# (bench/bots.py --h2h eval, games 0-199 per count, 2026-12-05, load 6-14 on 2 cores), its share of the wins
+# head to head against 보통: 3 players 54.0% (108 of 200), 4 players 60.5% (121/200), 6 players 65.0%
+# (130/200); CPU per decision p95 77 / 92 / 113 ms. Without aim, on the same seeds: 48.0% at 3 (100 games),
+# 50.0% at 4 (80). aim was chosen on the tuning seeds (4 players, 100 games: 60.0% with, 58.0% without).
 HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, passage_bonus=1.0,
              aim=0.25)
 # Not levels: bench/bots.py's baselines. The random-suggestion player (exact notes and certain accusations,
