@@ -89,3 +89,20 @@ def test_spyfall_table_fits(driver: Any, window: tuple[int, int]) -> None:
 def test_staff_screen_fits(driver: Any, window: tuple[int, int]) -> None:
     driver.staff_login()
     _shot(driver, window, "staff")
+
+
+def test_watson_holmes_and_clue_set_up_and_tables_fit(driver: Any, window: tuple[int, int]) -> None:
+    """W&H's and Clue's set-up forms and tables, the sweep on: at 1024x600 W&H's case rows covered the host bar."""
+    from tests.kiosk.conftest import start_table
+
+    app = driver.app
+    for game in ("watson_holmes", "clue"):
+        app.host(game)
+        driver.wait_screen("host")
+        _shot(driver, window, f"{game}_setup")
+    config = {"players": ["지수", "민호", "서연"], "mode": "physical"}
+    start_table(app, "clue", config, 3)
+    app.host("clue")
+    driver.wait_screen("host")
+    driver.pump(6)
+    _shot(driver, window, "clue_table")

@@ -42,6 +42,7 @@ from kiosk.games.watson_holmes.result import SOLUTION_TOAST_DELAY, ResultParts
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
 from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.art import location_sign
+from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import LEAD, MUTED, SMALL, Panel, TButton
@@ -94,7 +95,7 @@ class WatsonHolmesHost(ResultParts, GameHost):
         self.rows_drawn = 0  # the board's rows with their tiles so far (the stops' row last)
         # the form's texts are drawn once, in the language and for the cases (staff examples too) of its screen
         self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players, self.cases()), lambda: WhSetup(self))
-        self.add_widget(self.setup_form)
+        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
 
     @property
     def shows_captions(self) -> bool:
@@ -191,7 +192,7 @@ class WatsonHolmesHost(ResultParts, GameHost):
                                     lambda: WhSetup(self))
         self.setup_form.again(names, config)
         self.again = names
-        self.add_widget(self.setup_form)
+        self.add_widget(FitScroll(self.setup_form))
 
     def on_table(self, running: Table) -> None:
         self.again = None
