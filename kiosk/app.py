@@ -299,6 +299,7 @@ class TableHostApp(App):
         if self.narrator is not None and hasattr(self.narrator, "stop_sounds"):
             self.narrator.stop_sounds()  # nor its sounds
         self.use_data_dir(data_dir)  # the table lets its game go (it resumed from its journal, if ever)
+        self.table.clock = self.now  # the app's clock again (a test, or a staff shortcut, may have moved the table's)
         self.set_lang(self.settings.lang)  # as a turnover does: the keyboard's layout too, not only the texts
         self.start_floor()
         if self.sm.has_screen("library"):

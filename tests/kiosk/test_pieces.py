@@ -64,7 +64,7 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
     app = driver.app
     lo, hi = app.library.games["spyfall"].info.players
     app.host("spyfall")
-    form = app.get_screen("host").ctx.host.children[0]
+    form = app.get_screen("host").ctx.host.setup_form  # (in a FitScroll: it scrolls on a short window)
     count = int(form.count)
     assert len(form.fields) == count < hi
     driver.pump(2)
@@ -79,7 +79,7 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
     app.host("watson_holmes")  # Spyfall's screen closes
     setup.KEPT.form = None
     app.host("spyfall")
-    form = app.get_screen("host").ctx.host.children[0]
+    form = app.get_screen("host").ctx.host.setup_form
     assert len(form.fields) == count
     form.count = hi  # the seat count's button: more seats before the last fields came, all made at once
     assert len(form.fields) == hi and not any(f.disabled for f in form.fields)

@@ -101,7 +101,7 @@ def test_game_detail_and_back(driver: Any) -> None:
     driver.wait_screen("library")
     driver.tap("game_watson_holmes")
     driver.wait_screen("detail")
-    texts = " ".join(driver.texts())
+    texts = " ".join(driver.texts()).replace("\u00a0", " ")  # a fact is kept on one line by no-break spaces
     assert "왓슨&홈즈" in texts and "2–7명" in texts and "선반 X3" in texts
     _check_layout(driver, "detail_watson_holmes")
     driver.tap("back")

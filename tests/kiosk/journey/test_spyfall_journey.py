@@ -29,6 +29,23 @@ def _phone_state(phone: Recorder) -> dict[str, Any] | None:
     return states[-1] if states else None
 
 
+def _phones_on(app: Any) -> Any:
+    """The app's phone hub; on a test worker whose phone port was taken by another worker, one wired as the app wires
+    its own (kiosk.devices._phones_ready) without the web server: the hub is what the tablet and the phone talk to."""
+    if app.phones is not None:
+        return None
+    from kivy.clock import Clock
+
+    from kiosk.phones.ask import AskWatcher
+    from phones.channel import PhoneHub
+
+    hub = PhoneHub(run_on_main=lambda fn: Clock.schedule_once(lambda dt: fn()))
+    app.phones = hub
+    AskWatcher(hub, app.tr)
+    hub.follow(app.table)
+    return hub
+
+
 def _phone_joins(driver: Any) -> tuple[Recorder, str]:
     """민호's phone reads the seat's QR code; the tablet asks (its digits shown) and a tap lets it in."""
     hub = driver.app.phones
@@ -106,6 +123,17 @@ def _play_one_round(driver: Any, table: Any, step: str, phone: Recorder, device:
 
 
 def test_spyfall_evening_by_taps(driver: Any) -> None:
+    app = driver.app
+    own = _phones_on(app)
+    try:
+        _evening(driver)
+    finally:
+        if own is not None:
+            own.unfollow()
+            app.phones = None
+
+
+def _evening(driver: Any) -> None:
     app = driver.app
     facts = arrive_and_learn(driver, GAME)
     driver.tap(f"spy_count_{len(NAMES)}")
