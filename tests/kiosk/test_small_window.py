@@ -31,7 +31,9 @@ def window(request: Any, driver: Any) -> Iterator[tuple[int, int]]:
 
 
 def _shot(driver: Any, size: tuple[int, int], name: str) -> None:
+    """The screenshot, and the sweep it runs (clipped, covered, overlapping, too small): no fault on this screen."""
     driver.screenshot(f"small_{size[0]}x{size[1]}_{name}")
+    assert [p for p in driver.problems if p.startswith(f"small_{size[0]}x{size[1]}_{name}:")] == []
 
 
 def _mr_jack_table(driver: Any) -> None:
