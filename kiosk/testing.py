@@ -9,13 +9,21 @@ show such text on purpose sets `driver.sweep_text = False`."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from kiosk.layout_check import (
+    MARKUP_SIZE,
+    ancestors,
+    covered_targets,
+    is_shown,
+    is_visible,
+    overlapping_texts,
+    toast_covers,
+)
 from kiosk.widgets import marks  # Kivy-free (Kivy is configured by start_app before its first import)
 
 # Games whose screens' toast faults (the sweep's newest check) are written to test-artifacts/sweep-report-only.txt
@@ -183,7 +191,7 @@ class Driver:
     def drawn(self) -> Iterator[Any]:
         """The cells widgets draw on their own canvas (kiosk/widgets/drawn.py), as a guest sees them."""
         for w in self.walk():
-            if marks.draws_cells(w) and _visible(w):
+            if marks.draws_cells(w) and is_visible(w):
                 yield from w.drawn_cells()
 
     def find_all(self, test_id: str) -> list[Any]:
@@ -221,7 +229,7 @@ class Driver:
         than a small window (kiosk.widgets.fit_scroll) before tapping what is below."""
         from kivy.uix.scrollview import ScrollView
 
-        for sv in _ancestors(getattr(widget, "parent", None)):
+        for sv in ancestors(getattr(widget, "parent", None)):
             if isinstance(sv, ScrollView) and (sv.do_scroll_y or sv.do_scroll_x):
                 cx, cy = widget.to_window(*widget.center)
                 x0, y0 = sv.to_window(sv.x, sv.y)
@@ -335,7 +343,7 @@ class Driver:
         limit = (TOUCH_MIN if min_dp is None else dp(min_dp)) - 0.5
         bad = []
         for w in self.walk():
-            if isinstance(w, (ButtonBehavior, TextInput)) and _visible(w) and (w.width < limit or w.height < limit):
+            if isinstance(w, (ButtonBehavior, TextInput)) and is_visible(w) and (w.width < limit or w.height < limit):
                 bad.append(f"{getattr(w, 'test_id', '') or getattr(w, 'text', '')!r} {w.width:.0f}x{w.height:.0f}")
         for c in self.drawn():
             if c.touchable and (c.width < limit or c.height < limit):
@@ -353,11 +361,11 @@ class Driver:
         limit = (TEXT_MIN_PX if min_px is None else min_px) - 0.5
         bad = []
         for w in self.walk():
-            if not isinstance(w, Label) or not w.text.strip() or not _visible(w):
+            if not isinstance(w, Label) or not w.text.strip() or not is_visible(w):
                 continue
             sizes = [float(w.font_size)]
             if w.markup:
-                sizes += [sp(float(v)) if u == "sp" else float(v) for v, u in _MARKUP_SIZE.findall(w.text)]
+                sizes += [sp(float(v)) if u == "sp" else float(v) for v, u in MARKUP_SIZE.findall(w.text)]
             if min(sizes) < limit:
                 bad.append(f"{w.text[:40]!r}: text {min(sizes):.0f} px")
         bad += [f"{c.text[:40]!r}: text {c.font_size:.0f} px" for c in self.drawn() if c.text.strip()
@@ -374,7 +382,7 @@ class Driver:
         bad = []
         for w in self.walk():
             bg = getattr(w, "bg", None)
-            if (not isinstance(w, Label) or not w.text.strip() or not _visible(w) or w.disabled or bg is None
+            if (not isinstance(w, Label) or not w.text.strip() or not is_visible(w) or w.disabled or bg is None
                     or len(bg) < 4 or bg[3] < 0.5):
                 continue
             ratio = contrast(tuple(w.color), tuple(bg))
@@ -402,7 +410,7 @@ class Driver:
         shown = set(self.texts())
         bad = []
         for w in self.walk():
-            if getattr(w, "disabled", False) and _shown(w) and hasattr(w, "why") and w.text:
+            if getattr(w, "disabled", False) and is_shown(w) and hasattr(w, "why") and w.text:
                 if not w.why or w.why not in shown:
                     bad.append(repr(getattr(w, "test_id", "") or w.text))
         return bad
@@ -456,7 +464,7 @@ class Driver:
 
         bad = []
         for w in self.walk():
-            if not isinstance(w, Label) or not w.text or w.width <= 1 or not _shown(w):  # hidden: its own or a parent's
+            if not isinstance(w, Label) or not w.text or w.width <= 1 or not is_shown(w):  # hidden: its own or a parent's
                 continue
             w.texture_update()
             tw, th = w.texture_size
@@ -465,182 +473,3 @@ class Driver:
         bad += [f"{c.text[:40]!r}: text {c.text_size[0]:.0f}x{c.text_size[1]:.0f} in cell {c.width:.0f}x{c.height:.0f}"
                 for c in self.drawn() if c.text and not c.fits()]
         return bad
-
-
-def _shown(w: Any) -> bool:
-    while w is not None:
-        if getattr(w, "opacity", 1) <= 0.01:
-            return False
-        parent = w.parent
-        if parent is w:
-            break
-        w = parent
-    return True
-
-
-def _paints(w: Any) -> bool:
-    """True when the widget paints an opaque-ish area of its own (a background, a bar), not only text."""
-    from kivy.graphics import BorderImage, Color, Rectangle, RoundedRectangle
-    from kivy.uix.label import Label
-
-    canvases = [w.canvas.before] if isinstance(w, Label) else [w.canvas.before, w.canvas]
-    for canvas in canvases:
-        alpha = 1.0
-        for ins in canvas.children:
-            if isinstance(ins, Color):
-                alpha = ins.a
-            elif isinstance(ins, (Rectangle, RoundedRectangle, BorderImage)) and alpha > 0.3 \
-                    and ins.size[0] > 1 and ins.size[1] > 1 and getattr(ins, "texture", None) is None:
-                return True
-    return False
-
-
-def _covers_by_design(w: Any) -> bool:
-    while w is not None:
-        if type(w).__name__ == "OnScreenKeyboard":
-            return True
-        parent = w.parent
-        w = None if parent is w else parent
-    return False
-
-
-def _takes_touch(w: Any) -> bool:
-    from kivy.uix.behaviors import ButtonBehavior
-    from kivy.uix.modalview import ModalView
-    from kivy.uix.textinput import TextInput
-
-    return isinstance(w, (ButtonBehavior, TextInput, ModalView)) or marks.takes_touch(w)
-
-
-def _window_rect(w: Any) -> tuple[float, float, float, float]:
-    """The widget's box in window coordinates, cut to what its scroll views (stencils) let show and touch."""
-    from kivy.uix.stencilview import StencilView
-
-    x0, y0 = w.to_window(w.x, w.y)
-    x1, y1 = x0 + w.width, y0 + w.height
-    parent = w.parent
-    while parent is not None and parent is not parent.parent:
-        if isinstance(parent, StencilView):
-            px0, py0 = parent.to_window(parent.x, parent.y)
-            x0, y0 = max(x0, px0), max(y0, py0)
-            x1, y1 = min(x1, px0 + parent.width), min(y1, py0 + parent.height)
-        parent = parent.parent
-    return x0, y0, x1, y1
-
-
-def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
-    from kivy.uix.modalview import ModalView
-
-    index = {id(w): i for i, w in enumerate(order)}
-    modals = [w for w in order if isinstance(w, ModalView) and _shown(w)]
-    scope = modals[-1] if modals else None
-
-    # Left out: the on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear
-    # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.dialogs.free_spot).
-    blockers = [w for w in order if _shown(w) and w.width > 1 and w.height > 1
-                and (_takes_touch(w) or _paints(w)) and not _covers_by_design(w)]
-    bad = []
-    for target in order:
-        if not _takes_touch(target) or isinstance(target, ModalView) or target.disabled or not _shown(target):
-            continue
-        if scope is not None and not _inside(target, scope):
-            continue
-        cx, cy = target.to_window(*target.center)
-        tx0, ty0, tx1, ty1 = _window_rect(target)
-        if not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
-            continue  # scrolled out of view: nobody can see or tap it
-        for other in blockers:
-            if index[id(other)] <= index[id(target)] or _inside(other, target) or _inside(target, other):
-                continue
-            x0, y0, x1, y1 = _window_rect(other)
-            if x0 <= cx <= x1 and y0 <= cy <= y1:
-                name = getattr(target, "test_id", "") or getattr(target, "text", "") or type(target).__name__
-                by = getattr(other, "test_id", "") or type(other).__name__
-                bad.append(f"{name!r} under {by}")
-                break
-    return bad
-
-
-def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
-    from kivy.uix.label import Label
-    from kivy.uix.modalview import ModalView
-    from kivy.uix.textinput import TextInput
-
-    from kiosk.widgets.text_box import drawn_text_box, overlap
-
-    modals = [w for w in order if isinstance(w, ModalView) and _shown(w) and not getattr(w, "closing", False)]
-    scope = modals[-1] if modals else None
-    tx0, ty0 = toast.to_window(toast.x, toast.y)
-    spot = (tx0, ty0, tx0 + toast.width, ty0 + toast.height)
-    bad = []
-    for w in order:
-        if (w is toast or _inside(w, toast) or not _visible(w) or isinstance(w, ModalView)
-                or (scope is not None and not _inside(w, scope))):
-            continue
-        if _takes_touch(w) and not w.disabled:
-            if overlap(spot, _window_rect(w), 2):
-                name = getattr(w, "test_id", "") or getattr(w, "text", "") or type(w).__name__
-                bad.append(f"toast {toast.text[:30]!r} over control {name!r}")
-        elif isinstance(w, (Label, TextInput)) and (w.text.strip() or getattr(w, "hint_text", "")):
-            box = drawn_text_box(w)
-            if box is not None and overlap(spot, box, 2):
-                bad.append(f"toast {toast.text[:30]!r} over text {(w.text or w.hint_text)[:30]!r}")
-    for c in cells:
-        x, y, cw, ch = c.box
-        if (c.text.strip() or c.touchable and not c.disabled) and overlap(spot, (x, y, x + cw, y + ch), 2) \
-                and (scope is None or _inside(c.row, scope)):
-            bad.append(f"toast {toast.text[:30]!r} over cell {c.test_id or c.text!r}")
-    return bad
-
-
-def overlapping_texts(order: list[Any]) -> list[str]:
-    """Pairs of visible labels whose drawn text (the texture, centred in the label as Kivy draws it) overlap
-    by more than a few pixels both ways; with a dialog open, only the dialog's. Toasts and the keyboard sheet
-    are left out (drawn over the screen by design)."""
-    from kivy.uix.label import Label
-    from kivy.uix.modalview import ModalView
-
-    modals = [w for w in order if isinstance(w, ModalView) and _shown(w)]
-    scope = modals[-1] if modals else None
-
-    boxes = []
-    for w in order:
-        if not isinstance(w, Label) or not w.text.strip() or not _visible(w) or _covers_by_design(w):
-            continue
-        if (scope is not None and not _inside(w, scope)) or any(type(a).__name__ == "Toast" for a in _ancestors(w)):
-            continue
-        tw, th = w.texture_size
-        cx, cy = w.to_window(*w.center)
-        x0, y0, x1, y1 = _window_rect(w)
-        box = (max(cx - tw / 2, x0), max(cy - th / 2, y0), min(cx + tw / 2, x1), min(cy + th / 2, y1))
-        if box[2] - box[0] > 1 and box[3] - box[1] > 1:
-            boxes.append((w, box))
-    bad = []
-    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
-        for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
-            if _inside(a, b) or _inside(b, a):
-                continue
-            if min(ax1, bx1) - max(ax0, bx0) > 4 and min(ay1, by1) - max(ay0, by0) > 4:
-                bad.append(f"text {a.text[:30]!r} over {b.text[:30]!r}")
-    return bad
-
-
-def _inside(w: Any, ancestor: Any) -> bool:
-    return any(a is ancestor for a in _ancestors(w))
-
-
-def _ancestors(w: Any) -> Iterator[Any]:
-    while w is not None:
-        yield w
-        parent = w.parent
-        w = None if parent is w else parent
-
-
-_MARKUP_SIZE = re.compile(r"\[size=([0-9.]+)(sp|dp|px)?\]")
-
-
-def _visible(w: Any) -> bool:
-    """Drawn with some opacity (its own and every parent's) and not a zero-sized box."""
-    if w.width <= 1 or w.height <= 1:
-        return False
-    return _shown(w)

@@ -1,0 +1,189 @@
+"""The layout sweep's geometry (kiosk/testing.py's Driver runs it on every screenshot and screen change): which
+widgets are shown and take touches, what a control lies under, what a toast covers, which texts overlap."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from kiosk.widgets import marks
+
+
+def is_shown(w: Any) -> bool:
+    while w is not None:
+        if getattr(w, "opacity", 1) <= 0.01:
+            return False
+        parent = w.parent
+        if parent is w:
+            break
+        w = parent
+    return True
+
+
+def _paints(w: Any) -> bool:
+    """True when the widget paints an opaque-ish area of its own (a background, a bar), not only text."""
+    from kivy.graphics import BorderImage, Color, Rectangle, RoundedRectangle
+    from kivy.uix.label import Label
+
+    canvases = [w.canvas.before] if isinstance(w, Label) else [w.canvas.before, w.canvas]
+    for canvas in canvases:
+        alpha = 1.0
+        for ins in canvas.children:
+            if isinstance(ins, Color):
+                alpha = ins.a
+            elif isinstance(ins, (Rectangle, RoundedRectangle, BorderImage)) and alpha > 0.3 \
+                    and ins.size[0] > 1 and ins.size[1] > 1 and getattr(ins, "texture", None) is None:
+                return True
+    return False
+
+
+def _covers_by_design(w: Any) -> bool:
+    while w is not None:
+        if type(w).__name__ == "OnScreenKeyboard":
+            return True
+        parent = w.parent
+        w = None if parent is w else parent
+    return False
+
+
+def _takes_touch(w: Any) -> bool:
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.textinput import TextInput
+
+    return isinstance(w, (ButtonBehavior, TextInput, ModalView)) or marks.takes_touch(w)
+
+
+def _window_rect(w: Any) -> tuple[float, float, float, float]:
+    """The widget's box in window coordinates, cut to what its scroll views (stencils) let show and touch."""
+    from kivy.uix.stencilview import StencilView
+
+    x0, y0 = w.to_window(w.x, w.y)
+    x1, y1 = x0 + w.width, y0 + w.height
+    parent = w.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, StencilView):
+            px0, py0 = parent.to_window(parent.x, parent.y)
+            x0, y0 = max(x0, px0), max(y0, py0)
+            x1, y1 = min(x1, px0 + parent.width), min(y1, py0 + parent.height)
+        parent = parent.parent
+    return x0, y0, x1, y1
+
+
+def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
+    from kivy.uix.modalview import ModalView
+
+    index = {id(w): i for i, w in enumerate(order)}
+    modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
+    scope = modals[-1] if modals else None
+
+    # Left out: the on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear
+    # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.dialogs.free_spot).
+    blockers = [w for w in order if is_shown(w) and w.width > 1 and w.height > 1
+                and (_takes_touch(w) or _paints(w)) and not _covers_by_design(w)]
+    bad = []
+    for target in order:
+        if not _takes_touch(target) or isinstance(target, ModalView) or target.disabled or not is_shown(target):
+            continue
+        if scope is not None and not _inside(target, scope):
+            continue
+        cx, cy = target.to_window(*target.center)
+        tx0, ty0, tx1, ty1 = _window_rect(target)
+        if not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+            continue  # scrolled out of view: nobody can see or tap it
+        for other in blockers:
+            if index[id(other)] <= index[id(target)] or _inside(other, target) or _inside(target, other):
+                continue
+            x0, y0, x1, y1 = _window_rect(other)
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                name = getattr(target, "test_id", "") or getattr(target, "text", "") or type(target).__name__
+                by = getattr(other, "test_id", "") or type(other).__name__
+                bad.append(f"{name!r} under {by}")
+                break
+    return bad
+
+
+def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.textinput import TextInput
+
+    from kiosk.widgets.text_box import drawn_text_box, overlap
+
+    modals = [w for w in order if isinstance(w, ModalView) and is_shown(w) and not getattr(w, "closing", False)]
+    scope = modals[-1] if modals else None
+    tx0, ty0 = toast.to_window(toast.x, toast.y)
+    spot = (tx0, ty0, tx0 + toast.width, ty0 + toast.height)
+    bad = []
+    for w in order:
+        if (w is toast or _inside(w, toast) or not is_visible(w) or isinstance(w, ModalView)
+                or (scope is not None and not _inside(w, scope))):
+            continue
+        if _takes_touch(w) and not w.disabled:
+            if overlap(spot, _window_rect(w), 2):
+                name = getattr(w, "test_id", "") or getattr(w, "text", "") or type(w).__name__
+                bad.append(f"toast {toast.text[:30]!r} over control {name!r}")
+        elif isinstance(w, (Label, TextInput)) and (w.text.strip() or getattr(w, "hint_text", "")):
+            box = drawn_text_box(w)
+            if box is not None and overlap(spot, box, 2):
+                bad.append(f"toast {toast.text[:30]!r} over text {(w.text or w.hint_text)[:30]!r}")
+    for c in cells:
+        x, y, cw, ch = c.box
+        if (c.text.strip() or c.touchable and not c.disabled) and overlap(spot, (x, y, x + cw, y + ch), 2) \
+                and (scope is None or _inside(c.row, scope)):
+            bad.append(f"toast {toast.text[:30]!r} over cell {c.test_id or c.text!r}")
+    return bad
+
+
+def overlapping_texts(order: list[Any]) -> list[str]:
+    """Pairs of visible labels whose drawn text (the texture, centred in the label as Kivy draws it) overlap
+    by more than a few pixels both ways; with a dialog open, only the dialog's. Toasts and the keyboard sheet
+    are left out (drawn over the screen by design)."""
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+
+    modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
+    scope = modals[-1] if modals else None
+
+    boxes = []
+    for w in order:
+        if not isinstance(w, Label) or not w.text.strip() or not is_visible(w) or _covers_by_design(w):
+            continue
+        if (scope is not None and not _inside(w, scope)) or any(type(a).__name__ == "Toast" for a in ancestors(w)):
+            continue
+        tw, th = w.texture_size
+        cx, cy = w.to_window(*w.center)
+        x0, y0, x1, y1 = _window_rect(w)
+        box = (max(cx - tw / 2, x0), max(cy - th / 2, y0), min(cx + tw / 2, x1), min(cy + th / 2, y1))
+        if box[2] - box[0] > 1 and box[3] - box[1] > 1:
+            boxes.append((w, box))
+    bad = []
+    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
+        for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
+            if _inside(a, b) or _inside(b, a):
+                continue
+            if min(ax1, bx1) - max(ax0, bx0) > 4 and min(ay1, by1) - max(ay0, by0) > 4:
+                bad.append(f"text {a.text[:30]!r} over {b.text[:30]!r}")
+    return bad
+
+
+def _inside(w: Any, ancestor: Any) -> bool:
+    return any(a is ancestor for a in ancestors(w))
+
+
+def ancestors(w: Any) -> Iterator[Any]:
+    while w is not None:
+        yield w
+        parent = w.parent
+        w = None if parent is w else parent
+
+
+MARKUP_SIZE = re.compile(r"\[size=([0-9.]+)(sp|dp|px)?\]")
+
+
+def is_visible(w: Any) -> bool:
+    """Drawn with some opacity (its own and every parent's) and not a zero-sized box."""
+    if w.width <= 1 or w.height <= 1:
+        return False
+    return is_shown(w)
