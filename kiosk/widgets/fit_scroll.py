@@ -48,3 +48,37 @@ class FitScroll(ScrollView):
         need = max(form.minimum_height, self.min_height)
         form.height = max(need, self.height)
         self.do_scroll_y = need > self.height + 1
+
+
+class CapScroll(FitScroll):
+    """A panel as tall as it needs, but never taller than its parent (a column it shares with something that takes
+    the rest: Clue's actions over its board). Past that its content scrolls, instead of the column's box laying it
+    out over what is above the column (three lines of the tablet detectives' moves over a suggestion's 12 choices
+    covered Clue's status line)."""
+
+    def __init__(self, **kw: Any) -> None:
+        self._box: Any = None  # the parent whose height it follows
+        super().__init__(size_hint_y=None, **kw)
+        self.bind(parent=self._follow)
+
+    def _follow(self, _w: Any, parent: Any) -> None:
+        if self._box is not None:
+            self._box.unbind(height=self._fit)
+        self._box = parent
+        if parent is not None:
+            parent.bind(height=self._fit)
+        self._fit()
+
+    def _fit(self, *_: Any) -> None:
+        if self.children:
+            need = max(self.children[0].minimum_height, self.min_height)
+            self.height = min(need, self._room()) if self.parent is not None else need
+        super()._fit()
+
+    def _room(self) -> float:
+        """The parent's height less its padding, its spacing and its other children of fixed height."""
+        box = self.parent
+        others = [w for w in box.children if w is not self]
+        pad_y = box.padding[1] + box.padding[3] if hasattr(box, "padding") else 0
+        fixed = sum(w.height for w in others if w.size_hint_y is None)
+        return max(0.0, box.height - pad_y - getattr(box, "spacing", 0) * len(others) - fixed)

@@ -37,13 +37,14 @@ from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, FitBox, Pl
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import GameHost, HostContext
+from kiosk.widgets.fit_scroll import CapScroll
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
 from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
 
-ACT = "clue/body/right"  # the right column's keys: the action panel on top, the board under it
+ACT = "clue/body/right/act"  # the action panel's keys (on top of the right column, the board under it)
 SHELF = Shelf()  # a turn's buttons made ahead, lent from one Clue screen to the next
 SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  # (pick, category, columns, ids)
 ACCUSE_GRIDS = (("suspect", 0, 3, "clue_acc_suspect"), ("weapon", 1, 4, "clue_acc_weapon"), ("room", 2, 5, "clue_acc_room"))
@@ -269,7 +270,9 @@ class ClueHost(PrivateChannel, GameHost):
         if not self.actions_drawn:  # a new table's first frame: its place kept (on_table)
             body.add(Widget, "act_place", size_hint_y=None, height=0)
             return
-        with self.panel_box(body, panel) as box:
+        # in a scroll as tall as the panel, at most the column (three lines of tablet moves over a suggestion's
+        # choices): the board under it shrinks first, the panel never spills over the status line above
+        with body.box_of(CapScroll, "act") as scroll, self.panel_box(scroll, panel) as box:
             self.actions(view, box)
 
     @staticmethod

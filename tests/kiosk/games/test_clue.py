@@ -413,3 +413,37 @@ def test_the_notebook_sheet_is_a_widget_a_row(driver: Any) -> None:
     _check(driver, "clue_tutor_drawn")
     driver.tap("clue_nb_close")
     _modal_gone(driver)
+
+
+def test_three_lines_of_tablet_moves_over_a_suggestion_never_cover_the_status_line(driver: Any) -> None:
+    """The tablet detectives' moves (three lines at most) above a suggestion's choices can make the action panel
+    taller than its column (CI, session 15, at 1280x800 with a turn starting in a room; here on a 1024x600 tablet):
+    it was laid out over the turn's status line. The panel scrolls instead, the board under it giving its room
+    first, and every choice is still there to tap."""
+    from kivy.core.window import Window
+
+    from kiosk.env import HEIGHT, WIDTH
+
+    Window.size = (1024, 600)
+    driver.pump(6)
+    try:
+        session = _start(driver, ["지수", "민호", "서연", "하준"])
+        driver.tap("clue_roll")
+        driver.tap(f"clue_room_{session.state.cards.ids(2)[0]}")
+        host = driver.app.get_screen("host")
+        host.ctx.tablet_said = "\n".join(f"태블릿 {n}: 추리하기 · 미스 스칼렛 · 연발 권총" for n in (2, 3, 4))
+        host.host_widget.refresh(None)
+        driver.screenshot("clue_tablet_said_suggestion")
+        assert driver.problems == []
+        title = next(w for w in driver.walk() if type(w).__name__ == "ClueTitle")
+        panel = next(w for w in driver.walk() if type(w).__name__ == "CapScroll")
+        assert panel.children[0].minimum_height > panel.height + 50, "the case this test is about: it scrolls"
+        assert panel.top <= title.y + 1 and panel.height <= panel.parent.height + 1
+        driver.tap(f"clue_sus_{SUSPECTS[1]}")
+        driver.tap(f"clue_wpn_{WEAPONS[2]}")
+        driver.tap("clue_suggest")
+        assert session.state.phase == "refute"
+    finally:
+        driver.app.dismiss_dialogs()
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)

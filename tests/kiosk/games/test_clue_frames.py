@@ -132,7 +132,7 @@ def test_the_next_screen_borrows_the_buttons_made_ahead(driver: Any) -> None:
     app = driver.app
     _start(driver)
     first = _host(driver)
-    ahead = {w.test_id: w for w in first.keep.under("clue/body/right/act_accuse").values() if getattr(w, "test_id", "")}
+    ahead = {w.test_id: w for w in first.keep.under("clue/body/right/act/act_accuse").values() if getattr(w, "test_id", "")}
     assert len(ahead) == 21 + 2
     driver.tap("clue_accuse")  # shown in the first screen; then the game ends and that screen closes
     old = weakref.ref(first)
