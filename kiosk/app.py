@@ -94,7 +94,7 @@ class TableHostApp(App):
         else:
             self.table.close()
             self.table.journal_dir, self.table.notices = self.journal_dir, self.notices
-            self.table.played.clear()  # another folder's table: nothing played there tonight
+            self.table.load_played()  # what was played tonight at that folder's table
         self.content = ContentLoad()
         if self._defer_content:
             self._defer_content = False  # only the first folder: later ones (turnover, tests) load at once

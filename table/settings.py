@@ -173,7 +173,7 @@ def _same_backup(path: Path, backup: Path) -> None:
         data = path.read_bytes()
         if backup.exists() and backup.read_bytes() == data:
             return
-        _write(backup, data)
+        write_whole(backup, data)
     except OSError as exc:
         log.warning("settings backup not refreshed: %s", exc)
 
@@ -198,13 +198,13 @@ def save(path: Path, settings: Settings) -> None:
     if _parse(path)[0] is not None:
         current = path.read_bytes()
         if not backup.exists() or backup.read_bytes() != current:
-            _write(backup, current)
-    _write(path, data)
-    _write(backup, data)
+            write_whole(backup, current)
+    write_whole(path, data)
+    write_whole(backup, data)
     _sync_dir(path.parent)
 
 
-def _write(target: Path, data: bytes) -> None:
+def write_whole(target: Path, data: bytes) -> None:
     """Replace `target` with `data`: a temp file beside it, fsync'd, renamed over it."""
     staged = target.with_suffix(".bak-tmp" if target.suffix == ".bak" else ".tmp")
     with open(staged, "wb") as f:

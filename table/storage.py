@@ -23,7 +23,7 @@ from table.notices import Notice, add
 log = logging.getLogger(__name__)
 LINKED = ("content", "recordings")  # read-only use: linked, not copied
 COPIED = ("settings.json", "settings.json.bak", "phone_passes.json", "teach/progress.json",
-          "journal/current.sqlite", "journal/current.sqlite-wal", "journal/current.sqlite-spill")
+          "journal/current.sqlite", "journal/current.sqlite-wal", "journal/current.sqlite-spill", "journal/tonight.json")
 PROBE = ".tablehost-write-probe"
 
 

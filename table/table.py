@@ -31,6 +31,7 @@ from content.i18n_catalog import Translator
 from engines.bots import Bot, find_bot
 from engines.core import CHANCE, Action, Engine, Outcome, RuleError, Step, View
 from table import seats as tablet
+from table import tonight
 from table.journal import Journal
 from table.notices import Notice
 from table.session import ResumeReport, Session, UndoLocked
@@ -125,8 +126,10 @@ class Table:
         self.find_bot: Callable[[str, str], Bot] = find_bot  # (game, level) -> the tablet seat's bot (tests wrap it)
         self.tablet_move: tuple[int, Action] | None = None  # the last tablet seat's move (seat, action)
         self.tablet_allows: Callable[[Action], bool] | None = None  # the screen narrows a bot's choice (a board)
-        # the games started since the last turnover (game id, set-up), oldest first: what these guests played tonight
-        self.played: list[tuple[str, dict[str, Any]]] = []
+        # the games started since the last turnover (game id, set-up), oldest first: what these guests played
+        # tonight; kept beside the journal (table/tonight.py), so a restart in the evening still knows it
+        self.played: tonight.Played = []
+        self.load_played()
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -169,7 +172,7 @@ class Table:
             raise
         self._session = session
         self._pace = None
-        self.played.append((game_id, dict(config)))
+        self._played(game_id, config)
         session.subscribe(self._on_session)
         self._publish(Change("started", rematch=rematch))
 
@@ -196,8 +199,8 @@ class Table:
         session, report = resumed
         self._session = session
         self._pace = None
-        if not self.played:  # a restart: what is known of tonight is the game it resumes
-            self.played.append((session.game.id, dict(session.journal.header.get("config", {}))))
+        if not self.played:  # a restart that kept no list: what is known of tonight is the game it resumes
+            self._played(session.game.id, session.journal.header.get("config", {}))
         session.subscribe(self._on_session)
         log.info("resumed %s: %d actions replayed, %d dropped", session.game.id, report.replayed, report.dropped)
         self._publish(Change("resumed"))
@@ -225,10 +228,19 @@ class Table:
         finally:
             self._publish(change)
 
+    def load_played(self) -> None:
+        """Tonight's games as kept in the journal's folder (at start-up, or when the table gets another folder)."""
+        self.played = tonight.load(self.journal_dir, self.clock())
+
+    def _played(self, game_id: str, config: Mapping[str, Any]) -> None:
+        self.played.append((game_id, dict(config)))
+        tonight.save(self.journal_dir, self.played, self.clock())
+
     def turnover(self) -> None:
         """The guests left: archive whatever is open (kept for statistics, never shown again). Never raises: what
         it could not do is logged (and staff told), and the journal is archived by the next game's start."""
         self.played.clear()
+        tonight.save(self.journal_dir, self.played, self.clock())
         if self._session is not None:
             try:
                 self.end(later=False)
