@@ -13,12 +13,14 @@ The kiosk owns one hub. Hooks (see phones/README.md):
 Threads: the web server calls `join`/`leave`/`act` from its own thread; `act` hands the dispatch to the
 kiosk's main thread through `run_on_main` (Kivy: `Clock.schedule_once`; tests: a direct call) because the
 table is not thread-safe. Views are computed from the immutable state snapshot.
+
+Its parts: the door (admit.py: who takes a seat), the set-up seats (setup_seats.py), what a seat's phone is sent
+and how its input becomes an action (seat_view.py).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 import hashlib
 import itertools
 import json
@@ -33,14 +35,15 @@ from typing import Any, Protocol
 
 from engines.core import Action, Engine, RuleError
 from phones.admit import Admission, Ask, Conn
-from phones.labels import Catalogs, Labeller, ViewIndex, fill_free
-from phones.lobby import Lobby, clean_name
+from phones.labels import Catalogs, Labeller
+from phones.lobby import Lobby
 from phones.ratelimit import Limiter
+from phones.seat_view import Sent, Snapshot, keep_sent, resolve
+from phones.setup_seats import SetUpSeats
 from phones.tokens import SeatPass, SeatTokens, format_code
 from table.table import phone as phone_channel
 
 log = logging.getLogger(__name__)
-KEEP_SENT = 4  # versions of a seat's buttons an input may still refer to
 
 
 class TableLike(Protocol):
@@ -65,7 +68,6 @@ def _guest_seats(table: TableLike) -> tuple[int, ...]:
 
 
 @dataclass
-@dataclass
 class SeatStatus:
     seat: int
     name: str
@@ -89,52 +91,7 @@ def _direct(fn: Callable[[], None]) -> None:
     fn()
 
 
-def _unstamped(data: Mapping[str, Any]) -> dict[str, Any]:
-    """As the tablet sends it: a time-bearing action gets its moment from the session when dispatched."""
-    out = dict(data)
-    if isinstance(out.get("at"), (int, float)):
-        out["at"] = 0.0
-    return out
-
-
-def _strings(tree: Any, out: set[str]) -> set[str]:
-    if isinstance(tree, Mapping):
-        for v in tree.values():
-            _strings(v, out)
-    elif isinstance(tree, list):
-        for v in tree:
-            _strings(v, out)
-    elif isinstance(tree, str):
-        out.add(tree)
-    return out
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    """A moment of the game: the engine is pure and the state immutable, so any thread may read it."""
-
-    version: int
-    engine: Engine[Any]
-    state: Any
-    labeller: Labeller
-
-    def build(self, seat: int) -> tuple[dict[str, Any], list[Action], list[dict[str, Any]]]:
-        """Exactly the seat's view, its private part (the view's display parts, in words), its buttons,
-        and the names of the catalog ids it shows (from the view's typed catalogs)."""
-        engine, state = self.engine, self.state
-        view = json.loads(json.dumps(engine.view(state, seat)))
-        over = engine.outcome(state) is not None
-        actions = [] if over else list(engine.legal_actions(state, seat))
-        entries = self.labeller.entries(actions, view)
-        shown = _strings(view, set())
-        names = ViewIndex(view).names()
-        message = {"t": "state", "v": self.version, "seat": seat, "view": view,
-                   "mine": self.labeller.parts(view), "actions": entries,
-                   "names": {k: v for k, v in names.items() if k in shown}, "over": over}
-        return message, actions, entries
-
-
-class PhoneHub(Admission):
+class PhoneHub(Admission, SetUpSeats):
     def __init__(self, run_on_main: Callable[[Callable[[], None]], None] = _direct,
                  catalogs: Catalogs | None = None, clock: Callable[[], float] = time.monotonic,
                  action_burst: float = 6, action_rate: float = 2.0,
@@ -155,7 +112,7 @@ class PhoneHub(Admission):
         self.version = 0
         self._lock = threading.RLock()
         self._conns: dict[int, Conn] = {}
-        self._sent: dict[int, dict[int, tuple[list[Action], list[dict[str, Any]]]]] = {}
+        self._sent: dict[int, Sent] = {}
         self._waiters: dict[int, list[Callable[[], None]]] = {}
         self._listeners: list[Callable[[], None]] = []
         self._labeller: Labeller | None = None
@@ -216,7 +173,7 @@ class PhoneHub(Admission):
             if restored:
                 self._close_setup_locked()
             elif self.lobby.open:
-                self._seat_lobby_locked(table)  # the phones that joined at set-up stay with their players
+                self._seat_lobby_locked()  # the phones that joined at set-up stay with their players
                 self._save_locked()
             else:
                 self.tokens.start(secrets.token_hex(8), self.seats)
@@ -303,7 +260,7 @@ class PhoneHub(Admission):
         with self._lock:
             self.version += 1
             if self.table is not None and self._labeller is not None and self._conns:
-                snap = _Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
+                snap = Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
                 conns = dict(self._conns)
                 self.offload(lambda: self._push(snap, conns))
             done = [s for s in self._waiters if self.table is None or not self._legal(s)]
@@ -406,101 +363,6 @@ class PhoneHub(Admission):
         for fn in self._waiters.pop(seat, []):
             self.run_on_main(fn)
 
-    # ================================================================ set-up (lobby.py)
-    def open_setup(self, game: str, names: list[str]) -> None:
-        """The tablet shows a set-up form with `names` (seat by seat): each seat gets a pass now, and a
-        phone may join and type its player's name. Called again as the form changes (seats come and go)."""
-        with self._lock:
-            if self.table is not None:
-                return
-            if not self.lobby.open or self.lobby.game != game:
-                self._close_setup_locked()
-                self.lobby.start(game, names)
-                self.tokens.start(secrets.token_hex(8), tuple(range(len(names))))
-            elif names != self.lobby.names:
-                self.lobby.names = list(names)
-                for seat in range(len(names)):
-                    if seat not in self.tokens.passes:
-                        self.tokens.reissue(seat)
-                for seat in [s for s in self.tokens.passes if s >= len(names)]:
-                    self._drop(seat, "revoked")
-                    self.tokens.revoke(seat)
-                for seat, conn in self._conns.items():
-                    conn.send(self.lobby.message(seat))
-            else:
-                return
-            self.seats = tuple(range(len(names)))
-        self._changed()
-
-    def close_setup(self) -> None:
-        """The set-up form went away without a game: its passes die, its phones are told."""
-        with self._lock:
-            if self.table is not None or not self.lobby.open:
-                return
-            self._close_setup_locked()
-        self._changed()
-
-    def _close_setup_locked(self) -> None:
-        if not self.lobby.open:
-            return
-        self._turn_away(lambda a: True, "ended")
-        for conn in list(self._conns.values()):
-            conn.close(self.bye_message("ended"))
-        self._conns.clear()
-        self.tokens.clear()
-        self.lobby.close()
-        self.seats = ()
-
-    def _seat_lobby_locked(self, table: TableLike) -> None:
-        """The game starts: each set-up seat's pass and phone move to its player's seat in the game."""
-        players = self._player_names()
-        old_passes, old_conns = self.tokens.passes, self._conns
-        self.tokens.start(self.tokens.game_id or secrets.token_hex(8), self.seats)
-        self._conns = {}
-        taken = set()
-        where: dict[int, int | None] = {}
-        for seat, p in sorted(old_passes.items()):
-            target = self.lobby.seat_in_game(seat, players)
-            conn = old_conns.get(seat)
-            if target is None or target in taken or target not in self.tokens.passes:
-                where[seat] = None
-                if conn is not None:
-                    conn.seat = None
-                    conn.close(self.bye_message("revoked"))
-                continue
-            taken.add(target)
-            where[seat] = target
-            self.tokens.passes[target] = SeatPass(target, p.token, p.code, p.device, p.issued)
-            if conn is not None:
-                conn.seat = target
-                self._conns[target] = conn
-        self._move_asks(where)
-        self.lobby.close()
-
-    def setup_typed(self) -> dict[int, str]:
-        """Names typed on phones since the tablet last asked (the tablet writes them into its form)."""
-        with self._lock:
-            typed, self.lobby.typed = self.lobby.typed, {}
-            return typed
-
-    def name_from_phone(self, conn: Conn, text: Any) -> dict[str, Any]:
-        """A phone at set-up types its player's name: the tablet's form shows it."""
-        with self._lock:
-            seat = conn.seat
-            if seat is None or self._conns.get(seat) is not conn:
-                return self.error_message("not_joined")
-            if self.table is not None or not self.lobby.open:
-                return self.error_message("game_changed")
-            name = clean_name(text)
-            if not name:
-                return self.error_message("bad_input")
-            if 0 <= seat < len(self.lobby.names):
-                self.lobby.names[seat] = name
-            self.lobby.typed[seat] = name
-            conn.send(self.lobby.message(seat))
-        self._changed()
-        return {"t": "done", "action": "name"}
-
     # ================================================================ server side (web thread)
     def _seat_name(self, seat: int) -> str:
         names = self._player_names() if self.table is not None else self.lobby.names
@@ -538,7 +400,7 @@ class PhoneHub(Admission):
                 fut.set_result(self.error_message("rate_limited"))
                 return fut
             try:
-                action = self._resolve(table, seat, message)
+                action = resolve(table.engine, self._sent.get(seat, {}), message)
             except RuleError as exc:
                 fut.set_result({"t": "error", **exc.to_dict()})
                 return fut
@@ -571,27 +433,6 @@ class PhoneHub(Admission):
         self.run_on_main(run)
         return fut
 
-    def _resolve(self, table: TableLike, seat: int, message: Mapping[str, Any]) -> Action:
-        engine = table.engine
-        if "action" in message:
-            data = message["action"]
-            if not isinstance(data, Mapping):
-                raise ValueError("action")
-            return engine.action_from_dict(_unstamped(data))  # the phone never sets the moment
-        version, ident = int(message["v"]), int(message["id"])
-        actions, entries = self._sent.get(seat, {})[version]
-        entry = next((e for e in entries if e["id"] == ident), None)
-        if entry is None:
-            raise KeyError(ident)
-        action = actions[ident]
-        if entry["free"]:
-            free = message.get("free", {})
-            if not isinstance(free, Mapping):
-                raise ValueError("free")
-            return fill_free(action, free, entry, lambda d: engine.action_from_dict(_unstamped(d)))
-        at = getattr(action, "at", None)  # the legal action itself, its moment left to the session (_unstamped)
-        return dataclasses.replace(action, at=0.0) if isinstance(at, (int, float)) else action
-
     # ================================================================ messages
     def _legal(self, seat: int) -> list[Action]:
         if self.table is None:
@@ -612,18 +453,12 @@ class PhoneHub(Admission):
 
     def _state_message(self, seat: int) -> dict[str, Any]:
         assert self.table is not None and self._labeller is not None
-        snap = _Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
+        snap = Snapshot(self.version, self.table.engine, self.table.state, self._labeller)
         message, actions, entries = snap.build(seat)
-        self._record(seat, snap.version, actions, entries)
+        keep_sent(self._sent.setdefault(seat, {}), snap.version, actions, entries)
         return message
 
-    def _record(self, seat: int, version: int, actions: list[Action], entries: list[dict[str, Any]]) -> None:
-        sent = self._sent.setdefault(seat, {})
-        sent[version] = (actions, entries)
-        for old in [v for v in sent if v <= version - KEEP_SENT]:
-            del sent[old]
-
-    def _push(self, snap: _Snapshot, conns: dict[int, Conn]) -> None:
+    def _push(self, snap: Snapshot, conns: dict[int, Conn]) -> None:
         """Build each seat's message from the snapshot (off the main thread when a server runs) and send it
         unless the phone has gone or a newer state was pushed meanwhile."""
         for seat, conn in conns.items():
@@ -631,7 +466,7 @@ class PhoneHub(Admission):
             with self._lock:
                 if self._conns.get(seat) is not conn or self._labeller is not snap.labeller:
                     continue
-                self._record(seat, snap.version, actions, entries)
+                keep_sent(self._sent.setdefault(seat, {}), snap.version, actions, entries)
                 conn.send(message)
 
     def error_message(self, code: str) -> dict[str, Any]:

@@ -23,22 +23,22 @@ Durability, without an fsync on the UI thread (issue #21: 10-100+ ms per fsync o
   each commit checkpointed).
 
 Damage (a bad SD card, a power cut during a checkpoint, a lost -wal file) never stops the table:
-`open_journal` checks the whole journal; one that does not open, read back or take a write (issue #42: "opens" is
-not "works": its schema and pages are checked, and a record of each kind is written, read back and rolled back) is
-moved to journal/damaged/ (kept for staff), and a fresh journal with the same header and every record that still
-reads takes its place. Each journal has an id (`jid`, in its mark row, written first into every -wal it starts): a
--wal of another journal beside it is moved aside unread. The main file carries an "open" mark: open in the main file but no -wal beside it means the -wal was
-lost (said, not silent). Only `close` and `abandon` let SQLite fold the -wal and delete it: any other close of a
-connection (the interpreter's exit after an uncaught exception, a journal collected unclosed) leaves it as a kill
-does (`keep_wal`), so a missing -wal is never SQLite's own doing. Checkpoints follow every burst of appends, so a
-lost -wal costs the records not yet checkpointed (those of the last SETTLE plus two fsyncs)."""
+`open_journal` checks the whole journal (the checks: table/journal_format.py); one that does not open, read back or
+take a write (issue #42: "opens" is not "works": its schema and pages are checked, and a record of each kind is
+written, read back and rolled back) is moved to journal/damaged/ (kept for staff), and a fresh journal with the same
+header and every record that still reads takes its place. Each journal has an id (`jid`, in its mark row, written
+first into every -wal it starts): a -wal of another journal beside it is moved aside unread. The main file carries
+an "open" mark: open in the main file but no -wal beside it means the -wal was lost (said, not silent). Only `close`
+and `abandon` let SQLite fold the -wal and delete it: any other close of a connection (the interpreter's exit after
+an uncaught exception, a journal collected unclosed) leaves it as a kill does (`keep_wal`), so a missing -wal is
+never SQLite's own doing. Checkpoints follow every burst of appends, so a lost -wal costs the records not yet
+checkpointed (those of the last SETTLE plus two fsyncs)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import os
-import secrets
 import sqlite3
 import time
 import weakref
@@ -46,64 +46,35 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from table.journal_format import (
+    DAMAGED,
+    SCHEMA,
+    JournalDamaged,
+    JournalError,
+    Record,
+    check_schema,
+    closed_cleanly,
+    effective_actions,
+    foreign_wal,
+    free_name,
+    last_seq,
+    new_jid,
+    parse_header,
+    probe,
+    read_records,
+    salvage,
+    set_aside_wal,
+    wal_gone,
+    wal_path,
+)
 from table.journal_sync import INSERT_SEQ, connect, fsync_dir, keep_wal, read_spill, spill_line, spill_path
 from table.journal_sync import Syncer as _Syncer
 from table.notices import Notice, add
 from table.storage import is_storage_error, write_problem
 
 log = logging.getLogger(__name__)
-
-SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS header (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS records (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'end')),
-    body TEXT NOT NULL,
-    at REAL NOT NULL
-)""",
-    "CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 1), open INTEGER NOT NULL, jid TEXT)",
-)
-# sqlite_master's text of every table a journal may hold (whitespace aside): anything else on them (a trigger, an
-# index, a changed constraint) is damage, a journal whose writes may fail (issue #42)
-_MARK_V1 = "CREATE TABLE mark (id INTEGER PRIMARY KEY CHECK (id = 1), open INTEGER NOT NULL)"  # before the jid
-_TABLES = {s.split()[5]: s.replace(" IF NOT EXISTS", "") for s in SCHEMA}
-_TABLES["sqlite_sequence"] = "CREATE TABLE sqlite_sequence(name,seq)"
-KINDS = ("action", "undo", "end")
-DAMAGED = "damaged"  # journal_dir/damaged: journals moved aside, as found
-
-Record = tuple[int, str, dict[str, Any], float]
-
-
-class JournalError(Exception):
-    pass
-
-
-class JournalDamaged(JournalError):
-    """The journal does not open or does not read back."""
-
-
-def _wal(path: Path) -> Path:
-    return Path(str(path) + "-wal")
-
-
-def _wal_gone(path: Path) -> bool:
-    """No -wal beside the main file, or one whose header does not check out (SQLite then ignores it all)."""
-    try:
-        with open(_wal(path), "rb") as f:
-            head = f.read(32)
-    except FileNotFoundError:
-        return True
-    if len(head) < 32:  # none written yet, or cut short while it was (before any record)
-        return False
-    magic = int.from_bytes(head[:4], "big")
-    if magic not in (0x377F0682, 0x377F0683):
-        return True
-    words = [int.from_bytes(head[i:i + 4], "big" if magic & 1 else "little") for i in range(0, 24, 4)]
-    s0 = s1 = 0
-    for x0, x1 in zip(words[::2], words[1::2], strict=True):
-        s0 = (s0 + x0 + s1) & 0xFFFFFFFF
-        s1 = (s1 + x1 + s0) & 0xFFFFFFFF
-    return (s0, s1) != (int.from_bytes(head[24:28], "big"), int.from_bytes(head[28:32], "big"))
+__all__ = ["DAMAGED", "Journal", "JournalDamaged", "JournalError", "Record", "archive", "close_into",
+           "effective_actions", "move_aside", "open_journal", "replace"]
 
 
 class Journal:
@@ -117,7 +88,7 @@ class Journal:
         self._stop = weakref.finalize(self, self._sync.stop)
         self._reported = False  # the thread's failure was raised on the writer's thread
         try:
-            self._seq = _last(conn)  # the last record's
+            self._seq = last_seq(conn)  # the last record's
         except sqlite3.DatabaseError:  # a damaged journal, about to be moved aside (open_journal)
             self._seq = 0
         self._spill_fd: int | None = None  # the spill file, opened by the first spilled append
@@ -143,14 +114,14 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         if spill_path(path).exists():  # left by a journal no longer there: its records are not this one's
             (path.parent / DAMAGED).mkdir(exist_ok=True)
-            os.rename(spill_path(path), str(_free_name(path.parent / DAMAGED, "spill")) + "-spill")
+            os.rename(spill_path(path), str(free_name(path.parent / DAMAGED, "spill")) + "-spill")
         conn = connect(path, "FULL" if later is None else "OFF")  # creation and opening: fsync'd; `_ready` then
         body = json.dumps(header, ensure_ascii=False)
         conn.execute("BEGIN")
         for statement in SCHEMA:
             conn.execute(statement)
         conn.execute("INSERT INTO header (id, body) VALUES (1, ?)", (body,))
-        conn.execute("INSERT INTO mark (id, open, jid) VALUES (1, 1, ?)", (_new_jid(),))
+        conn.execute("INSERT INTO mark (id, open, jid) VALUES (1, 1, ?)", (new_jid(),))
         conn.execute("COMMIT")
         if later is None:
             cls._ready(conn)
@@ -171,15 +142,15 @@ class Journal:
         is moved aside unread (`wal_foreign`)."""
         if not path.exists():
             return None
-        wal_missing = _wal_gone(path)  # before a connection makes an empty one
+        wal_missing = wal_gone(path)  # before a connection makes an empty one
         try:
             conn = connect(path, "FULL")  # creation and opening: fsync'd; `_ready` then
         except sqlite3.DatabaseError as exc:
             raise JournalDamaged(f"{type(exc).__name__}: {exc}") from exc
         foreign = ""
-        if _wal(path).exists() and _foreign(path, conn):
+        if wal_path(path).exists() and foreign_wal(path, conn):
             conn.close()  # the -wal left as it is (`keep_wal`): not folded into this journal
-            foreign = _set_aside_wal(path)
+            foreign = set_aside_wal(path)
             try:
                 conn = connect(path, "FULL")
             except sqlite3.DatabaseError as exc:
@@ -192,13 +163,13 @@ class Journal:
             row = conn.execute("SELECT body FROM header WHERE id = 1").fetchone()
             if row is None:
                 raise JournalDamaged("no header")
-            header = _header(row[0])
-            _check_schema(conn)
+            header = parse_header(row[0])
+            check_schema(conn)
             was_open = False
             if "mark" in tables:
                 mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
                 was_open = bool(mark and mark[0])
-            spilled = read_spill(path, _last(conn)) if spill_path(path).exists() else []  # journal_sync.py
+            spilled = read_spill(path, last_seq(conn)) if spill_path(path).exists() else []  # journal_sync.py
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, JournalDamaged) as exc:
             conn.close()
             if isinstance(exc, JournalDamaged):
@@ -211,11 +182,11 @@ class Journal:
                 conn.execute("ALTER TABLE mark ADD COLUMN jid TEXT")
             conn.execute("BEGIN")
             conn.execute("INSERT INTO mark (id, open, jid) VALUES (1, 1, ?) ON CONFLICT (id) DO UPDATE SET open = 1, "
-                         "jid = coalesce(jid, excluded.jid)", (_new_jid(),))
+                         "jid = coalesce(jid, excluded.jid)", (new_jid(),))
             conn.executemany(INSERT_SEQ, spilled)
             conn.execute("COMMIT")
             cls._ready(conn)
-            _probe(conn)
+            probe(conn)
             spill_path(path).unlink(missing_ok=True)  # its records are in the main file now, fsync'd
         except (sqlite3.DatabaseError, JournalDamaged) as exc:
             conn.close()
@@ -273,7 +244,7 @@ class Journal:
         """Records the thread did not move from the spill file into the journal (it stopped or failed): moved here."""
         sync = self._sync
         if sync.spill:
-            last = _last(self._conn)
+            last = last_seq(self._conn)
             self._conn.execute("BEGIN")
             self._conn.executemany(INSERT_SEQ, [r for r in sync.spill if r[0] > last])
             self._conn.execute("COMMIT")
@@ -302,7 +273,7 @@ class Journal:
         """The records that read back, in order, up to the first damaged one; and what was wrong ("")."""
         with self._sync.cond:
             spilled = list(self._sync.spill)  # before the journal: the thread may be moving them into it
-        rows, problem = _read_records(self._conn)
+        rows, problem = read_records(self._conn)
         if not problem:
             last = rows[-1][0] if rows else 0
             rows += [(seq, kind, json.loads(body), at) for seq, kind, body, at in spilled if seq > last]
@@ -353,142 +324,6 @@ class Journal:
             pass
 
 
-def _new_jid() -> str:
-    return secrets.token_hex(8)
-
-
-def _jid(conn: sqlite3.Connection) -> str | None:
-    try:
-        row = conn.execute("SELECT jid FROM mark WHERE id = 1").fetchone()
-    except sqlite3.DatabaseError:
-        return None
-    return row[0] if row and isinstance(row[0], str) else None
-
-
-def _foreign(path: Path, conn: sqlite3.Connection) -> bool:
-    """Is the -wal beside `path` another journal's? Each journal has its own id (`jid`) in its mark row, and every
-    -wal a journal starts begins with a write of that row (open, the thread's emptying, close): read through the
-    -wal (`conn`), the id is the -wal's journal's; read from the main file alone (immutable: the -wal ignored), it
-    is this journal's. Can't tell (a journal from before the id, a main file that does not read): not foreign."""
-    seen = _jid(conn)
-    if seen is None:
-        return False
-    try:
-        alone = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
-    except sqlite3.DatabaseError:
-        return False
-    try:
-        mine = _jid(alone)
-    finally:
-        alone.close()
-    return mine is not None and mine != seen
-
-
-def _set_aside_wal(path: Path) -> str:
-    """Move the -wal (and its index, -shm) into journal/damaged/, as found; returns its name there."""
-    folder = path.parent / DAMAGED
-    folder.mkdir(exist_ok=True)
-    target = Path(str(_free_name(folder, "foreign")) + "-wal")
-    os.rename(_wal(path), target)
-    Path(str(path) + "-shm").unlink(missing_ok=True)
-    return target.name
-
-
-def _check_schema(conn: sqlite3.Connection) -> None:
-    """The journal's tables are as `SCHEMA` makes them, with nothing on them (a trigger, an index, a changed
-    constraint can make every write fail, or some), and its pages check out (`quick_check`: the free-page list
-    too, which reads never use)."""
-    for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
-        if table not in _TABLES:
-            continue
-        text = " ".join(str(sql).split())
-        allowed = (" ".join(_TABLES[table].split()), *((_MARK_V1,) if table == "mark" else ()))
-        if kind != "table" or name != table or text not in allowed:
-            raise JournalDamaged(f"schema: {kind} {name}: {text[:120]}")
-    problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
-    if problems != ["ok"]:
-        raise JournalDamaged("quick_check: " + "; ".join(problems))
-
-
-def _probe(conn: sqlite3.Connection) -> None:
-    """Write a record of each kind (one pages long: new pages are taken, from the free-page list first), read
-    them and the mark back, roll back: "opens" is not "works"."""
-    page = int(conn.execute("PRAGMA page_size").fetchone()[0])
-    rows = [(kind, json.dumps({"probe": "x" * (3 * page if kind == "action" else 1)}), float(n))
-            for n, kind in enumerate(KINDS)]
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        first = 0
-        for row in rows:
-            seq = conn.execute("INSERT INTO records (kind, body, at) VALUES (?, ?, ?)", row).lastrowid
-            first = first or int(seq or 0)
-        back = conn.execute("SELECT kind, body, at FROM records WHERE seq >= ? ORDER BY seq", (first,)).fetchall()
-        mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
-    finally:
-        conn.execute("ROLLBACK")
-    if back != rows or mark != (2,):
-        raise JournalDamaged("a record written did not read back")
-
-
-def _last(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0])
-
-
-def _header(text: Any) -> dict[str, Any]:
-    header = json.loads(text)
-    if not isinstance(header, dict):
-        raise ValueError("the header is not a mapping")
-    return header
-
-
-def _read_records(conn: sqlite3.Connection) -> tuple[list[Record], str]:
-    out: list[Record] = []
-    try:
-        cur = conn.execute("SELECT seq, kind, body, at FROM records ORDER BY seq")
-        for seq, kind, body, at in cur:
-            data = json.loads(body)
-            if kind not in KINDS or not isinstance(data, dict) or not isinstance(at, (int, float)):
-                return out, f"record {seq}: not a journal record"
-            out.append((int(seq), str(kind), data, float(at)))
-    except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
-        return out, f"after record {out[-1][0] if out else 0}: {type(exc).__name__}: {exc}"
-    return out, ""
-
-
-def effective_actions(records: list[Record]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for _, kind, body, _ in records:
-        if kind == "action":
-            out.append(body)
-        elif kind == "undo":
-            for _ in range(int(body.get("count", 1))):
-                if out:
-                    out.pop()
-    return out
-
-
-def _salvage(path: Path) -> tuple[dict[str, Any] | None, list[Record], int]:
-    """Whatever still reads from a damaged journal: its header, the records before the first bad one, and
-    the highest record number it claims to have (0 when unknown)."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.DatabaseError:
-        return None, [], 0
-    try:
-        try:
-            row = conn.execute("SELECT body FROM header WHERE id = 1").fetchone()
-            header = _header(row[0]) if row else None
-        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError):
-            header = None
-        rows, _ = _read_records(conn)
-        try:
-            last = int(conn.execute("SELECT max(seq) FROM records").fetchone()[0] or 0)
-        except (sqlite3.DatabaseError, TypeError, ValueError):
-            last = 0
-        return header, rows, max(last, rows[-1][0] if rows else 0)
-    finally:
-        conn.close()
-
 
 def move_aside(path: Path, folder: Path, label: str = "") -> Path | None:
     """Move a journal and its -wal/-shm files, as they are, into `folder`; returns the new main file. Renamed, never
@@ -496,7 +331,7 @@ def move_aside(path: Path, folder: Path, label: str = "") -> Path | None:
     if not path.exists():
         return None
     folder.mkdir(parents=True, exist_ok=True)
-    target = _free_name(folder, label)
+    target = free_name(folder, label)
     os.rename(path, target)
     for suffix in ("-wal", "-shm", "-spill"):
         extra = Path(str(path) + suffix)
@@ -504,16 +339,6 @@ def move_aside(path: Path, folder: Path, label: str = "") -> Path | None:
             os.rename(extra, str(target) + suffix)
     return target
 
-
-def _free_name(folder: Path, label: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = f"{stamp}-{label}" if label else stamp
-    target = folder / f"{base}.sqlite"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{base}-{n}.sqlite"
-    return target
 
 
 def open_journal(path: Path, notices: list[Notice] | None = None) -> Journal | None:
@@ -540,14 +365,14 @@ def open_journal(path: Path, notices: list[Notice] | None = None) -> Journal | N
         moved = move_aside(path, path.parent / DAMAGED, "empty")
         add(notices, "journal_empty", file=f"{DAMAGED}/{moved.name}" if moved else "")
         return None
-    header, rows, last = _salvage(path)
+    header, rows, last = salvage(path)
     moved = move_aside(path, path.parent / DAMAGED, "damaged")
     shown = f"{DAMAGED}/{moved.name}" if moved else ""
     if header is None:
         add(notices, "journal_unreadable", file=shown, problem=problem)
         return None
     fresh = path.with_name(path.name + ".repair")
-    for leftover in (fresh, _wal(fresh), Path(str(fresh) + "-shm")):
+    for leftover in (fresh, wal_path(fresh), Path(str(fresh) + "-shm")):
         leftover.unlink(missing_ok=True)
     rebuilt = Journal.create(fresh, header)
     for _, kind, body, at in rows:
@@ -582,22 +407,6 @@ def close_into(journal: Journal, archive_dir: Path, label: str = "") -> Path | N
     return move_aside(journal.path, archive_dir, label)
 
 
-def _closed(path: Path) -> bool:
-    """A journal that reads and was closed (its mark says so), read without a write or an fsync. (No -wal beside
-    it: immutable, or SQLite would make an empty -wal and -shm to read it.)"""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
-    except sqlite3.DatabaseError:
-        return False
-    try:
-        mark = conn.execute("SELECT open FROM mark WHERE id = 1").fetchone()
-        _header(conn.execute("SELECT body FROM header WHERE id = 1").fetchone()[0])
-        return mark is not None and mark[0] == 0
-    except (sqlite3.DatabaseError, ValueError, TypeError):
-        return False
-    finally:
-        conn.close()
-
 
 def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any],
             notices: list[Notice] | None = None) -> Journal:
@@ -608,7 +417,7 @@ def replace(path: Path, archive_dir: Path, label: str, header: Mapping[str, Any]
     folded and fsync'd here: moving its -wal apart from its main file could let a power cut between the two
     moves leave the old -wal at `path`, where the next journal would read it as its own."""
     moved = None
-    if not _wal(path).exists() and not spill_path(path).exists() and _closed(path):
+    if not wal_path(path).exists() and not spill_path(path).exists() and closed_cleanly(path):
         moved = move_aside(path, archive_dir, label)
     else:
         archive(path, archive_dir, label, notices)

@@ -95,9 +95,9 @@ def call_dialog(driver: Any) -> tuple[Any, Callable[[], None]]:
 def actions_menu(driver: Any) -> tuple[Any, Callable[[], None]]:
     from kivy.uix.modalview import ModalView
 
-    from tests.kiosk.games.test_watson_holmes import _open_case, skip_opening
+    from tests.kiosk.games.watson_holmes_steps import open_case, skip_opening
 
-    session = _open_case(driver)
+    session = open_case(driver)
     skip_opening(driver)
     driver.tap(f"wh_acts_{session.state.turn}")  # a player's any-time actions (Watson & Holmes)
     menu = next(w for w in driver.roots() if isinstance(w, ModalView))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.kiosk.games.test_watson_holmes import skip_opening
+from tests.kiosk.games.watson_holmes_steps import skip_opening
 from tests.kiosk.journey.steps import arrive_and_learn, modal_gone, other_game_and_leave, rematch, shot
 
 pytestmark = pytest.mark.ui
