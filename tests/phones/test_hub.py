@@ -319,11 +319,11 @@ def test_passes_are_fsynced_off_the_callers_thread_in_call_order(tmp_path: Path,
     import os
     import threading
 
+    store = tmp_path / "phone_passes.json"
+    session = new_session(tmp_path, "spyfall", SPY)  # the table's own fsyncs (its journal, tonight.json) before
     synced: list[threading.Thread] = []
     real = os.fsync
     monkeypatch.setattr(T.os, "fsync", lambda fd: (synced.append(threading.current_thread()), real(fd))[1])
-    store = tmp_path / "phone_passes.json"
-    session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs(), store=store)
     hub.follow(session)
     for _ in range(5):
