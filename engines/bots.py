@@ -22,7 +22,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engines.core import CHANCE, TABLE, Action, Engine, View, seeded_rng
 
@@ -98,6 +98,14 @@ def pick(legal: Sequence[Action], name: str, **fields: Any) -> Action | None:
 def named(legal: Sequence[Action], name: str) -> list[Action]:
     """The legal actions of that name, in their order."""
     return [a for a in legal if a.NAME == name]
+
+
+A = TypeVar("A", bound=Action)
+
+
+def of(legal: Sequence[Action], kind: type[A]) -> list[A]:
+    """The legal actions of that class, in their order, typed (their fields read as attributes)."""
+    return [a for a in legal if isinstance(a, kind)]
 
 
 # ---------------------------------------------------------------- simulated games (tests, bench/bots.py)

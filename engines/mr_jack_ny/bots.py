@@ -27,8 +27,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engines.bots import Bot, Level, named, pick
+from engines.bots import Bot, Level, of, pick
 from engines.core import Action, View
+from engines.mr_jack_ny.actions import Arrest, Pick
 from engines.mr_jack_ny.state import ACT, PICK, ROUNDS
 from engines.mr_jack_ny.views import JackView, Role
 
@@ -70,16 +71,16 @@ def _finish(style: Style, legal: Sequence[Action], rng: random.Random) -> Action
 def _detective(style: Style, d: JackView, legal: Sequence[Action], rng: random.Random) -> Action:
     suspects = list(d.my_suspects or ())
     if d.phase == PICK:
-        cards = [str(getattr(a, "character", "")) for a in named(legal, "pick")]
+        cards = of(legal, Pick)
         want = cards
         if len(suspects) == 1:
-            want = [c for c in cards if c != suspects[0]] or cards  # a card to arrest with
+            want = [c for c in cards if c.character != suspects[0]] or cards  # a card to arrest with
         elif style.deny and d.witness == "dark" and _later(d, "jack"):
-            want = [c for c in cards if c in suspects] or cards
-        return pick(legal, "pick", character=rng.choice(want)) or legal[0]
+            want = [c for c in cards if c.character in suspects] or cards
+        return rng.choice(want) if want else legal[0]
     if d.phase != ACT:
         return legal[0]
-    arrests = {str(getattr(a, "suspect", "")): a for a in named(legal, "arrest")}
+    arrests = {a.suspect: a for a in of(legal, Arrest)}
     if len(suspects) == 1 and suspects[0] in arrests:
         return arrests[suspects[0]]
     visit = pick(legal, "visit_spy")
@@ -99,10 +100,11 @@ def _detective(style: Style, d: JackView, legal: Sequence[Action], rng: random.R
 def _jack(style: Style, d: JackView, legal: Sequence[Action], rng: random.Random) -> Action:
     me = d.jack or ""
     if d.phase == PICK:
-        cards = [str(getattr(a, "character", "")) for a in named(legal, "pick")]
-        if d.witness == "dark" and me in cards and rng.random() < style.own_card:
-            return pick(legal, "pick", character=me) or legal[0]
-        return pick(legal, "pick", character=rng.choice(cards)) or legal[0]
+        cards = of(legal, Pick)
+        own = [c for c in cards if c.character == me]
+        if d.witness == "dark" and own and rng.random() < style.own_card:
+            return own[0]
+        return rng.choice(cards) if cards else legal[0]
     if d.phase != ACT:
         return legal[0]
     escape = pick(legal, "escape")
