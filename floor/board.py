@@ -212,8 +212,10 @@ class FloorBoard:
                 self.dropped["rate"] = self.dropped.get("rate", 0) + 1
                 return
         data = topics.decode(payload)
-        check = {"status": lambda d: schema.status(d, sender), "online": schema.online, "content": schema.content,
-                 "event": lambda d: schema.event(d, sender)}.get(kind)
+        checks: dict[str, Callable[[Any], dict[str, Any] | None]] = {
+            "status": lambda d: schema.status(d, sender), "online": schema.online, "content": schema.content,
+            "event": lambda d: schema.event(d, sender)}
+        check = checks.get(kind)
         if check is None:
             return
         if check(data) is None:

@@ -136,7 +136,7 @@ def case_yaml(case: BoxCase, recorded: bool) -> str:
         doc["layout"] = [list(r) for r in case.layout]
     head = ("# A café's own box, entered on the floor page's form (floor/cases.py); see "
             "../CASE_FORMAT.md.\n")
-    return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=110)
+    return head + str(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=110))
 
 
 def check_wav(data: bytes) -> None:

@@ -18,7 +18,7 @@ def _pad(data: bytes) -> bytes:
 
 def _checksum(data: bytes) -> int:
     data = _pad(data)
-    return sum(struct.unpack(f">{len(data) // 4}I", data)) & 0xFFFFFFFF
+    return int(sum(struct.unpack(f">{len(data) // 4}I", data))) & 0xFFFFFFFF
 
 
 def without_tables(font: bytes, drop: tuple[bytes, ...] = DROP) -> bytes:

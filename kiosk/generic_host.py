@@ -11,6 +11,7 @@ FINAL actions ask first. Timeouts need nothing here: the table fires the engine'
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -117,12 +118,13 @@ class GenericHost(GameHost):
             seen.add(key)
             label = self.labeller.group_label(offer["action"]).get(self.ctx.lang, offer["action"])
             who = "" if offer["seat"] == TABLE else names[offer["seat"]] + ": "
-            pick = (lambda o=offer: self.mine(o["seat"])) if offer.get("private") else (  # a claim: its owner's
-                lambda o=offer: self.choose(o["seat"], o["action"]))                      # private channel decides
+            # a claim: its owner's private channel decides
+            pick = partial(self.mine, offer["seat"]) if offer.get("private") else partial(
+                self.choose, offer["seat"], offer["action"])
             grid.add_widget(_button(who + label, f"gen_offer_{offer['action']}_{offer['seat']}", pick))
         for seat in sorted({p["seat"] for p in common["prompts"] if p["seat"] >= 0}):
             grid.add_widget(_button(self.ctx.tr("host.generic.mine", name=names[seat]), f"gen_mine_{seat}",
-                                    lambda s=seat: self.mine(s), "ghost"))
+                                    partial(self.mine, seat), "ghost"))
         scroll = ScrollView()
         scroll.add_widget(grid)
         self.add_widget(scroll)
@@ -150,10 +152,13 @@ class GenericHost(GameHost):
                 grid.add_widget(self._form(action, entry, pick))
             else:
                 grid.add_widget(_button(self.text(entry), f"gen_pick_{entry['id']}",
-                                        lambda a=action, e=entry: pick(a, self.text(e))))
+                                        partial(self._picked, pick, action, entry)))
         scroll = ScrollView()
         scroll.add_widget(grid)
         return scroll
+
+    def _picked(self, pick: Callable[[Action, str], None], action: Action, entry: Mapping[str, Any]) -> None:
+        pick(action, self.text(entry))
 
     def _form(self, action: Action, entry: Mapping[str, Any], pick: Callable[[Action, str], None]) -> BoxLayout:
         """Text typed by the player (an answer): one field per string the action takes."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 
 class LoopThread:
@@ -45,7 +46,7 @@ class LoopThread:
         if error:
             raise error[0]
 
-    def stop(self, shutdown: Callable[[], Awaitable[None]], timeout: float = 5.0) -> None:
+    def stop(self, shutdown: Callable[[], Coroutine[Any, Any, None]], timeout: float = 5.0) -> None:
         loop, thread = self.loop, self._thread
         if loop is None or thread is None:
             return

@@ -103,21 +103,31 @@ def _open_recorder(app: Any, panel: Any, screen: Any, segment: Any) -> None:
         elif state == "recording":
             status.text, status.color = app.tr("staff.rec_recording"), DANGER_TEXT
 
-    def on_countdown(n: int) -> None:
-        Clock.schedule_once(lambda dt: (setattr(big, "text", str(n) if n else ""), sync()))
+    def shown(text: str, level: float | None = None, again: bool = False) -> None:
+        big.text = text
+        if level is not None:
+            meter.set(level)
+        if again:
+            sync()
+
+    def on_countdown(n: int) -> None:  # the recorder's thread: each report hops to the UI thread
+        Clock.schedule_once(lambda dt: shown(str(n) if n else "", again=True))
 
     def on_level(level: Any) -> None:
-        Clock.schedule_once(lambda dt: (meter.set(level.meter), setattr(big, "text", f"{level.elapsed:.0f}s")))
+        Clock.schedule_once(lambda dt: shown(f"{level.elapsed:.0f}s", level.meter))
 
     def on_done(_take: Any) -> None:
-        Clock.schedule_once(lambda dt: (setattr(big, "text", ""), meter.set(0), sync()))
+        Clock.schedule_once(lambda dt: shown("", 0, again=True))
 
-    buttons["start"].bind(on_release=lambda *_: (rec.start(on_countdown=on_countdown, on_level=on_level,
-                                                            on_done=on_done), sync()))
-    buttons["stop"].bind(on_release=lambda *_: (rec.stop(), sync()))
-    buttons["play"].bind(on_release=lambda *_: rec.play())
-    buttons["keep"].bind(on_release=lambda *_: (rec.keep(), sync()))
-    buttons["discard"].bind(on_release=lambda *_: (rec.discard(), sync()))
+    def press(key: str) -> None:
+        if key == "start":
+            rec.start(on_countdown=on_countdown, on_level=on_level, on_done=on_done)
+        else:
+            getattr(rec, key)()  # stop, play, keep, discard
+        sync()
+
+    for key in ("start", "stop", "play", "keep", "discard"):
+        buttons[key].bind(on_release=lambda _w, k=key: press(k))
 
     def back(*_: Any) -> None:
         if rec.state in ("countdown", "recording"):

@@ -256,5 +256,16 @@ def test_staff_records_a_segment_and_the_narrator_uses_it(driver: Any) -> None:
         driver.tap("rec_keep")
         assert recorder.state == "kept" and recorder.path.exists()
         assert recorder.path.parent.parent == app.data_dir / "recordings"
+        # the panel follows each tap: a kept take is not kept or discarded again; a second take is discarded
+        assert all(driver.find(t).disabled for t in ("rec_keep", "rec_discard", "rec_play", "rec_stop"))
+        assert app.tr("staff.rec_kept") in driver.texts()
+        driver.tap("rec_start")
+        driver.wait_for(lambda: recorder.state in ("recording", "recorded"), 8)
+        if recorder.state == "recording":
+            driver.tap("rec_stop")
+        driver.wait_for(lambda: recorder.state == "recorded" and not driver.find("rec_discard").disabled, 8)
+        driver.tap("rec_discard")
+        assert recorder.state == "discarded" and recorder.take is None and recorder.path.exists()
+        assert driver.find("rec_keep").disabled and app.tr("staff.rec_discarded") in driver.texts()
     finally:
         app.recording_input_factory = None

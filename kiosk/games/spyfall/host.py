@@ -506,7 +506,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         if len(kinds) > 1:
             with box_in(main, BoxLayout, "kinds", size_hint_y=None, height=dp(64), spacing=dp(10)) as row:
                 for k in kinds:
-                    button(row, self.tr(f"kind.{k}"), f"spy_kind_{k}", lambda k=k: self.set_card("kind", k),
+                    button(row, self.tr(f"kind.{k}"), f"spy_kind_{k}", partial(self.set_card, "kind", k),
                            selected=self.cards["kind"] == k)
         if self.cards["kind"] == "standard":
             note(main, self.tr("reveal.joker"), BODY)

@@ -4,6 +4,7 @@ a count row for pointing votes, and the private card shown by pass-the-tablet.""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ def player_grid(into: Any, names: Sequence[str], on_pick: Callable[[int], object
     chosen = set(selected)
     with box_in(into, FitGrid, prefix, cols=cols, spacing=dp(10)) as grid:
         for seat in (range(len(names)) if seats is None else seats):
-            button(grid, names[seat], f"{prefix}_{seat}", lambda s=seat: on_pick(s), selected=seat in chosen)
+            button(grid, names[seat], f"{prefix}_{seat}", partial(on_pick, seat), selected=seat in chosen)
 
 
 class HarleyIcon(Widget):
@@ -120,13 +121,13 @@ class LocationList(BoxLayout):
         found = [loc for loc in self.locations if self.matches(loc)]
         self._rows(found[:FIRST])
         for i in range(FIRST, len(found), LATER):
-            self.pieces.add(lambda part=found[i:i + LATER]: self._rows(part))
+            self.pieces.add(partial(self._rows, found[i:i + LATER]))
 
     def _rows(self, locations: Sequence[Mapping[str, Any]]) -> None:
         rows = self.ids.rows
         for loc in locations:
             if self.on_pick is not None:
-                button(rows, self.label(loc), f"spy_loc_{loc['id']}", lambda i=loc["id"]: self.on_pick(i), height=64)
+                button(rows, self.label(loc), f"spy_loc_{loc['id']}", partial(self.on_pick, loc["id"]), height=64)
             else:
                 rows.add_widget(TLabel(text=self.label(loc), font_size=SMALL, color=TEXT))
 

@@ -6,6 +6,7 @@ connected, takes the moment instead: HostContext.private)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
@@ -110,10 +111,13 @@ class SpyPrivate:
             title(box, question, LEAD)
             row = BoxLayout(size_hint_y=None, height=dp(110), spacing=dp(20))
             choices = ((True, "vote.yes_button", "spy_ballot_yes"), (False, "vote.no_button", "spy_ballot_no"))
+
+            def vote(yes: bool) -> None:
+                self.send(A.VoteYesNo(seat, yes), self.tr("ask.ballot_yes" if yes else "ask.ballot_no"),
+                          then=lambda step: done() if step else None)
+
             for yes, key, tid in choices:
-                button(row, self.tr(key), tid, lambda y=yes: self.send(
-                    A.VoteYesNo(seat, y), self.tr("ask.ballot_yes" if y else "ask.ballot_no"),
-                    then=lambda step: done() if step else None), kind="primary" if yes else "normal", height=110)
+                button(row, self.tr(key), tid, partial(vote, yes), kind="primary" if yes else "normal", height=110)
             box.add_widget(row)
             return box
 
