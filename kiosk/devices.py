@@ -186,6 +186,9 @@ def stop_all(app: KioskApp) -> None:
     from phones import tokens
 
     tokens.flush()  # the phones' passes still being written (tokens.py)
+    from table import tonight
+
+    tonight.flush()  # and tonight's games (table/tonight.py)
     if app.narrator is not None:
         try:
             app.narrator.close()

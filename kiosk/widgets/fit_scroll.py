@@ -81,4 +81,4 @@ class CapScroll(FitScroll):
         others = [w for w in box.children if w is not self]
         pad_y = box.padding[1] + box.padding[3] if hasattr(box, "padding") else 0
         fixed = sum(w.height for w in others if w.size_hint_y is None)
-        return max(0.0, box.height - pad_y - getattr(box, "spacing", 0) * len(others) - fixed)
+        return float(max(0.0, box.height - pad_y - getattr(box, "spacing", 0) * len(others) - fixed))

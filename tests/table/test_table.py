@@ -129,18 +129,28 @@ def test_a_rematch_may_take_the_screens_set_up_and_the_table_keeps_what_was_play
     assert table.played == []
 
 
-def test_what_was_played_tonight_outlives_a_restart_but_not_the_turnover_or_the_night(tmp_path: Path) -> None:
+def test_what_was_played_tonight_outlives_a_restart_but_not_the_turnover_or_the_night(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 37: a power cut in the evening used to forget tonight's games (kept in memory only), so Watson &
     Holmes could offer a case these guests had solved. A new Table on the same folder (the app started again)
     knows them; the turnover forgets them; a list from another evening (no turnover, 12 h later) is not tonight's;
     a damaged file is an empty list, never an error."""
+    import os
+    import threading
+
     from table import tonight
 
     now = [1_000.0]
     wh = {"players": ["지수", "민호"], "case": "case_01", "expert": False, "play_on": False}
     table = Table(_library(), tmp_path / "journal", clock=lambda: now[0])
+    synced: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(threading.current_thread().name), real_fsync(fd)))
     table.start("watson_holmes", wh, seed=1)
     table.rematch({**wh, "case": "case_02"})
+    tonight.flush()
+    assert any(n.startswith("tonight") for n in synced) and threading.current_thread().name not in synced, \
+        "written, and its fsync off the caller's (the UI) thread"
     table.close()
     again = Table(_library(), tmp_path / "journal", clock=lambda: now[0])  # the app starts again
     assert [(g, c["case"]) for g, c in again.played] == [("watson_holmes", "case_01"), ("watson_holmes", "case_02")]
@@ -148,6 +158,7 @@ def test_what_was_played_tonight_outlives_a_restart_but_not_the_turnover_or_the_
     now[0] += tonight.MAX_AGE_S + 1
     assert Table(_library(), tmp_path / "journal", clock=lambda: now[0]).played == []  # the next evening
     again.turnover()
+    tonight.flush()
     assert not (tmp_path / "journal" / tonight.FILE).exists()
     assert Table(_library(), tmp_path / "journal", clock=lambda: 1_000.0).played == []
     (tmp_path / "journal" / tonight.FILE).write_text("{not json", encoding="utf-8")
