@@ -306,7 +306,7 @@ def calibrate(players: list[int], games: int) -> None:
                     if n_.solved() is None:
                         found = clue_bots.likeliest(n_)
                         if found is not None:
-                            records.append((g, clue_bots.rounds(view.detail), found[1], int(view.detail["me"])))
+                            records.append((g, clue_bots.rounds(n_.game), found[1], n_.me))
                 return base(view, legal, rng)
             return bot
 

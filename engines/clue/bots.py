@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from engines.bots import Bot, Level, named, pick
 from engines.clue.aim import envelope_advice
@@ -35,7 +35,7 @@ from engines.clue.knowledge import Fact, Knowledge
 from engines.clue.notation import propagate
 from engines.clue.solver import Analysis, advise, analyse
 from engines.clue.state import ACCUSE_CHECK, AFTER, DIGITAL, HANDS, IN_ROOM, MOVE, NOTE, REFUTE, START
-from engines.clue.views import knowledge_from_view
+from engines.clue.views import ClueView, knowledge_from_view
 from engines.core import Action, View
 
 SAMPLES = 120  # deals drawn for the expected information of suggestions
@@ -87,7 +87,7 @@ class Style:
 class Notes:
     """What a bot knows on one call: its view's facts and what they imply."""
 
-    detail: Mapping[str, Any]
+    game: ClueView
     knowledge: Knowledge
     analysis: Analysis | None  # counting levels
     marks: dict[str, list[int | None]]
@@ -95,13 +95,13 @@ class Notes:
 
     @property
     def me(self) -> int:
-        return int(self.detail["me"])
+        assert self.game.me is not None  # a seat's own view (knowledge_from_view refuses the table's)
+        return self.game.me
 
     @property
     def room(self) -> str:
         """The room my token is in ("" in the corridors)."""
-        suspect = self.detail["players"][self.me]["suspect"]
-        return str(self.detail["tokens"].get(suspect, ""))
+        return self.game.room_of(self.me)
 
     def solved(self) -> tuple[str, str, str] | None:
         if len(self.envelope) < 3:
@@ -110,14 +110,14 @@ class Notes:
 
 
 def notes(view: View, counting: bool) -> Notes:
-    detail = view.detail
-    kn = knowledge_from_view(dict(detail))
+    game = view.part(ClueView)
+    kn = knowledge_from_view(game)
     if counting:
         a = analyse(kn)
         env = {} if a.contradiction else a.envelope()
-        return Notes(detail, kn, a, a.notebook.marks, env)
+        return Notes(game, kn, a, a.notebook.marks, env)
     nb = propagate(kn, local_only=True)
-    return Notes(detail, kn, None, nb.marks, {} if nb.contradiction else nb.envelope_known())
+    return Notes(game, kn, None, nb.marks, {} if nb.contradiction else nb.envelope_known())
 
 
 # ---------------------------------------------------------------- the bot
@@ -132,8 +132,8 @@ def make(style: Style) -> Bot:
 def _decide(style: Style, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
     phase = view.phase
     if phase == REFUTE:
-        return _show(style, view.detail, legal, rng)
-    if phase in (HANDS, NOTE, ACCUSE_CHECK) or view.detail.get("mode") != DIGITAL:
+        return _show(style, view.part(ClueView), legal, rng)
+    if phase in (HANDS, NOTE, ACCUSE_CHECK) or view.part(ClueView).mode != DIGITAL:
         return legal[0]  # physical mode: the guests' own cards; tablet seats play digital games only
     n = notes(view, style.counting)
     accuse = _accusation(style, n, legal)
@@ -168,15 +168,15 @@ def _accusation(style: Style, n: Notes, legal: Sequence[Action]) -> Action | Non
 
 
 def _gamble(g: Gamble, n: Notes) -> tuple[str, str, str] | None:
-    need = g.threshold(rounds(n.detail), len(n.detail["players"]))
+    need = g.threshold(rounds(n.game), len(n.game.players))
     found = likeliest(n, need)
     return found[0] if found is not None and found[1] >= need else None
 
 
-def rounds(detail: Mapping[str, Any]) -> float:
+def rounds(game: ClueView) -> float:
     """How far the game has gone: suggestions made so far per player still in."""
-    active = max(1, sum(1 for p in detail["players"] if not p["out"]))
-    return len(detail["suggestions"]) / active
+    active = max(1, sum(1 for p in game.players if not p.out))
+    return len(game.suggestions) / active
 
 
 def likeliest(n: Notes, at_least: float = 0.0) -> tuple[tuple[str, str, str], float] | None:
@@ -245,7 +245,7 @@ def room_values(style: Style, n: Notes, rng: random.Random) -> dict[str, float]:
 def _reaches(n: Notes, room: str, die: int) -> bool:
     """Whether my token can reach `room` with `die` squares, as far as my map knows."""
     here = n.room
-    if not here or not has_map(str(n.detail.get("set", ""))):
+    if not here or not has_map(n.game.set):
         return True  # no position in the view (corridors) or no map: the table's legal actions decide
     return room_distance(here, room) <= die
 
@@ -266,20 +266,20 @@ def _start(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) 
     if here_ok and values.get(n.room, 0.0) >= style.here * best:
         return _suggest(style, n, n.room, legal, rng)
     if through is not None:
-        to = passage(n.room) if has_map(str(n.detail.get("set", ""))) else ""
+        to = passage(n.room) if has_map(n.game.set) else ""
         if to and values[to] >= style.here * best:
             return through
     return roll or legal[0]
 
 
 def _move(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -> Action:
-    die = int(n.detail.get("die", 0))
+    die = n.game.die
     rooms = [r for r in (str(getattr(a, "room", "")) for a in named(legal, "enter_room")) if _reaches(n, r, die)]
     stay = pick(legal, "stay_out")
     if not rooms:
         return stay or legal[0]
     values = room_values(style, n, rng)
-    if style.passage_bonus and has_map(str(n.detail.get("set", ""))):
+    if style.passage_bonus and has_map(n.game.set):
         # from a passage room the next turn's suggestion is certain (no walk)
         values = {r: v + style.passage_bonus * values.get(passage(r), 0.0) for r, v in values.items()}
     room = _best(values, rooms, rng)
@@ -323,20 +323,19 @@ def _scores(style: Style, n: Notes, rooms: Sequence[str], rng: random.Random
     return [((x.suspect, x.weapon, x.room), x.bits) for x in ranked]
 
 
-def _show(style: Style, detail: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+def _show(style: Style, game: ClueView, legal: Sequence[Action], rng: random.Random) -> Action:
     """Which card to show. Leaking least: a card the suggester has already seen from me (they learn
     nothing); else one I have already shown someone (fewer of my cards known in all); else a room (one of
     nine, less telling than a suspect or weapon of six), then a weapon; ties at random."""
     shows = named(legal, "show")
     if not style.leak_least or len(shows) < 2:
         return rng.choice(shows) if shows else legal[0]
-    me = detail.get("me")
-    to = detail["suggestions"][-1]["seat"] if detail.get("suggestions") else -1
-    mine = [p for p in detail.get("private_cards", []) if p["by"] == me]
-    to_them = {p["shown_card"]["card"] for p in mine if p["to"] == to}
-    to_anyone = {p["shown_card"]["card"] for p in mine}
-    rooms = set(detail["cards"]["rooms"])
-    weapons = set(detail["cards"]["weapons"])
+    to = game.last.seat if game.last is not None else -1
+    mine = [p for p in game.private_cards or () if p.by == game.me]
+    to_them = {p.shown_card.card for p in mine if p.to == to}
+    to_anyone = {p.shown_card.card for p in mine}
+    rooms = set(game.cards.rooms)
+    weapons = set(game.cards.weapons)
 
     def cost(a: Action) -> int:
         card = getattr(a, "card", "")

@@ -405,8 +405,9 @@ class ClueEngine(Engine[ClueState]):
                  for k, cards in (("suspects", c.suspects), ("weapons", c.weapons), ("rooms", c.rooms))}
         named["cards"] = named["suspects"] + named["weapons"] + named["rooms"]
         named["sets"] = (Named(c.id, c.ko, c.en),)
-        return self.make_view(state, seat, state.phase, view(state, seat), catalogs=named,
-                              mine=parts(state, seat) if seat is not None else ())
+        game = view(state, seat)
+        return self.make_view(state, seat, state.phase, game, catalogs=named,
+                              mine=parts(game, c) if seat is not None else ())
 
     def table_offers(self, state: ClueState) -> tuple[Offer, ...]:
         """Show and pass are PRIVATE (a recorded hand decides them), except in physical mode for a seat that

@@ -1,49 +1,108 @@
-"""What each seat may see, the secrets list, and one seat's knowledge for the solver.
+"""What each seat may see (`ClueView`, the game's part of a view, typed), the secrets list, and one seat's
+knowledge for the solver.
 
 Hands and the envelope appear only where allowed: a hand in its owner's view; the envelope in the view
 of a player who accused wrongly (they looked inside, CLUE-47) and, when the game is over, in every view;
-a shown card only in the suggester's and the shower's views.
+a shown card only in the suggester's and the shower's views. The seat's private screen (`parts`) is drawn
+from the same fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
-from engines.clue.content import SUSPECT, WEAPON
+from engines.clue.content import SUSPECT, WEAPON, CardSet
 from engines.clue.knowledge import Fact, Knowledge
-from engines.clue.state import DIGITAL, REFUTE, ClueState
-from engines.core import Secret
+from engines.clue.state import DIGITAL, REFUTE, AccusationRecord, ClueState, SuggestionRecord
+from engines.core import GamePart, Secret
 from engines.parts import Card, Items, Part, Words, said
 from engines.parts import phrase as ph
 
 
-def _public(state: ClueState) -> dict[str, Any]:
-    c = state.cards
-    return {
-        "set": c.id,
-        "mode": state.mode,
-        "cards": {"suspects": list(c.ids(0)), "weapons": list(c.ids(1)), "rooms": list(c.ids(2))},
-        "players": [{"seat": i, "name": name, "suspect": state.suspects[i], "hand_size": state.hand_sizes[i],
-                     "recorded": bool(state.hands[i]), "out": i in state.eliminated} for i, name in enumerate(state.players)],
-        "first": state.first,
-        "turn": state.turn,
-        "phase": state.phase,
-        "die": state.die,
-        "asking": state.asking,
-        "may_suggest": state.may_suggest,
-        "moved": sorted(state.moved),
-        "tokens": {s: state.tokens[i] for i, s in enumerate(c.ids(SUSPECT))},
-        "weapons": {w: state.weapons[i] for i, w in enumerate(c.ids(WEAPON))},
-        "suggestions": [{"n": r.n, "seat": r.seat, "suspect": r.suspect, "weapon": r.weapon, "room": r.room,
-                         "passed": list(r.passed), "shown_by": r.shown_by, "done": r.done}
-                        for r in state.history],
-        "accusations": [{"seat": a.seat, "suspect": a.suspect, "weapon": a.weapon, "room": a.room,
-                         "correct": a.correct} for a in state.accusations],
-        "winner": state.winner,
-        "over": state.over,
-    }
+@dataclass(frozen=True)
+class CardIds:
+    """The set's card ids per category, in the set's order."""
+
+    suspects: tuple[str, ...]
+    weapons: tuple[str, ...]
+    rooms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Detective:
+    """A player as everyone sees them: their token, how many cards they hold (`recorded`: physical mode, whether
+    they recorded their hand), whether a wrong accusation put them out."""
+
+    seat: int
+    name: str
+    suspect: str
+    hand_size: int
+    recorded: bool
+    out: bool
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    n: int  # the suggestion's number
+    card: str
+
+
+@dataclass(frozen=True)
+class PrivateCard:
+    """A card shown for a suggestion, in the views of the one who showed it (`by`) and the one shown (`to`)."""
+
+    shown_card: SeenCard
+    by: int
+    to: int
+
+
+@dataclass(frozen=True)
+class ClueView(GamePart):
+    """The game's part of one seat's view. Public: the set, the players, the turn, the tokens and weapons, the
+    log of suggestions (who showed, never which card) and accusations. The fields defaulting to None are held by
+    some views only (left out of the JSON there): the envelope (every view once the game is over; before that a
+    wrong accuser's, CLUE-47), the seat's own part (`me`; `hand` once dealt or recorded; `private_cards`, the
+    cards it showed or was shown; `can_show` while it must answer a suggestion)."""
+
+    set: str
+    mode: str
+    cards: CardIds
+    players: tuple[Detective, ...]
+    first: int
+    turn: int
+    phase: str
+    die: int
+    asking: int  # the seat to answer a suggestion (physical set-up: to record its hand), else -1
+    may_suggest: bool
+    moved: tuple[str, ...]  # suspects moved by another's suggestion since their last turn
+    tokens: Mapping[str, str]  # suspect → room ("": start space or corridor)
+    weapons: Mapping[str, str]  # weapon → room
+    suggestions: tuple[SuggestionRecord, ...]
+    accusations: tuple[AccusationRecord, ...]
+    winner: int
+    over: bool
+    envelope: tuple[str, ...] | None = None
+    me: int | None = None
+    hand: tuple[str, ...] | None = None
+    private_cards: tuple[PrivateCard, ...] | None = None
+    can_show: tuple[str, ...] | None = None
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name if 0 <= seat < len(self.players) else ""
+
+    def room_of(self, seat: int) -> str:
+        """The room `seat`'s token is in ("": start space or corridor)."""
+        return self.tokens.get(self.players[seat].suspect, "")
+
+    @property
+    def last(self) -> SuggestionRecord | None:
+        """The latest suggestion (done or not)."""
+        return self.suggestions[-1] if self.suggestions else None
+
+    def shown(self, n: int, to: int) -> str:
+        """The card shown to `to` for suggestion `n`, if this view holds it (else "")."""
+        return next((p.shown_card.card for p in self.private_cards or () if p.shown_card.n == n and p.to == to), "")
 
 
 @dataclass(frozen=True)
@@ -64,60 +123,77 @@ class Places:
         raise KeyError(room)
 
 
-def places(v: Mapping[str, Any]) -> Places:
+def places(v: ClueView) -> Places:
     """The board from a view's public part (`tokens`, `weapons`): a suggestion moved the named suspect and weapon
     into the suggester's room (CLUE-31)."""
-    tokens: Mapping[str, str] = v["tokens"]
-    weapons: Mapping[str, str] = v["weapons"]
-    rooms = tuple((r, tuple(s for s in v["cards"]["suspects"] if tokens.get(s) == r),
-                   tuple(w for w in v["cards"]["weapons"] if weapons.get(w) == r)) for r in v["cards"]["rooms"])
-    known = set(v["cards"]["rooms"])
-    return Places(rooms, tuple(s for s in v["cards"]["suspects"] if tokens.get(s, "") not in known),
-                  tuple(w for w in v["cards"]["weapons"] if weapons.get(w, "") not in known))
+    c = v.cards
+    rooms = tuple((r, tuple(s for s in c.suspects if v.tokens.get(s) == r),
+                   tuple(w for w in c.weapons if v.weapons.get(w) == r)) for r in c.rooms)
+    known = set(c.rooms)
+    return Places(rooms, tuple(s for s in c.suspects if v.tokens.get(s, "") not in known),
+                  tuple(w for w in c.weapons if v.weapons.get(w, "") not in known))
 
 
-def view(state: ClueState, seat: int | None) -> dict[str, Any]:
-    out = _public(state)
-    if state.over and state.envelope:
-        out["envelope"] = list(state.envelope)
-    if seat is None or not 0 <= seat < len(state.players):
-        return out
-    out["me"] = seat
-    if state.hands[seat]:
-        out["hand"] = list(state.hands[seat])
-    if seat in state.eliminated and state.envelope:
-        out["envelope"] = list(state.envelope)
-    out["private_cards"] = [{"shown_card": {"n": s.n, "card": s.card}, "by": s.by, "to": s.to}
-                            for s in state.shown if seat in (s.by, s.to)]
-    if state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or state.hands[seat]):
-        out["can_show"] = [c for c in state.history[-1].named if c in state.hands[seat]]
-    return out
+def view(state: ClueState, seat: int | None) -> ClueView:
+    c = state.cards
+    own = seat is not None and 0 <= seat < len(state.players)
+    hand = state.hands[seat] if seat is not None and own else ()
+    envelope = state.envelope if state.envelope and (state.over or own and seat in state.eliminated) else None
+    can_show = (tuple(x for x in state.history[-1].named if x in hand)
+                if own and state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or hand)
+                else None)
+    return ClueView(
+        set=c.id,
+        mode=state.mode,
+        cards=CardIds(c.ids(0), c.ids(1), c.ids(2)),
+        players=tuple(Detective(i, name, state.suspects[i], state.hand_sizes[i], bool(state.hands[i]),
+                                i in state.eliminated) for i, name in enumerate(state.players)),
+        first=state.first,
+        turn=state.turn,
+        phase=state.phase,
+        die=state.die,
+        asking=state.asking,
+        may_suggest=state.may_suggest,
+        moved=tuple(sorted(state.moved)),
+        tokens={s: state.tokens[i] for i, s in enumerate(c.ids(SUSPECT))},
+        weapons={w: state.weapons[i] for i, w in enumerate(c.ids(WEAPON))},
+        suggestions=state.history,
+        accusations=state.accusations,
+        winner=state.winner,
+        over=state.over,
+        envelope=envelope,
+        me=seat if own else None,
+        hand=hand or None,
+        private_cards=tuple(PrivateCard(SeenCard(s.n, s.card), s.by, s.to) for s in state.shown
+                            if seat in (s.by, s.to)) if own else None,
+        can_show=can_show,
+    )
 
 
-def parts(state: ClueState, seat: int) -> list[Part]:
-    """The seat's private screen: its hand, the cards shown to it and by it, the envelope once it looked
-    inside (CLUE-47), and what it may show now."""
-    if not 0 <= seat < len(state.players):
+def parts(game: ClueView, cards: CardSet) -> list[Part]:
+    """The seat's private screen, from its view's own fields (the card names from the set): its hand, the cards
+    shown to it and by it, the envelope once it looked inside (CLUE-47), and what it may show now."""
+    if game.me is None:
         return []
 
     def name(card: str) -> Words:
-        c = state.cards.card(card)
+        c = cards.card(card)
         return said(c.ko, c.en)
 
     out: list[Part] = []
-    if state.hands[seat]:
-        out.append(Items(ph("hand"), tuple(name(c) for c in state.hands[seat])))
-    to_me = tuple(Card(said(state.players[s.by]), name(s.card)) for s in state.shown if s.to == seat)
-    by_me = tuple(Card(said(state.players[s.to]), name(s.card)) for s in state.shown if s.by == seat)
+    if game.hand:
+        out.append(Items(ph("hand"), tuple(name(c) for c in game.hand)))
+    shown = game.private_cards or ()
+    to_me = tuple(Card(said(game.name(p.by)), name(p.shown_card.card)) for p in shown if p.to == game.me)
+    by_me = tuple(Card(said(game.name(p.to)), name(p.shown_card.card)) for p in shown if p.by == game.me)
     if to_me:
         out.append(Items(ph("shown_to_me"), cards=to_me))
     if by_me:
         out.append(Items(ph("shown_by_me"), cards=by_me))
-    if seat in state.eliminated and state.envelope and not state.over:
-        out.append(Items(ph("envelope"), tuple(name(c) for c in state.envelope)))
-    if state.phase == REFUTE and state.asking == seat and (state.mode == DIGITAL or state.hands[seat]):
-        out.append(Items(ph("can_show"), tuple(name(c) for c in state.history[-1].named
-                                                if c in state.hands[seat])))
+    if game.envelope is not None and not game.over:
+        out.append(Items(ph("envelope"), tuple(name(c) for c in game.envelope)))
+    if game.can_show is not None:
+        out.append(Items(ph("can_show"), tuple(name(c) for c in game.can_show)))
     return out
 
 
@@ -129,35 +205,35 @@ def secrets(state: ClueState) -> list[Secret]:
     return out
 
 
-def knowledge_from_view(v: dict[str, Any]) -> Knowledge:
+def knowledge_from_view(v: ClueView) -> Knowledge:
     """The same facts as `knowledge_for`, rebuilt from that seat's own view only (what the kiosk's
-    private notebook uses: it never reads the state)."""
-    seat = int(v["me"])
-    cats = (tuple(v["cards"]["suspects"]), tuple(v["cards"]["weapons"]), tuple(v["cards"]["rooms"]))
-    sizes = tuple(int(p["hand_size"]) for p in v["players"])
-    facts: list[Fact] = [Fact("has", seat, (x,)) for x in v.get("hand", [])]
-    seen = {(p["shown_card"]["n"], p["by"]): p["shown_card"]["card"] for p in v.get("private_cards", [])
-            if p["to"] == seat}
+    private notebook and the tablet detectives use: they never read the state)."""
+    if v.me is None:
+        raise ValueError("a seat's own view is needed (this one is the table's)")
+    seat = v.me
+    cats = (v.cards.suspects, v.cards.weapons, v.cards.rooms)
+    sizes = tuple(p.hand_size for p in v.players)
+    facts: list[Fact] = [Fact("has", seat, (x,)) for x in v.hand or ()]
+    seen = {(p.shown_card.n, p.by): p.shown_card.card for p in v.private_cards or () if p.to == seat}
     ref = 0
-    for r in v["suggestions"]:
-        named = (r["suspect"], r["weapon"], r["room"])
-        for p in r["passed"]:
+    for r in v.suggestions:
+        for p in r.passed:
             if p != seat:
-                facts.append(Fact("lacks", p, named))
-        by = r["shown_by"]
+                facts.append(Fact("lacks", p, r.named))
+        by = r.shown_by
         if by < 0 or by == seat:
             continue
-        card = seen.get((r["n"], by))
+        card = seen.get((r.n, by))
         if card:
             facts.append(Fact("has", by, (card,)))
         else:
             ref += 1
-            facts.append(Fact("one_of", by, named, ref))
-    for a in v["accusations"]:
-        if a["correct"] is False:
-            facts.append(Fact("not_triple", -1, (a["suspect"], a["weapon"], a["room"])))
-    if v["players"][seat]["out"] and "envelope" in v:
-        facts += [Fact("envelope", -1, (x,)) for x in v["envelope"]]
+            facts.append(Fact("one_of", by, r.named, ref))
+    for a in v.accusations:
+        if a.correct is False:
+            facts.append(Fact("not_triple", -1, a.named))
+    if v.players[seat].out and v.envelope is not None:
+        facts += [Fact("envelope", -1, (x,)) for x in v.envelope]
     return Knowledge(cats, sizes, tuple(facts), seat)
 
 

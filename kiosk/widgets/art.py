@@ -462,7 +462,7 @@ class IconButton(t.TButton):
     def draw_icon(self, *_: Any) -> None:
         self.canvas.after.clear()
         if not self.icon:
-            self.padding = [0, 0, 0, 0]
+            self.padding = [0.0, 0.0, 0.0, 0.0]
             return
         size, gap = self.icon_size(), dp(10) if self.text else 0
         self.padding = [size + gap, 0, 0, 0]

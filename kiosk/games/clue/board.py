@@ -14,7 +14,7 @@ leave too little room (a suggestion's or an accusation's buttons). Tests read it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -23,7 +23,7 @@ from kivy.metrics import dp
 from kivy.uix.widget import Widget
 
 from engines.clue.content import CardSet
-from engines.clue.views import Places, places
+from engines.clue.views import ClueView, Places, places
 from kiosk.games.clue.parts import SUSPECT_RGBA
 from kiosk.widgets.drawn import DrawnCell, px, texture
 from kiosk.widgets.theme import ACCENT, MUTED, PANEL, PANEL_HI, SMALL, TEXT
@@ -157,7 +157,7 @@ class ClueBoard(Widget):
         self.ringed: set[str] = set()  # the pieces ringed now (tokens' and weapons' ids)
         self._outlined: dict[int, tuple[float, ...] | None] = {}
 
-    def show(self, view: Mapping[str, Any], cards: CardSet, name: Callable[[str], str],
+    def show(self, view: ClueView, cards: CardSet, name: Callable[[str], str],
              short: Callable[[str], str], corridor: str, passage: Callable[[str], str]) -> None:
         """The board of this view (its public part). Made on the first call (and for another set or language),
         then only moved."""
@@ -167,8 +167,7 @@ class ClueBoard(Widget):
             self._build(cards, name, short, corridor, passage)
             self._drawn_for = ()
         self.board = places(view)
-        last = view["suggestions"][-1] if view["suggestions"] else None
-        self.last = (last["suspect"], last["weapon"], last["room"]) if last else ("", "", "")
+        self.last = view.last.named if view.last is not None else ("", "", "")
         self._later()
 
     # -- laid out on every change of what it shows or of its size
@@ -279,7 +278,7 @@ class ClueBoard(Widget):
                     way is not None and way.width > rw - 2 * PAD - (CORNER if corner[1] == "b" else 0.0)):
                 return math.inf  # a name wider than its room (a narrow window): no board
             lines = self._lines(pieces, rw - 2 * PAD, self._cut(rid, corner))
-            return (lines + (1 if way is not None else 0)) * LINE + 2 * PAD
+            return float((lines + (1 if way is not None else 0)) * LINE + 2 * PAD)
 
         even = room_h / rows
         needs = [0.0] * rows

@@ -30,10 +30,20 @@ from engines.clue.actions import (
 )
 from engines.clue.bots import knew
 from engines.clue.content import CardSet, sets_in
+from engines.clue.views import ClueView
 from engines.core import Action, Step
 from kiosk.games.clue.board import ClueBoard
 from kiosk.games.clue.notebook import NotebookPanel
-from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, FitBox, PlayerRow, action_button, button_grid
+from kiosk.games.clue.parts import (
+    SUSPECT_RGBA,
+    ClueText,
+    ClueTitle,
+    FitBox,
+    PlayerRow,
+    action_button,
+    button_grid,
+    card_name,
+)
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import GameHost, HostContext
@@ -77,17 +87,15 @@ class ClueHost(PrivateChannel, GameHost):
         """The running table (read it; act through `send`/`ctx.dispatch`)."""
         return self.ctx.table
 
-    def cards(self, view: dict[str, Any]) -> CardSet:
-        return sets_in(self.ctx.game.pack)[view["set"]]
+    def seen(self, seat: int | None = None) -> ClueView:
+        """The game's part of `seat`'s view (None: the table's), typed."""
+        return self.running.observe(seat).part(ClueView)
 
-    def cname(self, view: dict[str, Any], cid: str) -> str:
-        try:
-            return self.cards(view).card(cid).name(self.ctx.lang)
-        except KeyError:
-            return cid
+    def cards(self, view: ClueView) -> CardSet:
+        return sets_in(self.ctx.game.pack)[view.set]
 
-    def pname(self, view: dict[str, Any], seat: int) -> str:
-        return str(view["players"][seat]["name"])
+    def cname(self, view: ClueView, cid: str) -> str:
+        return card_name(self.cards(view), cid, self.ctx.lang)
 
     def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
              danger: bool = False) -> Step[Any] | None:
@@ -106,7 +114,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.pieces.cancel()
         self.rows_drawn, self.actions_drawn, self.board_drawn = 0, False, False
         self.pieces.add(self._actions_now)
-        for _ in range(len(running.view(None)["players"])):
+        for _ in range(len(self.seen().players)):
             self.pieces.add(self._next_row)
         self.pieces.add(self._board_now)  # then the board (its names drawn: 21 textures the first time)
         # then, a grid per frame, the buttons a turn shows later (the rooms to enter, a suggestion's, the
@@ -116,21 +124,23 @@ class ClueHost(PrivateChannel, GameHost):
             self.pieces.add(partial(self._ahead, key, part))
 
     def rematched(self) -> None:
-        if self.running.header.get("config", {}).get("mode") == "digital":
+        if self.seen().mode == "digital":
             self.show_hand(0, chain=True)  # a new deal: the tablet goes round again
 
-    def ahead_parts(self) -> list[tuple[str, Callable[[dict[str, Any], Fill], Any]]]:
+    def ahead_parts(self) -> list[tuple[str, Callable[[ClueView, Fill], Any]]]:
         """(key of the action panel's part, what makes it into that panel's Fill) for the parts made ahead."""
-        parts: list[tuple[str, Callable[[dict[str, Any], Fill], Any]]] = [
+        parts: list[tuple[str, Callable[[ClueView, Fill], Any]]] = [
             ("act_turn/clue_room", lambda view, box: self.room_grid(view, box, self.cards(view).ids(2), -1)),
             ("act_turn/clue_sus", lambda view, box: self.card_grid(view, box, *SUGGEST_GRIDS[0])),
             ("act_turn/clue_wpn", lambda view, box: self.card_grid(view, box, *SUGGEST_GRIDS[1]))]
-        parts += [(f"act_accuse/clue_acc_{g[0]}", lambda view, box, g=g: self.card_grid(view, box, *g))
-                  for g in ACCUSE_GRIDS]
+        parts += [(f"act_accuse/clue_acc_{g[0]}", partial(self._grid_ahead, g)) for g in ACCUSE_GRIDS]
         parts.append(("act_accuse", self._accuse_ahead))  # the panel itself, the grids in it
         return parts
 
-    def _ahead(self, key: str, part: Callable[[dict[str, Any], Fill], Any]) -> None:
+    def _grid_ahead(self, grid: tuple[str, int, int, str], view: ClueView, box: Fill) -> None:
+        self.card_grid(view, box, *grid)
+
+    def _ahead(self, key: str, part: Callable[[ClueView, Fill], Any]) -> None:
         """Make an action panel's part (see on_table) unless it is made already (it may be on show)."""
         prefix = f"{ACT}/{key}"
         if not self.ctx.playing or prefix in self.keep:
@@ -138,7 +148,7 @@ class ClueHost(PrivateChannel, GameHost):
         panel, _, _ = key.partition("/")
         if not SHELF.lend(self.keep, prefix, self.ctx.lang):  # the last screen's, else made now and shelved
             # a Fill for that panel's children, never done: what it makes is kept (self.keep), not put anywhere
-            part(self.running.view(None), Fill(self.keep, None, f"{ACT}/{panel}"))
+            part(self.seen(), Fill(self.keep, None, f"{ACT}/{panel}"))
             SHELF.store(self.keep, prefix, self.ctx.lang)
         # at the size it will be shown at: its texts are drawn to their widths now (laid out in this frame's
         # clock), not in the tap's frame
@@ -146,7 +156,7 @@ class ClueHost(PrivateChannel, GameHost):
         if made is not None and made.parent is None and column is not None and column.children:
             made.width = column.children[-1].width  # the action panel on show's (as tall as its children)
 
-    def _accuse_ahead(self, view: dict[str, Any], _: Fill) -> None:
+    def _accuse_ahead(self, view: ClueView, _: Fill) -> None:
         """The accusation's panel as `actions` fills it, nothing picked."""
         pick, self.pick = self.pick, {}
         with self.panel_box(Fill(self.keep, None, ACT), "accuse") as box:
@@ -175,7 +185,7 @@ class ClueHost(PrivateChannel, GameHost):
     def refresh(self, step: Step[Any] | None) -> None:
         if not self.ctx.playing:
             return
-        view = self.running.view(None)
+        view = self.seen()
         if step is not None and any(ev.kind == "accused" for ev in step.events):
             self.accusing, self.pick = False, {}  # the accusation is made: its panel goes, in this one redraw
         with Fill(self.keep, self, "clue") as top:  # kept widgets: only what changed is drawn again
@@ -188,7 +198,7 @@ class ClueHost(PrivateChannel, GameHost):
         if step is not None:
             self.after_step(view, step)
 
-    def tablet_knew(self, view: dict[str, Any]) -> list[str]:
+    def tablet_knew(self, view: ClueView) -> list[str]:
         """The finished game's lines for each tablet detective: what its own notebook held when it accused
         (else at the end), from its own view only (engines/clue/bots.py's `knew`)."""
         if self.knew_lines is not None and self.knew_lines[0] == self.running.count:
@@ -200,58 +210,57 @@ class ClueHost(PrivateChannel, GameHost):
             certain = ", ".join(self.cname(view, c) for _, c in sorted(k.certain.items())) or "-"
             likely = ", ".join(self.cname(view, c) for c in k.likeliest) or "-"
             lines.append(self.tr("end.tablet_knew_accused" if accused else "end.tablet_knew_end",
-                                 name=self.pname(view, seat), certain=certain, likely=likely, p=round(100 * k.p)))
+                                 name=view.name(seat), certain=certain, likely=likely, p=round(100 * k.p)))
         self.knew_lines = (self.running.count, lines)
         return lines
 
-    def status(self, view: dict[str, Any]) -> str:
-        ph = view["phase"]
-        if view["over"]:
+    def status(self, view: ClueView) -> str:
+        ph = view.phase
+        if view.over:
             return self.end_text(view)
         if ph == "hands":
-            return self.tr("status.hands", name=self.pname(view, view["asking"]))
+            return self.tr("status.hands", name=view.name(view.asking))
         if ph == "refute":
-            return self.tr("status.asking", name=self.pname(view, view["asking"]))
+            return self.tr("status.asking", name=view.name(view.asking))
         if ph == "note":
-            return self.tr("status.note", name=self.pname(view, view["turn"]))
+            return self.tr("status.note", name=view.name(view.turn))
         if ph == "accuse_check":
-            return self.tr("status.check", name=self.pname(view, view["turn"]))
-        t = view["turn"]
-        text = self.tr("status.turn", name=self.pname(view, t),
-                       suspect=self.cname(view, view["players"][t]["suspect"]))
+            return self.tr("status.check", name=view.name(view.turn))
+        t = view.turn
+        text = self.tr("status.turn", name=view.name(t), suspect=self.cname(view, view.players[t].suspect))
         if ph == "move":
-            text += " · " + self.tr("status.die", n=view["die"])
+            text += " · " + self.tr("status.die", n=view.die)
         return text
 
-    def end_text(self, view: dict[str, Any]) -> str:
-        env = view.get("envelope", ["", "", ""])
+    def end_text(self, view: ClueView) -> str:
+        env = view.envelope or ("", "", "")
         names = {k: self.cname(view, c) for k, c in zip(("suspect", "weapon", "room"), env, strict=True)}
-        if view["winner"] >= 0:
-            return self.tr("end.winner", name=self.pname(view, view["winner"]), **names)
+        if view.winner >= 0:
+            return self.tr("end.winner", name=view.name(view.winner), **names)
         return self.tr("end.nobody", **names)
 
     # ------------------------------------------------------------ the table screen
-    def players_panel(self, view: dict[str, Any], body: Fill) -> None:
+    def players_panel(self, view: ClueView, body: Fill) -> None:
         with body.box_of(Panel, "players", orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6),
                          padding=dp(10)) as panel:
             self.player_rows(view, panel)
 
-    def player_rows(self, view: dict[str, Any], panel: Fill) -> None:
+    def player_rows(self, view: ClueView, panel: Fill) -> None:
         cards = self.cards(view)
-        for p in view["players"]:
-            if p["seat"] >= self.rows_drawn:  # still to come (on_table): its place kept
-                panel.add(Widget, f"clue_player_{p['seat']}_place", size_hint_y=None, height=dp(64))
+        for p in view.players:
+            if p.seat >= self.rows_drawn:  # still to come (on_table): its place kept
+                panel.add(Widget, f"clue_player_{p.seat}_place", size_hint_y=None, height=dp(64))
                 continue
-            colour = SUSPECT_RGBA.get(cards.card(p["suspect"]).color_en, MUTED)
-            room = view["tokens"].get(p["suspect"], "")
+            colour = SUSPECT_RGBA.get(cards.card(p.suspect).color_en, MUTED)
+            room = view.room_of(p.seat)
             where = self.tr("status.room", room=self.cname(view, room)) if room else self.tr("status.corridor")
-            extra = self.tr("status.out") if p["out"] else self.tr("status.hand_size", n=p["hand_size"])
-            panel.add(PlayerRow, f"clue_player_{p['seat']}", seat=p["seat"], colour=tuple(colour),
-                      text=f"{p['name']} · {where}\n{extra}", out=p["out"], nb_text=self.tr("act.notebook", name=""),
+            extra = self.tr("status.out") if p.out else self.tr("status.hand_size", n=p.hand_size)
+            panel.add(PlayerRow, f"clue_player_{p.seat}", seat=p.seat, colour=tuple(colour),
+                      text=f"{p.name} · {where}\n{extra}", out=p.out, nb_text=self.tr("act.notebook", name=""),
                       notebook=self.open_notebook)
         panel.add(Widget)
 
-    def board_part(self, view: dict[str, Any], column: Fill) -> None:
+    def board_part(self, view: ClueView, column: Fill) -> None:
         """The board under the actions (kiosk/games/clue/board.py): made once, then moved."""
         if not self.board_drawn:  # a new table: after its rows (on_table); its place kept (the actions stay on top)
             column.add(Widget, "board_place")
@@ -261,11 +270,11 @@ class ClueHost(PrivateChannel, GameHost):
                                             lambda s: cards.card(s).short_name(lang), self.tr("board.corridor"),
                                             lambda to: self.tr("board.passage", room=self.cname(view, to)))
 
-    def action_panel(self, view: dict[str, Any], body: Fill) -> None:
-        ph = view["phase"]
+    def action_panel(self, view: ClueView, body: Fill) -> None:
+        ph = view.phase
         # keyed by the panel shown, not by the phase: the accusation's 21 buttons, the turn's buttons stay kept
         # from one phase (roll, move, after) to the next
-        panel = ("over" if view["over"] else ph if ph in ("hands", "refute", "note", "accuse_check")
+        panel = ("over" if view.over else ph if ph in ("hands", "refute", "note", "accuse_check")
                  else "accuse" if self.accusing else "turn")
         if not self.actions_drawn:  # a new table's first frame: its place kept (on_table)
             body.add(Widget, "act_place", size_hint_y=None, height=0)
@@ -279,10 +288,10 @@ class ClueHost(PrivateChannel, GameHost):
     def panel_box(body: Fill, panel: str) -> Fill:
         return body.box_of(FitBox, f"act_{panel}", orientation="vertical", spacing=dp(10), size_hint_y=None)
 
-    def actions(self, view: dict[str, Any], box: Fill) -> None:
-        if view["over"]:
-            won = view["winner"] >= 0
-            head = (self.ctx.tr("results.winner", names=self.pname(view, view["winner"])) if won
+    def actions(self, view: ClueView, box: Fill) -> None:
+        if view.over:
+            won = view.winner >= 0
+            head = (self.ctx.tr("results.winner", names=view.name(view.winner)) if won
                     else self.ctx.tr("results.nobody"))
             line = self.end_text(view)
             box.built("winner", (head, line), lambda: WinnerBanner(head, line))
@@ -290,27 +299,27 @@ class ClueHost(PrivateChannel, GameHost):
                 box.add(ClueText, f"tablet_knew_{n}", text=text, font_size=SMALL)
             box.add(Widget)
             return
-        ph, turn = view["phase"], view["turn"]
+        ph, turn = view.phase, view.turn
         said = self.ctx.tablet_said  # the tablet detectives' moves since a guest's, in words
         if said:
             box.add(ClueText, "tablet_said", text=said, font_size=BODY, color=ACCENT)
         due = self.running.tablet_due()
         if due is not None:  # a tablet detective thinks: nothing to tap for it (its moments are its own)
-            box.add(ClueText, "tablet_thinking", text=self.ctx.tr("tablet.thinking", name=self.pname(view, due)),
+            box.add(ClueText, "tablet_thinking", text=self.ctx.tr("tablet.thinking", name=view.name(due)),
                     font_size=BODY, color=MUTED)
             box.add(Widget)
             return
         if ph == "hands":
-            seat = view["asking"]
-            action_button(box, self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+            seat = view.asking
+            action_button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
                           lambda: self.record_hand(seat), "primary", 80)
         elif ph == "refute":
             self.refute_panel(view, box)
         elif ph == "note":
-            action_button(box, self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+            action_button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
                           lambda: self.note_shown(turn), "primary", 80)
         elif ph == "accuse_check":
-            action_button(box, self.tr("act.hand_me", name=self.pname(view, turn)), "clue_handover",
+            action_button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
                           lambda: self.check_accusation(turn), "primary", 80)
         elif self.accusing:
             self.accuse_panel(view, box)
@@ -318,22 +327,22 @@ class ClueHost(PrivateChannel, GameHost):
             self.turn_panel(view, box)
         box.add(Widget)
 
-    def turn_panel(self, view: dict[str, Any], box: Fill) -> None:
-        turn = view["turn"]
+    def turn_panel(self, view: ClueView, box: Fill) -> None:
+        turn = view.turn
         legal = self.legal(turn)
-        last = view["suggestions"][-1] if view["suggestions"] else None
-        if view["phase"] == "after" and last is not None and last["seat"] == turn and last["done"]:
-            named = ", ".join(self.cname(view, c) for c in (last["suspect"], last["weapon"], last["room"]))
-            passed = ", ".join(self.pname(view, p) for p in last["passed"]) or "-"
-            result = (self.tr("status.showed_by", name=self.pname(view, last["shown_by"]), passed=passed)
-                      if last["shown_by"] >= 0 else self.tr("status.nobody_showed", passed=passed))
+        last = view.last
+        if view.phase == "after" and last is not None and last.seat == turn and last.done:
+            named = ", ".join(self.cname(view, c) for c in last.named)
+            passed = ", ".join(view.name(p) for p in last.passed) or "-"
+            result = (self.tr("status.showed_by", name=view.name(last.shown_by), passed=passed)
+                      if last.shown_by >= 0 else self.tr("status.nobody_showed", passed=passed))
             box.add(ClueText, text=f"{named}\n{result}", font_size=BODY)
         names = {a.NAME for a in legal}
         moves: list[tuple[str, str, Callable[[], Any], str]] = []  # (label, test id, on tap, kind)
         if "roll_die" in names:
             moves.append((self.tr("act.roll"), "clue_roll", lambda: self.send(RollDie(turn)), "primary"))
         if any(isinstance(a, UsePassage) for a in legal):
-            room = self.cards(view).passage_from(view["tokens"][view["players"][turn]["suspect"]]) or ""
+            room = self.cards(view).passage_from(view.room_of(turn)) or ""
             moves.append((self.tr("act.passage", room=self.cname(view, room)), "clue_passage",
                           lambda: self.send(UsePassage(turn)), "normal"))
         if "trapped" in names:
@@ -361,8 +370,8 @@ class ClueHost(PrivateChannel, GameHost):
                 for text, test_id, fn, kind in buttons:
                     action_button(row, text, test_id, fn, kind, height, disabled=test_id in disabled)
 
-    def suggest_panel(self, view: dict[str, Any], box: Fill, turn: int) -> None:
-        room = view["tokens"][view["players"][turn]["suspect"]]
+    def suggest_panel(self, view: ClueView, box: Fill, turn: int) -> None:
+        room = view.room_of(turn)
         box.add(ClueText, text=self.tr("act.suggest_title", room=self.cname(view, room)))
         for grid in SUGGEST_GRIDS:
             self.card_grid(view, box, *grid)
@@ -370,11 +379,11 @@ class ClueHost(PrivateChannel, GameHost):
         action_button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
                       disabled=not ready)
 
-    def room_grid(self, view: dict[str, Any], box: Fill, rooms: Sequence[str], turn: int) -> None:
+    def room_grid(self, view: ClueView, box: Fill, rooms: Sequence[str], turn: int) -> None:
         button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
                     prefix="clue_room", height=60)
 
-    def card_grid(self, view: dict[str, Any], box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
+    def card_grid(self, view: ClueView, box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
         """A category's cards to pick for the suggestion or accusation being built (`key`: what is picked)."""
         button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
                     lambda c: self.choose(key, c), cols, self.pick.get(key, ""), prefix, 56)
@@ -388,28 +397,28 @@ class ClueHost(PrivateChannel, GameHost):
         if step is not None:
             self.pick = {}
 
-    def refute_panel(self, view: dict[str, Any], box: Fill) -> None:
-        rec = view["suggestions"][-1]
-        named = ", ".join(self.cname(view, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
-        box.add(ClueText, text=f"{self.pname(view, rec['seat'])}: {named}", font_size=BODY)
-        seat = view["asking"]
-        offers = {(o["seat"], o["action"]) for o in view["common"]["table"]}
+    def refute_panel(self, view: ClueView, box: Fill) -> None:
+        rec = view.suggestions[-1]
+        named = ", ".join(self.cname(view, c) for c in rec.named)
+        box.add(ClueText, text=f"{view.name(rec.seat)}: {named}", font_size=BODY)
+        seat = view.asking
+        offers = {(o.seat, o.action) for o in self.running.observe(None).table}
         if (seat, "pass") in offers:  # physical cards, no recorded hand: nothing secret decides the answer
             self.button_row(box, "answer", [
                 (self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)), "primary"),
                 (self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal")], 72)
             return
         # the seat's hand decides show or pass: they answer on their own channel, where a refusal tells no one
-        private = self.pick_card_to_show if view["mode"] == "digital" else self.answer_privately
-        action_button(box, self.tr("act.hand_me", name=self.pname(view, seat)), "clue_handover",
+        private = self.pick_card_to_show if view.mode == "digital" else self.answer_privately
+        action_button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
                       lambda: private(seat), "primary", 80)
 
     def start_accuse(self) -> None:
         self.accusing, self.pick = True, {}
         self.refresh(None)
 
-    def accuse_panel(self, view: dict[str, Any], box: Fill) -> None:
-        turn = view["turn"]
+    def accuse_panel(self, view: ClueView, box: Fill) -> None:
+        turn = view.turn
         box.add(ClueText, text=self.tr("act.accuse_title"))
         for grid in ACCUSE_GRIDS:
             self.card_grid(view, box, *grid)
@@ -423,9 +432,9 @@ class ClueHost(PrivateChannel, GameHost):
         self.accusing, self.pick = False, {}
         self.refresh(None)
 
-    def confirm_accuse(self, view: dict[str, Any], turn: int) -> None:
+    def confirm_accuse(self, view: ClueView, turn: int) -> None:
         p = dict(self.pick)
-        text = self.tr("act.accuse_confirm", name=self.pname(view, turn), suspect=self.cname(view, p["suspect"]),
+        text = self.tr("act.accuse_confirm", name=view.name(turn), suspect=self.cname(view, p["suspect"]),
                        weapon=self.cname(view, p["weapon"]), room=self.cname(view, p["room"]))
 
         def sent(step: Step[Any] | None) -> None:
@@ -436,11 +445,11 @@ class ClueHost(PrivateChannel, GameHost):
         self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"]), text, then=sent, danger=True)
 
     # ------------------------------------------------------------ after a step: private follow-ups
-    def after_step(self, view: dict[str, Any], step: Step[Any]) -> None:
+    def after_step(self, view: ClueView, step: Step[Any]) -> None:
         for ev in step.events:
             if ev.kind == "accusation_wrong":
                 seat = int(ev.data["seat"])
-                self.ctx.toast(self.tr("end.wrong", name=self.pname(view, seat)))
+                self.ctx.toast(self.tr("end.wrong", name=view.name(seat)))
             shower, to = ev.data.get("seat"), ev.data.get("to")
             tablet = self.running.tablet
             if ev.kind == "showed" and shower in tablet and isinstance(to, int) and to not in tablet:
@@ -452,19 +461,17 @@ class ClueHost(PrivateChannel, GameHost):
                 self.pieces.add(partial(self.show_envelope, seat))
 
     def open_notebook(self, seat: int) -> None:
-        view = self.running.view(None)
+        view = self.seen()
         if seat in self.running.tablet:  # a tablet detective's notebook is its own (the end shows what it knew)
-            self.ctx.toast(self.ctx.tr("tablet.notebook", name=self.pname(view, seat)))
+            self.ctx.toast(self.ctx.tr("tablet.notebook", name=view.name(seat)))
             return
         marks = self.tutor_marks.setdefault(seat, {})
 
         def content(done: Callable[[], None]) -> Widget:
-            mine = self.running.view(seat)  # only this seat's view
+            mine = self.seen(seat)  # only this seat's view
             return NotebookPanel(self.ctx.tr, self.ctx.lang, mine, self.cards(mine), self.aids, marks,
                                  self.levels.get(seat, "notebook"), done,
                                  lambda level: self.levels.__setitem__(seat, level))
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
-
-
+        self.ctx.private(view.name(seat), content, None, mode="input")
 

@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -24,10 +25,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 
 from audio import heap
-from engines.clue.content import CardSet
+from engines.clue.content import Card, CardSet
 from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
-from engines.clue.views import knowledge_from_view
+from engines.clue.views import ClueView, knowledge_from_view
 from kiosk import gc_policy
 from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, action_button, card_name
 from kiosk.widgets.art import notebook_sign
@@ -65,19 +66,21 @@ def tutor(kn: Knowledge, room: str | None, aids: bool) -> Result:
 
 
 class NotebookPanel(BoxLayout):
-    def __init__(self, tr: Tr, lang: str, view: dict[str, Any], cards: CardSet, aids: bool,
+    def __init__(self, tr: Tr, lang: str, view: ClueView, cards: CardSet, aids: bool,
                  marks: dict[tuple[str, int], str], level: str, on_close: Callable[[], None],
                  on_level: Callable[[str], None]) -> None:
         super().__init__(orientation="vertical", spacing=dp(8), size_hint_y=8)
         self.tr, self.lang, self.v, self.cards, self.aids = tr, lang, view, cards, aids
         self.marks, self.level = marks, level
         self.on_close, self.on_level = on_close, on_level
-        self.seat = int(view["me"])
+        if view.me is None:
+            raise ValueError("a notebook is drawn from its seat's own view")
+        self.seat = view.me
         self.analysis: Analysis | None = None
         self.advice: tuple[Verdict, Advice | None] | None = None
         self.feedback = ClueText(text="", color=MUTED)
         self._fill: Any = None  # the sheet's remaining rows, made a few a frame
-        room = view["tokens"].get(view["players"][self.seat]["suspect"]) or None
+        room = view.room_of(self.seat) or None
         future = _POOL.submit(tutor, knowledge_from_view(view), room, aids)
         self.build()
         future.add_done_callback(lambda f: Clock.schedule_once(lambda _dt: self._ready(f.result())))
@@ -87,9 +90,9 @@ class NotebookPanel(BoxLayout):
         self.build()
 
     def name(self, owner: int) -> str:
-        if owner == len(self.v["players"]):
+        if owner == len(self.v.players):
             return self.tr("clue.notebook.envelope")
-        return str(self.v["players"][owner]["name"])
+        return self.v.name(owner)
 
     def cname(self, cid: str) -> str:
         return card_name(self.cards, cid, self.lang)
@@ -163,7 +166,7 @@ class NotebookPanel(BoxLayout):
         a heading with its drawn sign and the column names again, a margin line after the card names, and each
         suspect's token colour beside the name. A row is one widget drawing its cells (kiosk/widgets/drawn.py):
         a Label a cell made the sheet ~100,000 objects at 6 players."""
-        owners = len(self.v["players"]) + 1
+        owners = len(self.v.players) + 1
         gap = dp(3) if self.level == "tutor" else 0
         sheet = BoxLayout(orientation="vertical", size_hint_y=None, spacing=gap)
         sheet.bind(minimum_height=sheet.setter("height"))
@@ -180,13 +183,13 @@ class NotebookPanel(BoxLayout):
 
         def heading(section: str) -> None:
             cells = [Cell(self.tr(f"clue.notebook.{section}"), PANEL_HI, TEXT, small, "left", margin_line=margin,
-                          sign=lambda cx, cy, r, section=section: notebook_sign(section, cx, cy, r))]
+                          sign=partial(notebook_sign, section))]
             cells += [Cell(self.name(o)[:5], PANEL_HI, TEXT, small) for o in range(owners)]
             if self.aids:
                 cells.append(Cell(self.tr("clue.notebook.prob")[:5], PANEL_HI, TEXT, small))
             add(cells)
 
-        def row(card: Any) -> None:
+        def row(card: Card) -> None:
             cells = [Cell(self.cname(card.id), PANEL, TEXT, small, "left", margin_line=margin,
                           dot=SUSPECT_RGBA.get(card.color_en))]
             cells += [self._cell(card.id, o) for o in range(owners)]
@@ -201,8 +204,8 @@ class NotebookPanel(BoxLayout):
 
         rows: list[Callable[[], None]] = []
         for section, group in zip(SECTIONS, self.cards.categories, strict=True):
-            rows.append(lambda section=section: heading(section))
-            rows += [lambda card=card: row(card) for card in group if card.id in known]
+            rows.append(partial(heading, section))
+            rows += [partial(row, card) for card in group if card.id in known]
         sv = ScrollView(do_scroll_x=False, bar_width=dp(10))
         sv.add_widget(sheet)
         for make in rows[:FIRST_ROWS]:

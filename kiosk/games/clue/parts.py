@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def button_grid(into: Any, items: Sequence[tuple[str, str]], on_pick: Callable[[
     with box_in(into, GridLayout, prefix, cols=cols, spacing=dp(8), size_hint_y=None,
                 height=rows * dp(height) + (rows - 1) * dp(8)) as grid:
         for cid, text in items:
-            put(grid, TButton, "", lambda c=cid: on_pick(c), text=text, font_size=SMALL, test_id=f"{prefix}_{cid}",
+            put(grid, TButton, "", partial(on_pick, cid), text=text, font_size=SMALL, test_id=f"{prefix}_{cid}",
                 selected=cid in chosen)
 
 

@@ -17,6 +17,7 @@ from engines.clue.actions import (
     ReportAccusation,
     Show,
 )
+from engines.clue.views import ClueView
 from engines.core import Action
 from kiosk.games.clue.parts import ClueText, ClueTitle, action_button, button_grid
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, TITLE
@@ -41,32 +42,34 @@ class PrivateChannel:
 
         def tr(self, key: str, **params: Any) -> str: ...
 
-        def cards(self, view: dict[str, Any]) -> CardSet: ...
+        def seen(self, seat: int | None = None) -> ClueView: ...
 
-        def cname(self, view: dict[str, Any], cid: str) -> str: ...
+        def cards(self, view: ClueView) -> CardSet: ...
 
-        def pname(self, view: dict[str, Any], seat: int) -> str: ...
+        def cname(self, view: ClueView, cid: str) -> str: ...
 
         def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
                  danger: bool = False) -> Step[Any] | None: ...
 
-    def private_box(self, seat: int, title: str) -> tuple[BoxLayout, dict[str, Any]]:
-        mine = self.running.view(seat)  # only this seat's view
+    def private_box(self, seat: int, title: str) -> tuple[BoxLayout, ClueView]:
+        mine = self.seen(seat)  # only this seat's view
         box = BoxLayout(orientation="vertical", spacing=dp(12))
         box.add_widget(ClueTitle(text=title))
         return box, mine
 
-    def hand_line(self, mine: dict[str, Any]) -> ClueText:
-        hand = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
-        return ClueText(text=f"{self.tr('private.hand')}: {hand}", color=MUTED)
+    def names(self, mine: ClueView, cards: tuple[str, ...] | None) -> str:
+        return ", ".join(self.cname(mine, c) for c in cards or ())
+
+    def hand_line(self, mine: ClueView) -> ClueText:
+        return ClueText(text=f"{self.tr('private.hand')}: {self.names(mine, mine.hand)}", color=MUTED)
 
     def pick_card_to_show(self, seat: int) -> None:
-        view = self.running.view(None)
-        suggester = view["suggestions"][-1]["seat"]
+        view = self.seen()
+        suggester = view.suggestions[-1].seat
 
         def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.pick_show", name=self.pname(view, suggester)))
-            opts = [(c, self.cname(mine, c)) for c in mine.get("can_show", [])]
+            box, mine = self.private_box(seat, self.tr("private.pick_show", name=view.name(suggester)))
+            opts = [(c, self.cname(mine, c)) for c in mine.can_show or ()]
 
             def show(cid: str) -> None:
                 if self.send(Show(seat, cid)) is not None:
@@ -77,28 +80,28 @@ class PrivateChannel:
             box.add_widget(Widget())
             return box
 
-        self.ctx.private(self.pname(view, seat), content, lambda: self.reveal_shown(suggester), mode="input")
+        self.ctx.private(view.name(seat), content, lambda: self.reveal_shown(suggester), mode="input")
 
     def answer_privately(self, seat: int) -> None:
         """Physical cards with a recorded hand: the refuter says shown or pass on their own channel; a pass
         the recorded hand contradicts is refused there, naming their own matching cards, and a mistaken
         record can be corrected there first (CLUE-15, CLUE-41, CLUE-42)."""
-        view = self.running.view(None)
-        rec = view["suggestions"][-1]
-        size = view["players"][seat]["hand_size"]
+        view = self.seen()
+        rec = view.suggestions[-1]
+        size = view.players[seat].hand_size
 
         def content(done: Callable[[], None]) -> Widget:
-            question = self.tr("private.answer", name=self.pname(view, rec["seat"]))
+            question = self.tr("private.answer", name=view.name(rec.seat))
             box, mine = self.private_box(seat, question)
             title = box.children[-1]
             holder = BoxLayout(orientation="vertical", spacing=dp(12))
             box.add_widget(holder)
 
             def answering() -> None:
-                mine = self.running.view(seat)
+                mine = self.seen(seat)
                 title.text = question
                 holder.clear_widgets()
-                named = ", ".join(self.cname(mine, c) for c in (rec["suspect"], rec["weapon"], rec["room"]))
+                named = self.names(mine, rec.named)
                 holder.add_widget(ClueText(text=named, font_size=LEAD))
                 why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
                 why.test_id = "clue_answer_why"
@@ -108,7 +111,7 @@ class PrivateChannel:
                         done()
                         return
                     error = self.ctx.last_error
-                    held = ", ".join(self.cname(mine, c) for c in mine.get("can_show", []))
+                    held = self.names(mine, mine.can_show)
                     lines = [error.message(self.ctx.lang)] if error is not None else []
                     why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
 
@@ -125,7 +128,7 @@ class PrivateChannel:
             def correcting() -> None:
                 title.text = self.tr("private.record_hand", n=size)
                 holder.clear_widgets()
-                self.recording = list(self.running.view(seat).get("hand", []))
+                self.recording = list(self.seen(seat).hand or ())
                 holder.add_widget(self.record_grid(size, finish))
 
             def finish(cards: tuple[str, ...]) -> None:
@@ -139,49 +142,46 @@ class PrivateChannel:
             answering()
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="input", seat=seat)
+        self.ctx.private(view.name(seat), content, None, mode="input", seat=seat)
 
     def reveal_shown(self, seat: int) -> None:
-        view = self.running.view(None)
-        rec = view["suggestions"][-1]
+        view = self.seen()
+        rec = view.suggestions[-1]
 
         def content(_done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.shown_to_you", name=self.pname(view, rec["shown_by"])))
-            got = [p for p in mine.get("private_cards", []) if p["shown_card"]["n"] == rec["n"] and p["to"] == seat]
-            text = self.cname(mine, got[0]["shown_card"]["card"]) if got else ""
+            box, mine = self.private_box(seat, self.tr("private.shown_to_you", name=view.name(rec.shown_by)))
+            text = self.cname(mine, mine.shown(rec.n, seat))
             box.add_widget(ClueTitle(text=text, font_size=HEADLINE, halign="center", height=dp(120)))
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
+        self.ctx.private(view.name(seat), content, None, mode="reveal")
 
     def show_hand(self, seat: int, chain: bool = False) -> None:
-        view = self.running.view(None)
-        if seat >= len(view["players"]):
+        view = self.seen()
+        if seat >= len(view.players):
             return
 
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.hand"))
-            text = ", ".join(self.cname(mine, c) for c in mine.get("hand", []))
-            box.add_widget(ClueText(text=text, font_size=LEAD, color=ACCENT))
+            box.add_widget(ClueText(text=self.names(mine, mine.hand), font_size=LEAD, color=ACCENT))
             return box
 
         nxt = (lambda: self.show_hand(seat + 1, chain=True)) if chain else None
-        self.ctx.private(self.pname(view, seat), content, nxt, mode="reveal")
+        self.ctx.private(view.name(seat), content, nxt, mode="reveal")
 
     def show_envelope(self, seat: int) -> None:
-        view = self.running.view(None)
+        view = self.seen()
 
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.envelope"))
-            text = ", ".join(self.cname(mine, c) for c in mine.get("envelope", []))
-            box.add_widget(ClueText(text=text, font_size=TITLE, color=ACCENT))
+            box.add_widget(ClueText(text=self.names(mine, mine.envelope), font_size=TITLE, color=ACCENT))
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="reveal")
+        self.ctx.private(view.name(seat), content, None, mode="reveal")
 
     def record_hand(self, seat: int) -> None:
-        view = self.running.view(None)
-        size = view["players"][seat]["hand_size"]
+        view = self.seen()
+        size = view.players[seat].hand_size
         self.recording = []
 
         def content(done: Callable[[], None]) -> Widget:
@@ -194,12 +194,12 @@ class PrivateChannel:
             box.add_widget(self.record_grid(size, finish))
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+        self.ctx.private(view.name(seat), content, None, mode="input")
 
     def record_grid(self, size: int, finish: Callable[[tuple[str, ...]], None]) -> BoxLayout:
         """Every card as a toggle (the ones in `self.recording` on), then skip / record (k of `size`)."""
         holder = BoxLayout(orientation="vertical", spacing=dp(8))
-        cards = self.cards(self.running.view(None))
+        cards = self.cards(self.seen())
 
         def redraw() -> None:
             holder.clear_widgets()
@@ -225,29 +225,29 @@ class PrivateChannel:
         return holder
 
     def note_shown(self, seat: int) -> None:
-        view = self.running.view(None)
-        rec = view["suggestions"][-1]
+        view = self.seen()
+        rec = view.suggestions[-1]
 
         def content(done: Callable[[], None]) -> Widget:
-            box, mine = self.private_box(seat, self.tr("private.note_pick", name=self.pname(view, rec["shown_by"])))
+            box, mine = self.private_box(seat, self.tr("private.note_pick", name=view.name(rec.shown_by)))
 
             def note(cid: str) -> None:
                 if self.send(NoteShown(seat, cid)) is not None:
                     done()
 
-            named = [(c, self.cname(mine, c)) for c in (rec["suspect"], rec["weapon"], rec["room"])]
+            named = [(c, self.cname(mine, c)) for c in rec.named]
             button_grid(box, named, note, 3, prefix="clue_note", height=96)
             action_button(box, self.tr("private.note_skip"), "clue_note_skip", lambda: note(""))
             box.add_widget(Widget())
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+        self.ctx.private(view.name(seat), content, None, mode="input")
 
     def check_accusation(self, seat: int) -> None:
-        view = self.running.view(None)
+        view = self.seen()
 
         def content(done: Callable[[], None]) -> Widget:
-            box, _mine = self.private_box(seat, self.tr("status.check", name=self.pname(view, seat)))
+            box, _mine = self.private_box(seat, self.tr("status.check", name=view.name(seat)))
             row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(12))
 
             def report(correct: bool) -> None:
@@ -259,4 +259,4 @@ class PrivateChannel:
             box.add_widget(Widget())
             return box
 
-        self.ctx.private(self.pname(view, seat), content, None, mode="input")
+        self.ctx.private(view.name(seat), content, None, mode="input")

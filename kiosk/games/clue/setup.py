@@ -102,9 +102,9 @@ class ClueSetup(KeptForm, BoxLayout):
     def tablet_reason(self, k: int) -> str:
         """Why `k` tablet detectives cannot sit at this table now ("" when they can)."""
         if k and self.mode != "digital":
-            return self.host.ctx.tr("clue.setup.tablets_digital_only")
+            return str(self.host.ctx.tr("clue.setup.tablets_digital_only"))
         if self.count - k < GUESTS_MIN:
-            return self.host.ctx.tr("clue.setup.tablets_guests", n=GUESTS_MIN)
+            return str(self.host.ctx.tr("clue.setup.tablets_guests", n=GUESTS_MIN))
         return ""
 
     def show(self) -> None:

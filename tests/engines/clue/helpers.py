@@ -8,6 +8,7 @@ from typing import Any
 from engines.clue import ENGINE
 from engines.clue.actions import DieRoll, EnterRoom, RollDie
 from engines.clue.state import ClueState
+from engines.clue.views import ClueView
 from engines.core import CHANCE, Action, Event
 from tests.packs import pack_for
 
@@ -24,6 +25,11 @@ def game(n: int = 4, mode: str = "digital", seed: int = 1, card_set: str = "clas
     if envelope is not None:
         state = replace(state, envelope=envelope)
     return state
+
+
+def seen(state: ClueState, seat: int | None) -> ClueView:
+    """The game's typed part of `seat`'s view (None: the table's)."""
+    return ENGINE.observe(state, seat).part(ClueView)
 
 
 def do(state: ClueState, *actions: Action) -> ClueState:

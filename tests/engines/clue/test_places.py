@@ -5,14 +5,15 @@ from __future__ import annotations
 from engines.clue import ENGINE
 from engines.clue.actions import DieRoll, EndTurn, RollDie, StayOut, Suggest
 from engines.clue.content import CLASSIC
-from engines.clue.views import places
+from engines.clue.state import ClueState
+from engines.clue.views import Places, places
 from engines.core import CHANCE
-from tests.engines.clue.helpers import ENVELOPE, HANDS4, PACK, do, enter, game
+from tests.engines.clue.helpers import ENVELOPE, HANDS4, PACK, do, enter, game, seen
 
 
-def _boards(state: object) -> list[object]:
+def _boards(state: ClueState) -> list[Places]:
     """The board as the table and every seat see it."""
-    return [places(ENGINE.view(state, seat)) for seat in (None, 0, 1, 2, 3)]  # type: ignore[arg-type]
+    return [places(seen(state, seat)) for seat in (None, 0, 1, 2, 3)]
 
 
 def test_all_tokens_start_outside_the_rooms_and_each_weapon_in_its_own_room() -> None:
@@ -21,7 +22,7 @@ def test_all_tokens_start_outside_the_rooms_and_each_weapon_in_its_own_room() ->
     state = game(4, hands=HANDS4, envelope=ENVELOPE)
     boards = _boards(state)
     assert all(b == boards[0] for b in boards)
-    board = places(ENGINE.view(state, None))
+    board = places(seen(state, None))
     assert board.out == CLASSIC.ids(0) and board.loose == ()
     assert [r for r, _, _ in board.rooms] == list(CLASSIC.ids(2))
     held = [w for _, suspects, weapons in board.rooms for w in weapons if not suspects]
@@ -34,16 +35,16 @@ def test_a_suggestion_moves_the_named_token_and_weapon_into_the_suggesters_room(
     seat's board Green's token and the wrench are in the Lounge, beside Scarlet, and the wrench has left the room
     it stood in; Mustard and the rest stay on their start spaces."""
     state = game(4, hands=HANDS4, envelope=ENVELOPE)
-    before = places(ENGINE.view(state, None))
+    before = places(seen(state, None))
     came_from = next(r for r, _, weapons in before.rooms if "wrench" in weapons)
     state = do(enter(state, "lounge"), Suggest(0, "green", "wrench"))
     for board in _boards(state):
-        suspects, weapons = board.room("lounge")  # type: ignore[attr-defined]
+        suspects, weapons = board.room("lounge")
         assert suspects == ("scarlet", "green") and "wrench" in weapons
         if came_from != "lounge":
-            assert "wrench" not in board.room(came_from)[1]  # type: ignore[attr-defined]
-        assert board.out == ("mustard", "white", "peacock", "plum")  # type: ignore[attr-defined]
-        every = [w for _, _, ws in board.rooms for w in ws]  # type: ignore[attr-defined]
+            assert "wrench" not in board.room(came_from)[1]
+        assert board.out == ("mustard", "white", "peacock", "plum")
+        every = [w for _, _, ws in board.rooms for w in ws]
         assert sorted(every) == sorted(CLASSIC.ids(1))
 
 
@@ -55,7 +56,7 @@ def test_a_later_suggestion_pulls_a_weapon_on_to_the_next_room() -> None:
     while state.phase == "refute":
         state = do(state, ENGINE.legal_actions(state, state.asking)[0])
     state = do(enter(do(state, EndTurn(0)), "hall"), Suggest(1, "scarlet", "wrench"))
-    board = places(ENGINE.view(state, 2))
+    board = places(seen(state, 2))
     suspects, weapons = board.room("hall")
     assert suspects == ("scarlet", "mustard") and "wrench" in weapons
     assert board.room("lounge")[0] == ("green",) and "wrench" not in board.room("lounge")[1]
@@ -65,7 +66,7 @@ def test_a_token_left_in_the_corridors_is_out_of_every_room() -> None:
     """Covers CLUE-06 (reading B): a token that did not reach a room is on the board's corridor strip."""
     state = game(4, hands=HANDS4, envelope=ENVELOPE)
     state = do(enter(state, "hall"), EndTurn(0), RollDie(1), DieRoll(CHANCE, 1), StayOut(1))
-    board = places(ENGINE.view(state, None))
+    board = places(seen(state, None))
     assert board.room("hall")[0] == ("scarlet",) and "mustard" in board.out and "scarlet" not in board.out
 
 

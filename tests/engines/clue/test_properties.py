@@ -12,7 +12,7 @@ from engines.clue.actions import Accuse, EnterRoom, Show, Suggest
 from engines.clue.solver import analyse
 from engines.clue.views import knowledge_for, knowledge_from_view, places
 from engines.core import CHANCE, RuleError
-from tests.engines.clue.helpers import game
+from tests.engines.clue.helpers import game, seen
 from tests.engines.conformance import check_rule_error, check_secrets, random_playthrough
 from tests.packs import pack_for
 
@@ -55,7 +55,7 @@ def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None
         every = sorted(c for h in state.hands for c in h) + sorted(state.envelope)
         assert sorted(every) == sorted(c.id for c in state.cards.cards)
         for seat in range(n):
-            assert knowledge_from_view(ENGINE.view(state, seat)) == knowledge_for(state, seat)
+            assert knowledge_from_view(seen(state, seat)) == knowledge_for(state, seat)
             a = analyse(knowledge_for(state, seat))
             assert not a.contradiction
             for k, card in a.envelope().items():
@@ -68,11 +68,11 @@ def _board_holds(state, action, every_view: bool) -> None:  # type: ignore[no-un
     rooms = state.cards.ids(2)
     assert len(state.weapons) == len(state.cards.weapons) and all(r in rooms for r in state.weapons)
     assert len(state.tokens) == len(state.cards.suspects) and all(r == "" or r in rooms for r in state.tokens)
-    board = places(ENGINE.view(state, None))
+    board = places(seen(state, None))
     assert sorted(w for _, _, ws in board.rooms for w in ws) == sorted(state.cards.ids(1)) and not board.loose
     assert sorted([s for _, ss, _ in board.rooms for s in ss] + list(board.out)) == sorted(state.cards.ids(0))
     if every_view:
-        assert all(places(ENGINE.view(state, seat)) == board for seat in range(len(state.players)))
+        assert all(places(seen(state, seat)) == board for seat in range(len(state.players)))
     if isinstance(action, Suggest):
         room = state.history[-1].room
         assert action.suspect in board.room(room)[0] and action.weapon in board.room(room)[1]

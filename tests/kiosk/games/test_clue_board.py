@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
+
+from engines.clue.state import SuggestionRecord
+from engines.clue.views import ClueView
 
 pytestmark = pytest.mark.ui
 
@@ -75,6 +79,16 @@ def test_a_suggestion_moves_the_token_and_the_weapon_on_the_board(driver: Any) -
     _check(driver, "clue_board_suggested")
 
 
+def _board_view(tokens: dict[str, str], weapons: dict[str, str], suggestions: tuple[SuggestionRecord, ...]
+                ) -> ClueView:
+    """A classic game's table view with its pieces placed as given (the board draws the public part only)."""
+    from engines.clue import ENGINE
+    from tests.packs import pack_for
+
+    state = ENGINE.setup({"players": ["가", "나", "다"], "mode": "digital", "set": "classic"}, pack_for("clue"), 1)
+    return replace(ENGINE.observe(state, None).part(ClueView), tokens=tokens, weapons=weapons, suggestions=suggestions)
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_crowded_room_keeps_every_name_inside_it(driver: Any, lang: str) -> None:
     """Covers CLUE-38: no limit to the pieces in one room. All six tokens and six weapons in the Hall of a board
@@ -84,9 +98,8 @@ def test_a_crowded_room_keeps_every_name_inside_it(driver: Any, lang: str) -> No
     from engines.clue.content import CLASSIC
     from kiosk.games.clue.board import MIN_H, ClueBoard
 
-    view = {"cards": {"suspects": list(CLASSIC.ids(0)), "weapons": list(CLASSIC.ids(1)), "rooms": list(CLASSIC.ids(2))},
-            "tokens": dict.fromkeys(CLASSIC.ids(0), "hall"), "weapons": dict.fromkeys(CLASSIC.ids(1), "hall"),
-            "suggestions": [{"suspect": "plum", "weapon": "rope", "room": "hall"}]}
+    view = _board_view(dict.fromkeys(CLASSIC.ids(0), "hall"), dict.fromkeys(CLASSIC.ids(1), "hall"),
+                       (SuggestionRecord(1, 0, "plum", "rope", "hall"),))
     board = ClueBoard(size=(812, MIN_H), pos=(0, 0))
     tr = driver.app.translator.catalogs[lang].get  # the catalog's words in that language
     board.show(view, CLASSIC, lambda c: CLASSIC.card(c).name(lang), lambda s: CLASSIC.card(s).short_name(lang),
@@ -121,9 +134,7 @@ def test_on_a_1024_window_the_board_fits_or_hides(driver: Any, lang: str) -> Non
     from kiosk.testing import ARTIFACTS
 
     rooms = CLASSIC.ids(2)
-    view = {"cards": {"suspects": list(CLASSIC.ids(0)), "weapons": list(CLASSIC.ids(1)), "rooms": list(rooms)},
-            "tokens": dict.fromkeys(CLASSIC.ids(0), ""),
-            "weapons": {w: rooms[i] for i, w in enumerate(CLASSIC.ids(1))}, "suggestions": []}
+    view = _board_view(dict.fromkeys(CLASSIC.ids(0), ""), {w: rooms[i] for i, w in enumerate(CLASSIC.ids(1))}, ())
     tr = driver.app.translator.catalogs[lang].get
     board = ClueBoard(size=(556, 400), pos=(0, 0))
     board.show(view, CLASSIC, lambda c: CLASSIC.card(c).name(lang), lambda s: CLASSIC.card(s).short_name(lang),
