@@ -12,7 +12,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Union
 
@@ -36,6 +36,9 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        wire = _wire(type(value))
+        if wire is not None:
+            return wire(value)
         return {name: to_jsonable(getattr(value, name)) for name in field_names(type(value))}
     if isinstance(value, Mapping):
         return {_key_to_str(k): to_jsonable(v) for k, v in value.items()}
@@ -64,6 +67,13 @@ def _sort_key(v: Any) -> tuple[str, str]:
 def field_names(cls: type) -> tuple[str, ...]:
     """A dataclass's field names, in order (asked once per class: views and states convert many objects)."""
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@cache
+def _wire(cls: type) -> Callable[[Any], Any] | None:
+    """A dataclass's own JSON (its `to_wire` method: a key some views leave out), else None: field by field."""
+    method = getattr(cls, "to_wire", None)
+    return method if callable(method) else None
 
 
 @cache

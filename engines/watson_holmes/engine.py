@@ -251,15 +251,15 @@ class WatsonHolmes(Engine[WhState]):
         return tuple(p.name for p in state.players)
 
     def observe(self, state: WhState, seat: int | None) -> View:
-        detail = views.table_view(state) if seat is None or seat < 0 else views.seat_view(state, seat)
+        game = views.view(state, seat)
         places = (Named(CAB, "마차 정류장", "Carriage stop"), Named(BAKER, "베이커가 221B", "221B Baker Street"),
                   *(Named(str(loc.number), loc.name.ko, loc.name.en or loc.name.ko) for loc in state.case.locations))
         over = state.phase == "over"
         known = [p.character for i, p in enumerate(state.players) if p.character and (
             over or p.character_state in ("revealed", "rotated") or i == seat)]  # only what this view shows
         characters = tuple(Named(c.id, c.name.ko, c.name.en or c.name.ko) for c in state.characters if c.id in known)
-        return self.make_view(state, seat, state.phase, detail, catalogs={"places": places, "characters": characters},
-                              mine=views.parts(state, seat) if seat is not None and seat >= 0 else ())
+        return self.make_view(state, seat, state.phase, game, catalogs={"places": places, "characters": characters},
+                              mine=views.parts(game))
 
     def secrets(self, state: WhState) -> Iterable[Secret]:
         return views.secrets(state)
