@@ -58,7 +58,9 @@ class GamePart:
     """Base of a game's own part of a view, typed: a frozen dataclass whose fields are the game's public facts
     and the seat's private ones, each declared once and read by attribute on every frontend (tablet, phone,
     voice, bots). A field whose default is None is a fact only some views hold (Jack's identity): it is left
-    out of the JSON while None, so a view without it has no such key. `to_dict` is the JSON for the wire."""
+    out of the JSON while None, so a view without it has no such key. A field holding a GamePart (or a tuple of
+    them) is a sub-part with the same rule (Spyfall's round and the seat's own part). `to_dict` is the JSON for
+    the wire."""
 
     def to_dict(self) -> dict[str, Any]:
         fields = _PART_FIELDS.get(type(self))
@@ -69,8 +71,17 @@ class GamePart:
         for name, optional in fields:
             value = getattr(self, name)
             if value is not None or not optional:
-                out[name] = to_jsonable(value)
+                out[name] = _wire(value)
         return out
+
+
+def _wire(value: Any) -> Any:
+    """A part's field as JSON: a sub-part (or a tuple of them) by its own `to_dict`."""
+    if isinstance(value, GamePart):
+        return value.to_dict()
+    if isinstance(value, tuple) and value and isinstance(value[0], GamePart):
+        return [_wire(v) for v in value]
+    return to_jsonable(value)
 
 
 _PART_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}  # a part's fields, each: does it default to None

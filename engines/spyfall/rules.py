@@ -539,9 +539,10 @@ class Spyfall(ClaimRules):
         phase = "over" if state.over or r is None else r.phase
         places = tuple(Named(loc.id, loc.ko, loc.en, tuple(loc.aliases)) for loc in state.locations)
         abilities = tuple(Named(a.id, a.ko, a.en) for a in state.ability_cards)  # every card, whoever holds it
-        return self.make_view(state, seat, phase, view_of(state, seat), scores=state.totals,
+        game = view_of(state, seat)
+        return self.make_view(state, seat, phase, game, scores=state.totals,
                               catalogs={"locations": places, "abilities": abilities},
-                              mine=parts_of(state, seat) if seat is not None and seat >= 0 else ())
+                              mine=parts_of(game) if seat is not None and seat >= 0 else ())
 
     def hidden_variants(self, state: SpyState) -> Iterable[tuple[SpyState, frozenset[int]]]:
         return hidden_variants(state)

@@ -95,3 +95,73 @@ def test_open_vote_table_screen_and_seat_view() -> None:
     assert E.view(t.state, MARIA)["me"]["accused_already"] is True
     t.do(A.PauseClock(TABLE, t.at()))
     assert E.view(t.state, None)["round"]["clock"]["remaining_paused"] == 480
+
+
+def test_each_card_and_ability_is_a_field_of_its_own_seats_part_only() -> None:
+    """Covers SPY-02, SPY-19 (#36 item 3: the typed part). A seat's card and ability card are fields of its own
+    `Me`; the table's part has no `me`, and no seat's part holds another's; the Joker's card names no place."""
+    from engines.spyfall.views import SpyCard, SpyView
+
+    t = Table(NAMES[:5], modules=["harley", "power_up"])
+    t.start(deck="daily_planet", joker=2, harley=4)
+    parts = {s: E.observe(t.state, s).part(SpyView) for s in (None, 0, 1, 2, 3, 4)}
+    assert parts[None].me is None and "me" not in E.view(t.state, None)
+    for seat in range(5):
+        me = parts[seat].me
+        assert me is not None and me.seat == seat and me.name == NAMES[seat] and me.ability is not None
+    assert parts[2].me is not None and parts[2].me.card == SpyCard("joker", "조커", "Joker")
+    harley = parts[4].me.card if parts[4].me is not None else None
+    assert harley is not None and harley.location == "daily_planet" and harley.harley is True
+    assert {parts[s].me.card.harley for s in (0, 1, 3) if parts[s].me and parts[s].me.card} == {False}
+    abilities = [p.me.ability.id for s, p in parts.items() if s is not None and p.me and p.me.ability]
+    assert len(set(abilities)) == 5
+    rnd = parts[None].round
+    assert rnd is not None and rnd.phase == "play" and rnd.vote is None and rnd.flipped == ()
+
+
+def test_the_private_screen_is_drawn_from_the_typed_fields() -> None:
+    """Covers SPY-19, SPY-41 (#36 item 3). Each seat's display parts show exactly its typed card, ability card and
+    sealed ballot: the sealed ballot is `my_ballot` of the voter's part only."""
+    from engines.parts import Card
+    from engines.spyfall.views import SpyView
+
+    t = Table(NAMES[:5], modules=["power_up"], votes="sealed")
+    t.start(deck="daily_planet", joker=2)
+    t.accuse(0, 1)
+    t.do(A.VoteYesNo(0, True, t.at()))
+    for seat in range(5):
+        view = E.observe(t.state, seat)
+        part = view.part(SpyView)
+        assert part.me is not None and part.me.card is not None and part.me.ability is not None
+        titles = [p.title for p in view.mine if isinstance(p, Card)]
+        card = part.me.card
+        assert titles[0].key == "joker" if card.kind == "joker" else titles[0].ko == card.ko
+        assert titles[1].ko == part.me.ability.ko
+        vote = part.round.vote if part.round is not None else None
+        assert vote is not None and vote.sealed and vote.ballots is None
+        assert vote.my_ballot == ("yes" if seat == 0 else None)
+        assert len(titles) == (3 if seat == 0 else 2)
+    table = E.observe(t.state, None).part(SpyView)
+    assert table.round is not None and table.round.vote is not None and table.round.vote.my_ballot is None
+    assert table.round.vote.voted == (0,) and table.round.accuser_now == 0 and table.round.accused_now == 1
+
+
+def test_sub_parts_keep_their_wire_keys() -> None:
+    """The JSON of a typed part with sub-parts: a None field defaulting to None has no key at any level (the
+    round's tally, bag, revealed; the seat's card; a vote's ballots), a None field without a default keeps it."""
+    import dataclasses
+
+    from engines.spyfall.views import SpyView
+
+    t = Table()
+    t.start(deck="watchtower", joker=ANN)
+    data, part = E.view(t.state, JUAN), E.observe(t.state, JUAN).part(SpyView)
+    assert part.round is not None and part.me is not None and part.me.card is not None
+    for obj, wire in ((part, data), (part.round, data["round"]), (part.me, data["me"]),
+                      (part.me.card, data["me"]["card"])):
+        fields = dataclasses.fields(obj)
+        assert set(wire) - {"common"} == {f.name for f in fields if not (f.default is None
+                                                                         and getattr(obj, f.name) is None)}
+    assert data["round"]["talk"] is None and data["round"]["vote"] is None and "tally" not in data["round"]
+    assert data["me"]["card"] == {"kind": "location", "location": "watchtower", "ko": part.me.card.ko,
+                                  "en": part.me.card.en}
