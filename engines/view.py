@@ -59,7 +59,7 @@ class GamePart:
     and the seat's private ones, each declared once and read by attribute on every frontend (tablet, phone,
     voice, bots). A field whose default is None is a fact only some views hold (Jack's identity): it is left
     out of the JSON while None, so a view without it has no such key. A field holding a GamePart (or a tuple of
-    them) is a sub-part with the same rule (Spyfall's round and the seat's own part). `to_dict` is the JSON for
+    them) is a sub-part with the same rule, wherever it sits (Spyfall's round and the seat's own part). `to_dict` is the JSON for
     the wire."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,17 +71,12 @@ class GamePart:
         for name, optional in fields:
             value = getattr(self, name)
             if value is not None or not optional:
-                out[name] = _wire(value)
+                out[name] = to_jsonable(value)
         return out
 
-
-def _wire(value: Any) -> Any:
-    """A part's field as JSON: a sub-part (or a tuple of them) by its own `to_dict`."""
-    if isinstance(value, GamePart):
-        return value.to_dict()
-    if isinstance(value, tuple) and value and isinstance(value[0], GamePart):
-        return [_wire(v) for v in value]
-    return to_jsonable(value)
+    def to_wire(self) -> dict[str, Any]:
+        """As a sub-part (engines.serial.to_jsonable honours `to_wire`): the same JSON, its None keys left out."""
+        return self.to_dict()
 
 
 _PART_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}  # a part's fields, each: does it default to None
