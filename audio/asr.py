@@ -14,7 +14,7 @@ Speech under 10 dB above the noise is not acted on (`MIN_SNR_DB`). With `denoise
 recogniser hears the audio through a noise filter (`audio/denoise.py`) that learns the room's steady noise
 while nobody talks to the kiosk; the noise gate and the endpoint measure the microphone's own audio. With
 `stages` (the kiosk: `PERTURB_STAGES`) each utterance is decoded again at other speeds: the decodes vote on
-commands, and must agree for the wake phrase and the confirmation (`audio/vote.py`). Push-to-talk feeds
+commands and on the confirmation, and must agree for the wake phrase (`audio/vote.py`). Push-to-talk feeds
 those decodes while the button is held, so the release only finishes them; hands-free decodes them when the
 utterance ends (where and when they run: `audio/vote_runner.py`).
 

@@ -17,13 +17,14 @@ from audio.intents import Intent, PhraseBook
 from audio.recognizer import Heard, NoiseFloor, SpeechEngine, decode_perturbed
 from audio.serial import Serial
 from audio.voice_events import Phase
-from audio.vote import PerturbedStreams, agree_strictly, vote_in_stages
+from audio.vote import PerturbedStreams, agree_strictly, answer_vote, vote_in_stages
 
 SPEECH_MARGIN = 3  # chunks (0.1 s) the perturbed decodes hear before the speech starts (as `speech_span`)
 MAX_BEHIND = 4  # calls waiting for the worker: beyond this the perturbed decodes wait (see _stream)
-# How many of the first stage's perturbed decodes must hear the wake phrase / 네 / 아니요 as the normal decode
-# did (audio/vote.py agree_strictly). bench/voice.py --need tries others, on the tuning part only.
-AGREE_NEED = {"wake": 3, "confirm": 3}
+# How many of the first stage's perturbed decodes must hear the wake phrase as the normal decode did
+# (audio/vote.py agree_strictly), and how many of all the decodes must hear 네 / 아니요 (answer_vote, which
+# says what was measured). bench/voice.py --need tries others, on the tuning part only.
+AGREE_NEED = {"wake": 3, "confirm": 5}
 
 
 class _Stale(Exception):
@@ -105,7 +106,7 @@ class VoteRunner:
         behind the audio, the later ones (needed only when the first is not decisive) only when the worker
         has nothing else queued. What they have heard is kept; the release decodes only the rest (a worker
         that fell behind used to drop the streams and decode the whole utterance again after the release).
-        The wake phrase and 네 / 아니요 stream their one stage."""
+        The wake phrase streams its one stage."""
         if self._live is None:
             self._preroll = (self._preroll + [pcm])[-(SPEECH_MARGIN + 1):]
             floor = self._floor.value
@@ -114,7 +115,7 @@ class VoteRunner:
             key = self._active_key()
             book = self._books[key]
             live = self._streams.get(key)
-            stages = self.stages[: 1 if key != "command" else self.streamed]
+            stages = self.stages[: 1 if key == "wake" else self.streamed]
             speeds = tuple(f for stage in stages for f in stage)
             if live is None or live.book is not book or live.speeds != speeds:
                 assert self._engine is not None
@@ -149,6 +150,8 @@ class VoteRunner:
                 return live.finish(speeds)
             return decode(speeds)
 
-        if key in ("confirm", "wake"):
+        if key == "confirm":
+            return answer_vote(book, heard.candidates, self.stages, run, AGREE_NEED[key])
+        if key == "wake":
             return agree_strictly(book, heard.candidates, self.stages[0], run, AGREE_NEED[key])
         return vote_in_stages(book, heard.candidates, self.stages, run)

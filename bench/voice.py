@@ -186,7 +186,8 @@ def main() -> None:
     ap.add_argument("--catalog", type=Path, default=None, help="other templates (tuning part only)")
     ap.add_argument("--decoy-weight", type=float, default=None, help="audio.intents.DECOY_WEIGHT (tuning part only)")
     ap.add_argument("--need", nargs="*", default=[], metavar="KEY=N",
-                    help="perturbed decodes that must agree, e.g. wake=2 confirm=2 (tuning part only)")
+                    help="wake=N: perturbed decodes of 4 that must agree with the normal one; confirm=N: decodes of 9 "
+                         "that must hear the answer (tuning part only)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
     ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
