@@ -35,6 +35,7 @@ from engines.watson_holmes.actions import (
     WatsonRead,
 )
 from engines.watson_holmes.content import Case, Text
+from engines.watson_holmes.views import LocationRow, WhView
 from kiosk import gc_policy
 from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
@@ -125,12 +126,16 @@ class WatsonHolmesHost(ResultParts, GameHost):
         """The running table (read it; act through `send`/`ctx.dispatch`)."""
         return self.ctx.table
 
+    def seen(self, seat: int | None = None) -> WhView:
+        """The game's typed part of `seat`'s view (None: the table's)."""
+        return self.running.observe(seat).part(WhView)
+
     def case(self) -> Case:
-        case_id = self.running.view(None)["case"]["id"]
+        case_id = self.seen().case.id
         return next(c for c in self.all_cases() if c.id == case_id)  # a resumed example case too
 
     def name(self, seat: int) -> str:
-        return str(self.running.view(None)["players"][seat]["name"])
+        return self.seen().players[seat].name
 
     def place(self, location: str) -> str:
         if location == "cab":
@@ -179,7 +184,7 @@ class WatsonHolmesHost(ResultParts, GameHost):
     def choose_again(self, config: dict[str, Any]) -> None:
         """Every case of the library was played here tonight: the finished game archived (the phones stay for the
         next deal), the set-up form with the same players, the played cases marked; they choose."""
-        names = [str(p["name"]) for p in self.running.view(None)["players"]]
+        names = [p.name for p in self.seen().players]
         narration = getattr(self.ctx.app, "narration", None)
         if narration is not None:
             narration.hush()  # the solution's reading ends with its game (its captions took the form's room)
@@ -202,8 +207,8 @@ class WatsonHolmesHost(ResultParts, GameHost):
         self.table = None
         if self.fresh:
             self.fresh = False
-            view = running.view(None)
-            self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(view["start_player"]),
+            start = running.observe(None).part(WhView).start_player
+            self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(start),
                                      self.show_table)
             self.add_widget(self.opening)
             self.pieces.add(self._new_table)  # made off screen while the opening plays, a part per frame
@@ -262,7 +267,7 @@ class WatsonHolmesHost(ResultParts, GameHost):
     def _draw_part(self, part: str) -> None:
         if self.table is not None and self.ctx.playing:
             self.drawn.add(part)
-            getattr(self, part)(self.running.view(None))
+            getattr(self, part)(self.seen())
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
@@ -270,16 +275,16 @@ class WatsonHolmesHost(ResultParts, GameHost):
             return  # no table yet, or still being made while the opening plays (drawn when shown)
         if step is not None:
             self._announce(step)
-        view = self.running.view(None)
-        if view["phase"] != "visit" or (self.sel and view["turn"] is not None and self._stale(view)):
+        view = self.seen()
+        if view.phase != "visit" or (self.sel and view.turn is not None and self._stale(view.turn)):
             self.sel, self.bid, self.withdraw, self.watson_after = "", 0, False, False
         self._status(view)
         for part in ("_board", "_players", "_actions"):
             if part in self.drawn:
                 getattr(self, part)(view)
 
-    def _stale(self, view: dict[str, Any]) -> bool:
-        return not any(isinstance(a, Visit) and a.location == self.sel for a in self.running.legal(view["turn"])) \
+    def _stale(self, turn: int) -> bool:
+        return not any(isinstance(a, Visit) and a.location == self.sel for a in self.running.legal(turn)) \
             and self.sel not in ("cab", "221b")
 
     def _announce(self, step: Step[Any]) -> None:
@@ -324,21 +329,21 @@ class WatsonHolmesHost(ResultParts, GameHost):
         for text in toasts:
             self.ctx.toast(text)
 
-    def _status(self, view: dict[str, Any]) -> None:
+    def _status(self, view: WhView) -> None:
         ids = self.table.ids  # type: ignore[union-attr]
-        parts = [self.tr("status.round", n=view["round"]), self.tr(f"phase.{view['phase']}")]
-        if view["phase"] == "visit" and view["turn"] is not None:
-            parts.append(self.tr("status.turn", name=self.name(view["turn"])))
+        parts = [self.tr("status.round", n=view.round), self.tr(f"phase.{view.phase}")]
+        if view.phase == "visit" and view.turn is not None:
+            parts.append(self.tr("status.turn", name=self.name(view.turn)))
         ids.status.text = " · ".join(parts)
-        if view["phase"] == "over":
+        if view.phase == "over":
             watson = ""
-        elif view["expert"]:
+        elif view.expert:
             watson = self.tr("status.watson_none")
-        elif view["watson"] is not None:
-            watson = self.tr("status.watson_taken", name=self.name(view["watson"]))
+        elif view.watson is not None:
+            watson = self.tr("status.watson_taken", name=self.name(view.watson))
         else:
             watson = self.tr("status.watson_free")
-        holmes = self.tr("status.holmes_up" if view["holmes_up"] else "status.holmes_down")
+        holmes = self.tr("status.holmes_up" if view.holmes_up else "status.holmes_down")
         ids.cards.text = " · ".join(x for x in (watson, holmes) if x)
 
     @staticmethod
@@ -347,68 +352,68 @@ class WatsonHolmesHost(ResultParts, GameHost):
         return [list(r) for r in case.layout] or [
             [loc.number for loc in case.locations[i:i + 5]] for i in range(0, len(case.locations), 5)]
 
-    def _board(self, view: dict[str, Any]) -> None:
+    def _board(self, view: WhView) -> None:
         """The locations' rows and the stops (cab, 221B); only the first `rows_drawn` rows' tiles while a new table
         is still being made."""
         with Fill(self.keep, self.table.ids.board, "wh_board") as box:  # type: ignore[union-attr]  # kept widgets
-            if view["phase"] == "over":
+            if view.phase == "over":
                 self._solution(box, view)
                 return
             case = self.case()
-            by_number = {loc["number"]: loc for loc in view["locations"]}
+            by_number = {loc.number: loc for loc in view.locations}
             rows = self._rows(case)
             for i, row in enumerate(rows):
                 with box.box_of(BoxLayout, f"row{i}", spacing=dp(6)) as line:
                     for number in row if i < self.rows_drawn else ():
                         self._tile(line, case, by_number[number])
             with box.box_of(BoxLayout, "stops", spacing=dp(6)) as line:
-                for key, seats in (("cab", view["cab"]), ("221b", [b["seat"] for b in view["baker"]])):
+                for key, seats in (("cab", view.cab), ("221b", tuple(b.seat for b in view.baker))):
                     if len(rows) >= self.rows_drawn:
                         break
                     names = ", ".join(self.name(s) for s in seats)
                     text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
                     if names:
                         text += "\n" + self.tr("loc.here", names=names)
-                    line.add(WhTile, "", lambda k=key: self.choose(k), text=text, test_id=f"wh_loc_{key}",
+                    line.add(WhTile, "", partial(self.choose, key), text=text, test_id=f"wh_loc_{key}",
                              selected=self.sel == key, signs=["cab" if key == "cab" else "baker"])
 
-    def _tile(self, line: Fill, case: Case, loc: dict[str, Any]) -> WhTile:
-        card = case.location(loc["number"])
-        marks = [self.tr(k) for k, on in (("loc.police", loc["police"]), ("loc.locked", card.locked),
+    def _tile(self, line: Fill, case: Case, loc: LocationRow) -> WhTile:
+        card = case.location(loc.number)
+        marks = [self.tr(k) for k, on in (("loc.police", loc.police), ("loc.locked", card.locked),
                                           ("loc.no_police", card.no_police), ("loc.no_watson", card.no_watson))
                  if on]
         lines = [f"{card.number}. {self.pick(card.name)}", " · ".join(marks)]
-        if loc["occupant"] is not None:
-            who = self.name(loc["occupant"])
-            lines.append(self.tr("loc.occupant", name=who, n=loc["bid"]) if loc["bid"]
+        if loc.occupant is not None:
+            who = self.name(loc.occupant)
+            lines.append(self.tr("loc.occupant", name=who, n=loc.bid) if loc.bid
                          else self.tr("loc.walker", name=who))
-        signs = [k for k, on in (("police", loc["police"]), ("locked", card.locked), ("no_police", card.no_police),
+        signs = [k for k, on in (("police", loc.police), ("locked", card.locked), ("no_police", card.no_police),
                                  ("no_watson", card.no_watson)) if on]
-        return line.add(WhTile, "", lambda k=str(card.number): self.choose(k), text="\n".join(x for x in lines if x),
+        return line.add(WhTile, "", partial(self.choose, str(card.number)), text="\n".join(x for x in lines if x),
                         test_id=f"wh_loc_{card.number}", selected=self.sel == str(card.number), signs=signs)
 
-    def _players(self, view: dict[str, Any]) -> None:
+    def _players(self, view: WhView) -> None:
         with Fill(self.keep, self.table.ids.players, "wh_players") as box:  # type: ignore[union-attr]
             self._player_rows(box, view)
 
-    def _player_rows(self, box: Fill, view: dict[str, Any]) -> None:
-        movers = {p["seat"] for p in view["common"]["prompts"]}  # whom the game waits for (the engine says)
-        tall = len(view["players"]) <= 5
-        for p in view["players"]:
-            seat = p["seat"]
+    def _player_rows(self, box: Fill, view: WhView) -> None:
+        movers = {p.seat for p in self.running.observe(None).prompts}  # whom the game waits for (the engine says)
+        tall = len(view.players) <= 5
+        for p in view.players:
+            seat = p.seat
             status = ""
-            if p["status"] == "failed":
-                status = " · " + self.tr("player.failed", n=p["right_count"])
-            elif p["status"] == "solved":
+            if p.status == "failed":
+                status = " · " + self.tr("player.failed", n=p.right_count)
+            elif p.status == "solved":
                 status = " · " + self.tr("player.solved")
-            start = " · " + self.tr("player.start") if seat == view["start_player"] else ""
-            head = f"{p['name']}{start}{status}"
-            line = self.tr("player.line", n=p["carriages"], p=p["police"], w=p["withdraw"], l=p["lockpick"])
-            off = (view["phase"] in ("over", "judge") or view["pending_check"] is not None
-                   or (p["status"] != "active" and seat not in movers))
+            start = " · " + self.tr("player.start") if seat == view.start_player else ""
+            head = f"{p.name}{start}{status}"
+            line = self.tr("player.line", n=p.carriages, p=p.police, w=p.withdraw, l=p.lockpick)
+            off = (view.phase in ("over", "judge") or view.pending_check is not None
+                   or (p.status != "active" and seat not in movers))
             shown = (head, line, tall, off, self.tr("player.acts"))
             box.built(f"wh_player_{seat}", shown, partial(self._player_row, seat, *shown))
-        if len(view["players"]) < 7:
+        if len(view.players) < 7:
             box.add(BoxLayout)
 
     def _player_row(self, seat: int, head: str, line: str, tall: bool, off: bool, acts_text: str) -> Panel:
@@ -426,29 +431,29 @@ class WatsonHolmesHost(ResultParts, GameHost):
         return row
 
     # ------------------------------------------------------------ the action bar
-    def _actions(self, view: dict[str, Any]) -> None:
+    def _actions(self, view: WhView) -> None:
         with Fill(self.keep, self.table.ids.actions, "wh_actions") as bar:  # type: ignore[union-attr]
             self._action_bar(bar, view)
 
-    def _action_bar(self, bar: Fill, view: dict[str, Any]) -> None:
+    def _action_bar(self, bar: Fill, view: WhView) -> None:
         prompt = self.table.ids.prompt  # type: ignore[union-attr]
-        phase = view["phase"]
+        phase = view.phase
         prompt.text = self.reading_text
-        if phase == "visit":
-            self._visit_bar(bar, prompt, view)
-        elif phase == "watson":
-            prompt.text = self.tr("watson.title", name=self.name(view["watson"]))
-            for a in self.running.legal(view["watson"]):
+        if phase == "visit" and view.turn is not None:
+            self._visit_bar(bar, prompt, view, view.turn)
+        elif phase == "watson" and view.watson is not None:
+            prompt.text = self.tr("watson.title", name=self.name(view.watson))
+            for a in self.running.legal(view.watson):
                 if isinstance(a, WatsonRead):
                     self._button(bar, self.tr("watson.read", name=self.name(a.target)), f"wh_watson_{a.target}", a)
                 elif isinstance(a, WatsonPass):
                     self._button(bar, self.tr("watson.pass"), "wh_watson_pass", a)
-        elif phase == "investigate" and view["pending"]:
-            seat = view["pending"][0]
+        elif phase == "investigate" and view.pending:
+            seat = view.pending[0]
             bar.add(TButton, "", lambda: self.private.read(seat), text=self.tr("read.next", name=self.name(seat)),
                     kind="primary", test_id=f"wh_read_{seat}")
-        elif phase == "solve" and view["pending"]:
-            seat = view["pending"][0]
+        elif phase == "solve" and view.pending:
+            seat = view.pending[0]
             bar.add(TButton, "", lambda: self.private.answers(seat), text=self.tr("solve.next", name=self.name(seat)),
                     kind="primary", test_id=f"wh_answer_{seat}")
         elif phase == "judge":
@@ -456,12 +461,12 @@ class WatsonHolmesHost(ResultParts, GameHost):
             if verdicts:
                 player = verdicts[0].player
                 prompt.text = self.tr("judge.title", name=self.name(player))
-                for n in range(view["case"]["questions"] + 1):
+                for n in range(view.case.questions + 1):
                     self._button(bar, self.tr("judge.right", n=n), f"wh_judge_{n}", Verdict(TABLE, player, n))
         elif phase == "over":
             bar.add(TButton, "", lambda: self.ctx.confirm(self.tr("end.confirm"), self.ctx.end_game),
                     text=self.tr("end.close"), kind="primary", test_id="wh_end")
-        if view["pending_check"] is not None:
+        if view.pending_check is not None:
             bar.items.clear()
             prompt.text = self.tr("check.title")
             self._button(bar, self.tr("check.right"), "wh_check_right", CheckReply(TABLE, True))
@@ -473,10 +478,9 @@ class WatsonHolmesHost(ResultParts, GameHost):
     def _button(self, bar: Fill, text: str, test_id: str, action: Action, kind: str = "normal") -> None:
         bar.add(TButton, "", lambda: self.send(action), text=text, test_id=test_id, kind=kind, font_size=SMALL)
 
-    def _visit_bar(self, bar: Fill, prompt: Label, view: dict[str, Any]) -> None:
-        seat = view["turn"]
+    def _visit_bar(self, bar: Fill, prompt: Label, view: WhView, seat: int) -> None:
         legal = self.running.legal(seat)
-        if view["must_solve"]:
+        if view.must_solve:
             prompt.text = self.tr("status.must_solve", name=self.name(seat))
         elif self.sel:
             prompt.text = self.tr("visit.selected", place=self.place(self.sel), n=self.bid)
@@ -493,22 +497,22 @@ class WatsonHolmesHost(ResultParts, GameHost):
         if any(isinstance(a, Visit) and a.location == self.sel and a.withdraw for a in legal):
             bar.add(TButton, "", lambda: self._toggle("withdraw"), text=self.tr("visit.withdraw"), test_id="wh_withdraw",
                     selected=self.withdraw)
-        if not view["expert"] and view["watson"] is None:
+        if not view.expert and view.watson is None:
             bar.add(TButton, "", lambda: self._toggle("watson_after"), text=self.tr("visit.watson"),
                     test_id="wh_watson_after", selected=self.watson_after)
         bar.add(TButton, "", lambda: self.visit(seat), text=self.tr("visit.go"), kind="primary", test_id="wh_visit")
 
     # ------------------------------------------------------------ visit choices
     def choose(self, location: str) -> None:
-        view = self.running.view(None)
-        if view["phase"] != "visit" or view["turn"] is None:
+        view = self.seen()
+        if view.phase != "visit" or view.turn is None:
             return
         self.sel, self.withdraw, self.watson_after = location, False, False
-        options = [a for a in self.running.legal(view["turn"]) if isinstance(a, Visit) and a.location == location]
+        options = [a for a in self.running.legal(view.turn) if isinstance(a, Visit) and a.location == location]
         self.bid = min((a.carriages for a in options), default=0)
-        occupant = next((loc for loc in view["locations"] if str(loc["number"]) == location), None)
-        if occupant is not None and occupant["occupant"] is not None:
-            self.bid = max(self.bid, occupant["bid"] + 1)
+        occupant = view.location(location)
+        if occupant is not None and occupant.occupant is not None:
+            self.bid = max(self.bid, occupant.bid + 1)
         self.refresh(None)
 
     def _bid(self, delta: int) -> None:

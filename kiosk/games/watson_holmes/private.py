@@ -1,6 +1,6 @@
 """What only one player may see or enter, through `ctx.private` (pass-the-tablet, later their phone):
 reading their card, writing their 221B answers, a failed player's answers they paid to consult, an answer
-to check. Each widget is built from `running.view(seat)` only; the menu of a player's "any time"
+to check. Each widget is built from the seat's own typed part (`host.seen(seat).me`) only; the menu of a player's "any time"
 actions (character card, Holmes) lists the engine's legal actions for that seat."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engines.watson_holmes.actions import (
     RotateCharacter,
     SubmitAnswers,
 )
-from engines.watson_holmes.content import Text
+from engines.watson_holmes.views import Me
 from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
@@ -53,18 +53,25 @@ class PrivateFlows:
     def tr(self, key: str, **params: Any) -> str:
         return self.host.tr(key, **params)
 
+    def me(self, seat: int) -> Me:
+        """The seat's own part of its view: its card, notes and answers (its secrets)."""
+        me = self.host.seen(seat).me
+        assert me is not None  # a seat's view always holds it
+        return me
+
     # ------------------------------------------------------------ reading a card
     def read(self, seat: int) -> None:
         def content(done: Callable[[], None]) -> Widget:
-            me = self.host.running.view(seat)["me"]
-            number = me["reading"]
+            me = self.me(seat)
+            number = me.reading
+            assert number is not None  # offered to a seat reading a card only
             box = BoxLayout(orientation="vertical", spacing=dp(12))
             card = self.host.case().location(number)
-            note = next((n for n in me["notes"] if n["number"] == number), None)
+            note = me.note(number)
             place = self.host.pick(card.name)
-            if note is not None and note.get("clue"):
+            if note is not None and note.clue is not None:
                 box.add_widget(text_label(self.tr("read.title", n=number, place=place), LEAD, ACCENT, True))
-                box.add_widget(text_label(self.host.pick(Text(**note["clue"])), BODY))
+                box.add_widget(text_label(self.host.pick(note.clue), BODY))
                 gains = None
             else:
                 box.add_widget(text_label(self.tr("read.physical", n=number, place=place), LEAD, ACCENT, True))
@@ -153,8 +160,8 @@ class PrivateFlows:
         from public facts only (a claim, e.g. the character's ability, opens the seat's private screen where its
         own legal actions decide). Never the seat's legal actions: the menu is on the shared screen, and whether
         its card's ability was offered told the table the card's cost."""
-        view = self.host.running.view(None)
-        return [o["action"] for o in view["common"]["table"] if o["seat"] == seat and o["action"] in ANYTIME_NAMES]
+        offers = self.host.running.observe(None).table
+        return [o.action for o in offers if o.seat == seat and o.action in ANYTIME_NAMES]
 
     def actions_menu(self, seat: int) -> None:
         offered = self.offers(seat)
@@ -195,11 +202,11 @@ class PrivateFlows:
         """The card's ability, on the seat's private screen: offered there when the seat's own legal actions
         have it (the card's cost is its secret), else why not."""
         def content(done: Callable[[], None]) -> Widget:
-            card = self.host.running.view(seat)["me"]["character_card"]
+            card = self.me(seat).character_card
             box = BoxLayout(orientation="vertical", spacing=dp(10))
             if card is not None:
-                box.add_widget(text_label(self.host.pick(Text(**card["name"])), LEAD, ACCENT, True))
-                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), BODY))
+                box.add_widget(text_label(self.host.pick(card.name), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.host.pick(card.summary), BODY))
             box.add_widget(Widget())
             if RevealCharacter(seat) in self.host.running.legal(seat):
                 b = TButton(text=self.tr("acts.reveal_go"), kind="primary", test_id="wh_card_reveal",
@@ -239,9 +246,7 @@ class PrivateFlows:
     def _answers_of(self, box: BoxLayout, seat: int, failed: int, done: Callable[[], None]) -> None:
         """The consulted answers, on the private screen they were asked for."""
         box.clear_widgets()
-        me = self.host.running.view(seat)["me"]
-        answers: list[str] = next(
-            (c["answers"]["list"] for c in me["consulted"] if c["answers"]["seat"] == failed), [])
+        answers = self.me(seat).consulted_answers(failed)
         box.add_widget(text_label(self.tr("acts.answers_of", name=self.host.name(failed)), LEAD, ACCENT, True))
         for i, answer in enumerate(answers, 1):
             box.add_widget(text_label(f"{i}. {answer}", BODY))
@@ -254,13 +259,13 @@ class PrivateFlows:
     def my_card(self, seat: int) -> None:
         """The player's own character card (secret until used, WH-40)."""
         def content(_done: Callable[[], None]) -> Widget:
-            card = self.host.running.view(seat)["me"]["character_card"]
+            card = self.me(seat).character_card
             box = BoxLayout(orientation="vertical", spacing=dp(8))
             if card is None:
                 box.add_widget(text_label(self.tr("acts.no_card"), LEAD, ACCENT, True))
             else:
-                box.add_widget(text_label(self.host.pick(Text(**card["name"])), LEAD, ACCENT, True))
-                box.add_widget(text_label(self.host.pick(Text(**card["summary"])), BODY))
+                box.add_widget(text_label(self.host.pick(card.name), LEAD, ACCENT, True))
+                box.add_widget(text_label(self.host.pick(card.summary), BODY))
             box.add_widget(Widget())
             return box
 
@@ -269,15 +274,14 @@ class PrivateFlows:
     def my_notes(self, seat: int) -> None:
         """The clues this player has read so far (their private notes, WH-69)."""
         def content(_done: Callable[[], None]) -> Widget:
-            notes = self.host.running.view(seat)["me"]["notes"]
+            notes = self.me(seat).notes
             box = BoxLayout(orientation="vertical", spacing=dp(6))
             box.add_widget(text_label(self.tr("acts.notes_title"), LEAD, ACCENT, True))
             lines = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
             lines.bind(minimum_height=lines.setter("height"))
             for note in notes:
-                clue = self.host.pick(Text(**note["clue"])) if note.get("clue") else self.tr("acts.paper")
-                lines.add_widget(text_label(f"{note['number']}. {self.host.pick(Text(**note['name']))}: {clue}",
-                                            SMALL))
+                clue = self.host.pick(note.clue) if note.clue is not None else self.tr("acts.paper")
+                lines.add_widget(text_label(f"{note.number}. {self.host.pick(note.name)}: {clue}", SMALL))
             scroll = ScrollView(do_scroll_x=False)
             scroll.add_widget(lines)
             box.add_widget(scroll)

@@ -10,6 +10,7 @@ from kivy.uix.modalview import ModalView
 
 from engines.core import Action, Step
 from engines.watson_holmes.content import Case, Text
+from engines.watson_holmes.views import WhView
 from kiosk.hosting import HostContext
 from table.table import Table
 
@@ -25,6 +26,8 @@ class WhScreen(Protocol):
     def pick(self, text: Text | None) -> str: ...
 
     def cases(self) -> list[Case]: ...
+
+    def seen(self, seat: int | None = None) -> WhView: ...
 
     def case(self) -> Case: ...
 

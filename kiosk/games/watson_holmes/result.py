@@ -14,6 +14,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from engines.watson_holmes.content import Case, Text
+from engines.watson_holmes.views import WhView
 from kiosk.games.watson_holmes.setup import label
 from kiosk.hosting import HostContext
 from kiosk.widgets.keep import Fill
@@ -87,25 +88,25 @@ class ResultParts:
         except Exception:  # the narrator reports its own failures
             pass
 
-    def _solution(self, box: Fill, view: dict[str, Any]) -> None:
-        shown = (tuple(view["winners"]), repr(view.get("solution", {})), self.ctx.lang)
+    def _solution(self, box: Fill, view: WhView) -> None:
+        shown = (view.winners, repr(view.solution), self.ctx.lang)
         box.built("solution", shown, partial(self._solution_panel, view))
 
-    def _solution_panel(self, view: dict[str, Any]) -> Panel:
-        sol = view.get("solution", {})
+    def _solution_panel(self, view: WhView) -> Panel:
+        sol = view.solution
         panel = Panel(orientation="vertical", bg=PANEL)
         panel.keep_clear = True  # read aloud and on screen: a toast never covers it (kiosk.widgets.marks)
         panel.test_id = "wh_solution"
-        winners = [self.name(s) for s in view["winners"]]
+        winners = [self.name(s) for s in view.winners]
         panel.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=", ".join(winners)) if winners
                                       else self.tr("end.nobody"), compact=True))
         texts = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
         texts.bind(minimum_height=texts.setter("height"))
-        for key, title in (("solution", "end.solution"), ("reasoning", "end.reasoning")):
-            text = sol.get(key)
-            if text:
-                texts.add_widget(label(self.tr(title), BODY, height=36, bold=True))
-                body = Label(text=self.pick(Text(**text)), font_size=BODY, halign="left", valign="top")
+        shown_texts = () if sol is None else (("solution", sol.solution), ("reasoning", sol.reasoning))
+        for key, text in shown_texts:
+            if text is not None:
+                texts.add_widget(label(self.tr(f"end.{key}"), BODY, height=36, bold=True))
+                body = Label(text=self.pick(text), font_size=BODY, halign="left", valign="top")
                 body.test_id = f"wh_{key}_text"
                 body.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
                           texture_size=lambda w, s: setattr(w, "height", s[1]))
