@@ -66,7 +66,8 @@ def test_engines_type_check_under_mypy_strict() -> None:
 # Kiosk folders whose screens read their game's typed view part (#36 item 3): each passes mypy --strict (Kivy's
 # names are Any: pyproject.toml). A game's folder joins the list when its engine's view part is a GamePart; other
 # kiosk modules join as they pass (what they import is checked with them).
-TYPED_KIOSK = ("kiosk/games/mr_jack_ny", "kiosk/games/clue", "kiosk/games/watson_holmes", "kiosk/generic_host.py", "kiosk/screens/staff_recording.py")
+TYPED_KIOSK = ("kiosk/games/mr_jack_ny", "kiosk/games/clue", "kiosk/games/spyfall", "kiosk/games/watson_holmes",
+               "kiosk/generic_host.py", "kiosk/screens/staff_recording.py")
 
 
 @pytest.mark.slow

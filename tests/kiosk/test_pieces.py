@@ -96,9 +96,10 @@ def test_spyfall_setup_makes_the_seats_in_play_first_and_the_rest_after(driver: 
 def test_spyfall_location_list_shows_a_screenful_first_and_a_search_starts_again(driver: Any) -> None:
     """The location list (30-40 rows, in the frame that starts a game) makes the rows that fit on screen at once,
     the rest a few per frame; a search made meanwhile drops what was still to come."""
+    from engines.spyfall.views import Place
     from kiosk.games.spyfall.panels import FIRST, LocationList
 
-    locations = [{"id": f"l{i}", "ko": f"장소 {i}", "en": f"Place {i}"} for i in range(30)]
+    locations = [Place(f"l{i}", f"장소 {i}", f"Place {i}", ()) for i in range(30)]
     picked: list[str] = []
     lst = LocationList(locations, "ko", lambda key, **_: key, on_pick=picked.append)
     assert len(lst.shown()) == FIRST

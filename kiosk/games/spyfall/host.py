@@ -7,6 +7,7 @@ is entered, so its button is greyed with the reason, never refused after the tap
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step, field_specs
 from engines.spyfall import actions as A
+from engines.spyfall.views import RoundView, SpyView
 from kiosk.games.spyfall.panels import (
     CountRow,
     HarleyIcon,
@@ -76,16 +78,22 @@ class SpyfallHost(SpyPrivate, GameHost):
         """The running table (read it; act through `send`/`ctx.dispatch`)."""
         return self.ctx.table
 
-    def view(self) -> dict[str, Any]:
-        return dict(self.running.view(None))
+    def view(self) -> SpyView:
+        """The game's part of the table's view, typed."""
+        return self.running.observe(None).part(SpyView)
 
     @staticmethod
-    def offered(view: dict[str, Any], action: str) -> set[int]:
+    def now(view: SpyView) -> RoundView:
+        """The round under way (a game on the table always has one)."""
+        assert view.round is not None
+        return view.round
+
+    def offered(self, action: str) -> set[int]:
         """Seats the table may be offered `action` for now (the view's public offers)."""
-        return {o["seat"] for o in view["common"]["table"] if o["action"] == action}
+        return {o.seat for o in self.running.observe(None).table if o.action == action}
 
     def names(self) -> list[str]:
-        return [p["name"] for p in self.running.view(None)["common"]["players"]]
+        return [p.name for p in self.running.observe(None).players]
 
     def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
              danger: bool = False) -> Step[Any] | None:
@@ -94,9 +102,9 @@ class SpyfallHost(SpyPrivate, GameHost):
         return self.ctx.dispatch(action, question, then, danger)
 
     def place_name(self, loc_id: str) -> str:
-        for loc in self.view()["locations"]:
-            if loc["id"] == loc_id:
-                return str(loc["en"] if self.ctx.lang == "en" else loc["ko"])
+        for loc in self.view().locations:
+            if loc.id == loc_id:
+                return loc.en if self.ctx.lang == "en" else loc.ko
         return loc_id
 
     # ------------------------------------------------------------ set-up and session
@@ -141,31 +149,31 @@ class SpyfallHost(SpyPrivate, GameHost):
     def show_scores(self) -> None:
         """The running totals, on demand (touch, or the voice intent "점수 보여줘")."""
         view = self.view()
-        parts = [f"{n} {t}" for n, t in zip(self.names(), view["totals"], strict=True)]
-        self.ctx.toast(self.tr("score.toast", n=len(view["history"]), scores=" · ".join(parts)))
+        parts = [f"{n} {t}" for n, t in zip(self.names(), view.totals, strict=True)]
+        self.ctx.toast(self.tr("score.toast", n=len(view.history), scores=" · ".join(parts)))
 
     # ------------------------------------------------------------ drawing
     def refresh(self, step: Step[Any] | None) -> None:
         if not self.ctx.playing or self.table is None:
             return
         view = self.view()
-        r = view["round"]
+        r = self.now(view)
         self._toasts(step, r)
         ids = self.table.ids
         names = self.names()
-        ids.round_label.text = self.tr("status.round", n=r["number"], total=view["settings"]["rounds"])
-        ids.dealer_label.text = self.tr("status.dealer", name=names[r["dealer"]]) if r["dealer"] >= 0 else ""
-        ids.phase_label.text = self.tr(f"phase.{r['phase']}")
-        key = (r["number"], r["phase"], len(r["accusations"]), len(r["multiverse_callers"]))
+        ids.round_label.text = self.tr("status.round", n=r.number, total=view.settings.rounds)
+        ids.dealer_label.text = self.tr("status.dealer", name=names[r.dealer]) if r.dealer >= 0 else ""
+        ids.phase_label.text = self.tr(f"phase.{r.phase}")
+        key = (r.number, r.phase, len(r.accusations), len(r.multiverse_callers))
         if key != self.phase_key:  # a new vote or phase: forget what was being entered
             self.phase_key = key
             self.yes, self.counts, self.pick = set(), {}, {}
         self._side(view)
-        phase = "over" if view["over"] else r["phase"]
+        phase = "over" if view.over else r.phase
         with Fill(self.keep, ids.main, f"spy_{phase}_{self.pick.get('purpose', '')}") as main:  # kept widgets
             getattr(self, f"_main_{phase}")(view, main)
 
-    def _toasts(self, step: Step[Any] | None, r: dict[str, Any]) -> None:
+    def _toasts(self, step: Step[Any] | None, r: RoundView) -> None:
         if step is None:
             return
         for event in step.events:
@@ -173,18 +181,18 @@ class SpyfallHost(SpyPrivate, GameHost):
                 continue
             if event.kind == "time_up":
                 self.cue(0)
-            if event.kind == "vote_result" and not event.data["passed"] and r["phase"] == "play":
+            if event.kind == "vote_result" and not event.data["passed"] and r.phase == "play":
                 self.ctx.toast(self.tr("event.mv_failed" if event.data["vote"] == "multiverse" else
                                        "event.vote_failed"))
             elif event.kind == "ability_used":
-                ability = next((f for f in r.get("flipped", []) if f["seat"] == event.data["seat"]), None)
-                label = (ability["en"] if self.ctx.lang == "en" else ability["ko"]) if ability else ""
+                ability = next((f for f in r.flipped or () if f.seat == event.data["seat"]), None)
+                label = (ability.en if self.ctx.lang == "en" else ability.ko) if ability else ""
                 self.ctx.toast(self.tr("event.ability", name=self.names()[event.data["seat"]], ability=label))
 
-    def _side(self, view: dict[str, Any]) -> None:
+    def _side(self, view: SpyView) -> None:
         assert self.table is not None and self.clock is not None
-        r = view["round"]
-        phase = "over" if view["over"] else r["phase"]
+        r = self.now(view)
+        phase = "over" if view.over else r.phase
         key = ("clock" if phase in CLOCK_PHASES + TALK_PHASES else "") + ("+list" if phase in LIST_PHASES else "")
         if key.endswith("+list") and not self.list_now:
             # a new table: its list (the search field, a screenful of rows: ~15 ms of UI-thread CPU here) in the
@@ -198,22 +206,22 @@ class SpyfallHost(SpyPrivate, GameHost):
             if "clock" in key:
                 side.add_widget(self.clock)
             if key.endswith("+list"):
-                shown = (self.ctx.lang, tuple(loc["id"] for loc in view["locations"]))  # kept: 30+ rows to draw
+                shown = (self.ctx.lang, tuple(loc.id for loc in view.locations))  # kept: 30+ rows to draw
                 side.add_widget(self.keep.built("spy_locations", shown, lambda: LocationList(
-                    view["locations"], self.ctx.lang, self.ctx.tr)))
+                    view.locations, self.ctx.lang, self.ctx.tr)))
             else:
                 side.add_widget(Widget())
             if key.endswith("+later"):
                 self.pieces.add(self._list_now)
             self.side_key = key
         which = "talk" if phase in TALK_PHASES else "round"
-        if (r["number"], which) != self.clock_key:  # a new clock: its 1:00 warning may sound again
-            self.clock_key = (r["number"], which)
+        if (r.number, which) != self.clock_key:  # a new clock: its 1:00 warning may sound again
+            self.clock_key = (r.number, which)
             self.clock.new_clock()
-        if phase in TALK_PHASES and r["talk"]:
-            self.clock.show(r["talk"])
+        if phase in TALK_PHASES and r.talk:
+            self.clock.show(asdict(r.talk))
         elif phase in CLOCK_PHASES:
-            self.clock.show(r["clock"])
+            self.clock.show(asdict(r.clock))
 
     def _list_now(self) -> None:
         self.list_now = True
@@ -221,25 +229,25 @@ class SpyfallHost(SpyPrivate, GameHost):
             self._side(self.view())
 
     # ------------------------------------------------------------ phases
-    def _main_choose_dealer(self, view: dict[str, Any], main: Any) -> None:
+    def _main_choose_dealer(self, view: SpyView, main: Any) -> None:
         title(main, self.tr("dealer.ask"), LEAD)
         player_grid(main, self.names(), lambda s: self.send(A.ChooseDealer(TABLE, s)), "spy_dealer")
         with box_in(main, BoxLayout, "icon", size_hint_y=None, height=dp(80), spacing=dp(16)) as icon_row:
             icon_row.add(HarleyIcon, test_id="spy_harley_icon")  # SPY-06: with or without the Harley module, and
-            note(icon_row, self.tr("dealer.icon" if view["settings"]["harley"] else "dealer.icon_basic"), BODY)  # says so
-        mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if view["settings"][m]]
+            note(icon_row, self.tr("dealer.icon" if view.settings.harley else "dealer.icon_basic"), BODY)  # says so
+        mods = [self.tr(f"module.{m}") for m in self.ctx.game.info.modules if getattr(view.settings, m)]
         note(main, self.tr("dealer.modules", names=", ".join(mods)) if mods else self.tr("dealer.no_modules"), BODY)
         main.add(Widget)
 
-    def _main_deal(self, view: dict[str, Any], main: Any) -> None:  # chance steps run at once; never shown long
+    def _main_deal(self, view: SpyView, main: Any) -> None:  # chance steps run at once; never shown long
         title(main, self.tr("phase.deal"))
 
-    def _main_ready(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
+    def _main_ready(self, view: SpyView, main: Any) -> None:
+        r = self.now(view)
         names = self.names()
-        dealer = names[r["dealer"]]
-        if view["settings"]["deal"] == "physical":
-            title(main, self.tr("ready.physical", name=dealer, bag=r["bag"], n=len(names)), LEAD)
+        dealer = names[r.dealer]
+        if view.settings.deal == "physical":
+            title(main, self.tr("ready.physical", name=dealer, bag=r.bag, n=len(names)), LEAD)
         else:
             title(main, self.tr("ready.digital", name=dealer), LEAD)
             button(main, self.tr("ready.pass"), "spy_pass_cards", lambda: self.show_cards(0), kind="primary",
@@ -256,45 +264,45 @@ class SpyfallHost(SpyPrivate, GameHost):
     def holds_back(self, action: Any) -> str:
         """The clock starts once every player has seen their card (digital deal); the button and voice ask here."""
         if isinstance(action, A.StartClock) and self.ctx.playing:
-            view = self.running.view(None)
-            if view["settings"]["deal"] != "physical" and not self._all_seen(view):
+            view = self.view()
+            if view.settings.deal != "physical" and not self._all_seen(view):
                 return self.tr("ready.why_start")
         return ""
 
-    def _all_seen(self, view: dict[str, Any]) -> bool:
-        if self.card_seen[0] != len(view["history"]):  # a new round: nobody has seen this round's card yet
-            self.card_seen = (len(view["history"]), set())
+    def _all_seen(self, view: SpyView) -> bool:
+        if self.card_seen[0] != len(view.history):  # a new round: nobody has seen this round's card yet
+            self.card_seen = (len(view.history), set())
         return len(self.card_seen[1]) >= len(self.names())
 
-    def _main_play(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
-        s = view["settings"]
+    def _main_play(self, view: SpyView, main: Any) -> None:
+        r = self.now(view)
+        s = view.settings
         purpose = self.pick.get("purpose")
         if purpose:
             self._picker(view, main, purpose)
             return
         note(main, self.tr("play.hint"), BODY)
-        if not r["clock"]["running"]:
+        if not r.clock.running:
             title(main, self.tr("play.paused"), BODY)
         with box_in(main, BoxLayout, "clock", size_hint_y=None, height=dp(72), spacing=dp(10)) as row:
-            if self.offered(view, A.PauseClock.NAME):
+            if self.offered(A.PauseClock.NAME):
                 button(row, self.tr("play.pause"), "spy_pause", lambda: self.send(A.PauseClock(TABLE)), height=72)
             else:
                 button(row, self.tr("play.resume"), "spy_resume", lambda: self.send(A.ResumeClock(TABLE)),
-                       kind="primary", height=72, disabled=not self.offered(view, A.ResumeClock.NAME))
+                       kind="primary", height=72, disabled=not self.offered(A.ResumeClock.NAME))
         # every button as the engine's offers say: who may still accuse, call, claim (never while paused)
         button(main, self.tr("play.accuse"), "spy_accuse", lambda: self.open_pick("accuse"), kind="danger",
-               height=80, disabled=not self.offered(view, A.Accuse.NAME))
+               height=80, disabled=not self.offered(A.Accuse.NAME))
         button(main, self.tr("play.reveal"), "spy_reveal", lambda: self.open_pick("reveal"), height=72,
-               disabled=not self.offered(view, A.RevealJoker.NAME))
-        if s["multiverse"]:
+               disabled=not self.offered(A.RevealJoker.NAME))
+        if s.multiverse:
             button(main, self.tr("play.multiverse"), "spy_multiverse", lambda: self.open_pick("multiverse"),
-                   height=72, disabled=not self.offered(view, A.CallMultiverse.NAME))
-        if s["power_up"] and s["deal"] == "digital":
+                   height=72, disabled=not self.offered(A.CallMultiverse.NAME))
+        if s.power_up and s.deal == "digital":
             button(main, self.tr("play.ability"), "spy_ability", lambda: self.open_pick("ability"), height=72,
-                   disabled=not self.offered(view, A.UseAbility.NAME))
+                   disabled=not self.offered(A.UseAbility.NAME))
         main.add(Widget)
-        if s["deal"] == "digital":
+        if s.deal == "digital":
             button(main, self.tr("play.my_card"), "spy_my_card", lambda: self.open_pick("card"), kind="ghost",
                    height=64)
 
@@ -305,7 +313,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     PICKS = {"accuse": A.Accuse.NAME, "reveal": A.RevealJoker.NAME, "multiverse": A.CallMultiverse.NAME,
              "ability": A.UseAbility.NAME, "pride": A.UseAbility.NAME}
 
-    def _picker(self, view: dict[str, Any], main: Any, purpose: str) -> None:
+    def _picker(self, view: SpyView, main: Any, purpose: str) -> None:
         names = self.names()
         seats: list[int] = list(range(len(names)))  # "card": anyone re-checks their own card
         if purpose == "accuse" and "accuser" in self.pick:
@@ -315,7 +323,7 @@ class SpyfallHost(SpyPrivate, GameHost):
             prompt = {"accuse": "pick.accuser", "reveal": "pick.revealer", "multiverse": "pick.caller",
                       "ability": "pick.ability_user", "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
             if purpose in self.PICKS:  # the seats the engine offers it for
-                seats = sorted(self.offered(view, self.PICKS[purpose]))
+                seats = sorted(self.offered(self.PICKS[purpose]))
         title(main, self.tr(prompt), LEAD)
         player_grid(main, names, lambda seat: self.picked(purpose, seat), "spy_pick", seats)
         main.add(Widget)
@@ -335,7 +343,7 @@ class SpyfallHost(SpyPrivate, GameHost):
             accuser = self.pick["accuser"]
             self.send(A.Accuse(accuser, seat), self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
                       danger=True)
-        elif purpose == "reveal" and self.view()["settings"]["deal"] == "physical":
+        elif purpose == "reveal" and self.view().settings.deal == "physical":
             # the real card decides: the kiosk knows no secret to give away
             self.send(A.RevealJoker(seat), self.tr("ask.reveal", name=names[seat]), danger=True)
         elif purpose in ("reveal", "ability", "pride"):
@@ -353,36 +361,37 @@ class SpyfallHost(SpyPrivate, GameHost):
             self.refresh(None)
 
     # -- yes/no votes (accusation, multiverse)
-    def _main_accusation(self, view: dict[str, Any], main: Any) -> None:
+    def _main_accusation(self, view: SpyView, main: Any) -> None:
         names = self.names()
-        r = view["round"]
-        accuser, accused = names[r["accuser_now"]], names[r["accused_now"]]
+        r = self.now(view)
+        assert r.accuser_now is not None and r.accused_now is not None  # the accusation phase's
+        accuser, accused = names[r.accuser_now], names[r.accused_now]
         title(main, self.tr("accuse.title", accuser=accuser, accused=accused), LEAD)
         note(main, self.tr("accuse.rule", accused=accused), BODY)
         self._yes_no(view, main, self.tr("vote.accuse_question", accused=accused))
 
-    def _main_multiverse_vote(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
-        caller = self.names()[r["multiverse_callers"][-1]]
+    def _main_multiverse_vote(self, view: SpyView, main: Any) -> None:
+        caller = self.names()[self.now(view).multiverse_callers[-1]]
         title(main, self.tr("mv.title", caller=caller), LEAD)
         note(main, self.tr("mv.rule"), BODY)
         self._yes_no(view, main, self.tr("vote.mv_question"))
 
-    def _yes_no(self, view: dict[str, Any], main: Any, question: str) -> None:
-        vote = view["round"]["vote"]
+    def _yes_no(self, view: SpyView, main: Any, question: str) -> None:
+        vote = self.now(view).vote
+        assert vote is not None  # a vote's phase
         names = self.names()
-        if vote["sealed"]:
-            left = [x for x in vote["eligible"] if x not in vote["voted"]]
+        if vote.sealed:
+            left = [x for x in vote.eligible if x not in vote.voted]
             note(main, self.tr("vote.left", n=len(left)), BODY)
             button(main, self.tr("vote.sealed"), "spy_sealed_start", lambda: self.sealed_ballots(question),
                    kind="primary", height=80)
             main.add(Widget)
             return
         note(main, self.tr("vote.who_yes"), BODY)
-        player_grid(main, names, self.toggle_yes, "spy_yes", vote["eligible"], self.yes)
+        player_grid(main, names, self.toggle_yes, "spy_yes", vote.eligible, self.yes)
         main.add(Widget)
         yes = len(self.yes)
-        no = len(vote["eligible"]) - yes
+        no = len(vote.eligible) - yes
         button(main, self.tr("vote.submit"), "spy_vote_submit", lambda: self.send(
             A.Hands(TABLE, tuple(sorted(self.yes))), self.tr("vote.confirm", yes=yes, no=no)),
             kind="primary", height=76)
@@ -391,9 +400,9 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.yes ^= {seat}
         self.refresh(None)
 
-    def _main_pride(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
-        title(main, self.tr("pride.title", yes=r["counts"].get("yes", 0), no=r["counts"].get("no", 0)), LEAD)
+    def _main_pride(self, view: SpyView, main: Any) -> None:
+        counts = self.now(view).counts
+        title(main, self.tr("pride.title", yes=counts.get("yes", 0), no=counts.get("no", 0)), LEAD)
         if self.pick.get("purpose") == "pride":
             self._picker(view, main, "pride")
             return
@@ -405,21 +414,20 @@ class SpyfallHost(SpyPrivate, GameHost):
                kind="primary", height=76)
 
     # -- the Joker's guess
-    def _main_guess(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
-        joker = r["revealer"]
+    def _main_guess(self, view: SpyView, main: Any) -> None:
+        joker = self.now(view).revealer
         title(main, self.tr("guess.title", name=self.names()[joker]), LEAD)
-        if view["settings"]["prank"]:
+        if view.settings.prank:
             button(main, self.tr("guess.prank"), "spy_prank", lambda: self.send(
                 A.DeclarePrank(joker), self.tr("guess.prank_confirm")), kind="danger")
         main.built("locations", (joker, self.ctx.lang), lambda: LocationList(
-            view["locations"], self.ctx.lang, self.ctx.tr, on_pick=lambda loc: self.send(
+            view.locations, self.ctx.lang, self.ctx.tr, on_pick=lambda loc: self.send(
                 A.GuessLocation(joker, loc), self.tr("guess.confirm", place=self.place_name(loc)))))
 
-    def _main_confirm_guess(self, view: dict[str, Any], main: Any) -> None:
-        r = view["round"]
-        title(main, self.tr("confirm_guess.title", name=self.names()[r["revealer"]],
-                            place=self.place_name(r["guess"])), LEAD)
+    def _main_confirm_guess(self, view: SpyView, main: Any) -> None:
+        r = self.now(view)
+        title(main, self.tr("confirm_guess.title", name=self.names()[r.revealer], place=self.place_name(r.guess)),
+              LEAD)
         with box_in(main, BoxLayout, "row", size_hint_y=None, height=dp(96), spacing=dp(20)) as row:
             button(row, self.tr("confirm_guess.right"), "spy_guess_right",
                    lambda: self.send(A.ConfirmGuess(TABLE, True), self.tr("ask.guess_right")), kind="primary",
@@ -429,44 +437,47 @@ class SpyfallHost(SpyPrivate, GameHost):
         main.add(Widget)
 
     # -- discussion and pointing
-    def _main_discussion(self, view: dict[str, Any], main: Any) -> None:
+    def _main_discussion(self, view: SpyView, main: Any) -> None:
         title(main, self.tr("discussion.title"), LEAD)
         note(main, self.tr("discussion.rule"), BODY)
         main.add(Widget)
         button(main, self.tr("discussion.point_now"), "spy_point_now",
                lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
 
-    def _main_harley_talk(self, view: dict[str, Any], main: Any) -> None:
+    def _main_harley_talk(self, view: SpyView, main: Any) -> None:
         title(main, self.tr("discussion.harley_title"), LEAD)
         note(main, self.tr("discussion.harley_rule"), BODY)
         main.add(Widget)
         button(main, self.tr("discussion.point_now"), "spy_point_now",
                lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
 
-    def _main_final_vote(self, view: dict[str, Any], main: Any) -> None:
+    def _main_final_vote(self, view: SpyView, main: Any) -> None:
         self._pointing(view, main, self.tr("points.title"))
 
-    def _main_harley_vote(self, view: dict[str, Any], main: Any) -> None:
+    def _main_harley_vote(self, view: SpyView, main: Any) -> None:
         self._pointing(view, main, self.tr("discussion.harley_rule"))
 
-    def _pointing(self, view: dict[str, Any], main: Any, heading: str) -> None:
-        vote = view["round"]["vote"]
+    def _pointing(self, view: SpyView, main: Any, heading: str) -> None:
+        r = self.now(view)
+        vote = r.vote
+        assert vote is not None  # a vote's phase
         names = self.names()
         title(main, heading, LEAD)
-        if vote["sealed"]:
-            left = [x for x in vote["eligible"] if x not in vote["voted"]]
+        if vote.sealed:
+            left = [x for x in vote.eligible if x not in vote.voted]
             note(main, self.tr("vote.left", n=len(left)), BODY)
             button(main, self.tr("points.sealed"), "spy_sealed_start", self.sealed_points, kind="primary", height=80)
             main.add(Widget)
             return
-        with box_in(main, FitGrid, "counts", cols=1 if len(vote["options"]) <= 4 else 2, spacing=dp(8)) as rows:
-            for seat in vote["options"]:
+        with box_in(main, FitGrid, "counts", cols=1 if len(vote.options) <= 4 else 2, spacing=dp(8)) as rows:
+            for seat in map(int, vote.options):  # a pointing vote's options are seats
                 row = rows.built(f"count_{seat}", names[seat], partial(CountRow, names[seat], seat, self.set_count))
                 row.count = self.counts.get(seat, 0)
                 row.value.text = str(row.count)
         main.add(Widget)
         total = sum(self.counts.values())
-        fingers, most = view["round"]["tally"]["fingers"], view["round"]["tally"]["most"]
+        assert r.tally is not None  # an open pointing vote's
+        fingers, most = r.tally.fingers, r.tally.most
         note(main, self.tr("points.total", n=total, max=fingers), BODY)
         summary = ", ".join(f"{names[s]} {c}" for s, c in sorted(self.counts.items()) if c) or "0"
         counts = tuple(self.counts.get(s, 0) for s in range(len(names)))
@@ -477,7 +488,7 @@ class SpyfallHost(SpyPrivate, GameHost):
             A.Points(TABLE, counts), self.tr("points.confirm", summary=summary)), kind="primary", height=72,
             disabled=bool(why), why=why)
 
-    def _tally_why(self, view: dict[str, Any], counts: tuple[int, ...], fingers: int, most: list[int]) -> str:
+    def _tally_why(self, view: SpyView, counts: tuple[int, ...], fingers: int, most: tuple[int, ...]) -> str:
         """Why the fingers entered cannot be confirmed yet, against the view's tally (one finger per player who
         points, none on oneself), else "": the button is greyed before the tap, never refused after it."""
         names = self.names()
@@ -487,8 +498,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         total = sum(counts)
         if total == fingers:
             return ""
-        r = view["round"]
-        who = (self.tr("points.who_hunt", n=fingers, joker=names[r["revealer"]]) if r["phase"] == "harley_vote"
+        r = self.now(view)
+        who = (self.tr("points.who_hunt", n=fingers, joker=names[r.revealer]) if r.phase == "harley_vote"
                else self.tr("points.who_all", n=fingers))
         return self.tr("points.missing" if total < fingers else "points.extra", who=who, k=abs(fingers - total))
 
@@ -497,8 +508,8 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.refresh(None)
 
     # -- physical reveal
-    def _main_reveal(self, view: dict[str, Any], main: Any) -> None:
-        s = view["settings"]
+    def _main_reveal(self, view: SpyView, main: Any) -> None:
+        s = view.settings
         names = self.names()
         title(main, self.tr("reveal.title"), LEAD)
         entries = {a.kind for a in self.running.legal(TABLE) if isinstance(a, A.EnterCards)}
@@ -511,7 +522,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         if self.cards["kind"] == "standard":
             note(main, self.tr("reveal.joker"), BODY)
             player_grid(main, names, lambda x: self.set_card("joker", x), "spy_joker", selected=[self.cards["joker"]])
-            if s["harley"]:
+            if s.harley:
                 note(main, self.tr("reveal.harley"), BODY)
                 player_grid(main, names, lambda x: self.set_card("harley", x), "spy_harley",
                             selected=[self.cards["harley"]])
@@ -529,7 +540,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.refresh(None)
 
     # -- results
-    def _main_round_over(self, view: dict[str, Any], main: Any) -> None:
+    def _main_round_over(self, view: SpyView, main: Any) -> None:
         self._result(view, main)
         with box_in(main, BoxLayout, "row", size_hint_y=None, height=dp(76), spacing=dp(16)) as row:
             button(row, self.tr("result.end"), "spy_end_session", lambda: self.send(
@@ -538,7 +549,7 @@ class SpyfallHost(SpyPrivate, GameHost):
                    height=76)
         self.cards = {"kind": "standard", "joker": -1, "harley": -1}
 
-    def _main_over(self, view: dict[str, Any], main: Any) -> None:
+    def _main_over(self, view: SpyView, main: Any) -> None:
         names = self.names()
         outcome = self.running.outcome  # who won is the engine's to say
         winners = outcome.winners if outcome is not None else ()
@@ -547,32 +558,32 @@ class SpyfallHost(SpyPrivate, GameHost):
         main.built("winner", (head, line), lambda: WinnerBanner(head, line))
         self._result(view, main)
 
-    def _result(self, view: dict[str, Any], main: Any) -> None:
+    def _result(self, view: SpyView, main: Any) -> None:
         names = self.names()
-        rec = view["history"][-1] if view["history"] else None
+        rec = view.history[-1] if view.history else None
         if rec is None:
             return
-        title(main, self.tr("result.title", n=rec["number"], ending=self.tr(f"ending.{rec['ending']}")), LEAD)
+        title(main, self.tr("result.title", n=rec.number, ending=self.tr(f"ending.{rec.ending}")), LEAD)
         lines = []
-        if rec["place"]:
-            lines.append(self.tr("result.place", place=rec["place_en"] if self.ctx.lang == "en" else rec["place_ko"]))
-        if rec["kind"] == "joker":
+        if rec.place:
+            lines.append(self.tr("result.place", place=rec.place_en if self.ctx.lang == "en" else rec.place_ko))
+        if rec.kind == "joker":
             lines.append(self.tr("result.all_jokers"))
-        elif rec["kind"] == "multiverse":
+        elif rec.kind == "multiverse":
             lines.append(self.tr("result.no_joker"))
         else:
-            lines.append(self.tr("result.joker", name=names[rec["joker"]]))
-        if rec["harley"] >= 0:
-            lines.append(self.tr("result.harley", name=names[rec["harley"]]))
-        if rec["convicted"] >= 0:
-            lines.append(self.tr("result.convicted", name=names[rec["convicted"]]))
-        if rec["guess"]:
-            ok = view["round"]["guess_correct"]
-            lines.append(self.tr("result.guess", place=self.place_name(rec["guess"]),
+            lines.append(self.tr("result.joker", name=names[rec.joker]))
+        if rec.harley >= 0:
+            lines.append(self.tr("result.harley", name=names[rec.harley]))
+        if rec.convicted >= 0:
+            lines.append(self.tr("result.convicted", name=names[rec.convicted]))
+        if rec.guess:
+            ok = self.now(view).guess_correct
+            lines.append(self.tr("result.guess", place=self.place_name(rec.guess),
                                  ok=self.tr("result.right" if ok else "result.wrong")))
         note(main, "  ·  ".join(lines), BODY)
-        shown = (tuple(names), tuple(rec["points"]), tuple(view["totals"]), self.ctx.lang)
-        main.built("scores", shown, lambda: ScoreTable(names, rec["points"], view["totals"], self.ctx.tr))
+        shown = (tuple(names), rec.points, view.totals, self.ctx.lang)
+        main.built("scores", shown, lambda: ScoreTable(names, rec.points, view.totals, self.ctx.tr))
         main.add(Widget)
 
 

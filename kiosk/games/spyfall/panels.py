@@ -3,7 +3,7 @@ a count row for pointing votes, and the private card shown by pass-the-tablet.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from engines.spyfall.views import Me, Place
 from kiosk.hangul import matches_search
 from kiosk.widgets.handover import secret_text
 from kiosk.widgets.keep import box_in, put
@@ -87,7 +88,7 @@ class LocationList(BoxLayout):
     query = StringProperty("")
     on_pick = ObjectProperty(None, allownone=True)
 
-    def __init__(self, locations: Sequence[Mapping[str, Any]], lang: str, tr: Tr,
+    def __init__(self, locations: Sequence[Place], lang: str, tr: Tr,
                  on_pick: Callable[[str], object] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.locations = list(locations)
@@ -99,12 +100,12 @@ class LocationList(BoxLayout):
         self.ids.heading.text = tr("spyfall.locations.title")
         self.fill()
 
-    def label(self, loc: Mapping[str, Any]) -> str:
-        first, second = (loc["en"], loc["ko"]) if self.lang == "en" else (loc["ko"], loc["en"])
+    def label(self, loc: Place) -> str:
+        first, second = (loc.en, loc.ko) if self.lang == "en" else (loc.ko, loc.en)
         return f"{first} · {second}"
 
-    def matches(self, loc: Mapping[str, Any]) -> bool:
-        hay = [loc["ko"], loc["en"], *loc.get("aliases", [])]
+    def matches(self, loc: Place) -> bool:
+        hay = [loc.ko, loc.en, *loc.aliases]
         return any(matches_search(self.query, h) for h in hay)  # 초성 (ㅂㅌㅋ) and half-typed syllables too
 
     def on_query(self, *_: Any) -> None:
@@ -123,11 +124,11 @@ class LocationList(BoxLayout):
         for i in range(FIRST, len(found), LATER):
             self.pieces.add(partial(self._rows, found[i:i + LATER]))
 
-    def _rows(self, locations: Sequence[Mapping[str, Any]]) -> None:
+    def _rows(self, locations: Sequence[Place]) -> None:
         rows = self.ids.rows
         for loc in locations:
             if self.on_pick is not None:
-                button(rows, self.label(loc), f"spy_loc_{loc['id']}", partial(self.on_pick, loc["id"]), height=64)
+                button(rows, self.label(loc), f"spy_loc_{loc.id}", partial(self.on_pick, loc.id), height=64)
             else:
                 rows.add_widget(TLabel(text=self.label(loc), font_size=SMALL, color=TEXT))
 
@@ -188,25 +189,25 @@ class CountRow(BoxLayout):
         self.on_change(self.seat, self.count)
 
 
-def private_card(me: Mapping[str, Any], tr: Tr, lang: str, prank: bool) -> Widget:
+def private_card(me: Me | None, tr: Tr, lang: str, prank: bool) -> Widget:
     """What only this seat may see: its card (and ability card), from its own view."""
     box = BoxLayout(orientation="vertical", spacing=dp(12))
-    card = me.get("card", {})
-    if card.get("kind") == "joker":
+    card = me.card if me is not None else None
+    if card is not None and card.kind == "joker":
         box.add_widget(secret_text(tr("spyfall.card.joker"), HEADLINE))
         note(box, tr("spyfall.card.joker_hint"), BODY)
         if prank:
             note(box, tr("spyfall.card.prank_hint"), BODY)
-    elif card:
-        name = card["en"] if lang == "en" else card["ko"]
+    elif card is not None:
+        name = card.en if lang == "en" else card.ko
         note(box, tr("spyfall.card.location"), BODY)
         box.add_widget(secret_text(name, HEADLINE))
-        if card.get("harley"):
+        if card.harley:
             title(box, tr("spyfall.card.harley"), LEAD)
-    ability = me.get("ability")
-    if ability:
-        name = ability["en"] if lang == "en" else ability["ko"]
-        text = ability["text_en"] if lang == "en" else ability["text_ko"]
+    ability = me.ability if me is not None else None
+    if ability is not None:
+        name = ability.en if lang == "en" else ability.ko
+        text = ability.text_en if lang == "en" else ability.text_ko
         title(box, tr("spyfall.card.ability", name=name), BODY, TEXT)
         note(box, text, SMALL)
     return box

@@ -15,24 +15,34 @@ from kivy.uix.widget import Widget
 
 from engines.core import Action
 from engines.spyfall import actions as A
+from engines.spyfall.views import RoundView, SpyView
 from kiosk.games.spyfall.panels import button, note, player_grid, private_card, title
 from kiosk.widgets.theme import BODY, LEAD
 
 if TYPE_CHECKING:
     from kiosk.hosting import HostContext
+    from table.table import Table
 
 
 class SpyPrivate:
     """Mixed into SpyfallHost (which provides ctx, running, view, names, send, tr, refresh, card_seen)."""
 
     ctx: HostContext
-    running: Any
     card_seen: tuple[int, set[int]]
     tr: Callable[..., str]
     send: Callable[..., Any]
     names: Callable[[], list[str]]
-    view: Callable[[], dict[str, Any]]
+    view: Callable[[], SpyView]
+    now: Callable[[SpyView], RoundView]
     refresh: Callable[[Any], None]
+
+    if TYPE_CHECKING:  # SpyfallHost's (kiosk/games/spyfall/host.py), for the type checker only
+        @property
+        def running(self) -> Table: ...
+
+    def seen(self, seat: int) -> SpyView:
+        """The game's part of `seat`'s own view."""
+        return self.running.observe(seat).part(SpyView)
 
     def show_cards(self, seat: int, chain: bool = True) -> None:
         """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
@@ -41,8 +51,8 @@ class SpyPrivate:
         names = self.names()
         if seat >= len(names):
             return
-        me = self.running.view(seat)["me"]  # this seat's own view only
-        prank = bool(self.running.view(seat)["settings"]["prank"])
+        mine = self.seen(seat)  # this seat's own view only
+        me, prank = mine.me, mine.settings.prank
 
         def content(_done: Callable[[], None]) -> Widget:
             return private_card(me, self.ctx.tr, self.ctx.lang, prank)
@@ -65,10 +75,9 @@ class SpyPrivate:
         name = self.names()[seat]
 
         def content(done: Callable[[], None]) -> Widget:
-            view = self.running.view(seat)  # this seat's own view only
+            mine = self.seen(seat)  # this seat's own view only
             box = BoxLayout(orientation="vertical", spacing=dp(12))
-            box.add_widget(private_card(view.get("me", {}), self.ctx.tr, self.ctx.lang,
-                                        bool(view["settings"]["prank"])))
+            box.add_widget(private_card(mine.me, self.ctx.tr, self.ctx.lang, mine.settings.prank))
             if any(type(a) is cls for a in self.running.legal(seat)):
                 button(box, self.tr(f"claim.{purpose}_go"), "spy_claim_go",
                        lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
@@ -82,12 +91,12 @@ class SpyPrivate:
 
     def route_private(self, action: Action) -> bool:
         """Voice (a shared channel) asks for a move whose legality is a secret: hand it to its owner."""
-        digital = self.ctx.playing and self.view()["settings"]["deal"] == "digital"
+        digital = self.ctx.playing and self.view().settings.deal == "digital"
         if isinstance(action, A.RevealJoker) and digital:
             self.claim(action.seat, "reveal")
             return True
         if isinstance(action, A.UseAbility) and action.seat >= 0:
-            phase = self.view()["round"]["phase"]
+            phase = self.now(self.view()).phase
             self.claim(action.seat, "pride" if phase == "pride" else "ability")
             return True
         return False
@@ -95,10 +104,10 @@ class SpyPrivate:
     def _next_voter(self, ballot: Callable[[int, Callable[[], None]], Widget], again: Callable[[], None]) -> None:
         """A sealed vote: pass the tablet to the next seat still to vote; `ballot(seat, done)` is what it
         sees alone; `again` runs once it closes (for the seat after)."""
-        vote = self.view()["round"]["vote"]
-        if vote is None or not vote["sealed"]:
+        vote = self.now(self.view()).vote
+        if vote is None or not vote.sealed:
             return
-        left = [x for x in vote["eligible"] if x not in vote["voted"]]
+        left = [x for x in vote.eligible if x not in vote.voted]
         if left:
             seat = left[0]
             self.ctx.private(self.names()[seat], lambda done: ballot(seat, done),
