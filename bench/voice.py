@@ -9,6 +9,10 @@ noise), measured on the HELD-OUT part of the split in bench/voice_split.py, next
     python bench/voice.py --recordings DIR [--noise pink@10]   # real people (the staff voice check folder)
     python bench/voice.py --make-takes DIR [--sets basic,spyfall]   # espeak takes of held-out voices
 
+Why commands fail and which decision rule to keep: bench/voice_why.py records every decode of each take (the
+gate's SNR, the normal n-best, all eight perturbed decodes) and bench/voice_rules.py compares rules on them
+offline with audio/vote.py's own code (`--report`: before / now / bare vosk side by side).
+
 Every figure is printed for one part, named in every heading: the held-out part unless `--part tuning`.
 Choices (phrasings, decoys, the vote, the wake phrase) are made on `--part tuning`; `--catalog` (other
 templates than content/voice/ko.yaml) is refused on the held-out part. The corpus is rendered once into
