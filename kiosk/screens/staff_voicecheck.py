@@ -202,7 +202,10 @@ def _build_phrase(app: Any, panel: Any, screen: Any) -> None:
             status.text, status.color = app.tr("voicecheck.failed", reason=rec.error or "?"), DANGER_TEXT
 
     def on_level(level: Any) -> None:
-        Clock.schedule_once(lambda dt: (meter.set(level.meter), sync()))
+        def show(_dt: float) -> None:
+            meter.set(level.meter)
+            sync()
+        Clock.schedule_once(show)
 
     def on_done(take: Any) -> None:
         Clock.schedule_once(lambda dt: finished(take))
@@ -242,8 +245,16 @@ def _build_phrase(app: Any, panel: Any, screen: Any) -> None:
     buttons["record"].bind(on_release=record)
     buttons["stop"].bind(on_release=lambda *_: threading.Thread(target=rec.stop, daemon=True).start())
     buttons["skip"].bind(on_release=skip)
-    buttons["results"].bind(on_release=lambda *_: (leave(), _build_results(app, panel, screen)))
-    buttons["home"].bind(on_release=lambda *_: (leave(), build_voicecheck(app, panel, screen)))
+    def results(*_: Any) -> None:
+        leave()
+        _build_results(app, panel, screen)
+
+    def home(*_: Any) -> None:
+        leave()
+        build_voicecheck(app, panel, screen)
+
+    buttons["results"].bind(on_release=results)
+    buttons["home"].bind(on_release=home)
     sync()
 
 
