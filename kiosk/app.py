@@ -18,6 +18,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.widget import Widget
 
 from content.i18n_catalog import Translator
 from kiosk import data_folder, devices, gl_frames
@@ -67,6 +68,7 @@ class TableHostApp(App):
         self.caption_bar: Any = None
         self.narration: Any = None
         self.caption_slot: Any = None
+        self.toast_lane: Any = None
         self.phones: Any = None
         self.phones_server: Any = None
         self.phones_start: threading.Thread | None = None  # the background start of the phone server
@@ -134,8 +136,8 @@ class TableHostApp(App):
     # ------------------------------------------------------------ build
     def build(self) -> FloatLayout:
         from kiosk.keeper import KeepRunning, TableKeeper
-        from kiosk.widgets.dialogs import Toast
         from kiosk.widgets.theme import BG
+        from kiosk.widgets.toast import Toast
 
         Window.clearcolor = BG
         Window.bind(on_keyboard=self._on_keyboard, on_request_close=self._on_request_close)
@@ -155,8 +157,12 @@ class TableHostApp(App):
         # control; the screen gets its room back when the speech ends)
         self.caption_slot = BoxLayout(size_hint_y=None, height=0, padding=(dp(16), 0, dp(16), dp(8)))
         column.add_widget(self.caption_slot)
+        # the toast lane, the bottom strip: zero-high until a toast finds no place on the screen free of text and
+        # controls; then the screen lays out above it while the toast shows (kiosk/widgets/toast.py)
+        self.toast_lane = Widget(size_hint_y=None, height=0)
+        column.add_widget(self.toast_lane)
         root.add_widget(column)
-        self.toast_widget = Toast()
+        self.toast_widget = Toast(lane=self.toast_lane, screen=lambda: self.sm.current_screen)
         root.add_widget(self.toast_widget)
         self.root_layout = root
         from kiosk.widgets.keyboard import KeyboardHost
@@ -310,7 +316,7 @@ class TableHostApp(App):
             host.clear_body()
             host.ctx = None
         if self.toast_widget is not None:
-            self.toast_widget.opacity = 0
+            self.toast_widget.hide()
         if self.keeper is not None:
             self.keeper.last_touch = time.monotonic()
             self.keeper.asking = None

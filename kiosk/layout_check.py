@@ -57,10 +57,15 @@ def _takes_touch(w: Any) -> bool:
 
 def _window_rect(w: Any) -> tuple[float, float, float, float]:
     """The widget's box in window coordinates, cut to what its scroll views (stencils) let show and touch."""
+    x0, y0 = w.to_window(w.x, w.y)
+    return _cut_to_stencils(w, (x0, y0, x0 + w.width, y0 + w.height))
+
+
+def _cut_to_stencils(w: Any, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """`box` cut to what the scroll views (stencils) around `w` let show."""
     from kivy.uix.stencilview import StencilView
 
-    x0, y0 = w.to_window(w.x, w.y)
-    x1, y1 = x0 + w.width, y0 + w.height
+    x0, y0, x1, y1 = box
     parent = w.parent
     while parent is not None and parent is not parent.parent:
         if isinstance(parent, StencilView):
@@ -79,7 +84,7 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
     scope = modals[-1] if modals else None
 
     # Left out: the on-screen keyboard (a sheet the guest called up to type; it keeps the focused field clear
-    # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.dialogs.free_spot).
+    # itself). The toast counts: it is placed where it covers no control (kiosk.widgets.toast).
     blockers = [w for w in order if is_shown(w) and w.width > 1 and w.height > 1
                 and (_takes_touch(w) or _paints(w)) and not _covers_by_design(w)]
     bad = []
@@ -126,11 +131,12 @@ def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
                 bad.append(f"toast {toast.text[:30]!r} over control {name!r}")
         elif isinstance(w, (Label, TextInput)) and (w.text.strip() or getattr(w, "hint_text", "")):
             box = drawn_text_box(w)
-            if box is not None and overlap(spot, box, 2):
+            if box is not None and overlap(spot, _cut_to_stencils(w, box), 2):  # a text scrolled out of view: none
                 bad.append(f"toast {toast.text[:30]!r} over text {(w.text or w.hint_text)[:30]!r}")
     for c in cells:
         x, y, cw, ch = c.box
-        if (c.text.strip() or c.touchable and not c.disabled) and overlap(spot, (x, y, x + cw, y + ch), 2) \
+        if (c.text.strip() or c.touchable and not c.disabled) \
+                and overlap(spot, _cut_to_stencils(c.row, (x, y, x + cw, y + ch)), 2) \
                 and (scope is None or _inside(c.row, scope)):
             bad.append(f"toast {toast.text[:30]!r} over cell {c.test_id or c.text!r}")
     return bad

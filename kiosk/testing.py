@@ -26,10 +26,6 @@ from kiosk.layout_check import (
 )
 from kiosk.widgets import marks  # Kivy-free (Kivy is configured by start_app before its first import)
 
-# Games whose screens' toast faults (the sweep's newest check) are written to test-artifacts/sweep-report-only.txt
-# instead of failing the test: their screens are being changed by others now. Every other check fails as always.
-REPORT_ONLY = frozenset({"clue", "watson_holmes"})
-
 ARTIFACTS = Path(os.environ.get("TABLEHOST_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts"))
 
 
@@ -79,34 +75,20 @@ class Driver:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.problems: list[str] = []  # layout and text faults found on the screens this driver visited
-        self.reported: list[str] = []  # faults on REPORT_ONLY games' screens: written down, not failed
         self.sweep_text = True
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
         covered by another widget, no label is cut off, no text drawn over another, no text below the type
-        scale's floor and no touch target below TOUCH_MIN (kiosk.widgets.theme). Faults are kept in `problems`; the UI fixture fails
-        the test on any."""
+        scale's floor, no touch target below TOUCH_MIN (kiosk.widgets.theme) and no toast over a text or a control.
+        Faults are kept in `problems`; the UI fixture fails the test on any."""
         found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
                                             *(f"small text {t}" for t in self.small_text()),
                                             *(f"low contrast {t}" for t in self.low_contrast()),
                                             *(f"small target {t}" for t in self.small_targets()),
-                                            *self.overlapping_texts())]
-        toast = [f"{where}: {p}" for p in self.toast_covers()]
-        if self.game_on_screen() in REPORT_ONLY:  # the toast check: written down for the lead, the test not failed
-            self._report_only(toast)
-        else:
-            found += toast
+                                            *self.overlapping_texts(), *self.toast_covers())]
         self.problems.extend(p for p in found if p not in self.problems)
-        return found + toast
-
-    def _report_only(self, found: list[str]) -> None:
-        new = [p for p in found if p not in self.reported]
-        self.reported.extend(new)
-        if new:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            with (ARTIFACTS / "sweep-report-only.txt").open("a", encoding="utf-8") as f:
-                f.writelines(f"{self.game_on_screen()} {p}\n" for p in new)
+        return found
 
     def sweep_texts(self, where: str) -> None:
         """The text part of the sweep alone (after a tap or a hold: toasts and dialogs come and go)."""

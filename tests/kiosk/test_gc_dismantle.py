@@ -311,5 +311,5 @@ def test_the_watson_holmes_opening_once_begun_is_freed_in_a_pause(driver: Any, m
     finally:
         gc.enable()
         gc.unfreeze()
-    assert host.table is not None and host.table.parent is host  # the table plays
+    assert host.table is not None and host.table.parent.parent is host  # the table plays (in its FitScroll)
     assert not app.errors

@@ -1,4 +1,4 @@
-"""The toast's place search (kiosk.widgets.dialogs.free_spot) finds the same spot as checking every candidate
+"""The toast's place search (kiosk.widgets.toast.free_spot) finds the same spot as checking every candidate
 against every box, the way it was written first."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _reference(boxes: list[tuple[float, float, float, float]], width: float, hei
 
 
 def test_free_spot_agrees_with_the_exhaustive_search() -> None:
-    from kiosk.widgets.dialogs import free_spot
+    from kiosk.widgets.toast import free_spot
 
     rng = random.Random(21)
     found = 0

@@ -47,7 +47,7 @@ from kiosk.games.clue.parts import (
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import GameHost, HostContext
-from kiosk.widgets.fit_scroll import CapScroll
+from kiosk.widgets.fit_scroll import CapScroll, FitScroll
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
@@ -76,7 +76,7 @@ class ClueHost(PrivateChannel, GameHost):
         self.board_drawn = True  # the board is made (not before the rows and the grids made ahead: see on_table)
         # the form's texts are drawn once, in the language of its screen
         self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self))
-        self.add_widget(self.setup_form)
+        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only (1024x600)
 
     # ------------------------------------------------------------ helpers
     def tr(self, key: str, **params: Any) -> str:

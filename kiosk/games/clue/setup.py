@@ -117,7 +117,8 @@ class ClueSetup(KeptForm, BoxLayout):
         guests = self.count - self.tablets
         for i, ti in enumerate(self.inputs):
             ti.disabled = i >= guests
-            ti.opacity = 1 if i < guests else 0.3
+            # a tablet detective's seat greyed with its name; a seat not in play is no field at all (as Spyfall's)
+            ti.opacity = 1 if i < guests else 0.3 if i < self.count else 0
             ti.hint_text = (self.host.ctx.tr("clue.setup.tablet_name", n=i + 1) if guests <= i < self.count
                             else self.host.ctx.tr("clue.setup.name", n=i + 1))
         whys = [self.tablet_reason(k) for k in self.tablet_buttons]

@@ -51,6 +51,8 @@ from table.table import Table
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
+TABLE_MIN_HEIGHT = 500  # dp: the table under the host bar of a 1024x600 window is ~508 high; shorter, it scrolls
+
 
 class WhTile(TButton):
     """A location card on the case's layout: a paper card with a printed frame, its name and state in words, and
@@ -233,7 +235,11 @@ class WatsonHolmesHost(ResultParts, GameHost):
         self.clear_widgets()
         if self.table is None:
             self._new_table(shown=True)
-        self.add_widget(self.table)
+        if self.table.parent is not None:  # (its last scroll, off the screen)
+            self.table.parent.remove_widget(self.table)
+        # shorter than it was designed for (the toast lane or the caption strip open under a 1024x600 screen), it
+        # scrolls: squeezed, its location tiles went under the finger's size and its player rows over the status
+        self.add_widget(FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT)))
         if draw:
             self.refresh(None)
 

@@ -50,7 +50,7 @@ class ResultParts:
         """The last game's end toast goes with it (한 판 더 tapped within its seconds: it sat over the next opening)."""
         toast = getattr(self.ctx.app, "toast_widget", None)
         if toast is not None and toast.opacity > 0 and toast.last_text in self.end_toasts:
-            toast.opacity = 0
+            toast.hide()
         self.end_toasts = []
 
     def _toast_after_end(self, toasts: list[str], tries: int = 0, calm: int = 0) -> None:

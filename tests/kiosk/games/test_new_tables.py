@@ -46,7 +46,7 @@ def test_the_table_is_made_while_the_opening_plays(driver: Any) -> None:
             driver.tap("wh_open_skip")
     made = host.keep.made
     driver.tap("wh_open_begin")
-    assert host.table is table and table.parent is host and host.opening is None
+    assert host.table is table and table.parent.parent is host and host.opening is None
     assert host.keep.made == made  # the tap that begins the game makes no widget of the table
     driver.screenshot("wh_table_made_during_opening")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
