@@ -235,11 +235,12 @@ class WatsonHolmesHost(ResultParts, GameHost):
         self.clear_widgets()
         if self.table is None:
             self._new_table(shown=True)
-        if self.table.parent is not None:  # (its last scroll, off the screen)
-            self.table.parent.remove_widget(self.table)
+        table = self.table
+        if table is not None and table.parent is not None:  # (its last scroll, off the screen)
+            table.parent.remove_widget(table)
         # shorter than it was designed for (the toast lane or the caption strip open under a 1024x600 screen), it
         # scrolls: squeezed, its location tiles went under the finger's size and its player rows over the status
-        self.add_widget(FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT)))
+        self.add_widget(FitScroll(table, min_height=dp(TABLE_MIN_HEIGHT)))
         if draw:
             self.refresh(None)
 
