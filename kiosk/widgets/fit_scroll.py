@@ -41,6 +41,12 @@ class FitScroll(ScrollView):
         if parent is None and not self.children:
             take_apart(self)
 
+    def set_min_height(self, height: float) -> None:
+        """Another height the content keeps (it scrolls below it)."""
+        if abs(height - self.min_height) > 0.5:
+            self.min_height = height
+            self._fit()
+
     def _fit(self, *_: Any) -> None:
         if not self.children:
             return

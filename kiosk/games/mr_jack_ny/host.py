@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from weakref import WeakSet
 
 from kivy.clock import Clock
 from kivy.lang import Builder
@@ -41,6 +42,7 @@ from table.seats import config_with
 from table.table import Table
 
 ROLES = ("detective", "jack")
+W = TypeVar("W", bound=Widget)
 TABLE_MIN_HEIGHT = 680  # dp: the table under the host bar of a 1280x800 window is 696 high; shorter, it scrolls
 
 
@@ -84,6 +86,10 @@ class MrJackHost(GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: MrJackTable | None = None
+        self.table_scroll: FitScroll | None = None
+        self.offer_grid: GridLayout | None = None  # the offered cards on show (their text heights followed)
+        self._followed: WeakSet[Widget] = WeakSet()  # widgets whose size triggers _room_for_cards
+        self._cards_check = Clock.create_trigger(self._room_for_cards, 0)
         self.track_rows: list[MjTrackRow] = []
         self.track_view: JackView | None = None  # the last view the track was drawn from (its rows: a frame each)
         self.suspect_tiles: list[MjSuspect] = []
@@ -157,7 +163,9 @@ class MrJackHost(GameHost):
         self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
         self.pieces.cancel()
         self.drawn = set()
-        self.add_widget(FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT)))  # scrolls on a short window only
+        self.table_scroll = FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT))  # scrolls on a short window only
+        self.add_widget(self.table_scroll)
+        self.offer_grid = None
         self.choice, self.visible = None, set()
         self.blitz = running.observe(None).part(JackView).blitz  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
@@ -333,9 +341,35 @@ class MrJackHost(GameHost):
         with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12), width=inner) as grid:
             for i, cid in enumerate(view.offer):
                 text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
-                self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)), key=f"offer{i}",
-                             enabled=cid in view.remaining, font=BODY, markup=True, size_hint_y=1,
-                             width=(inner - dp(12)) / 2)
+                self._follow(self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
+                                          key=f"offer{i}", enabled=cid in view.remaining, font=BODY, markup=True,
+                                          size_hint_y=1, width=(inner - dp(12)) / 2), "texture_size")
+        self.offer_grid = self._follow(grid.box, "height")
+
+    def _follow(self, widget: W, prop: str) -> W:
+        """Check the cards' room again (next frame) when `prop` of `widget` changes."""
+        if widget not in self._followed:
+            self._followed.add(widget)
+            widget.fbind(prop, self._cards_check)
+        self._cards_check()
+        return widget
+
+    def _room_for_cards(self, *_: Any) -> None:
+        """The table keeps the height the offered cards' texts need: lines above them (the tablet's moves, three at
+        most) or a narrow window (1024x600) took that room from the cards, and a card's text (217 px) overflowed its
+        176 px box. The table grows by what is missing, and scrolls (FitScroll); back to its designed height when
+        the cards need no more."""
+        scroll, grid = self.table_scroll, self.offer_grid
+        if scroll is None or not scroll.children:
+            return
+        base, form = dp(TABLE_MIN_HEIGHT), scroll.children[0]
+        if grid is None or grid.parent is None or not grid.children:
+            scroll.set_min_height(base)
+            return
+        rows = (len(grid.children) + grid.cols - 1) // grid.cols
+        need = rows * max(b.texture_size[1] + dp(8) for b in grid.children) + grid.spacing[1] * (rows - 1)
+        missing, now = need - grid.height, scroll.min_height
+        scroll.set_min_height(form.height + missing if missing > 0.5 else max(base, min(now, form.height) + missing))
 
     def _act_panel(self, box: Fill, view: JackView) -> None:
         cur = view.current

@@ -364,3 +364,57 @@ def test_offer_buttons_are_kept_by_place_and_each_text_drawn_once(driver: Any) -
     assert [id(b) for b in again] == [id(b) for b in first]  # the same buttons, in their places
     assert {b.test_id for b in again} == {f"mj_pick_{c}" for c in session.view(None)["offer"]}
     assert sorted(drawn) == sorted(b.text for b in again)  # the new round's texts, once each
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tablets_lines_never_squeeze_the_offered_cards(driver: Any, monkeypatch: pytest.MonkeyPatch,
+                                                           size: tuple[int, int]) -> None:
+    """A guest alone against the tablet's Jack: three lines of the tablet's moves above the four offered cards. At
+    1024x600 they came out of the cards' room and a card's text (217 px) overflowed its 176 px box (the sweep
+    failed this test on the old code); now the table grows by what the cards miss and scrolls. At 1280x800 the
+    cards have room: the table keeps its designed height. Without the lines it is back to that height."""
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+
+    from kiosk import hosting
+    from kiosk.env import HEIGHT, WIDTH
+    from kiosk.games.mr_jack_ny.host import TABLE_MIN_HEIGHT
+
+    monkeypatch.setattr(hosting, "TABLET_PAUSE", 600.0)
+    Window.size = size
+    driver.pump(6)
+    try:
+        _open(driver)
+        driver.tap("mj_tablet_jack")
+        driver.tap("mj_level_easy")
+        driver.tap("mj_start")
+        for _ in range(6):  # the detective is the guest's; Jack's identity is the tablet's own
+            dialog = driver.app.get_screen("host").ctx.open_dialog
+            if dialog is None:
+                break
+            driver.tap("handover_i_am" if getattr(dialog, "stage", "") == "ask" else "handover_done")
+            driver.pump(3)
+        host = driver.app.get_screen("host")
+        host.ctx.tablet_said = "\n".join(f"잭(태블릿): 카드를 골랐어요 · 말 {n}" for n in range(1, 4))
+        host.host_widget.refresh(None)
+        name = f"mj_tablet_said_{size[0]}"
+        driver.screenshot(name)
+        assert [p for p in driver.problems if p.startswith(f"{name}:")] == []
+        scroll = host.host_widget.table_scroll
+        with_lines = scroll.min_height
+        host.ctx.tablet_said = ""
+        host.host_widget.refresh(None)
+        driver.pump(6)
+        print("DBG", size, with_lines, scroll.min_height)
+        assert driver.overflowing_labels() == []
+        if size == (1024, 600):  # grew by about the lines (3 x 28 dp), and gives that room back without them
+            assert with_lines > scroll.min_height + dp(60)
+        else:  # the cards had room: at most a few pixels more, and the designed height without the lines
+            assert with_lines < dp(TABLE_MIN_HEIGHT) + dp(20)
+            assert scroll.min_height == pytest.approx(dp(TABLE_MIN_HEIGHT), abs=1)
+        driver.tap("mj_pick_" + driver.app.table.view(None)["offer"][0])
+        assert driver.app.table.view(None)["phase"] == "act"
+    finally:
+        driver.app.dismiss_dialogs()
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)
