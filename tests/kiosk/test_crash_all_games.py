@@ -1,28 +1,33 @@
 """Crash safety at scale: kill -9 at random points of seeded games of all four games (≥ 200 kills in all);
-after each kill the resumed state equals a fresh replay of the journal and no acknowledged action is lost."""
+after each kill the resumed state equals a fresh replay of the journal and no acknowledged action is lost.
+Each run is a process of its own, forked from one that imported everything and loaded the content once
+(tests/kiosk/forkserver.py), and killed with SIGKILL."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from content.loader import load_library
+from content.loader import Library, load_library
 from table.session import Session, settle_endings
+from tests.kiosk.forkserver import ForkServer
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("spyfall", "watson_holmes", "clue", "mr_jack_ny")
 KILLS_PER_GAME = 50
 
 
-def _check(jdir: Path) -> tuple[int, int] | None:
-    lib = load_library()
+@pytest.fixture(scope="module")
+def server() -> Iterator[ForkServer]:
+    with ForkServer("tests.kiosk.killee_any") as forks:
+        yield forks
+
+
+def _check(lib: Library, jdir: Path) -> tuple[int, int] | None:
     resumed = Session.resume(lib, jdir)
     if resumed is None:
         settle_endings()  # an ended game is archived on the worker: done before the next process opens the folder
@@ -41,18 +46,15 @@ def _check(jdir: Path) -> tuple[int, int] | None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_kill_9_fifty_times_per_game_loses_nothing(game: str, tmp_path: Path) -> None:
+def test_kill_9_fifty_times_per_game_loses_nothing(game: str, tmp_path: Path, server: ForkServer) -> None:
     """Covers the kiosk-operations crash requirement (≥ 200 kills across the four games)."""
     lib = load_library()
     if game not in lib.games or not lib.games[game].playable:
         pytest.skip(f"{game} has no engine yet")
     rng = random.Random(game)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     acked = (0, 0)
     for kill in range(KILLS_PER_GAME):
-        proc = subprocess.Popen([sys.executable, "-m", "tests.kiosk.killee_any", game, str(tmp_path)], cwd=ROOT,
-                                env=env, stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
+        proc = server.run(game, str(tmp_path))
         first = proc.stdout.readline().split()
         assert first and first[0] == "ACK", first
         start = (int(first[1]), int(first[2]))
@@ -64,8 +66,8 @@ def test_kill_9_fifty_times_per_game_loses_nothing(game: str, tmp_path: Path) ->
             parts = line.split()
             if parts and parts[0] == "ACK":
                 last = (int(parts[1]), int(parts[2]))
-        proc.wait()
-        state = _check(tmp_path)
+        assert proc.wait() == -signal.SIGKILL, f"kill {kill}: the run ended before the kill"
+        state = _check(lib, tmp_path)
         if state is not None and state[0] == last[0]:
             assert state[1] >= last[1], f"kill {kill}: journal at {state}, acknowledged {last}"
         acked = last
