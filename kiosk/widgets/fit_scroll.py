@@ -60,19 +60,33 @@ class CapScroll(FitScroll):
     """A panel as tall as it needs, but never taller than its parent (a column it shares with something that takes
     the rest: Clue's actions over its board). Past that its content scrolls, instead of the column's box laying it
     out over what is above the column (three lines of the tablet detectives' moves over a suggestion's 12 choices
-    covered Clue's status line)."""
+    covered Clue's status line).
+
+    Its cap follows the column's height, its children (a kept column is cleared and filled again in order: the panel
+    comes back before the board, whose spacing it must then count) and its fixed-height siblings' heights, each in
+    the same frame as the change."""
 
     def __init__(self, **kw: Any) -> None:
         self._box: Any = None  # the parent whose height it follows
+        self._siblings: list[Any] = []  # its fixed-height siblings, whose heights it follows
         super().__init__(size_hint_y=None, **kw)
         self.bind(parent=self._follow)
 
     def _follow(self, _w: Any, parent: Any) -> None:
         if self._box is not None:
-            self._box.unbind(height=self._fit)
+            self._box.unbind(height=self._fit, children=self._refollow)
         self._box = parent
         if parent is not None:
-            parent.bind(height=self._fit)
+            parent.bind(height=self._fit, children=self._refollow)
+        self._refollow()
+
+    def _refollow(self, *_: Any) -> None:
+        for w in self._siblings:
+            w.unbind(height=self._fit, size_hint_y=self._fit)
+        box = self._box
+        self._siblings = [w for w in box.children if w is not self] if box is not None else []
+        for w in self._siblings:
+            w.bind(height=self._fit, size_hint_y=self._fit)
         self._fit()
 
     def _fit(self, *_: Any) -> None:

@@ -289,7 +289,6 @@ def test_a_power_cut_resumes_with_the_tablet_seats_at_the_same_point(
     driver.wait_for(lambda: table.count > count, timeout=30)
     assert table.journal.actions()[count]["seat"] == due, "the tablet moved on by itself after the restart"
     driver.wait_for(lambda: bool(_said(driver)) or _dialog(driver) is not None, timeout=10)
-    driver.pump(10)  # settled: the resume toast's lane and the action panel's cap each take a frame to lay out
     driver.screenshot("clue_tablet_resumed")
     for _ in range(20):  # and the game goes on: hand-overs only ever for the guests
         if table.outcome is not None:
