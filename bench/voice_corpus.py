@@ -1,8 +1,9 @@
 """The voice bench's audio, rendered per part of the split (bench/voice_split.py) into its own folder:
 
     <root>/<part>/takes/<voice>/<room>/<phrase>.wav   a command said by a voice, through one room transformation
-    <root>/<part>/noise/<kind>.wav                     20 s of pink / babble / clatter, mixed in at scoring time
-    <root>/<part>/cafe/<kind>-<seconds>.wav            café audio with no command in it (narration, babble, …)
+    <root>/<part>/noise/<kind>-s<seed>.wav             20 s of pink / babble / clatter, mixed in at scoring time
+    <root>/<part>/cafe/<kind>-<seconds>-s<seed>.wav    café audio with no command in it (the kiosk's own
+                                                       narration of the part's texts, babble, clatter, a mix)
 
 Everything is made here from text and seeds (espeak-ng speaks, sox transforms; numpy mixes), nothing is
 downloaded, and files once made are kept (a second run renders nothing). Scoring reads audio only through a
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from audio import speechgen as sg
-from bench.voice_split import Part, Room
+from bench.voice_split import NARRATOR, Part, Room
 
 RATE = sg.RATE
 NOISE_SECONDS = 20.0
@@ -106,18 +107,18 @@ class Corpus:
         return path
 
     def noise(self, kind: str) -> Path:
-        path = self.dir / "noise" / f"{kind}.wav"
+        path = self.dir / "noise" / f"{kind}-s{self.part.noise_seed}.wav"
         if not path.exists():
             write_pcm(path, self._noise(kind, NOISE_SECONDS, self.part.noise_seed))
         return path
 
     def cafe(self, kind: str, seconds: float) -> Path:
         """`seconds` of café audio with no command in it."""
-        path = self.dir / "cafe" / f"{_safe(kind)}-{seconds:g}.wav"
+        path = self.dir / "cafe" / f"{_safe(kind)}-{seconds:g}-s{self.part.noise_seed}.wav"
         if not path.exists():
             seed = self.part.noise_seed + 1000
             if kind == "narration":
-                pcm = self._speech(self.part.narration, self.part.voices, seconds, seed, (0.4, 1.5))
+                pcm = self._speech(self.part.narration, (NARRATOR,), seconds, seed, (0.4, 1.5))
             elif kind == "busy mix":
                 pcm = overlay([self._noise(k, seconds, seed) for k in ("babble", "clatter", "pink")], [1.0, 0.7, 0.3])
             else:

@@ -10,12 +10,22 @@ read only through a reader bound to that folder; tests/audio/test_voice_split.py
 opens no file of the other and that the parts share nothing below.
 
 Voices the project's benches used before this split (bench/voice.py's old VOICES, TUNING and HELD_OUT lists,
-which session 6-7 choices looked at) are all TUNING: none of them can be held out any more.
+which session 6-7 choices looked at) are all TUNING: none of them can be held out any more. So are the first
+held-out part's voices, rooms, noise seed and sentences (sessions 14-16 measured the vote and the phrasings
+on them): the held-out part below is new in session 17, and nothing was chosen on it.
+
+Narration in the café audio is the product's own: its guest-facing texts (content/i18n/ko, split by file:
+each file's texts belong to one part) said by the kiosk's narrator voice (espeak-ng `ko` at pyttsx3's 200 wpm).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
 
 from audio.speechgen import Voice
 
@@ -40,7 +50,39 @@ class Part:
     noise_seed: int  # pink noise and clatter
     babble_voices: tuple[Voice, ...]  # the other tables' talk
     talk: tuple[str, ...]  # what the other tables say (babble)
-    narration: tuple[str, ...]  # narration-like text in the no-command café audio
+    narration_files: tuple[str, ...]  # content/i18n/ko files whose texts the narrator says in the café audio
+
+    @property
+    def narration(self) -> tuple[str, ...]:
+        return narration_texts(self.narration_files)
+
+
+NARRATOR = Voice("", 200, 50)  # the kiosk's narrator: espeak-ng `ko` at pyttsx3's default 200 wpm
+I18N_KO = Path(__file__).resolve().parent.parent / "content" / "i18n" / "ko"
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in _strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return [node] if isinstance(node, str) else []
+
+
+@cache
+def narration_texts(files: tuple[str, ...]) -> tuple[str, ...]:
+    """The guest-facing texts of these i18n files as the narrator says them: placeholders filled with a
+    player's name (particles dropped), texts with fewer than 8 Hangul syllables left out."""
+    out: dict[str, None] = {}
+    for name in files:
+        for text in _strings(yaml.safe_load((I18N_KO / f"{name}.yaml").read_text(encoding="utf-8"))):
+            said = " ".join(re.sub(r"\{[^}]*\}", "지수", text).split())
+            if len(re.sub(r"[^가-힣]", "", said)) >= 8:
+                out[said] = None
+    return tuple(out)
+
+
+SPENT = ("m7", "m8", "grandma", "Annie", "linda", "klatt4", "steph", "Gene")  # session 14-16's held-out voices
 
 
 def _v(label: str) -> Voice:
@@ -60,6 +102,8 @@ SPLIT: dict[str, Part] = {
             "m2/140/55", "f1/160/45", "m4/175/60", "f3/125/40",  # old TUNING
             "m5/145/65", "f5/165/50", "m6/130/45",  # old HELD_OUT (choices were made on them: tuning now)
             "klatt/140/55", "Andy/155/45", "belinda/145/65",
+            "m7/160/48", "m8/135/58", "grandma/150/62", "Annie/140/72", "linda/170/55", "klatt4/125/42",
+            "steph/155/68", "Gene/145/38",  # session 14-16's held-out part (spent)
         ])),
         rooms=(
             _room("none"),
@@ -70,6 +114,14 @@ SPLIT: dict[str, Part] = {
             _room("reverb small", "reverb 40 50 60"),
             _room("tablet band", "highpass 300 lowpass 3600"),
             _room("distance 1.5 m", "lowpass 6000 reverb 50 50 70 100 10 -2"),
+            _room("tempo 0.86", "tempo 0.86"),  # session 14-16's held-out rooms (spent)
+            _room("tempo 1.17", "tempo 1.17"),
+            _room("pitch -250", "pitch -250"),
+            _room("pitch +250", "pitch 250"),
+            _room("reverb hall", "reverb 75 30 100"),
+            _room("tablet band 450", "highpass 450 lowpass 3200 gain -3"),
+            _room("distance 3 m", "lowpass 3800 reverb 80 60 100 100 20 1"),
+            _room("band + reverb", "reverb 55 50 80 highpass 400 lowpass 3600"),
         ),
         noise_seed=11,
         babble_voices=tuple(map(_v, ["ko/150/50", "f2/130/60", "m3/170/40", "f4/150/70"])),
@@ -79,45 +131,41 @@ SPLIT: dict[str, Part] = {
             "그 카드는 아까 내가 이미 봤던 것 같은데",
             "잠깐만 기다려 봐 화장실 좀 다녀올게",
             "진짜 재미있다 다음 주에도 또 오자",
-        ),
-        narration=(
-            "안개가 짙게 깔린 런던의 밤 베이커 가의 하숙집에 한 통의 편지가 도착했습니다",
-            "모두 눈을 감아 주세요 지금부터 비밀 역할을 나누어 드리겠습니다",
-            "이번 라운드의 제한 시간은 팔 분입니다 질문은 시계 방향으로 이어집니다",
-        ),
-    ),
-    HELD_OUT: Part(
-        HELD_OUT,
-        voices=tuple(map(_v, [
-            "m7/160/48", "m8/135/58", "grandma/150/62", "Annie/140/72", "linda/170/55", "klatt4/125/42",
-            "steph/155/68", "Gene/145/38",
-        ])),
-        rooms=(
-            _room("none"),
-            _room("tempo 0.86", "tempo 0.86"),
-            _room("tempo 1.17", "tempo 1.17"),
-            _room("pitch -250", "pitch -250"),
-            _room("pitch +250", "pitch 250"),
-            _room("reverb hall", "reverb 75 30 100"),
-            _room("tablet band", "highpass 450 lowpass 3200 gain -3"),
-            _room("distance 3 m", "lowpass 3800 reverb 80 60 100 100 20 1"),
-            _room("band + reverb", "reverb 55 50 80 highpass 400 lowpass 3600"),
-        ),
-        noise_seed=29,
-        babble_voices=tuple(map(_v, ["m7/160/48", "grandma/150/62", "linda/170/55", "Gene/145/38"])),
-        talk=(
-            "너는 왜 그렇게 생각하는 거야 증거가 있어",
+            "너는 왜 그렇게 생각하는 거야 증거가 있어",  # session 14-16's held-out talk (spent)
             "우리 팀이 이기고 있는 것 같아 조금만 더 하자",
             "이 게임 규칙이 생각보다 복잡하네",
             "아까 그 사람 표정 봤어 완전 수상하던데",
             "배고프다 끝나면 떡볶이 먹으러 가자",
         ),
-        narration=(
-            "탐정들은 각자 마차를 타고 도시 곳곳의 장소를 방문해 단서를 모읍니다",
-            "잭은 어둠 속으로 사라졌습니다 목격자를 불러 주세요",
-            "용의자와 무기와 방을 모두 맞히면 사건이 해결됩니다",
-            "첫 번째 플레이어는 카드를 한 장 뽑은 뒤 왼쪽 사람에게 넘겨 주세요",
+        narration_files=("spyfall", "clue", "table", "ui"),
+    ),
+    HELD_OUT: Part(  # session 17: new; nothing was chosen on it
+        HELD_OUT,
+        voices=tuple(map(_v, [
+            "adam/145/47", "Alicia/150/64", "aunty/138/58", "benjamin/162/43", "david/133/52", "shelby/158/69",
+            "victor/170/40", "Andrea/142/61",
+        ])),
+        rooms=(
+            _room("none"),
+            _room("tempo 0.89", "tempo 0.89"),
+            _room("tempo 1.13", "tempo 1.13"),
+            _room("pitch -200", "pitch -200"),
+            _room("pitch +200", "pitch 200"),
+            _room("reverb room", "reverb 65 40 90 100 5"),
+            _room("tablet band", "highpass 350 lowpass 3400 gain -2"),
+            _room("distance 2 m", "lowpass 4500 reverb 60 55 85 100 15 0 gain -4"),
+            _room("band + distance", "lowpass 4200 reverb 45 60 75 highpass 380 lowpass 3300 gain -5"),
         ),
+        noise_seed=47,
+        babble_voices=tuple(map(_v, ["iven/150/52", "zac/160/46", "norbert/140/57", "Jacky/155/63"])),
+        talk=(
+            "이번 판은 내가 꼭 이길 거야 두고 봐",
+            "물 좀 갖다 줄래 목이 너무 마르다",
+            "방금 그 사람 말 믿어도 될까 좀 이상한데",
+            "다음 판에는 자리 바꿔서 하자",
+            "주문한 와플 아직 안 나왔나 봐",
+        ),
+        narration_files=("mr_jack_ny", "watson_holmes"),
     ),
 }
 

@@ -13,7 +13,7 @@ UI thread's frame, the process's CPU time from the release to the decision, and 
 said once with each), so that the figures compare under the same load. `--trace`: where the slowest takes'
 time went (the worker's queue, the final decode, each finish and each decode after the release).
 
-Voices are the held-out part's (bench/voice_split.py). Prints figures; asserts nothing. Goal: p90 ≤ 0.8 s."""
+Voices are the held-out part's (bench/voice_split.py). Prints figures; asserts nothing. Goal (issue #38): p90 ≤ 0.5 s."""
 
 from __future__ import annotations
 
@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{idle.counts}")
     print(f"process CPU {cpu:.1f} s over {wall:.1f} s wall ({cpu / wall:.0%} of a core); "
           f"load average {os.getloadavg()[0]:.1f}")
-    print("goal: p90 ≤ 0.8 s")
+    print("goal (issue #38): p90 ≤ 0.5 s")
     if trace is not None:
         trace.report()
     app.stop()

@@ -15,7 +15,7 @@ from audio.asr import Heard
 from audio.intents import load_catalog
 from bench.voice_corpus import Corpus, PartReader, SplitError, write_pcm
 from bench.voice_score import Scorer, phrases_of, quiet_run
-from bench.voice_split import HELD_OUT, PARTS, SPLIT, TUNING
+from bench.voice_split import HELD_OUT, NARRATOR, PARTS, SPENT, SPLIT, TUNING
 
 CATALOG = load_catalog()
 OPENED: list[str] = []
@@ -62,6 +62,18 @@ def test_the_parts_share_nothing() -> None:
     assert tuning.noise_seed != held.noise_seed
     assert not set(tuning.talk) & set(held.talk)
     assert not set(tuning.narration) & set(held.narration)
+
+
+def test_the_held_out_part_is_new_and_narration_is_the_products() -> None:
+    """Session 17: the voices sessions 14-16 measured their choices on are tuning now, none held out; the café
+    audio's narration is the kiosk's own texts (each i18n file in one part) in the narrator's voice."""
+    tuning, held = SPLIT[TUNING], SPLIT[HELD_OUT]
+    assert not {v.variant for v in held.voices + held.babble_voices} & set(SPENT)
+    assert set(SPENT) <= {v.variant for v in tuning.voices}
+    assert not set(tuning.narration_files) & set(held.narration_files)
+    assert len(held.narration) >= 20 and len(tuning.narration) >= 20
+    assert "용의자와 무기와 방을 모두 맞히면 사건이 해결됩니다" not in held.narration  # the old made-up lines went
+    assert NARRATOR not in tuning.voices + held.voices + tuning.babble_voices + held.babble_voices
 
 
 def test_a_reader_refuses_the_other_parts_files(tmp_path: Path) -> None:
