@@ -3,6 +3,9 @@
     python -m bench.frames                      # each game, ~40 s of frames, voice + Clue advice active
     python -m bench.frames --rounds 6           # longer: the memory soak (see below)
     python -m bench.frames --no-voice           # without the Korean model
+    python -m bench.frames --frames 20 --old main   # #43's figures: REV's code run beside this tree's, side by side
+    python -m bench.frames --slow 4             # pinned to one core at a quarter of it: tap -> drawn as felt
+    python -m bench.frames --why-slow 25        # cProfile (thread CPU) of every frame over 25 ms
 
 What runs (one offscreen process, every loop iteration a real frame):
 - scripted play of each game, as a guest plays: a session started from the engine's example config, then
@@ -47,7 +50,6 @@ import functools
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -55,7 +57,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import frames_probe as probe
 from bench.frames_load import Tutor, Voice
+from bench.frames_probe import bare
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("spyfall", "watson_holmes", "mr_jack_ny", "clue")
@@ -97,12 +101,18 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
         faulthandler.dump_traceback_later(STALL)
     NOW[0] = what or "idle"
     w, c = time.perf_counter(), time.thread_time()
-    if before is not None:
-        before()
-    EventLoop.idle()
+
+    def run() -> None:
+        if before is not None:
+            before()
+        EventLoop.idle()
+
+    _, prof = probe.profiled(run)
     out = time.perf_counter() - w, time.thread_time() - c
     if out[1] > 0.025:
         SLOW.append((out[1], what))
+    probe.keep_profile(prof, out[1], what)
+    probe.note_wall(what, out[0])
     kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
     BY_KIND.setdefault(kind, []).append(out[1])
     if STALL:
@@ -344,46 +354,6 @@ def summary(times: list[tuple[float, float]]) -> dict[str, float]:
             "slow_over50": sum(1 for w in slow if w > 0.05)}
 
 
-# ---------------------------------------------------------------- bare Kivy (child process)
-BARE = r"""
-import json, os, sys, time
-sys.path.insert(0, sys.argv[2])
-from kiosk import env
-env.configure(headless=True)
-env.apply_config()
-import kivy.core.window
-from kivy.app import App
-from kivy.base import EventLoop
-from kivy.clock import Clock
-from kivy.uix.label import Label
-from bench.frames import frame, rss_mb
-class Bare(App):
-    def build(self):
-        return Label(text="Hello")
-app = Bare()
-app._run_prepare()
-Clock._max_fps = 0
-for i in range(10):
-    frame()
-times = []
-for i in range(int(sys.argv[1])):
-    app.root.text = f"Hello {i}"  # something to draw every frame
-    times.append(frame())
-print(json.dumps({"times": times, "rss": rss_mb()}))
-"""
-
-
-def bare(frames: int) -> tuple[list[tuple[float, float]], float]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEHOST_DATA": tempfile.mkdtemp(prefix="bench-bare-")}
-    env.pop("DISPLAY", None)
-    script = Path(env["TABLEHOST_DATA"]) / "bare.py"  # a file: Kivy's App looks up its class's source
-    script.write_text(BARE, encoding="utf-8")
-    out = subprocess.run([sys.executable, str(script), str(frames), str(ROOT)], env=env, capture_output=True,
-                         text=True, timeout=600)
-    data = json.loads(out.stdout.strip().splitlines()[-1])
-    return [tuple(t) for t in data["times"]], float(data["rss"])  # type: ignore[misc]
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=60, help="interactions per game per round")
@@ -401,7 +371,28 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--trace", type=int, default=0, help="tracemalloc: print the N biggest Python growths")
     ap.add_argument("--census", action="store_true",
                     help="per full collection: who ran it, how many objects not frozen it traversed")
+    ap.add_argument("--why-slow", type=float, default=0.0, metavar="MS",
+                    help="cProfile every frame; print what the frames over MS ms of UI-thread CPU spent it on")
+    ap.add_argument("--old", metavar="REV", help="run the same bench on REV's code beside this one (a child "
+                    "process, started at once) and print the #43 goal's figures old vs new")
+    ap.add_argument("--slow", type=float, default=0.0, metavar="FACTOR",
+                    help="pin the kiosk to one core under a CPU quota of 1/FACTOR of it (bench/slowcpu.py; root)")
+    ap.add_argument("--core", type=int, help="with --slow: the core (default the last; --old's child the first)")
+    ap.add_argument("--json", help=argparse.SUPPRESS)  # --old's child: its goal figures, as JSON, to this file
     args = ap.parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    setting = ""
+    if args.slow:
+        from bench.slowcpu import slow_down
+
+        setting = slow_down(args.slow, args.core)
+        print(f"slowed CPU: {setting}", flush=True)
+    old = None
+    if args.old:
+        i = raw.index("--old")
+        child = raw[:i] + raw[i + 2:] + (["--core", "0"] if args.slow and args.core is None else [])
+        old = probe.start_old(args.old, child)
+    probe.WHY_SLOW = args.why_slow / 1e3
     if args.trace:
         import tracemalloc
 
@@ -558,6 +549,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.slowest:
         print("  slowest frames (UI-thread CPU, ms): " + "; ".join(
             f"{c * 1e3:.0f} {what}" for c, what in sorted(SLOW, reverse=True)[: args.slowest]))
+    probe.print_profiles(args.slowest)
+    td = probe.tap_drawn(pct)
+    if td:
+        print(f"  tap -> drawn (wall time of a guest's tap or action frame, what a guest feels{'; ' + setting if setting else ''}): "
+              f"p50 {td['p50'] * 1e3:.0f} ms, p95 {td['p95'] * 1e3:.0f} ms, worst {td['worst'] * 1e3:.0f} ms of {td['n']:.0f}")
+    figures = probe.goal_figures(everything, paused, pct, setting or "unslowed")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures))
     if WHY:
         by: dict[str, list[tuple[float, int]]] = {}
         for why, spent, n, _top in WHY:
@@ -581,6 +580,10 @@ def main(argv: list[str] | None = None) -> None:
         for stat in tracemalloc.take_snapshot().compare_to(snapshot, "traceback")[: args.trace]:
             print(f"    {stat.size_diff / 1e6:+.1f} MB {stat.count_diff:+d} blocks  "
                   + " <- ".join(f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback[:4]))
+
+    if old is not None:  # last: the old kiosk's run may still be going
+        probe.side_by_side(args.old, *old, figures)
+
 
 if __name__ == "__main__":
     main()

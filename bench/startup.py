@@ -9,7 +9,7 @@ frame (wall and CPU; CPU time does not count waiting for a core on a shared mach
 
 Python modules run from their bytecode as in the installed kiosk (pip compiles them at install): the children
 write and reuse it in a cache folder of their own, even under PYTHONDONTWRITEBYTECODE.
-Usage: python bench/startup.py [runs=5]
+Usage: python bench/startup.py [runs=5] [--slow 4]   (--slow: pinned to one core at a quarter of it, bench/slowcpu.py)
 """
 
 from __future__ import annotations
@@ -117,7 +117,20 @@ def one(mode: str, data: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", type=int, nargs="?", default=5, help="runs per app (alternated)")
+    ap.add_argument("--slow", type=float, default=0.0, metavar="FACTOR",
+                    help="the runs pinned to one core under a CPU quota of 1/FACTOR of it (bench/slowcpu.py; root)")
+    ap.add_argument("--core", type=int, help="with --slow: the core (default the last)")
+    args = ap.parse_args()
+    runs = args.runs
+    if args.slow:
+        sys.path.insert(0, str(ROOT))
+        from bench.slowcpu import slow_down
+
+        print(f"slowed CPU (the children inherit it): {slow_down(args.slow, args.core)}", flush=True)
     data = tempfile.mkdtemp(prefix="tablehost-bench-")
     one("kiosk", data)  # warm the OS file cache and Kivy's home once; not counted
     results: dict[str, list[dict[str, Any]]] = {"bare": [], "kiosk": []}

@@ -17,8 +17,8 @@ def warm_steps(app: KioskApp) -> Iterator[Callable[[], Any]]:
     """What the first visits of the game screens would build anyway, one piece per step (gc_policy.settle_after
     runs them in idle frames before freezing the heap): the library, game page and host frame, each
     playable game's screen module (its engine and kv rules), and the string catalogs read on first use (the
-    phones' labels in both languages, which also word the first confirmation asked from code, and the
-    screen's other language: ~80 ms each), the on-screen keyboard's keys, the library's cards and filters (made
+    phones' labels in both languages, which also word the first confirmation asked from code, the
+    screen's other language, the table's refusals' own two: ~80 ms each), the on-screen keyboard's keys, the library's cards and filters (made
     and drawn at its size: its first visit made them in one frame, 24-44 ms), and the set-up form a game's screen
     keeps; meanwhile the rule look-up's index is built in a thread (the first search built it in a keystroke's
     frame) and waited for at the end, so it is frozen too. Waits a frame at a time for the content, still loading in its thread (the screens would wait for it
@@ -37,6 +37,7 @@ def warm_steps(app: KioskApp) -> Iterator[Callable[[], Any]]:
     yield Catalogs.load
     for lang in LANGS:
         yield functools.partial(app.translator.catalogs.__getitem__, lang)
+    yield refusal_texts
     if app.keyboard is not None:
         yield app.keyboard.prepare
     for name in ("library", "detail", "host"):
@@ -53,6 +54,15 @@ def warm_steps(app: KioskApp) -> Iterator[Callable[[], Any]]:
     deadline = time.monotonic() + 60
     while rules is not None and rules.is_alive() and time.monotonic() < deadline:
         yield lambda: None
+
+
+def refusal_texts() -> None:
+    """The table's refusals are worded in both languages from catalogs of their own, read at the first refusal: a
+    guest's 'yes' to a confirmation the table then refused read them in that tap's frame (39 ms of UI-thread CPU,
+    bench/frames.py)."""
+    from table.table import TableRefusal
+
+    TableRefusal("no_game")
 
 
 # games whose screen keeps its set-up form for the next screen (kiosk/widgets/kept_form.py; the first too)

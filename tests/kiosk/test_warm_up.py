@@ -11,7 +11,8 @@ import pytest
 
 from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
 
-WARM = 9  # steps before the games': phones' catalogs, both languages, keyboard, three screens, library made, drawn
+WARM = 10  # steps before the games': phones' catalogs, both languages, the table's refusals', keyboard, three screens,
+# library made, drawn
 
 
 def rules_indexed(app: Any) -> None:
@@ -39,7 +40,8 @@ def test_steps_run_one_per_frame_then_the_heap_is_settled(driver: Any, monkeypat
 
 def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Also the catalogs read on first use: the first confirmation asked from code read both phones' catalogs in
-    its frame (~160 ms here), a switch to English the screen's English catalog; and the set-up form each game's
+    its frame (~160 ms here), a switch to English the screen's English catalog, the first refusal the table's own
+    two (39 ms in a guest's tap); and the set-up form each game's
     screen keeps, so the first tap on a game takes it."""
     from content.i18n_catalog import LANGS
     from kiosk.games.clue import host as clue
@@ -48,8 +50,10 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     from kiosk.games.watson_holmes import host as watson_holmes
     from kiosk.widgets.kept_form import Kept
     from phones import labels
+    from table import table
 
     app = driver.app
+    table._translator.cache_clear()  # the table's refusals' catalogs: read at the first refusal otherwise
     monkeypatch.setattr(labels, "_LOADED", {})
     monkeypatch.setattr(app.translator, "catalogs", type(app.translator.catalogs)(app.translator.catalogs.roots))
     kept = {"spyfall": setup, "watson_holmes": watson_holmes, "mr_jack_ny": mr_jack_ny, "clue": clue}
@@ -64,6 +68,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
         step()
         driver.pump(1)  # one step per frame, as gc_policy.settle_after runs them
     assert labels.Catalogs in labels._LOADED and set(app.translator.catalogs) == set(LANGS)
+    assert "ko" in table._translator("ko").catalogs and "en" in table._translator("en").catalogs
     forms = {game: module.KEPT.form for game, module in kept.items()}  # made and let go: the first tap takes them
     assert all(f is not None and f.host is None and f.parent is None for f in forms.values()), [
         (g, f, f and f.host, f and f.parent) for g, f in forms.items()]

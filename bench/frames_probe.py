@@ -1,0 +1,158 @@
+"""bench/frames.py's probes: what the slow frames spent their time on (`--why-slow`), tap -> drawn wall times, and
+old against new in one run (`--old REV`: the same bench on another checkout, side by side)."""
+
+from __future__ import annotations
+
+import cProfile
+import json
+import os
+import pstats
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+WHY_SLOW = 0.0  # --why-slow: profile every frame, keep the profiles of those over this much UI-thread CPU (s)
+PROFILES: list[tuple[float, str, str]] = []  # (UI-thread CPU s, what the frame did, its top functions)
+WALL: dict[str, list[float]] = {}  # wall s of the guests' taps and actions: tap (or action) -> the frame drawn
+
+
+def profiled(run: Any) -> Any:
+    """`run()` under cProfile when --why-slow is on (its CPU then includes the profiler's own cost, ~1.5-2x)."""
+    if not WHY_SLOW:
+        return run(), None
+    prof = cProfile.Profile(time.thread_time)  # CPU, not waiting for llvmpipe (glFinish) or a core
+    prof.enable()
+    try:
+        out = run()
+    finally:
+        prof.disable()
+    return out, prof
+
+
+def keep_profile(prof: Any, cpu: float, what: str) -> None:
+    if prof is None or cpu < WHY_SLOW:
+        return
+    stats = pstats.Stats(prof)
+    rows = []
+    for (path, line, name), (_cc, _nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        short = path.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
+        rows.append((ct, tt, f"{short}:{line}({name})"))
+    rows.sort(reverse=True)
+    ours = [r for r in rows if not r[2].startswith(("kivy/base.py", "kivy/clock", "kivy/_clock", "bench/", "~", "<"))]
+    top = "; ".join(f"{ct * 1e3:.1f}/{tt * 1e3:.1f} {where}" for ct, tt, where in ours[:14])
+    PROFILES.append((cpu, what, top))
+
+
+def note_wall(what: str, wall: float) -> None:
+    kind = what.split(": ", 1)[1].split()[0] if ": " in what else ""
+    if kind in ("tap", "action"):
+        WALL.setdefault("tap", []).append(wall)
+
+
+def print_profiles(n: int) -> None:
+    if not PROFILES:
+        return
+    print(f"  slow frames profiled (--why-slow {WHY_SLOW * 1e3:.0f} ms; CPU with the profiler's cost; per function "
+          "cumulative/own ms, the loop's own frames left out):")
+    for cpu, what, top in sorted(PROFILES, reverse=True)[:n]:
+        print(f"    {cpu * 1e3:.0f} ms {what}: {top}")
+
+
+def tap_drawn(pct: Any) -> dict[str, float]:
+    walls = WALL.get("tap", [])
+    if not walls:
+        return {}
+    return {"n": len(walls), "p50": pct(walls, .5), "p95": pct(walls, .95), "worst": max(walls)}
+
+
+# ---------------------------------------------------------------- old against new in one run
+def start_old(rev: str, argv: list[str]) -> tuple[subprocess.Popen[str], Path, Path]:
+    """The same bench (this file's bench/ folder) on `rev`'s code, in a child process started now: (process, its
+    JSON result, its output)."""
+    tree = Path(tempfile.mkdtemp(prefix="bench-frames-old-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    for f in (ROOT / "bench").glob("*.py"):  # the bench as it is now: the old code measured the same way
+        shutil.copy(f, tree / "bench" / f.name)
+    out, log = tree / "result.json", tree / "output.txt"
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.Popen([sys.executable, "-m", "bench.frames", *argv, "--json", str(out)], cwd=tree, env=env,
+                            stdout=log.open("w"), stderr=subprocess.STDOUT, text=True)
+    return proc, out, log
+
+
+def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, new: dict[str, Any]) -> None:
+    proc.wait()
+    if not out.exists():
+        print(f"old ({rev}) failed; its output: {log}")
+        return
+    old = json.loads(out.read_text())
+    print(f"#43 goal, old ({rev}) vs new (this tree), one run side by side (old's full output: {log}):")
+    for key, label in (("guests", "guests' frames"), ("pauses", "pause frames")):
+        o, n = old.get(key, {}), new.get(key, {})
+        if o and n:
+            print(f"  {label:<15} over 25 ms {o['over25']:>3} -> {n['over25']:<3} over 12.5 ms {o['over12']:>4} -> "
+                  f"{n['over12']:<4} worst {o['worst'] * 1e3:5.1f} -> {n['worst'] * 1e3:5.1f} ms "
+                  f"(of {o['frames']} -> {n['frames']} frames)")
+    o, n = old.get("tap_drawn", {}), new.get("tap_drawn", {})
+    if o and n:
+        print(f"  tap -> drawn (wall) p50 {o['p50'] * 1e3:.0f} -> {n['p50'] * 1e3:.0f} ms, p95 {o['p95'] * 1e3:.0f} -> "
+              f"{n['p95'] * 1e3:.0f} ms, worst {o['worst'] * 1e3:.0f} -> {n['worst'] * 1e3:.0f} ms "
+              f"({o['n']} -> {n['n']} taps and actions)")
+    print(f"  load average at the end {os.getloadavg()[0]:.1f}; old: {old.get('setting', '')}")
+
+
+def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, float]], pct: Any,
+                 setting: str) -> dict[str, Any]:
+    def fig(times: list[tuple[float, float]]) -> dict[str, Any]:
+        cpu = [c for _, c in times]
+        return {"frames": len(cpu), "over25": sum(1 for c in cpu if c > 0.025),
+                "over12": sum(1 for c in cpu if c > 0.0125), "worst": max(cpu) if cpu else 0.0}
+
+    return {"guests": fig(guests), "pauses": fig(paused) if paused else {}, "tap_drawn": tap_drawn(pct),
+            "setting": setting}
+
+
+# ---------------------------------------------------------------- bare Kivy (child process)
+BARE = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[2])
+from kiosk import env
+env.configure(headless=True)
+env.apply_config()
+import kivy.core.window
+from kivy.app import App
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.uix.label import Label
+from bench.frames import frame, rss_mb
+class Bare(App):
+    def build(self):
+        return Label(text="Hello")
+app = Bare()
+app._run_prepare()
+Clock._max_fps = 0
+for i in range(10):
+    frame()
+times = []
+for i in range(int(sys.argv[1])):
+    app.root.text = f"Hello {i}"  # something to draw every frame
+    times.append(frame())
+print(json.dumps({"times": times, "rss": rss_mb()}))
+"""
+
+
+def bare(frames: int) -> tuple[list[tuple[float, float]], float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLEHOST_DATA": tempfile.mkdtemp(prefix="bench-bare-")}
+    env.pop("DISPLAY", None)
+    script = Path(env["TABLEHOST_DATA"]) / "bare.py"  # a file: Kivy's App looks up its class's source
+    script.write_text(BARE, encoding="utf-8")
+    out = subprocess.run([sys.executable, str(script), str(frames), str(ROOT)], env=env, capture_output=True,
+                         text=True, timeout=600)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return [tuple(t) for t in data["times"]], float(data["rss"])

@@ -1,0 +1,74 @@
+"""A slowed CPU for the benches (`--slow 4`): this process, its threads and every child it starts afterwards pinned
+to one core and given 1/FACTOR of it by a CFS bandwidth quota, so what a guest feels on a tablet core FACTOR times
+slower (the wall time of a tap's frame, a start-up) shows as wall time here.
+
+The quota: cgroup v2's `cpu.max` where the cpu controller is on the unified hierarchy, else cgroup v1's
+`cpu.cfs_quota_us` / `cpu.cfs_period_us` (the same CFS bandwidth control; this machine kind mounts v1 for cpu).
+The period is short (10 ms, 2.5 ms of it at 4x) so the slowing is spread over a frame, not a 75 ms stall every
+100 ms. Needs root (the benches run as root here); without a writable cgroup it says so and only pins. What it does
+not model: other engineers' work on the same core still takes its share first (report `uptime` beside it), and
+llvmpipe's drawing threads share the quota too (a tablet draws on its GPU).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from pathlib import Path
+
+PERIOD_US = 10_000
+V2_ROOT = Path("/sys/fs/cgroup")
+V1_CPU = Path("/sys/fs/cgroup/cpu")
+
+
+def _v2_dir() -> Path | None:
+    """The unified hierarchy's root when its cpu controller can be given to a child group."""
+    for root in (V2_ROOT, V2_ROOT / "unified"):
+        ctl = root / "cgroup.controllers"
+        if ctl.exists() and "cpu" in ctl.read_text().split():
+            return root
+    return None
+
+
+def slow_down(factor: float, core: int | None = None) -> str:
+    """Pin this process (all its threads) to `core` (default: the last) and, when factor > 1, cap it (children
+    included) at 1/factor of that core. Returns a line saying what was done, for the bench's output."""
+    cpus = sorted(os.sched_getaffinity(0))
+    core = cpus[-1] if core is None else core
+    for tid in os.listdir("/proc/self/task"):  # every thread started so far; new ones inherit it
+        try:
+            os.sched_setaffinity(int(tid), {core})
+        except OSError:
+            pass
+    done = f"pinned to core {core}"
+    if factor <= 1:
+        return done
+    quota = int(PERIOD_US / factor)
+    name = f"tablehost-bench-{os.getpid()}"
+    try:
+        v2 = _v2_dir()
+        if v2 is not None:
+            (v2 / "cgroup.subtree_control").write_text("+cpu")
+            group = v2 / name
+            group.mkdir(exist_ok=True)
+            (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            how = f"cgroup v2 cpu.max {quota} {PERIOD_US}"
+        else:
+            group = V1_CPU / name
+            group.mkdir(exist_ok=True)
+            (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (group / "cpu.cfs_quota_us").write_text(str(quota))
+            how = f"cgroup v1 cpu.cfs_quota_us {quota} per {PERIOD_US} us"
+        (group / "cgroup.procs").write_text(str(os.getpid()))  # moves every thread of the process
+    except OSError as exc:
+        return f"{done}; NO quota ({exc}): the figures are not slowed"
+    atexit.register(_leave, group, group.parent)
+    return f"{done}, {how} (1/{factor:g} of a core)"
+
+
+def _leave(group: Path, parent: Path) -> None:
+    try:
+        (parent / "cgroup.procs").write_text(str(os.getpid()))
+        group.rmdir()
+    except OSError:
+        pass  # a child still in it: the group is left (empty later; harmless)
