@@ -6,6 +6,9 @@ games through engines.bots.play: every seat a bot, chance by the engine, the tab
     nice -n 10 python -m bench.bots --clue-games 400 --jack-games 4000
     nice -n 10 python -m bench.bots --tune              # the gamble's calibration, on the tuning seeds
     nice -n 10 python -m bench.bots --h2h eval --players 3 4 6 --clue-games 200   # 어려움 vs 보통 alone
+    nice -n 10 python -m bench.bots --h2h eval --players 3 --first 600 --clue-games 1200  # a part of a long run
+    nice -n 10 python -m bench.bots --h2h tune --variant before    # a candidate of VARIANTS in 어려움's seats
+    nice -n 10 python -m bench.bots --only clue --baselines --players 3 6 --clue-games 200  # 보통's matchups
 
 Clue (digital mode, classic set), at each `--players` count, the bot under test in a seat that rotates game
 by game (so no seat order favours it):
@@ -19,8 +22,9 @@ the detective's win rate (Jack's is the rest), and how the games ended.
 CPU time per decision (time.process_time of the bot call alone), per level: median, p95, worst, and at
 the largest player count apart (the issue's goal: p95 <= 1 s at 6 players).
 
-Seeds: figures come from the held-out seeds ("eval"); `--tune` sweeps 어려움's gamble on the tuning
-seeds ("tune") only, never on the ones reported. Seeds are strings per split, so the two never meet.
+Seeds: figures come from the held-out seeds ("eval"); `--tune` sweeps 어려움's gamble and `--h2h tune
+--variant` tries 어려움's candidate styles (VARIANTS; BEFORE: 어려움 before it looked past the die) on the
+tuning seeds ("tune") only, never on the ones reported. Seeds are strings per split, so the two never meet.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from engines.bots import Bot, play, random_bot
 from engines.clue import ENGINE as CLUE
 from engines.clue import bots as clue_bots
 from engines.clue.board import Walks
+from engines.clue.reach import Plan
 from engines.core import Action
 from engines.mr_jack_ny import ENGINE as JACK
 from engines.mr_jack_ny import bots as jack_bots
@@ -81,7 +86,25 @@ def seed_of(split: str, *parts: object) -> int:
 # ---------------------------------------------------------------- Clue
 
 
+# 어려움 as it was before the look past the die (engines.clue.reach), and the candidates tried on the tuning
+# seeds (`--h2h tune --variant NAME`); the level's own style is chosen from these, reported on "eval".
+BEFORE = clue_bots.Style(counting=True, choice="info", leak_least=True, gamble=clue_bots.Gamble(), here=0.2,
+                         passage_bonus=1.0, aim=0.25)
+VARIANTS: dict[str, clue_bots.Style] = {
+    "before": BEFORE,
+    "plan": dataclasses.replace(BEFORE, passage_bonus=0.0, plan=Plan()),
+    "plan.f4": dataclasses.replace(BEFORE, passage_bonus=0.0, plan=Plan(future=0.4)),
+    "plan.f8": dataclasses.replace(BEFORE, passage_bonus=0.0, plan=Plan(future=0.8)),
+    "plan.t1": dataclasses.replace(BEFORE, passage_bonus=0.0, plan=Plan(turns=1)),
+    "plan.gift": dataclasses.replace(BEFORE, passage_bonus=0.0, plan=Plan(), gift=0.15),
+    "gift": dataclasses.replace(BEFORE, gift=0.15),
+    "hard": clue_bots.HARD,
+}
+
+
 def clue_bot(name: str, gamble: clue_bots.Gamble | None = None) -> Bot:
+    if name in VARIANTS:
+        return clue_bots.make(VARIANTS[name])
     if name == "random":
         return clue_bots.make(clue_bots.RANDOM)
     if name == "notebook":
@@ -170,7 +193,7 @@ def head_to_head(title: str, tally: ClueTally, a: str, b: str) -> None:
                   f"{tally.wrong.get(lb, 0)} wrong)")
 
 
-def clue(players: list[int], games: int, clock: Clock) -> None:
+def clue(players: list[int], games: int, clock: Clock, with_h2h: bool = True) -> None:
     bots = {name: clue_bot(name) for name in ("random", "notebook", "easy", "normal", "hard")}
     for n in players:
         print(f"\nClue, {n} players (board model: engines.clue.board.Walks)")
@@ -180,21 +203,49 @@ def clue(players: list[int], games: int, clock: Clock) -> None:
             t = ClueTally()
             clue_games(n, rotate("normal", others, n), bots, games, "eval", t, clock)
             clue_report(title, t, "normal", others, n)
+        if not with_h2h:
+            continue
         t = ClueTally()
         clue_games(n, alternate("hard", "normal", n), bots, games, "eval", t, clock)
         head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
 
 
-def h2h(players: list[int], games: int, clock: Clock, split: str = "eval") -> None:
-    """어려움 against 보통 alone (seats alternating), on `split`'s seeds."""
-    bots = {name: clue_bot(name) for name in ("normal", "hard")}
+def h2h(players: list[int], games: int, clock: Clock, split: str = "eval", hard: str = "hard",
+        jobs: int = 1, first: int = 0) -> None:
+    """어려움 (or a candidate of `VARIANTS`) against 보통 alone (seats alternating), on `split`'s seeds; the
+    games shared among `jobs` processes (the same games and figures as one process)."""
     for n in players:
-        print(f"\nClue, {n} players, {split} seeds")
+        print(f"\nClue, {n} players, {split} seeds (games {first}-{games - 1}), {hard} vs normal")
         t = ClueTally()
-        for start in range(0, games, 10):  # a line every 10 games (a long run cut short still says something)
-            clue_games(n, alternate("hard", "normal", n), bots, min(games, start + 10), split, t, clock, start)
+        step = 10 * jobs
+        for start in range(first, games, step):  # a line every `step` games (a run cut short still says something)
+            parts = [(n, hard, lo, min(games, lo + 10), split) for lo in range(start, min(games, start + step), 10)]
+            if jobs > 1:
+                import multiprocessing
+                with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                    done = pool.map(_h2h_part, parts)
+            else:
+                done = [_h2h_part(p) for p in parts]
+            for part, times in done:
+                t.games += part.games
+                for k, v in part.wins.items():
+                    t.wins[k] = t.wins.get(k, 0) + v
+                for k, xs in part.turns.items():
+                    t.turns.setdefault(k, []).extend(xs)
+                for k, v in part.wrong.items():
+                    t.wrong[k] = t.wrong.get(k, 0) + v
+                for k, xs in times.items():
+                    clock.times.setdefault(k.replace(hard, "hard"), []).extend(xs)
             head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
-            timing(clock)
+        timing(clock)
+
+
+def _h2h_part(args: tuple[int, str, int, int, str]) -> tuple[ClueTally, dict[str, list[float]]]:
+    n, hard, lo, hi, split = args
+    t, clock = ClueTally(), Clock()
+    bots = {"hard": clue_bot(hard), "normal": clue_bot("normal")}
+    clue_games(n, alternate("hard", "normal", n), bots, hi, split, t, clock, lo)
+    return t, clock.times
 
 
 def tune(players: list[int], games: int) -> None:
@@ -263,6 +314,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tune", action="store_true", help="sweep 어려움's gamble on the tuning seeds instead")
     ap.add_argument("--calibrate", action="store_true", help="the data the gamble is set from (tuning seeds)")
     ap.add_argument("--only", choices=["clue", "jack"], default=None)
+    ap.add_argument("--baselines", action="store_true", help="Clue: 보통 against the baselines only (no h2h)")
+    ap.add_argument("--variant", default="hard", help="--h2h: this style of VARIANTS in 어려움's seats")
+    ap.add_argument("--first", type=int, default=0, help="--h2h: from this game on (a run in parts)")
+    ap.add_argument("--jobs", type=int, default=1, help="--h2h: processes (the machine is shared: 1 or 2)")
     ap.add_argument("--h2h", choices=["tune", "eval"], default=None,
                     help="only 어려움 vs 보통 at Clue, on these seeds (with CPU time per decision)")
     args = ap.parse_args(argv)
@@ -276,14 +331,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     clock = Clock()
     if args.h2h:
-        h2h(args.players, args.clue_games, clock, args.h2h)
+        h2h(args.players, args.clue_games, clock, args.h2h, args.variant, args.jobs, args.first)
         timing(clock)
         print(f"\nwall time {time.time() - t0:.0f} s; load average now {os.getloadavg()[0]:.1f}")
         return
     if args.only != "clue":
         jack(args.jack_games, clock)
     if args.only != "jack":
-        clue(args.players, args.clue_games, clock)
+        clue(args.players, args.clue_games, clock, not args.baselines)
     timing(clock)
     print(f"\nwall time {time.time() - t0:.0f} s; load average now {os.getloadavg()[0]:.1f}")
 

@@ -11,14 +11,18 @@ action out, nothing kept between calls.
   certain; shows the card that tells the suggester least.
 - 어려움 (hard): as 보통, and gambles: accuses the likeliest envelope once its exact probability passes the
   chance of winning by waiting, which falls as the game goes on and with more players (`Gamble`; calibrated
-  in bench/bots.py on seeds apart from the ones its figures are measured on); suggests where it was moved
-  more readily and prefers rooms with a secret passage; scores suggestions and rooms by what the reply
-  teaches about the envelope, not about who holds what (engines.clue.aim: with the suspect known it names
-  one whose place it knows, so the reply is about the rest).
+  in bench/bots.py on seeds apart from the ones its figures are measured on); scores suggestions and rooms
+  by what the reply teaches about the envelope, not about who holds what (engines.clue.aim: with the suspect
+  known it names one whose place it knows, so the reply is about the rest); chooses where to go by what the
+  next turns reach, not this turn's die alone (engines.clue.reach: a room is worth its suggestion now plus,
+  discounted, the rooms and passages within reach of it; suggest where moved, take the passage or roll, by
+  the same); names a rival's token only when that teaches clearly more (it would move them into its room: a
+  free suggestion on their next turn).
 
 Rooms are chosen by reachability on the classic board (engines.clue.board): from a room, the rooms within
-the die's squares. A token in the corridors has no position in any view (the engine models rooms only), so
-there the table's legal actions decide what is reachable (bench/bots.py narrows them by its own board).
+the die's squares (어려움: and within the next turns' rolls). A token in the corridors has no position in any
+view (the engine models rooms only), so there the table's legal actions decide what is reachable
+(bench/bots.py narrows them by its own board).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from engines.clue.aim import envelope_advice
 from engines.clue.board import has_map, passage, room_distance
 from engines.clue.knowledge import Fact, Knowledge
 from engines.clue.notation import propagate
+from engines.clue.reach import Plan, Planner, Spot
 from engines.clue.solver import Analysis, advise, analyse
 from engines.clue.state import ACCUSE_CHECK, AFTER, DIGITAL, HANDS, IN_ROOM, MOVE, NOTE, REFUTE, START
 from engines.clue.views import ClueView, knowledge_from_view
@@ -81,6 +86,9 @@ class Style:
     aim: float | None = None  # score suggestions by envelope information (engines.clue.aim), plus this share
     #                           of the whole-deal information; None: the whole-deal information alone
     samples: int = SAMPLES
+    plan: Plan | None = None  # rooms by what the next turns reach from them (engines.clue.reach), on a known map
+    gift: float = 0.0  # bits a suggestion loses for naming a rival's token (it moves them into my room: a free
+    #                    suggestion on their next turn)
 
 
 @dataclass
@@ -262,6 +270,20 @@ def _start(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) 
     if not here_ok and through is None:
         return roll or legal[0]
     values = room_values(style, n, rng)
+    planner = _planner(style, n, values)
+    if planner is not None:
+        # in a room (a suggestion or a passage is offered): suggest here, take the passage or roll, by what
+        # each is worth this turn and the next ones
+        options: dict[str, float] = {"roll": planner.roll(Spot(n.room))} if roll is not None else {}
+        if here_ok:
+            options["here"] = planner.entered(n.room)
+        if through is not None:
+            options["passage"] = planner.through(n.room)
+        top = max(options.values())
+        choice = rng.choice([k for k, v in options.items() if v >= top - 1e-9])
+        if choice == "here":
+            return _suggest(style, n, n.room, legal, rng)
+        return through if choice == "passage" and through is not None else roll or legal[0]
     best = max(values.values())
     if here_ok and values.get(n.room, 0.0) >= style.here * best:
         return _suggest(style, n, n.room, legal, rng)
@@ -272,6 +294,13 @@ def _start(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) 
     return roll or legal[0]
 
 
+def _planner(style: Style, n: Notes, values: Mapping[str, float]) -> Planner | None:
+    """The look past this turn's die (`Style.plan`), on a known map."""
+    if style.plan is None or not has_map(n.game.set):
+        return None
+    return Planner(values, style.plan)
+
+
 def _move(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -> Action:
     die = n.game.die
     rooms = [r for r in (str(getattr(a, "room", "")) for a in named(legal, "enter_room")) if _reaches(n, r, die)]
@@ -279,6 +308,15 @@ def _move(style: Style, n: Notes, legal: Sequence[Action], rng: random.Random) -
     if not rooms:
         return stay or legal[0]
     values = room_values(style, n, rng)
+    planner = _planner(style, n, values)
+    if planner is not None:
+        # from the room it is leaving: each room it reaches by what it teaches now and reaches next, or
+        # walking on, nearer to the rooms it does not reach today
+        scored = {r: planner.entered(r) for r in rooms}
+        top = max(scored.values())
+        if stay is not None and n.room and planner.stayed(Spot(n.room, die)) > top + 1e-9:
+            return stay
+        return pick(legal, "enter_room", room=_best(scored, rooms, rng)) or legal[0]
     if style.passage_bonus and has_map(n.game.set):
         # from a passage room the next turn's suggestion is certain (no walk)
         values = {r: v + style.passage_bonus * values.get(passage(r), 0.0) for r, v in values.items()}
@@ -294,6 +332,9 @@ def _suggest(style: Style, n: Notes, room: str, legal: Sequence[Action], rng: ra
         return rng.choice(named(legal, "suggest"))
     if style.choice == "info" and n.analysis is not None:
         ranked = _scores(style, n, (room,), rng)
+        if style.gift:
+            rivals = {p.suspect for p in n.game.players if p.seat != n.me and not p.out}
+            ranked = [(t, bits - style.gift * (t[0] in rivals)) for t, bits in ranked]
         if ranked:
             top = max(bits for _, bits in ranked)
             s, w, _ = rng.choice([t for t, bits in ranked if bits >= top - 1e-9])
@@ -314,12 +355,13 @@ def _scores(style: Style, n: Notes, rooms: Sequence[str], rng: random.Random
     """Suggestions in `rooms` with their expected information (counting levels), in a fixed order."""
     assert n.analysis is not None
     seed = rng.randrange(1 << 30)
+    samples = style.samples
     if style.aim is not None:
-        scored = envelope_advice(n.analysis, rooms, style.samples, seed, style.aim)
+        scored = envelope_advice(n.analysis, rooms, samples, seed, style.aim)
         if scored:
             return list(scored.items())
     room = rooms[0] if len(rooms) == 1 else None
-    ranked = advise(n.analysis, room, samples=style.samples, seed=seed, top=1 << 30)
+    ranked = advise(n.analysis, room, samples=samples, seed=seed, top=1 << 30)
     return [((x.suspect, x.weapon, x.room), x.bits) for x in ranked]
 
 
@@ -351,14 +393,16 @@ def _show(style: Style, game: ClueView, legal: Sequence[Action], rng: random.Ran
 
 EASY = Style(counting=False, choice="random", leak_least=False)
 NORMAL = Style(counting=True, choice="info", leak_least=True)
-# 어려움 also suggests where it was moved (or takes the passage) more readily, prefers rooms with a secret
-# passage (a suggestion next turn without a walk) and scores by the envelope (aim). Held-out seeds
-# (bench/bots.py --h2h eval, games 0-199 per count, 2026-12-05, load 6-14 on 2 cores), its share of the wins
-# head to head against 보통: 3 players 54.0% (108 of 200), 4 players 60.5% (121/200), 6 players 65.0%
-# (130/200); CPU per decision p95 77 / 92 / 113 ms. Without aim, on the same seeds: 48.0% at 3 (100 games),
-# 50.0% at 4 (80). aim was chosen on the tuning seeds (4 players, 100 games: 60.0% with, 58.0% without).
-HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, passage_bonus=1.0,
-             aim=0.25)
+# 어려움 scores by the envelope (aim), goes where the next turns reach (plan: each room by what a suggestion
+# there teaches now and, by 0.6 a turn, what the two turns after reach from it: passages, rooms a roll away;
+# suggest where moved, take the passage or roll, by the same), and names a rival's token only for 0.15 bits
+# more (gift). Chosen on the tuning seeds (bench/bots.py VARIANTS, 3 players against 보통, a crowded machine
+# allowed few games): the previous 어려움 ("before": the die-only room choice with a passage bonus) 15 of the
+# first 30 wins, plan 82/150 (54.7%; 15 of the first 20 where "before" won 9), plan + gift 34/50 (68.0%; 17 of
+# the first 20). The previous 어려움 on held-out seeds 0-199: 3 players 54.0%, 4 players 60.5%, 6 players 65.0%
+# of the wins head to head. This one's held-out figures: bench/bots.py --h2h eval (in the commit landing it).
+HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, aim=0.25, plan=Plan(),
+             gift=0.15)
 # Not levels: bench/bots.py's baselines. The random-suggestion player (exact notes and certain accusations,
 # suggestions and rooms at random) and the usual notebook strategy (propagation only, suggests cards its
 # notebook has not placed; as strong as 보통 at 6 players on bench/bots.py's board model, so 쉬움 is weaker).
