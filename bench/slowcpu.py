@@ -5,9 +5,11 @@ slower (the wall time of a tap's frame, a start-up) shows as wall time here.
 The quota: cgroup v2's `cpu.max` where the cpu controller is on the unified hierarchy, else cgroup v1's
 `cpu.cfs_quota_us` / `cpu.cfs_period_us` (the same CFS bandwidth control; this machine kind mounts v1 for cpu).
 The period is short (10 ms, 2.5 ms of it at 4x) so the slowing is spread over a frame, not a 75 ms stall every
-100 ms. Needs root (the benches run as root here); without a writable cgroup it says so and only pins. What it does
-not model: other engineers' work on the same core still takes its share first (report `uptime` beside it), and
-llvmpipe's drawing threads share the quota too (a tablet draws on its GPU).
+100 ms. The group is given a high weight (SHARES_V1 / WEIGHT_V2) so that, on a loaded machine, the quota and not
+the other work on the core is what slows it; it still waits for a core when others hold it inside a period (report
+`uptime` beside the figures). Needs root (the benches run as root here); without a writable cgroup it says so and
+only pins. Not modelled: llvmpipe's drawing threads share the quota (a tablet draws on its GPU), so wall times here
+include drawing that a tablet's GPU would do.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ import os
 from pathlib import Path
 
 PERIOD_US = 10_000
+# The group's weight against the rest of the machine: high, so that the quota is what slows the kiosk, not the
+# other work on its core (at load 15-20 on 2 cores a fair share is ~10 % of a core, under the quota's 25 %). The
+# quota bounds what this takes from the others: 1/FACTOR of one core.
+SHARES_V1 = 16 * 1024
+WEIGHT_V2 = 1600
 V2_ROOT = Path("/sys/fs/cgroup")
 V1_CPU = Path("/sys/fs/cgroup/cpu")
 
@@ -52,13 +59,15 @@ def slow_down(factor: float, core: int | None = None) -> str:
             group = v2 / name
             group.mkdir(exist_ok=True)
             (group / "cpu.max").write_text(f"{quota} {PERIOD_US}")
-            how = f"cgroup v2 cpu.max {quota} {PERIOD_US}"
+            (group / "cpu.weight").write_text(str(WEIGHT_V2))
+            how = f"cgroup v2 cpu.max {quota} {PERIOD_US}, cpu.weight {WEIGHT_V2}"
         else:
             group = V1_CPU / name
             group.mkdir(exist_ok=True)
             (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
             (group / "cpu.cfs_quota_us").write_text(str(quota))
-            how = f"cgroup v1 cpu.cfs_quota_us {quota} per {PERIOD_US} us"
+            (group / "cpu.shares").write_text(str(SHARES_V1))
+            how = f"cgroup v1 cpu.cfs_quota_us {quota} per {PERIOD_US} us, cpu.shares {SHARES_V1}"
         (group / "cgroup.procs").write_text(str(os.getpid()))  # moves every thread of the process
     except OSError as exc:
         return f"{done}; NO quota ({exc}): the figures are not slowed"
