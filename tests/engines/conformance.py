@@ -60,22 +60,48 @@ def contains_pair(tree: Any, key: str, value: Any) -> bool:
     return False
 
 
+def json_pairs(tree: Any) -> set[tuple[str, Any]]:
+    """Every mapping entry `key: value` anywhere in the JSON tree, its value frozen: `(key, frozen(value)) in
+    json_pairs(tree)` is `contains_pair(tree, key, value)` in one walk of the tree, however many secrets are looked
+    for (Clue at six players: 30,000 walks a game)."""
+    pairs: set[tuple[str, Any]] = set()
+    frozen(tree, pairs)
+    return pairs
+
+
+def frozen(node: Any, pairs: set[tuple[str, Any]] | None = None) -> Any:
+    """A JSON value made hashable, equal to another exactly when the values are equal (Python's ==); each mapping
+    entry met on the way goes into `pairs`."""
+    if isinstance(node, Mapping):
+        items = []
+        for k, v in node.items():
+            entry = (k, frozen(v, pairs))
+            if pairs is not None:
+                pairs.add(entry)
+            items.append(entry)
+        return ("mapping", frozenset(items))
+    if isinstance(node, (list, tuple)):
+        return ("sequence", tuple(frozen(v, pairs) for v in node))
+    return node
+
+
 def check_secrets(engine: Engine[Any], state: Any, events: tuple[Event, ...] = ()) -> None:
     seats = engine.seats(state)
-    views = {seat: json.loads(json.dumps(engine.view(state, seat))) for seat in (*seats, None)}
+    views = {seat: json_pairs(json.loads(json.dumps(engine.view(state, seat)))) for seat in (*seats, None)}
+    datas = [(event, json_pairs(json.loads(json.dumps(event.to_dict()["data"])))) for event in events]
     for secret in engine.secrets(state):
         assert isinstance(secret, Secret)
         value = json.loads(json.dumps(secret.value))
+        entry = (secret.key, frozen(value))
         for seat, view in views.items():
-            shown = contains_pair(view, secret.key, value)
+            shown = entry in view
             if seat is not None and seat in secret.seen_by:
                 assert shown, f"seat {seat} should see its secret {secret.key}={value!r}"
             else:
                 assert not shown, f"seat {seat} sees {secret.key}={value!r} meant for {sorted(secret.seen_by)}"
-        for event in events:
+        for event, data in datas:
             if event.to is None or not event.to <= secret.seen_by:
-                data = json.loads(json.dumps(event.to_dict()["data"]))
-                assert not contains_pair(data, secret.key, value), (
+                assert entry not in data, (
                     f"event {event.kind} shows {secret.key}={value!r} beyond {sorted(secret.seen_by)}")
 
 
@@ -138,23 +164,29 @@ def check_hidden_variants(engine: Engine[Any], state: Any) -> int:
     """A secret swapped changes nothing for the seats that may not see it (nor the table)."""
     n = 0
     seats = engine.seats(state)
+    views: dict[int | None, Any] = {}  # the state's own, each computed once for all its variants
+    legal: dict[int, list[Any]] = {}
     for variant, knowers in engine.hidden_variants(state):
         n += 1
         assert variant != state, "a hidden variant must differ"
         assert engine.table_offers(variant) == engine.table_offers(state), "table offers depend on a secret"
         assert engine.to_move(variant) == engine.to_move(state), "who moves depends on a secret"
         for seat in (*seats, None, TABLE):
+            if seat is not None and seat not in legal:
+                legal[seat] = [(a.to_dict(), type(a).PRIVATE) for a in engine.legal_actions(state, seat)]
             if seat is not None and seat in knowers:
                 # even a knower's shareable (not PRIVATE) actions are the same: the shared screen may show them
-                mine = [a.to_dict() for a in engine.legal_actions(state, seat) if not type(a).PRIVATE]
+                mine = [a for a, private in legal[seat] if not private]
                 theirs = [a.to_dict() for a in engine.legal_actions(variant, seat) if not type(a).PRIVATE]
                 assert mine == theirs, f"seat {seat}'s non-private actions depend on its secret"
                 continue
             if seat != TABLE:
-                assert _json(engine.view(variant, seat)) == _json(engine.view(state, seat)), (
+                if seat not in views:
+                    views[seat] = _json(engine.view(state, seat))
+                assert _json(engine.view(variant, seat)) == views[seat], (
                     f"seat {seat}'s view depends on a secret of {sorted(knowers)}")
             if seat is not None:
-                mine = [a.to_dict() for a in engine.legal_actions(state, seat)]
+                mine = [a for a, _ in legal[seat]]
                 theirs = [a.to_dict() for a in engine.legal_actions(variant, seat)]
                 assert mine == theirs, f"seat {seat}'s legal actions depend on a secret of {sorted(knowers)}"
     return n
