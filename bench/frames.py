@@ -112,7 +112,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     if out[1] > 0.025:
         SLOW.append((out[1], what))
     probe.keep_profile(prof, out[1], what)
-    probe.note_wall(what, out[0])
+    probe.note_wall(what, out[0], w)
     kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
     BY_KIND.setdefault(kind, []).append(out[1])
     if STALL:
@@ -413,6 +413,7 @@ def main(argv: list[str] | None = None) -> None:
 
     app = driver.app
     app.exit_kiosk = lambda: None
+    probe.watch_flips()
     rss = {"app": rss_mb()}
     voice: Voice | None = None
     if not args.no_voice:
@@ -553,7 +554,9 @@ def main(argv: list[str] | None = None) -> None:
     td = probe.tap_drawn(pct)
     if td:
         print(f"  tap -> drawn (wall time of a guest's tap or action frame, what a guest feels{'; ' + setting if setting else ''}): "
-              f"p50 {td['p50'] * 1e3:.0f} ms, p95 {td['p95'] * 1e3:.0f} ms, worst {td['worst'] * 1e3:.0f} ms of {td['n']:.0f}")
+              f"p50 {td['p50'] * 1e3:.0f} ms, p95 {td['p95'] * 1e3:.0f} ms, worst {td['worst'] * 1e3:.0f} ms of {td['n']:.0f}; "
+              f"tap -> drawing issued (the kiosk's work, without llvmpipe's drawing) p50 {td['issued_p50'] * 1e3:.0f} ms, "
+              f"p95 {td['issued_p95'] * 1e3:.0f} ms")
     figures = probe.goal_figures(everything, paused, pct, setting or "unslowed")
     if args.json:
         Path(args.json).write_text(json.dumps(figures))

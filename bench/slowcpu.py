@@ -42,12 +42,15 @@ def slow_down(factor: float, core: int | None = None) -> str:
     included) at 1/factor of that core. Returns a line saying what was done, for the bench's output."""
     cpus = sorted(os.sched_getaffinity(0))
     core = cpus[-1] if core is None else core
+    # llvmpipe sizes its drawing threads by the cores it may use: pinned to one it has none and draws on the UI
+    # thread (its CPU time then counts the drawing a tablet's GPU does). Its threads are kept, under the same quota.
+    os.environ.setdefault("LP_NUM_THREADS", str(len(cpus)))
     for tid in os.listdir("/proc/self/task"):  # every thread started so far; new ones inherit it
         try:
             os.sched_setaffinity(int(tid), {core})
         except OSError:
             pass
-    done = f"pinned to core {core}"
+    done = f"pinned to core {core} (llvmpipe's threads {os.environ['LP_NUM_THREADS']})"
     if factor <= 1:
         return done
     quota = int(PERIOD_US / factor)
