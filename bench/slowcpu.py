@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import time
 from pathlib import Path
 
 PERIOD_US = 10_000
@@ -57,6 +58,7 @@ def slow_down(factor: float, core: int | None = None) -> str:
     name = f"tablehost-bench-{os.getpid()}"
     try:
         v2 = _v2_dir()
+        _sweep(v2 or V1_CPU)
         if v2 is not None:
             (v2 / "cgroup.subtree_control").write_text("+cpu")
             group = v2 / name
@@ -79,8 +81,26 @@ def slow_down(factor: float, core: int | None = None) -> str:
 
 
 def _leave(group: Path, parent: Path) -> None:
-    try:
-        (parent / "cgroup.procs").write_text(str(os.getpid()))
-        group.rmdir()
+    try:  # this process, and children still running (the kiosk's speech worker ends after it)
+        for pid in [str(os.getpid()), *(group / "cgroup.procs").read_text().split()]:
+            (parent / "cgroup.procs").write_text(pid)
     except OSError:
-        pass  # a child still in it: the group is left (empty later; harmless)
+        return
+    for _ in range(20):  # a thread still exiting keeps it busy a moment
+        try:
+            group.rmdir()
+            return
+        except OSError:
+            time.sleep(0.05)
+    # left: the next slowed run removes it (`_sweep`)
+
+
+def _sweep(root: Path) -> None:
+    """Remove the groups earlier slowed runs left (their process gone, nothing in them)."""
+    for group in root.glob("tablehost-bench-*"):
+        pid = group.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            try:
+                group.rmdir()
+            except OSError:
+                pass
