@@ -33,9 +33,24 @@ def _paints(w: Any) -> bool:
             if isinstance(ins, Color):
                 alpha = ins.a
             elif isinstance(ins, (Rectangle, RoundedRectangle, BorderImage)) and alpha > 0.3 \
-                    and ins.size[0] > 1 and ins.size[1] > 1 and getattr(ins, "texture", None) is None:
+                    and ins.size[0] > 1 and ins.size[1] > 1 and _plain(getattr(ins, "texture", None)):
                 return True
     return False
+
+
+_DEFAULT_TEXTURE: list[Any] = []
+
+
+def _plain(texture: Any) -> bool:
+    """No image or text of its own: no texture, or the 1-colour default texture Kivy gives a plain rectangle (with
+    a window up, a Rectangle's texture is that default one, never None: bars and panels counted as not painting)."""
+    if texture is None:
+        return True
+    if not _DEFAULT_TEXTURE:
+        from kivy.graphics import Rectangle
+
+        _DEFAULT_TEXTURE.append(Rectangle().texture)
+    return texture is _DEFAULT_TEXTURE[0]
 
 
 def _covers_by_design(w: Any) -> bool:
@@ -109,6 +124,52 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
     return bad
 
 
+def read_texts(order: list[Any], scope: Any) -> Iterator[Any]:
+    """The labels a guest reads, in drawing order: with text, shown, in the dialog on top (`scope`) if any; not in
+    a toast or the keyboard sheet (drawn over the screen by design)."""
+    from kivy.uix.label import Label
+
+    for w in order:
+        if not isinstance(w, Label) or not w.text.strip() or not is_visible(w) or _covers_by_design(w):
+            continue
+        if (scope is not None and not _inside(w, scope)) or any(type(a).__name__ == "Toast" for a in ancestors(w)):
+            continue
+        yield w
+
+
+def covered_texts(order: list[Any]) -> list[str]:
+    """Texts partly or wholly under a widget drawn after them that paints a background (the host bar, a panel, a
+    button): what a guest cannot read. A label inside the painter (a button's own words) or under a modal that is
+    meant to cover it does not count; toasts are toast_covers' and the keyboard sheet covers by design."""
+    from kivy.uix.modalview import ModalView
+
+    from kiosk.widgets.text_box import drawn_text_box, overlap
+
+    index = {id(w): i for i, w in enumerate(order)}
+    modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
+    scope = modals[-1] if modals else None
+    painters = [w for w in order if is_visible(w) and _paints(w) and not _covers_by_design(w)
+                and not isinstance(w, ModalView) and type(w).__name__ != "Toast"]
+    bad = []
+    for w in read_texts(order, scope):
+        box = drawn_text_box(w)
+        if box is None:
+            continue
+        box = _cut_to_stencils(w, box)
+        if box[2] - box[0] <= 1 or box[3] - box[1] <= 1:
+            continue  # scrolled out of view
+        for other in painters:
+            if index[id(other)] <= index[id(w)] or _inside(w, other) or _inside(other, w):
+                continue
+            if scope is not None and not _inside(other, scope):
+                continue
+            if overlap(box, _window_rect(other), 4):
+                by = getattr(other, "test_id", "") or type(other).__name__
+                bad.append(f"text {w.text[:30]!r} under {by}")
+                break
+    return bad
+
+
 def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
     from kivy.uix.label import Label
     from kivy.uix.modalview import ModalView
@@ -146,18 +207,13 @@ def overlapping_texts(order: list[Any]) -> list[str]:
     """Pairs of visible labels whose drawn text (the texture, centred in the label as Kivy draws it) overlap
     by more than a few pixels both ways; with a dialog open, only the dialog's. Toasts and the keyboard sheet
     are left out (drawn over the screen by design)."""
-    from kivy.uix.label import Label
     from kivy.uix.modalview import ModalView
 
     modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
     scope = modals[-1] if modals else None
 
     boxes = []
-    for w in order:
-        if not isinstance(w, Label) or not w.text.strip() or not is_visible(w) or _covers_by_design(w):
-            continue
-        if (scope is not None and not _inside(w, scope)) or any(type(a).__name__ == "Toast" for a in ancestors(w)):
-            continue
+    for w in read_texts(order, scope):
         tw, th = w.texture_size
         cx, cy = w.to_window(*w.center)
         x0, y0, x1, y1 = _window_rect(w)

@@ -19,6 +19,7 @@ from kiosk.layout_check import (
     MARKUP_SIZE,
     ancestors,
     covered_targets,
+    covered_texts,
     is_shown,
     is_visible,
     overlapping_texts,
@@ -86,7 +87,7 @@ class Driver:
                                             *(f"small text {t}" for t in self.small_text()),
                                             *(f"low contrast {t}" for t in self.low_contrast()),
                                             *(f"small target {t}" for t in self.small_targets()),
-                                            *self.overlapping_texts(), *self.toast_covers())]
+                                            *self.overlapping_texts(), *self.covered_texts(), *self.toast_covers())]
         self.problems.extend(p for p in found if p not in self.problems)
         return found
 
@@ -407,6 +408,10 @@ class Driver:
             self.pump(1)
             bad = overlapping_texts(self._walk_order())
         return bad
+
+    def covered_texts(self) -> list[str]:
+        """Texts under a bar, a panel or a control drawn over them (kiosk.layout_check.covered_texts)."""
+        return covered_texts(self._walk_order())
 
     def toast_covers(self) -> list[str]:
         """While a toast shows: the texts of the screen being read (or of the dialog on top: what it covers is not

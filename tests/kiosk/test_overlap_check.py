@@ -77,3 +77,34 @@ def test_a_drawn_row_to_tap_is_a_target_the_sweep_sees_covered(driver: Any) -> N
         assert "'DrawnRow' under lid" not in driver.covered_targets()
     finally:
         screen.remove_widget(layer)
+
+
+def test_a_text_under_the_host_bar_or_a_panel_is_reported(driver: Any) -> None:
+    """A text a bar or a panel is drawn over (a layout pushed under the host bar: the centres of its controls can
+    still be clear of it) is a fault; a text inside the panel, or beside it, is not."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+    from kivy.uix.widget import Widget
+
+    screen = driver.app.sm.current_screen
+    layer = FloatLayout()
+    words = Label(text="가나다라마바사", font_size=28, size_hint=(None, None), size=(400, 60), pos=(200, 300))
+    panel = Widget(size_hint=(None, None), size=(300, 40), pos=(250, 310))
+    with panel.canvas.before:
+        Color(0.1, 0.1, 0.1, 1)
+        Rectangle(pos=panel.pos, size=panel.size)
+    own = Label(text="아자차카", font_size=20, size_hint=(None, None), size=(200, 30), pos=(260, 315))
+    panel.add_widget(own)
+    layer.add_widget(words)
+    layer.add_widget(panel)
+    screen.add_widget(layer)
+    try:
+        driver.pump(3)
+        found = [f for f in driver.covered_texts() if "가나다" in f or "아자차카" in f]
+        assert found == ["text '가나다라마바사' under Widget"], found
+        panel.x = 700  # beside the words, not over them (its rectangle is drawn where it was: only the box counts)
+        driver.pump(2)
+        assert not [f for f in driver.covered_texts() if "가나다" in f]
+    finally:
+        screen.remove_widget(layer)
