@@ -113,3 +113,18 @@ def test_watson_holmes_and_clue_set_up_and_tables_fit(driver: Any, window: tuple
     driver.wait_screen("host")
     driver.pump(6)
     _shot(driver, window, "clue_table")
+
+
+def test_watson_holmes_table_for_seven_fits(driver: Any, window: tuple[int, int]) -> None:
+    """Seven detectives (the most the game takes) at W&H's table, after the opening: their rows, the locations and
+    the actions on both sizes (started at the table: no opening), the sweep on (rows of a full table drawn over the status line or cut)."""
+    from tests.kiosk.conftest import start_table
+
+    app = driver.app
+    names = ["지수", "민호", "서연", "도윤", "하은", "준서", "예린"]
+    start_table(app, "watson_holmes", {"players": names, "case": "case_01"}, 7)
+    app.host("watson_holmes")
+    driver.wait_screen("host")
+    driver.find("wh_loc_1")  # started from the table (no opening to read)
+    driver.pump(6)
+    _shot(driver, window, "wh_table_7")
