@@ -87,12 +87,23 @@ class Intent:
 
 
 @dataclass(frozen=True)
+class WakeFigure:
+    """A wake candidate as bench/voice.py measured it on the held-out part (content/voice/ko.yaml
+    `wake.measured`): takes that woke the kiosk, of `takes`, and false wakes per hour of café audio."""
+
+    woke: int
+    takes: int
+    false_per_hour: float
+
+
+@dataclass(frozen=True)
 class VoiceCatalog:
     intents: Mapping[str, IntentSpec]
     decoys: tuple[str, ...]
     # wake phrases the café may choose instead of the shipped one (content/voice/ko.yaml `wake.candidates`;
     # the choice: audio/voice_choices.py). The kiosk listens for one wake phrase only: `intents[WAKE]`.
     wake_candidates: tuple[str, ...] = ()
+    wake_measured: Mapping[str, WakeFigure] = field(default_factory=dict)  # the bench's figures per candidate
 
     def game_intents(self, game: str) -> list[IntentSpec]:
         return [s for n, s in self.intents.items() if n.startswith(game + ".")]
@@ -216,7 +227,21 @@ def load_catalog(path: Path = DEFAULT_TEMPLATES) -> VoiceCatalog:
     for c in candidates:
         if "$" in c or any(ch in c for ch in "[]()|"):
             raise VoiceContentError(f"{where}: wake: candidate {c!r} must be a plain phrase")
-    return VoiceCatalog(specs, decoys, candidates)
+    return VoiceCatalog(specs, decoys, candidates, _wake_measured(wake, candidates, where))
+
+
+def _wake_measured(wake: Any, candidates: tuple[str, ...], where: str) -> dict[str, WakeFigure]:
+    """`wake.measured: {phrase: [woke, takes, false wakes per hour]}`, for candidates only."""
+    raw = wake.get("measured") or {} if isinstance(wake, dict) else {}
+    out: dict[str, WakeFigure] = {}
+    for phrase, fig in (raw.items() if isinstance(raw, dict) else [(None, None)]):
+        text = normalise(str(phrase))
+        nums = [float(x) for x in fig if isinstance(x, (int, float))] if isinstance(fig, list) else []
+        if phrase is None or len(nums) != 3 or len(fig or ()) != 3 or text not in candidates or not 0 <= nums[0] <= nums[1]:
+            raise VoiceContentError(f"{where}: wake: `measured` maps a candidate to [woke, takes, false wakes per "
+                                    f"hour] ({phrase!r}: {fig!r})")
+        out[text] = WakeFigure(int(nums[0]), int(nums[1]), nums[2])
+    return out
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ some of the phrasings the shipped templates already offer. A content overlay fil
     prefer:
       stop: [일시 정지, 중지]                 # only these phrasings; each is one of the intent's templates
                                             # or a phrase a slot-free template expands to
-    wake: 게임 도우미                         # the café's wake phrase: one of content/voice's `wake.candidates`
+    wake: 안녕 테이블                         # the café's wake phrase: one of content/voice's `wake.candidates`
 
 The wake phrase and 네/아니요 cannot be turned off (final actions need them), only narrowed; the kiosk listens
 for one wake phrase (two in one grammar split the perturbed decodes' agreement), the staff voice check
@@ -132,7 +132,7 @@ def apply(catalog: VoiceCatalog, choices: VoiceChoices) -> VoiceCatalog:
         intents[name] = replace(intents[name], templates=tuple(phrasings))
     for name in choices.off:
         intents[name] = replace(intents[name], templates=())
-    return VoiceCatalog(intents, catalog.decoys, catalog.wake_candidates)
+    return replace(catalog, intents=intents)
 
 
 def check(overlay: Path | None) -> list[str]:

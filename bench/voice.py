@@ -138,6 +138,7 @@ def _rate(rows, keep, outcome: str = "right") -> float:
 def report_wake(part: str, rows, quiet: dict, current: str) -> dict[str, float]:
     print(f"\n## Wake phrase candidates, {part} part (hands-free, the candidate as the one wake phrase)")
     figures: dict[str, float] = {}
+    measured: dict[str, list[float]] = {}
     for cand in dict.fromkeys(r.phrase for r in rows):
         rs = [r for r in rows if r.phrase == cand]
         by = tally(rs, lambda r: "clean" if r.cond == "clean" else "noisy")
@@ -153,11 +154,16 @@ def report_wake(part: str, rows, quiet: dict, current: str) -> dict[str, float]:
         mark = "  <- the catalog's wake phrase" if cand == current else ""
         print(f"{cand!r}: woke {pct(k, 'right')} (clean {pct(by['clean'][0], 'right')}, 10 dB "
               f"{pct(by['noisy'][0], 'right')}; n={sum(k.values())}) | bare vosk {pct(b, 'right')}{fw}{mark}")
+        if q is not None:
+            measured[cand] = [k["right"], sum(k.values()), round(sum(q.wakes.values()) / (q.seconds / 3600), 1)]
         if cand == current:
             figures["wake"] = k["right"] / max(1, sum(k.values()))
             if q is not None:
                 figures["false wakes per hour"] = sum(q.wakes.values()) / (q.seconds / 3600)
                 figures["final actions from café audio"] = q.final_dispatched
+    if measured and part == HELD_OUT:  # what the staff's wake phrase buttons show (content/voice/ko.yaml)
+        print("wake.measured for content/voice/ko.yaml: {" + ", ".join(
+            f"{c}: [{w}, {n}, {f:g}]" for c, (w, n, f) in measured.items()) + "}")
     return figures
 
 

@@ -436,17 +436,22 @@ def _build_choices(app: Any, panel: Any, screen: Any) -> None:
 
 def _wake_row(app: Any, shipped: Any, choices: Any, scores: list[Score], save: Any) -> BoxLayout:
     """The café's wake phrase, picked among the measured candidates: each button shows how often the café's
-    own voices woke the kiosk with it (right / takes; "-" when nobody said it yet)."""
+    own voices woke the kiosk with it (right / takes; "-" when nobody said it yet) and, when the bench measured
+    it (content/voice/ko.yaml `wake.measured`, held-out voices), its wake rate and false wakes per hour."""
     per_phrase, _, _ = summarise(scores)
     now = choices.wake or shipped.wake_candidates[0]
     box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
     box.bind(minimum_height=box.setter("height"))
     box.add_widget(TLabel(text=app.tr("voicecheck.wake_pick"), font_size=SMALL))
-    row = BoxLayout(size_hint_y=None, height=dp(84), spacing=dp(8))
+    row = BoxLayout(size_hint_y=None, height=dp(136), spacing=dp(8))
     for phrase in shipped.wake_candidates:
         t = per_phrase.get(phrase)
-        measured = f"{t.counts['right']}/{t.total}" if t is not None else "-"
-        b = TButton(text=f"{phrase}\n{measured}", selected=phrase == now, test_id=f"vc_wake_{phrase}",
+        ours = app.tr("voicecheck.wake_ours", right=t.counts["right"], total=t.total) if t is not None else (
+            app.tr("voicecheck.wake_ours_none"))
+        fig = shipped.wake_measured.get(phrase)
+        bench = "" if fig is None else "\n" + app.tr(
+            "voicecheck.wake_bench", rate=round(100 * fig.woke / max(1, fig.takes)), fph=f"{fig.false_per_hour:g}")
+        b = TButton(text=f"{phrase}\n{ours}{bench}", selected=phrase == now, test_id=f"vc_wake_{phrase}",
                     font_size=SMALL)
 
         def pick(_w: Any, phrase: str = phrase) -> None:

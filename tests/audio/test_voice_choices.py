@@ -44,7 +44,29 @@ def test_the_cafe_picks_its_wake_phrase_among_the_measured_candidates(tmp_path: 
     catalog = vc.kiosk_catalog(tmp_path)
     assert catalog.intents["wake"].templates == (pick,)
     assert set(build_phrasebook([catalog.intents["wake"]]).phrases) == {pick}
-    assert CATALOG.intents["wake"].templates == ("게임 마스터",)  # the shipped catalog is untouched
+    assert CATALOG.intents["wake"].templates == ("게임 도우미",)  # the shipped catalog is untouched
+    assert catalog.wake_measured == CATALOG.wake_measured  # the bench's figures stay with the candidates
+
+
+def test_wake_candidates_carry_the_benchs_held_out_figures(tmp_path: Path) -> None:
+    """content/voice/ko.yaml `wake.measured` (shown on the staff's wake phrase buttons): every candidate,
+    woke <= takes; a figure for a phrase that is no candidate is refused."""
+    import yaml
+
+    from audio.intents import VoiceContentError
+
+    assert set(CATALOG.wake_measured) == set(CATALOG.wake_candidates)
+    assert all(0 <= f.woke <= f.takes and f.false_per_hour >= 0 for f in CATALOG.wake_measured.values())
+    data = yaml.safe_load((ROOT / "content" / "voice" / "ko.yaml").read_text(encoding="utf-8"))
+    data["wake"]["measured"]["아무 말"] = [1, 2, 0]
+    bad = tmp_path / "ko.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    try:
+        load_catalog(bad)
+    except VoiceContentError as exc:
+        assert "'아무 말'" in str(exc)
+    else:
+        raise AssertionError("a figure for a phrase that is no candidate was accepted")
 
 
 def test_content_check_reports_a_bad_voice_choices_file(tmp_path: Path) -> None:

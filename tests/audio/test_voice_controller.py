@@ -48,7 +48,7 @@ def test_grammar_is_exactly_the_screen_phrases_plus_decoys_and_rebuilt_on_change
     grammar = set(ctl.book().grammar)
     assert {"다음", "계속", "넘겨줘", "도움말", "도와줘"} <= grammar
     assert set(CATALOG.decoys) <= grammar
-    assert "점수" not in grammar and "게임 마스터" not in grammar and "네" not in grammar
+    assert "점수" not in grammar and "게임 도우미" not in grammar and "네" not in grammar
     assert grammar - set(CATALOG.decoys) == {"다음", "계속", "넘겨줘", "도움말", "도와줘", "규칙 알려줘"}
     built = len(engine.grammars)
     ctl.set_context("vote", ["score", "spyfall.accuse"], {"player": {"민호": 0, "지수": 1}})
@@ -222,13 +222,13 @@ def test_wake_phrase_opens_a_short_window_for_one_command() -> None:
     ctl.feed("다음".encode())
     ctl.feed(b"")
     assert intents(events) == []  # no wake phrase, no command
-    ctl.feed("게임 마스터".encode())
+    ctl.feed("게임 도우미".encode())
     ctl.feed(b"")
     assert ctl.phase is Phase.LISTENING
     ctl.feed("다음".encode())
     ctl.feed(b"")
     assert intents(events) == ["next"] and ctl.phase is Phase.IDLE
-    ctl.feed("게임 마스터".encode())
+    ctl.feed("게임 도우미".encode())
     ctl.feed(b"")
     clock.now += 5.1
     ctl.feed("점수".encode())
@@ -239,7 +239,7 @@ def test_wake_phrase_opens_a_short_window_for_one_command() -> None:
 def test_wake_mode_confirmation_listens_without_the_wake_phrase() -> None:
     ctl, _, _, _, events = make(Mode.WAKE_PHRASE)
     ctl.set_context("vote", ["spyfall.accuse"], {"player": {"지수": 1}})
-    for chunk in ("게임 마스터", "", "지수 고발", "", "네", ""):
+    for chunk in ("게임 도우미", "", "지수 고발", "", "네", ""):
         ctl.feed(chunk.encode())
     assert intents(events) == ["spyfall.accuse"]
 
@@ -282,7 +282,7 @@ def test_without_a_model_voice_is_off_and_audio_is_ignored() -> None:
 
 OPS = st.lists(
     st.one_of(
-        st.sampled_from(["다음", "점수", "민호 고발", "새 게임", "네", "아니요", "커피", "게임 마스터", "민호 고발 네"]).map(
+        st.sampled_from(["다음", "점수", "민호 고발", "새 게임", "네", "아니요", "커피", "게임 도우미", "민호 고발 네"]).map(
             lambda t: ("say", t)),
         st.sampled_from([("tap", True), ("tap", False), ("wait", 3.5), ("mode", None), ("screen", "vote"),
                          ("screen", "other")]),

@@ -47,7 +47,7 @@ def test_confirmation_and_wake_words() -> None:
     book = build_phrasebook([CATALOG.intents[YES], CATALOG.intents[NO]])
     assert book.match("네").name == YES
     assert book.match("아니요").name == NO
-    assert build_phrasebook([CATALOG.intents[WAKE]]).match("게임 마스터").name == WAKE
+    assert build_phrasebook([CATALOG.intents[WAKE]]).match("게임 도우미").name == WAKE
 
 
 def nav_book(**kw):

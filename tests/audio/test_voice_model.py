@@ -108,7 +108,7 @@ def test_clean_generated_commands_are_recognised_push_to_talk(engine) -> None:
 @needs_tools
 def test_hands_free_wake_then_final_action_then_yes(engine) -> None:
     names = [s.name for s in CATALOG.navigation()] + ["watson_holmes.end_game"]
-    events = run(engine, Mode.WAKE_PHRASE, ["게임 마스터", "게임 종료", "네"], names)
+    events = run(engine, Mode.WAKE_PHRASE, ["게임 도우미", "게임 종료", "네"], names)
     assert [e.kind for e in events if e.kind in ("confirm", "confirm_done", "intent")] == [
         "confirm", "confirm_done", "intent"]
     assert dispatched(events) == ["watson_holmes.end_game"]

@@ -164,7 +164,7 @@ class Slow(Scripted):
 
     def recognizer(self, grammar):  # type: ignore[no-untyped-def]
         rec = super().recognizer(grammar)
-        if len(self.recognizers) > 4 and self.extra != "게임 마스터":
+        if len(self.recognizers) > 4 and self.extra != "게임 도우미":
             final = rec.final
             rec.final = lambda: (self.gate_open.wait(5), final())[1]  # type: ignore[method-assign]
         return rec
@@ -187,8 +187,8 @@ def awake(engine: Scripted) -> tuple[VoiceController, FakeClock, list[VoiceEvent
     ctl.set_context("lobby", ["help", "score"])
     events: list[VoiceEvent] = []
     ctl.listen(events.append)
-    engine.extra = "게임 마스터"
-    ctl.feed("게임 마스터".encode())
+    engine.extra = "게임 도우미"
+    ctl.feed("게임 도우미".encode())
     ctl.feed(b"")
     wait_for(lambda: ctl.phase is Phase.LISTENING)
     assert ctl.phase is Phase.LISTENING
@@ -290,10 +290,10 @@ def test_a_command_said_while_the_wake_phrase_is_decided_is_not_lost() -> None:
         def recognizer(self, grammar):  # type: ignore[no-untyped-def]
             rec = super().recognizer(grammar)
             if len(self.recognizers) > 4:  # extra decodes: the wake phrase's wait for the gate
-                wake = "게임 마스터" in grammar
+                wake = "게임 도우미" in grammar
                 rec.accept = lambda pcm: None  # type: ignore[method-assign]
                 rec.final = lambda: (gate_open.wait(5) if wake else None,  # type: ignore[method-assign]
-                                     Heard("게임 마스터" if wake else "점수"))[1]
+                                     Heard("게임 도우미" if wake else "점수"))[1]
             return rec
 
     ctl = VoiceController(CATALOG, Waking(), Mode.WAKE_PHRASE, clock=FakeClock(), gate=MicGate(),
@@ -303,7 +303,7 @@ def test_a_command_said_while_the_wake_phrase_is_decided_is_not_lost() -> None:
     ctl.set_context("lobby", ["help", "score"])
     events: list[VoiceEvent] = []
     ctl.listen(events.append)
-    ctl.feed("게임 마스터".encode())
+    ctl.feed("게임 도우미".encode())
     ctl.feed(b"")  # the wake phrase ends: its vote starts on a thread
     ctl.feed("점수".encode())  # the command follows at once
     gate_open.set()

@@ -46,11 +46,11 @@ def test_a_take_is_right_wrong_or_nothing_as_the_controller_decides() -> None:
 def test_a_wake_candidate_is_heard_as_the_one_wake_phrase() -> None:
     """The café measures each candidate before picking one: its take is decided by a wake grammar holding
     that candidate alone (two wake phrases in one grammar split the vote)."""
-    candidate = next(p for p in check_phrases(CATALOG) if p.kind == "wake" and p.text != "게임 마스터")
+    candidate = next(p for p in check_phrases(CATALOG) if p.kind == "wake" and p.text != "게임 도우미")
     engine = FakeEngine()
-    score_pcm(engine, CATALOG, candidate, "게임 마스터".encode(), stages=(), denoise=False)
+    score_pcm(engine, CATALOG, candidate, "게임 도우미".encode(), stages=(), denoise=False)
     wake_grammars = [g for g in engine.grammars if candidate.text in g]
-    assert wake_grammars and all("게임 마스터" not in g for g in wake_grammars)
+    assert wake_grammars and all("게임 도우미" not in g for g in wake_grammars)
 
 
 def test_csv_has_every_take_and_the_statistics(tmp_path: Path) -> None:

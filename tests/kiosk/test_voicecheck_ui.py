@@ -74,10 +74,10 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         assert "1번" in driver.find("vc_speaker").text
         driver.screenshot("voicecheck_start")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
-        assert "지금 호출어: 게임 마스터" in driver.find("vc_wake_now").text
+        assert "지금 호출어: 게임 도우미" in driver.find("vc_wake_now").text
         driver.tap("vc_start")
         wake = list(load_catalog().wake_candidates)
-        assert driver.find("vc_phrase").text == "게임 마스터" == wake[0]  # the wake candidates come first
+        assert driver.find("vc_phrase").text == "게임 도우미" == wake[0]  # the wake candidates come first
         for shown in wake:
             assert driver.find("vc_phrase").text == shown
             driver.tap("vc_skip")
@@ -124,6 +124,12 @@ def test_staff_voice_check_records_scores_and_exports(driver: Any, engine: Any, 
         assert stats[("speaker", "1")] == ["3", "1", "1", "1", "0.333"]
         # choices from the check: only the phrasing that worked, then voice off for that command
         driver.tap("vc_choices")
+        shipped = load_catalog()
+        assert set(shipped.wake_measured) == set(wake)  # every candidate comes with the bench's held-out figures
+        for phrase, fig in shipped.wake_measured.items():  # beside what the café's own voices did (none said it)
+            shown = driver.find(f"vc_wake_{phrase}").text
+            assert shown == (f"{phrase}\n우리 목소리 -\n시험 음성 {round(100 * fig.woke / fig.takes)}%\n"
+                             f"잘못 깸 {fig.false_per_hour:g}/시간"), shown
         driver.screenshot("voicecheck_choices")
         assert driver.small_targets() == [] and driver.overflowing_labels() == []
         driver.tap("vc_best_next")
