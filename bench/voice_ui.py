@@ -13,7 +13,11 @@ UI thread's frame, the process's CPU time from the release to the decision, and 
 said once with each), so that the figures compare under the same load. `--trace`: where the slowest takes'
 time went (the worker's queue, the final decode, each finish and each decode after the release).
 
-Voices are the held-out part's (bench/voice_split.py). Prints figures; asserts nothing. Goal (issue #38): p90 ≤ 0.5 s."""
+Voices are the held-out part's (bench/voice_split.py). Prints figures; asserts nothing. Goal (issue #38): p90 ≤ 0.5 s.
+Session 17 (session 17's held-out voices, nice 10, 2 cores shared by 6-7 engineers), streamed=2, release →
+intent on the UI thread: n=19 median 0.26 s, p90 1.35 s (load 13.4); n=18 median 0.11 s, p90 0.78 s (load
+11.3); n=9 median 0.00, p90 0.30 s (load ~12; streamed=4 beside it, n=8: p90 0.79 s). Process CPU from the
+release to the decision p90 0.23-0.51 s: under load the wall time is mostly waiting for a core."""
 
 from __future__ import annotations
 
