@@ -29,7 +29,6 @@ from engines.clue.actions import (
     UsePassage,
 )
 from engines.clue.bots import knew
-from engines.clue.content import CardSet, sets_in
 from engines.clue.views import ClueView
 from engines.core import Action, Step
 from kiosk.games.clue.board import ClueBoard
@@ -42,11 +41,10 @@ from kiosk.games.clue.parts import (
     PlayerRow,
     action_button,
     button_grid,
-    card_name,
 )
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
-from kiosk.hosting import GameHost, HostContext
+from kiosk.hosting import HostContext
 from kiosk.widgets.fit_scroll import CapScroll, FitScroll
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.pieces import Pieces
@@ -60,7 +58,7 @@ SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  #
 ACCUSE_GRIDS = (("suspect", 0, 3, "clue_acc_suspect"), ("weapon", 1, 4, "clue_acc_weapon"), ("room", 2, 5, "clue_acc_room"))
 
 
-class ClueHost(PrivateChannel, GameHost):
+class ClueHost(PrivateChannel):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.aids = False  # probabilities and advice: a teaching aid, off by default
@@ -79,28 +77,6 @@ class ClueHost(PrivateChannel, GameHost):
         self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only (1024x600)
 
     # ------------------------------------------------------------ helpers
-    def tr(self, key: str, **params: Any) -> str:
-        return self.ctx.tr(f"clue.{key}", **params)
-
-    @property
-    def running(self) -> Table:
-        """The running table (read it; act through `send`/`ctx.dispatch`)."""
-        return self.ctx.table
-
-    def seen(self, seat: int | None = None) -> ClueView:
-        """The game's part of `seat`'s view (None: the table's), typed."""
-        return self.running.observe(seat).part(ClueView)
-
-    def cards(self, view: ClueView) -> CardSet:
-        return sets_in(self.ctx.game.pack)[view.set]
-
-    def cname(self, view: ClueView, cid: str) -> str:
-        return card_name(self.cards(view), cid, self.ctx.lang)
-
-    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-             danger: bool = False) -> Step[Any] | None:
-        return self.ctx.dispatch(action, question, then, danger)
-
     def legal(self, seat: int) -> list[Action]:
         return list(self.running.legal(seat)) if seat >= 0 else []
 

@@ -4,7 +4,7 @@ answer to give, a card shown to it, the envelope after a wrong accusation, its r
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -17,39 +17,29 @@ from engines.clue.actions import (
     ReportAccusation,
     Show,
 )
+from engines.clue.content import CardSet, sets_in
 from engines.clue.views import ClueView
 from engines.core import Action
-from kiosk.games.clue.parts import ClueText, ClueTitle, action_button, button_grid
+from kiosk.flows.screen import GameScreen, closing
+from kiosk.games.clue.parts import ClueText, ClueTitle, action_button, button_grid, card_name
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, TITLE
 
 if TYPE_CHECKING:
     from engines.clue.content import CardSet
-    from engines.core import Step
-    from kiosk.hosting import HostContext
-    from table.table import Table
 
 
-class PrivateChannel:
-    """Mixed into ClueHost: every method opens `ctx.private` for one seat, built from that seat's view only."""
+class PrivateChannel(GameScreen[ClueView]):
+    """The Clue screen's private moments (ClueHost): every method opens `ctx.private` for one seat, built from that
+    seat's view only."""
 
-    ctx: HostContext
+    GAME, VIEW = "clue", ClueView
     recording: list[str]
 
-    if TYPE_CHECKING:  # ClueHost's (kiosk/games/clue/host.py), declared for the type checker only: at run time
-        # a stub here would come before GameHost's own in the method order
-        @property
-        def running(self) -> Table: ...
+    def cards(self, view: ClueView) -> CardSet:
+        return sets_in(self.ctx.game.pack)[view.set]
 
-        def tr(self, key: str, **params: Any) -> str: ...
-
-        def seen(self, seat: int | None = None) -> ClueView: ...
-
-        def cards(self, view: ClueView) -> CardSet: ...
-
-        def cname(self, view: ClueView, cid: str) -> str: ...
-
-        def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-                 danger: bool = False) -> Step[Any] | None: ...
+    def cname(self, view: ClueView, cid: str) -> str:
+        return card_name(self.cards(view), cid, self.ctx.lang)
 
     def private_box(self, seat: int, title: str) -> tuple[BoxLayout, ClueView]:
         mine = self.seen(seat)  # only this seat's view
@@ -57,11 +47,11 @@ class PrivateChannel:
         box.add_widget(ClueTitle(text=title))
         return box, mine
 
-    def names(self, mine: ClueView, cards: tuple[str, ...] | None) -> str:
+    def card_names(self, mine: ClueView, cards: tuple[str, ...] | None) -> str:
         return ", ".join(self.cname(mine, c) for c in cards or ())
 
     def hand_line(self, mine: ClueView) -> ClueText:
-        return ClueText(text=f"{self.tr('private.hand')}: {self.names(mine, mine.hand)}", color=MUTED)
+        return ClueText(text=f"{self.tr('private.hand')}: {self.card_names(mine, mine.hand)}", color=MUTED)
 
     def pick_card_to_show(self, seat: int) -> None:
         view = self.seen()
@@ -101,7 +91,7 @@ class PrivateChannel:
                 mine = self.seen(seat)
                 title.text = question
                 holder.clear_widgets()
-                named = self.names(mine, rec.named)
+                named = self.card_names(mine, rec.named)
                 holder.add_widget(ClueText(text=named, font_size=LEAD))
                 why = ClueText(text="", color=DANGER_TEXT, font_size=BODY)
                 why.test_id = "clue_answer_why"
@@ -111,7 +101,7 @@ class PrivateChannel:
                         done()
                         return
                     error = self.ctx.last_error
-                    held = self.names(mine, mine.can_show)
+                    held = self.card_names(mine, mine.can_show)
                     lines = [error.message(self.ctx.lang)] if error is not None else []
                     why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
 
@@ -163,7 +153,7 @@ class PrivateChannel:
 
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.hand"))
-            box.add_widget(ClueText(text=self.names(mine, mine.hand), font_size=LEAD, color=ACCENT))
+            box.add_widget(ClueText(text=self.card_names(mine, mine.hand), font_size=LEAD, color=ACCENT))
             return box
 
         nxt = (lambda: self.show_hand(seat + 1, chain=True)) if chain else None
@@ -174,7 +164,7 @@ class PrivateChannel:
 
         def content(_done: Callable[[], None]) -> Widget:
             box, mine = self.private_box(seat, self.tr("private.envelope"))
-            box.add_widget(ClueText(text=self.names(mine, mine.envelope), font_size=TITLE, color=ACCENT))
+            box.add_widget(ClueText(text=self.card_names(mine, mine.envelope), font_size=TITLE, color=ACCENT))
             return box
 
         self.ctx.private(view.name(seat), content, None, mode="reveal")
@@ -251,7 +241,7 @@ class PrivateChannel:
             row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(12))
 
             def report(correct: bool) -> None:
-                self.send(ReportAccusation(seat, correct), then=lambda step: done() if step else None)
+                self.send(ReportAccusation(seat, correct), then=closing(done))
 
             action_button(row, self.tr("private.check_right"), "clue_check_right", lambda: report(True), "primary", 96)
             action_button(row, self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False), "danger", 96)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,8 +28,9 @@ from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
 from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
+from kiosk.flows.screen import Choice, GameScreen, closing
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
-from kiosk.hosting import GameHost, HostContext
+from kiosk.hosting import HostContext
 from kiosk.markup import esc, keep_together
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, put
@@ -74,15 +74,9 @@ class MrJackTable(BoxLayout):
     host = ObjectProperty(None)
 
 
-@dataclass(frozen=True)
-class Choice:
-    """A sub-choice open on the played card's panel: its `mode` and, for the swap's second step, the target."""
+class MrJackHost(GameScreen[JackView]):
+    GAME, VIEW = "mr_jack_ny", JackView
 
-    mode: str  # swap_target, swap_other, eastman, tile, arrest
-    target: str = ""
-
-
-class MrJackHost(GameHost):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: MrJackTable | None = None
@@ -99,7 +93,7 @@ class MrJackHost(GameHost):
         self.deadline: float | None = None
         self.turn_key: tuple[int, int, int] | None = None
         self.timer_warned = False
-        self.choice: Choice | None = None  # an open sub-choice
+        self.choice: Choice | None = None  # a sub-choice open on the played card's panel (swap, eastman, tile...)
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
         self.pieces = Pieces()  # a new table's panels, one per frame (refresh)
@@ -108,18 +102,6 @@ class MrJackHost(GameHost):
         self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
 
     # ------------------------------------------------------------ helpers
-    def tr(self, key: str, **params: Any) -> str:
-        return self.ctx.tr(f"mr_jack_ny.{key}", **params)
-
-    @property
-    def running(self) -> Table:
-        """The running table (read it; act through `send`/`ctx.dispatch`)."""
-        return self.ctx.table
-
-    def seen(self, seat: int | None = None) -> JackView:
-        """The game's part of `seat`'s view (None: the shared screen's), typed."""
-        return self.running.observe(seat).part(JackView)
-
     def card_name(self, cid: str) -> str:
         if cid == "spy":
             return self.tr("act.spy_piece")
@@ -137,11 +119,6 @@ class MrJackHost(GameHost):
     def _card(self, cid: str) -> CharacterCard | None:
         chars: CharacterSet | None = self.ctx.game.pack.get("characters")
         return chars.get(cid) if chars is not None else None
-
-    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-             danger: bool = False) -> Step[Any] | None:
-        self.choice = None
-        return self.ctx.dispatch(action, question, then, danger)
 
     # ------------------------------------------------------------ set-up
     def start_game(self, detective: str, jack: str, blitz: int, tablet: str = "", level: str = "easy") -> None:
@@ -437,7 +414,7 @@ class MrJackHost(GameHost):
                                       font_size=BODY, color=MUTED))
             if Escape(1) in self.running.legal(1):
                 self._button(box, self.tr("escape.go"), "mj_escape_go",
-                             lambda: self.send(Escape(1), then=lambda step: done() if step else None), kind="danger",
+                             lambda: self.send(Escape(1), then=closing(done)), kind="danger",
                              height=80)
             else:
                 box.add_widget(TLabel(text=self.tr("escape.not_now"), font_size=BODY))

@@ -6,7 +6,6 @@ is entered, so its button is greyed with the reason, never refused after the tap
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
@@ -18,9 +17,10 @@ from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from engines.core import TABLE, Action, Step, field_specs
+from engines.core import TABLE, Step, field_specs
 from engines.spyfall import actions as A
 from engines.spyfall.views import RoundView, SpyView
+from kiosk.flows.screen import Choice
 from kiosk.games.spyfall.panels import (
     CountRow,
     HarleyIcon,
@@ -33,7 +33,7 @@ from kiosk.games.spyfall.panels import (
 )
 from kiosk.games.spyfall.private import SpyPrivate
 from kiosk.games.spyfall.setup import form_for
-from kiosk.hosting import GameHost, HostContext
+from kiosk.hosting import HostContext
 from kiosk.widgets.clock import GameClock
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, box_in
@@ -51,13 +51,12 @@ class SpyTable(BoxLayout):
     host = ObjectProperty(None)
 
 
-class SpyfallHost(SpyPrivate, GameHost):
+class SpyfallHost(SpyPrivate):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: SpyTable | None = None
         self.clock: GameClock | None = None
         self.side_key: str = ""
-        self.pick: dict[str, Any] = {}  # an open player choice: {"purpose": "accuse", "accuser": 2}
         self.yes: set[int] = set()  # open yes/no vote being entered
         self.counts: dict[int, int] = {}  # open pointing vote being entered
         self.cards: dict[str, Any] = {"kind": "standard", "joker": -1, "harley": -1}  # physical reveal
@@ -70,39 +69,13 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
 
     # ------------------------------------------------------------ helpers
-    def tr(self, key: str, **params: Any) -> str:
-        return self.ctx.tr(f"spyfall.{key}", **params)
-
-    @property
-    def running(self) -> Table:
-        """The running table (read it; act through `send`/`ctx.dispatch`)."""
-        return self.ctx.table
-
-    def view(self) -> SpyView:
-        """The game's part of the table's view, typed."""
-        return self.running.observe(None).part(SpyView)
-
-    @staticmethod
-    def now(view: SpyView) -> RoundView:
-        """The round under way (a game on the table always has one)."""
-        assert view.round is not None
-        return view.round
 
     def offered(self, action: str) -> set[int]:
         """Seats the table may be offered `action` for now (the view's public offers)."""
         return {o.seat for o in self.running.observe(None).table if o.action == action}
 
-    def names(self) -> list[str]:
-        return [p.name for p in self.running.observe(None).players]
-
-    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-             danger: bool = False) -> Step[Any] | None:
-        """Send through the hosting layer (a FINAL action asks `question` first)."""
-        self.pick = {}
-        return self.ctx.dispatch(action, question, then, danger)
-
     def place_name(self, loc_id: str) -> str:
-        for loc in self.view().locations:
+        for loc in self.seen().locations:
             if loc.id == loc_id:
                 return loc.en if self.ctx.lang == "en" else loc.ko
         return loc_id
@@ -119,7 +92,7 @@ class SpyfallHost(SpyPrivate, GameHost):
         self.clock.on_threshold = lambda mark: self.cue(mark) if mark == 60 else None  # 0:00 comes as time_up
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
-        self.pick, self.yes, self.counts = {}, set(), {}
+        self.choice, self.yes, self.counts = None, set(), {}
         self.pieces.cancel()
         self.list_now = False  # a new table: the location list comes in the frame after the first (_side)
 
@@ -148,7 +121,7 @@ class SpyfallHost(SpyPrivate, GameHost):
 
     def show_scores(self) -> None:
         """The running totals, on demand (touch, or the voice intent "점수 보여줘")."""
-        view = self.view()
+        view = self.seen()
         parts = [f"{n} {t}" for n, t in zip(self.names(), view.totals, strict=True)]
         self.ctx.toast(self.tr("score.toast", n=len(view.history), scores=" · ".join(parts)))
 
@@ -156,7 +129,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def refresh(self, step: Step[Any] | None) -> None:
         if not self.ctx.playing or self.table is None:
             return
-        view = self.view()
+        view = self.seen()
         r = self.now(view)
         self._toasts(step, r)
         ids = self.table.ids
@@ -167,10 +140,10 @@ class SpyfallHost(SpyPrivate, GameHost):
         key = (r.number, r.phase, len(r.accusations), len(r.multiverse_callers))
         if key != self.phase_key:  # a new vote or phase: forget what was being entered
             self.phase_key = key
-            self.yes, self.counts, self.pick = set(), {}, {}
+            self.yes, self.counts, self.choice = set(), {}, None
         self._side(view)
         phase = "over" if view.over else r.phase
-        with Fill(self.keep, ids.main, f"spy_{phase}_{self.pick.get('purpose', '')}") as main:  # kept widgets
+        with Fill(self.keep, ids.main, f"spy_{phase}_{self.choice.mode if self.choice else ''}") as main:  # kept widgets
             getattr(self, f"_main_{phase}")(view, main)
 
     def _toasts(self, step: Step[Any] | None, r: RoundView) -> None:
@@ -226,7 +199,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _list_now(self) -> None:
         self.list_now = True
         if self.table is not None and self.ctx.playing and self.ctx.alive:
-            self._side(self.view())
+            self._side(self.seen())
 
     # ------------------------------------------------------------ phases
     def _main_choose_dealer(self, view: SpyView, main: Any) -> None:
@@ -264,7 +237,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def holds_back(self, action: Any) -> str:
         """The clock starts once every player has seen their card (digital deal); the button and voice ask here."""
         if isinstance(action, A.StartClock) and self.ctx.playing:
-            view = self.view()
+            view = self.seen()
             if view.settings.deal != "physical" and not self._all_seen(view):
                 return self.tr("ready.why_start")
         return ""
@@ -277,7 +250,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _main_play(self, view: SpyView, main: Any) -> None:
         r = self.now(view)
         s = view.settings
-        purpose = self.pick.get("purpose")
+        purpose = self.choice.mode if self.choice else ""
         if purpose:
             self._picker(view, main, purpose)
             return
@@ -307,7 +280,7 @@ class SpyfallHost(SpyPrivate, GameHost):
                    height=64)
 
     def open_pick(self, purpose: str) -> None:
-        self.pick = {"purpose": purpose}
+        self.choice = Choice(purpose)
         self.refresh(None)
 
     PICKS = {"accuse": A.Accuse.NAME, "reveal": A.RevealJoker.NAME, "multiverse": A.CallMultiverse.NAME,
@@ -316,9 +289,10 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _picker(self, view: SpyView, main: Any, purpose: str) -> None:
         names = self.names()
         seats: list[int] = list(range(len(names)))  # "card": anyone re-checks their own card
-        if purpose == "accuse" and "accuser" in self.pick:
+        accuser = self.choice.seat if self.choice else -1
+        if purpose == "accuse" and accuser >= 0:
             prompt = "pick.accused"
-            seats = [a.accused for a in self.running.legal(self.pick["accuser"]) if isinstance(a, A.Accuse)]
+            seats = [a.accused for a in self.running.legal(accuser) if isinstance(a, A.Accuse)]
         else:
             prompt = {"accuse": "pick.accuser", "reveal": "pick.revealer", "multiverse": "pick.caller",
                       "ability": "pick.ability_user", "card": "pick.card_owner", "pride": "pick.pride_user"}[purpose]
@@ -330,34 +304,34 @@ class SpyfallHost(SpyPrivate, GameHost):
         button(main, self.tr("pick.cancel"), "spy_pick_cancel", self.cancel_pick, kind="ghost")
 
     def cancel_pick(self) -> None:
-        self.pick = {}
+        self.choice = None
         self.refresh(None)
 
     def picked(self, purpose: str, seat: int) -> None:
         names = self.names()
-        if purpose == "accuse" and "accuser" not in self.pick:
-            self.pick["accuser"] = seat
+        accuser = self.choice.seat if self.choice else -1
+        if purpose == "accuse" and accuser < 0:
+            self.choice = Choice(purpose, seat=seat)
             self.refresh(None)
             return
         if purpose == "accuse":
-            accuser = self.pick["accuser"]
             self.send(A.Accuse(accuser, seat), self.tr("accuse.confirm", accuser=names[accuser], accused=names[seat]),
                       danger=True)
-        elif purpose == "reveal" and self.view().settings.deal == "physical":
+        elif purpose == "reveal" and self.seen().settings.deal == "physical":
             # the real card decides: the kiosk knows no secret to give away
             self.send(A.RevealJoker(seat), self.tr("ask.reveal", name=names[seat]), danger=True)
         elif purpose in ("reveal", "ability", "pride"):
-            self.pick = {}
+            self.choice = None
             self.refresh(None)
             self.claim(seat, purpose)
         elif purpose == "multiverse":
             self.send(A.CallMultiverse(seat), self.tr("ask.multiverse", name=names[seat]))
         elif purpose == "card":
-            self.pick = {}
+            self.choice = None
             self.refresh(None)
             self.show_cards(seat, chain=False)
-        if self.pick:
-            self.pick = {}
+        if self.choice:
+            self.choice = None
             self.refresh(None)
 
     # -- yes/no votes (accusation, multiverse)
@@ -403,7 +377,7 @@ class SpyfallHost(SpyPrivate, GameHost):
     def _main_pride(self, view: SpyView, main: Any) -> None:
         counts = self.now(view).counts
         title(main, self.tr("pride.title", yes=counts.get("yes", 0), no=counts.get("no", 0)), LEAD)
-        if self.pick.get("purpose") == "pride":
+        if self.choice is not None and self.choice.mode == "pride":
             self._picker(view, main, "pride")
             return
         note(main, self.tr("pride.private"), BODY)

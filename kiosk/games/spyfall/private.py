@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -16,33 +15,22 @@ from kivy.uix.widget import Widget
 from engines.core import Action
 from engines.spyfall import actions as A
 from engines.spyfall.views import RoundView, SpyView
+from kiosk.flows.screen import GameScreen, closing
 from kiosk.games.spyfall.panels import button, note, player_grid, private_card, title
 from kiosk.widgets.theme import BODY, LEAD
 
-if TYPE_CHECKING:
-    from kiosk.hosting import HostContext
-    from table.table import Table
 
+class SpyPrivate(GameScreen[SpyView]):
+    """The private moments of the Spyfall screen (SpyfallHost, which keeps `card_seen`)."""
 
-class SpyPrivate:
-    """Mixed into SpyfallHost (which provides ctx, running, view, names, send, tr, refresh, card_seen)."""
-
-    ctx: HostContext
+    GAME, VIEW = "spyfall", SpyView
     card_seen: tuple[int, set[int]]
-    tr: Callable[..., str]
-    send: Callable[..., Any]
-    names: Callable[[], list[str]]
-    view: Callable[[], SpyView]
-    now: Callable[[SpyView], RoundView]
-    refresh: Callable[[Any], None]
 
-    if TYPE_CHECKING:  # SpyfallHost's (kiosk/games/spyfall/host.py), for the type checker only
-        @property
-        def running(self) -> Table: ...
-
-    def seen(self, seat: int) -> SpyView:
-        """The game's part of `seat`'s own view."""
-        return self.running.observe(seat).part(SpyView)
+    @staticmethod
+    def now(view: SpyView) -> RoundView:
+        """The round under way (a game on the table always has one)."""
+        assert view.round is not None
+        return view.round
 
     def show_cards(self, seat: int, chain: bool = True) -> None:
         """Pass the tablet: `seat` holds to see their own card; with `chain`, then the next seat."""
@@ -81,7 +69,7 @@ class SpyPrivate:
             if any(type(a) is cls for a in self.running.legal(seat)):
                 button(box, self.tr(f"claim.{purpose}_go"), "spy_claim_go",
                        lambda: self.send(cls(seat), self.tr(f"ask.claim_{purpose}"), danger=True,
-                                         then=lambda step: done() if step else None), kind="danger", height=80)
+                                         then=closing(done)), kind="danger", height=80)
             else:
                 note(box, self.tr(f"claim.{purpose}_no"), BODY)
             button(box, self.tr("claim.back"), "spy_claim_back", done, kind="ghost", height=64)
@@ -91,12 +79,12 @@ class SpyPrivate:
 
     def route_private(self, action: Action) -> bool:
         """Voice (a shared channel) asks for a move whose legality is a secret: hand it to its owner."""
-        digital = self.ctx.playing and self.view().settings.deal == "digital"
+        digital = self.ctx.playing and self.seen().settings.deal == "digital"
         if isinstance(action, A.RevealJoker) and digital:
             self.claim(action.seat, "reveal")
             return True
         if isinstance(action, A.UseAbility) and action.seat >= 0:
-            phase = self.now(self.view()).phase
+            phase = self.now(self.seen()).phase
             self.claim(action.seat, "pride" if phase == "pride" else "ability")
             return True
         return False
@@ -104,7 +92,7 @@ class SpyPrivate:
     def _next_voter(self, ballot: Callable[[int, Callable[[], None]], Widget], again: Callable[[], None]) -> None:
         """A sealed vote: pass the tablet to the next seat still to vote; `ballot(seat, done)` is what it
         sees alone; `again` runs once it closes (for the seat after)."""
-        vote = self.now(self.view()).vote
+        vote = self.now(self.seen()).vote
         if vote is None or not vote.sealed:
             return
         left = [x for x in vote.eligible if x not in vote.voted]
@@ -123,7 +111,7 @@ class SpyPrivate:
 
             def vote(yes: bool) -> None:
                 self.send(A.VoteYesNo(seat, yes), self.tr("ask.ballot_yes" if yes else "ask.ballot_no"),
-                          then=lambda step: done() if step else None)
+                          then=closing(done))
 
             for yes, key, tid in choices:
                 button(row, self.tr(key), tid, partial(vote, yes), kind="primary" if yes else "normal", height=110)
@@ -141,7 +129,7 @@ class SpyPrivate:
             title(box, self.tr("points.who"), LEAD)
             targets = [a.target for a in self.running.legal(seat) if isinstance(a, A.PointAt)]
             player_grid(box, names, lambda t: self.send(
-                A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=lambda step: done() if step else None),
+                A.PointAt(seat, t), self.tr("ask.point", name=names[t]), then=closing(done)),
                 "spy_ballot", targets)
             box.add_widget(Widget())
             return box

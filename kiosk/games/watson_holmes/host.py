@@ -8,7 +8,6 @@ actions, and every choice is dispatched for the engine to accept or refuse."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,7 @@ from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.games.watson_holmes.result import SOLUTION_TOAST_DELAY, ResultParts
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
-from kiosk.hosting import GameHost, HostContext
+from kiosk.hosting import HostContext
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill
@@ -79,7 +78,7 @@ class WhTable(BoxLayout):
     pass
 
 
-class WatsonHolmesHost(ResultParts, GameHost):
+class WatsonHolmesHost(ResultParts):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: WhTable | None = None
@@ -106,9 +105,6 @@ class WatsonHolmesHost(ResultParts, GameHost):
         return self.opening is not None
 
     # ------------------------------------------------------------ helpers
-    def tr(self, key: str, **params: Any) -> str:
-        return self.ctx.tr(f"watson_holmes.{key}", **params)
-
     def pick(self, text: Text | None) -> str:
         if text is None:
             return ""
@@ -123,15 +119,6 @@ class WatsonHolmesHost(ResultParts, GameHost):
     def all_cases(self) -> list[Case]:
         return [v for v in self.ctx.game.pack.values() if isinstance(v, Case)]
 
-    @property
-    def running(self) -> Table:
-        """The running table (read it; act through `send`/`ctx.dispatch`)."""
-        return self.ctx.table
-
-    def seen(self, seat: int | None = None) -> WhView:
-        """The game's typed part of `seat`'s view (None: the table's)."""
-        return self.running.observe(seat).part(WhView)
-
     def case(self) -> Case:
         case_id = self.seen().case.id
         return next(c for c in self.all_cases() if c.id == case_id)  # a resumed example case too
@@ -145,10 +132,6 @@ class WatsonHolmesHost(ResultParts, GameHost):
         if location == "221b":
             return self.tr("loc.baker")
         return f"{location}. {self.pick(self.case().location(int(location)).name)}"
-
-    def send(self, action: Action, question: str = "", then: Callable[[Step[Any] | None], None] | None = None,
-             danger: bool = False) -> Step[Any] | None:
-        return self.ctx.dispatch(action, question, then, danger)
 
     def played_cases(self) -> set[str]:
         """The cases started at this table tonight (since its last turnover: Table.played), the one on show too."""

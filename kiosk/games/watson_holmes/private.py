@@ -27,6 +27,7 @@ from engines.watson_holmes.actions import (
     SubmitAnswers,
 )
 from engines.watson_holmes.views import Me
+from kiosk.flows.screen import closing
 from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
@@ -152,7 +153,7 @@ class PrivateFlows:
         self.ctx.private(self.host.name(seat), content, None, "input")
 
     def _submit(self, seat: int, answers: tuple[str, ...], done: Callable[[], None]) -> None:
-        self.host.send(SubmitAnswers(seat, answers), then=lambda step: done() if step else None)
+        self.host.send(SubmitAnswers(seat, answers), then=closing(done))
 
     # ------------------------------------------------------------ any-time actions
     def offers(self, seat: int) -> list[str]:
@@ -212,7 +213,7 @@ class PrivateFlows:
                 b = TButton(text=self.tr("acts.reveal_go"), kind="primary", test_id="wh_card_reveal",
                             size_hint_y=None, height=dp(72))
                 b.bind(on_release=lambda *_: self.host.send(RevealCharacter(seat),
-                                                            then=lambda step: done() if step else None))
+                                                            then=closing(done)))
                 box.add_widget(b)
             else:
                 box.add_widget(text_label(self.tr("acts.reveal_not_now"), BODY))
@@ -325,4 +326,4 @@ class PrivateFlows:
         self.ctx.private(self.host.name(seat), content, None, "input")
 
     def _check(self, seat: int, question: int, answer: str, done: Callable[[], None]) -> None:
-        self.host.send(CheckAnswer(seat, question, answer), then=lambda step: done() if step else None)
+        self.host.send(CheckAnswer(seat, question, answer), then=closing(done))

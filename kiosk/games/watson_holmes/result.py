@@ -5,7 +5,7 @@ the solution text and its controls. Mixed into WatsonHolmesHost (host.py)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -15,31 +15,26 @@ from kivy.uix.scrollview import ScrollView
 
 from engines.watson_holmes.content import Case, Text
 from engines.watson_holmes.views import WhView
+from kiosk.flows.screen import GameScreen
 from kiosk.games.watson_holmes.setup import label
-from kiosk.hosting import HostContext
 from kiosk.widgets.keep import Fill
 from kiosk.widgets.theme import BODY, PANEL, Panel
 from kiosk.widgets.winner import WinnerBanner
 
 if TYPE_CHECKING:
-    from table.table import Table
+    pass
 
 SOLUTION_TOAST_DELAY = 0.4  # seconds before the end's toast looks whether the answers' dialogs are gone
 SOLUTION_TOAST_TRIES = 40  # looks, SOLUTION_TOAST_DELAY / 4 apart, before it shows whatever is on show
 
 
-class ResultParts:
-    """The game's end on the W&H screen (mixed into WatsonHolmesHost)."""
+class ResultParts(GameScreen[WhView]):
+    """The game's end on the W&H screen (WatsonHolmesHost's base)."""
 
-    ctx: HostContext
+    GAME, VIEW = "watson_holmes", WhView
     end_toasts: list[str]  # the toasts said when the last game ended
 
     if TYPE_CHECKING:  # WatsonHolmesHost's, declared for the type checker only (a stub here would come first at run time)
-        @property
-        def running(self) -> Table: ...
-
-        def tr(self, key: str, **params: Any) -> str: ...
-
         def pick(self, text: Text | None) -> str: ...
 
         def case(self) -> Case: ...
