@@ -22,6 +22,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
+from kiosk.flows.seats import Seats
 from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
@@ -60,15 +61,9 @@ class GenericHost(GameHost):
     # ------------------------------------------------------------ set-up
     def show_setup(self) -> None:
         self.clear_widgets()
-        lo, hi = self.ctx.game.info.players
         self.add_widget(_label(self.ctx.game.info.name.get(self.ctx.lang), LEAD, ACCENT, 56))
         self.add_widget(_label(self.ctx.tr("host.generic.players"), BODY))
-        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-        for n in range(lo, hi + 1):
-            b = TButton(text=str(n), test_id=f"gen_count_{n}", selected=n == self.count)
-            b.bind(on_release=lambda _w, k=n: self._count(k))
-            row.add_widget(b)
-        self.add_widget(row)
+        Seats(self, None, self.ctx.game.info.players, "gen", self._count, height=72).draw(self.count)
         self.add_widget(Widget())
         self.add_widget(_button(self.ctx.tr("host.generic.start"), "gen_start", self.start, "primary"))
 

@@ -13,9 +13,10 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.flows.seats import options, select
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
-from kiosk.widgets.theme import SMALL, TButton
+from kiosk.widgets.theme import SMALL
 
 
 class SpySetup(KeptForm, BoxLayout):
@@ -31,11 +32,8 @@ class SpySetup(KeptForm, BoxLayout):
         super().__init__(**kw)
         lo, hi = self.host.ctx.game.info.players
         self.count = max(lo, min(hi, int(self.count)))
-        self.count_buttons = {n: TButton(text=str(n), test_id=f"spy_count_{n}", size_hint_x=None, width=dp(64))
-                              for n in range(lo, hi + 1)}
-        for n, b in self.count_buttons.items():
-            b.bind(on_release=lambda _w, n=n: setattr(self, "count", n))
-            self.ids.counts.add_widget(b)
+        self.count_buttons = options(self.ids.counts, [(n, str(n), f"spy_count_{n}") for n in range(lo, hi + 1)],
+                                     lambda n: setattr(self, "count", n), size_hint_x=None, width=dp(64))
         # the name fields of the seats in play now, the others one per frame after (a text field costs 5-10 ms of
         # UI-thread CPU to make here: eight made in the frame of the tap took half of it); the grid keeps the
         # height of all of them from the start, so nothing below it moves as they come
@@ -48,10 +46,8 @@ class SpySetup(KeptForm, BoxLayout):
                 self._add_field()
             else:
                 self.pieces.add(self._add_field)
-        self.module_buttons = {m: TButton(test_id=f"spy_mod_{m}", font_size=SMALL) for m in self.modules}
-        for m, b in self.module_buttons.items():
-            b.bind(on_release=lambda _w, m=m: self.toggle(m))
-            self.ids.modules_row.add_widget(b)
+        self.module_buttons = options(self.ids.modules_row, [(m, "", f"spy_mod_{m}") for m in self.modules],
+                                      self.toggle, font_size=SMALL)
         self.defaults = (self.count, self.rounds, self.deal, self.votes)
         self.bind(count=lambda *_: self._drop_what_cannot_apply(), modules=lambda *_: self._draw())
         app = App.get_running_app()
@@ -93,8 +89,7 @@ class SpySetup(KeptForm, BoxLayout):
         tr = self.host.ctx.tr
         if len(self.fields) < self.count:  # more seats before the last fields came: made now
             self.pieces.finish()
-        for n, b in self.count_buttons.items():
-            b.selected = n == self.count
+        select(self.count_buttons, self.count)
         for i in range(len(self.fields)):
             self._draw_field(i)
         config = self.config()

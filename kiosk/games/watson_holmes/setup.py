@@ -11,8 +11,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from kiosk.flows.seats import Seats
 from kiosk.games.watson_holmes.protocol import WhScreen
-from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields, name_fields
+from kiosk.widgets.kept_form import Kept, KeptForm
 from kiosk.widgets.theme import BODY, LEAD, SMALL, TButton
 
 
@@ -53,16 +54,8 @@ class WhSetup(KeptForm, BoxLayout):
         scroll = ScrollView(do_scroll_x=False, size_hint_y=None, height=dp(72) * min(rows, 3) - dp(8))
         scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
         self.add_widget(scroll)
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-        row.add_widget(label(tr("setup.players"), BODY, height=64))
-        lo, hi = host.ctx.game.info.players  # the one player range: content's game.yaml
-        self.count_buttons: dict[int, TButton] = {}
-        for n in range(lo, hi + 1):
-            b = TButton(text=str(n), test_id=f"wh_count_{n}")
-            b.bind(on_release=lambda _w, k=n: self._set(count=k))
-            row.add_widget(b)
-            self.count_buttons[n] = b
-        self.add_widget(row)
+        self.seats = Seats(self, label(tr("setup.players"), BODY, height=64), host.ctx.game.info.players, "wh",
+                           lambda n: self._set(count=n), lambda n: self.host.tr("setup.player_default", n=n))
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
         self.expert_button = TButton(text=tr("setup.expert"), test_id="wh_expert")
         self.expert_button.bind(on_release=lambda *_: self._set(expert=not self.expert))
@@ -71,8 +64,7 @@ class WhSetup(KeptForm, BoxLayout):
         self.play_on_button.bind(on_release=lambda *_: self._set(play_on=not self.play_on))
         row.add_widget(self.play_on_button)
         self.add_widget(row)
-        names, self.inputs = name_fields(hi, 4, lambda n: tr("setup.player_default", n=n), "wh_name_")
-        self.add_widget(names)
+        self.inputs = self.seats.add_names(self, 4)
         self.add_widget(BoxLayout())
         start = TButton(text=tr("setup.start"), kind="primary", test_id="wh_start", size_hint_y=None,
                         height=dp(88), font_size=LEAD)
@@ -89,7 +81,7 @@ class WhSetup(KeptForm, BoxLayout):
         self.case_id = first.id if first is not None else self.cases[0].id if self.cases else ""
         self.count, self.expert, self.play_on = 3, False, False
         self.title.text = host.tr("setup.title")
-        clear_fields(self.inputs, [f"wh_name_{i}" for i in range(len(self.inputs))])
+        self.seats.clear()
         self._draw()
 
     def again(self, names: list[str], config: dict[str, Any]) -> None:
@@ -110,13 +102,9 @@ class WhSetup(KeptForm, BoxLayout):
         for case_id, b in self.case_buttons.items():
             b.selected = case_id == self.case_id
             b.text = self.case_texts[case_id] + (f"\n{self.played_text}" if case_id in played else "")
-        for n, b in self.count_buttons.items():
-            b.selected = n == self.count
+        self.seats.draw(self.count)
         self.expert_button.selected = self.expert
         self.play_on_button.selected = self.play_on
-        for i, ti in enumerate(self.inputs):
-            ti.disabled = i >= self.count
-            ti.opacity = 1 if i < self.count else 0.3
 
     def _set(self, **changes: Any) -> None:
         for k, v in changes.items():
@@ -124,8 +112,7 @@ class WhSetup(KeptForm, BoxLayout):
         self._draw()
 
     def names(self) -> list[str]:
-        return [self.inputs[i].text.strip() or self.host.tr("setup.player_default", n=i + 1)
-                for i in range(self.count)]
+        return self.seats.names(self.count)
 
 
 KEPT: Kept[WhSetup] = Kept()
