@@ -9,10 +9,14 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from engines.core import Action, Step
-from kiosk.hosting import GameHost
+from kiosk.hosting import GameHost, HostContext
+from kiosk.widgets.fit_scroll import FitScroll
+from kiosk.widgets.kept_form import KeptForm
+from kiosk.widgets.pieces import Pieces
 from table.table import Table
 
 V = TypeVar("V")
+F = TypeVar("F", bound=KeptForm)
 Then = Callable[[Step[Any] | None], None]
 
 
@@ -32,6 +36,24 @@ class GameScreen(GameHost, Generic[V]):
     GAME = ""
     VIEW: type[Any] = object
     choice: Choice | None = None  # the choice open on the shared screen (none: the screen's own buttons)
+    setup_form: Any = None  # the set-up form on show, kept between the game's screens (kiosk/widgets/kept_form.py)
+
+    def __init__(self, ctx: HostContext, **kw: Any) -> None:
+        super().__init__(ctx, **kw)
+        self.pieces = Pieces()  # a new table's parts, made one per frame
+
+    def show_form(self, form: F) -> F:
+        """The set-up form on show (it scrolls on a short window only, 1024x600)."""
+        self.setup_form = form
+        self.add_widget(FitScroll(form))
+        return form
+
+    def closing(self) -> None:
+        """Its table's parts still to make are not made; the set-up form is let go, free for the next screen."""
+        super().closing()
+        self.pieces.cancel()
+        if self.setup_form is not None:
+            self.setup_form.let_go()
 
     def tr(self, key: str, **params: Any) -> str:
         """The game's own text (`<game>.<key>` in the catalogs), in the guests' language."""

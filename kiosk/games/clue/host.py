@@ -39,15 +39,14 @@ from kiosk.games.clue.parts import (
     ClueTitle,
     FitBox,
     PlayerRow,
-    action_button,
     button_grid,
 )
 from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import HostContext
-from kiosk.widgets.fit_scroll import CapScroll, FitScroll
+from kiosk.widgets.buttons import button
+from kiosk.widgets.fit_scroll import CapScroll
 from kiosk.widgets.keep import Fill, Shelf
-from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
 from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
@@ -68,13 +67,11 @@ class ClueHost(PrivateChannel):
         self.levels: dict[int, str] = {}
         self.knew_lines: tuple[int, list[str]] | None = None  # (action count, the tablet detectives' notebooks)
         self.recording: list[str] = []
-        self.pieces = Pieces()  # a new table's parts, one per frame; a hand-over after the frame of its tap
         self.rows_drawn = 0  # the player rows made so far
         self.actions_drawn = True  # the action panel is made (not yet in a new table's first frame)
         self.board_drawn = True  # the board is made (not before the rows and the grids made ahead: see on_table)
         # the form's texts are drawn once, in the language of its screen
-        self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self))
-        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only (1024x600)
+        self.show_form(KEPT.take(self, (ctx.lang, ctx.game.info.players), lambda: ClueSetup(self)))
 
     # ------------------------------------------------------------ helpers
     def legal(self, seat: int) -> list[Action]:
@@ -154,9 +151,7 @@ class ClueHost(PrivateChannel):
 
     def closing(self) -> None:
         super().closing()
-        self.pieces.cancel()
         SHELF.let_go(self.keep)
-        self.setup_form.let_go()
 
     def refresh(self, step: Step[Any] | None) -> None:
         if not self.ctx.playing:
@@ -287,15 +282,15 @@ class ClueHost(PrivateChannel):
             return
         if ph == "hands":
             seat = view.asking
-            action_button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
+            button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
                           lambda: self.record_hand(seat), "primary", 80)
         elif ph == "refute":
             self.refute_panel(view, box)
         elif ph == "note":
-            action_button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
+            button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
                           lambda: self.note_shown(turn), "primary", 80)
         elif ph == "accuse_check":
-            action_button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
+            button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
                           lambda: self.check_accusation(turn), "primary", 80)
         elif self.accusing:
             self.accuse_panel(view, box)
@@ -328,7 +323,7 @@ class ClueHost(PrivateChannel):
         if rooms:
             box.add(ClueText, text=self.tr("act.enter"))
             self.room_grid(view, box, rooms, turn)
-            action_button(box, self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn)))
+            button(box, self.tr("act.stay_out"), "clue_stay_out", lambda: self.send(StayOut(turn)))
         if "suggest" in names:
             self.suggest_panel(view, box, turn)
         ends: list[tuple[str, str, Callable[[], Any], str]] = []
@@ -344,7 +339,7 @@ class ClueHost(PrivateChannel):
         if buttons:
             with box.box_of(BoxLayout, key, size_hint_y=None, height=dp(height), spacing=dp(8)) as row:
                 for text, test_id, fn, kind in buttons:
-                    action_button(row, text, test_id, fn, kind, height, disabled=test_id in disabled)
+                    button(row, text, test_id, fn, kind, height, disabled=test_id in disabled)
 
     def suggest_panel(self, view: ClueView, box: Fill, turn: int) -> None:
         room = view.room_of(turn)
@@ -352,7 +347,7 @@ class ClueHost(PrivateChannel):
         for grid in SUGGEST_GRIDS:
             self.card_grid(view, box, *grid)
         ready = "suspect" in self.pick and "weapon" in self.pick
-        action_button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
+        button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
                       disabled=not ready)
 
     def room_grid(self, view: ClueView, box: Fill, rooms: Sequence[str], turn: int) -> None:
@@ -386,7 +381,7 @@ class ClueHost(PrivateChannel):
             return
         # the seat's hand decides show or pass: they answer on their own channel, where a refusal tells no one
         private = self.pick_card_to_show if view.mode == "digital" else self.answer_privately
-        action_button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
+        button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
                       lambda: private(seat), "primary", 80)
 
     def start_accuse(self) -> None:

@@ -30,8 +30,9 @@ from engines.clue.knowledge import Knowledge
 from engines.clue.solver import Advice, Analysis, Verdict, analyse, grade, reason, verdict
 from engines.clue.views import ClueView, knowledge_from_view
 from kiosk import gc_policy
-from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, action_button, card_name
+from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, card_name
 from kiosk.widgets.art import notebook_sign
+from kiosk.widgets.buttons import button
 from kiosk.widgets.drawn import Cell, DrawnRow, px
 from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
 
@@ -112,7 +113,7 @@ class NotebookPanel(BoxLayout):
                         test_id=f"clue_nb_level_{lvl}", selected=self.level == lvl)
             b.bind(on_release=lambda _w, level=lvl: self.set_level(level))
             top.add_widget(b)
-        action_button(top, self.tr("clue.notebook.close"), "clue_nb_close", self.on_close, "primary")
+        button(top, self.tr("clue.notebook.close"), "clue_nb_close", self.on_close, "primary")
         top.children[0].size_hint_x = None
         top.children[0].width = dp(130)
         self.add_widget(top)

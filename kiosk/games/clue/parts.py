@@ -87,10 +87,4 @@ def button_grid(into: Any, items: Sequence[tuple[str, str]], on_pick: Callable[[
                 selected=cid in chosen)
 
 
-def action_button(into: Any, text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
-                  height: float = 64, disabled: bool = False) -> TButton:
-    return put(into, TButton, "", on_press, text=text, kind=kind, test_id=test_id, size_hint_y=None,
-               height=dp(height), disabled=disabled)
-
-
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

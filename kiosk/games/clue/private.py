@@ -21,7 +21,8 @@ from engines.clue.content import CardSet, sets_in
 from engines.clue.views import ClueView
 from engines.core import Action
 from kiosk.flows.screen import GameScreen, closing
-from kiosk.games.clue.parts import ClueText, ClueTitle, action_button, button_grid, card_name
+from kiosk.games.clue.parts import ClueText, ClueTitle, button_grid, card_name
+from kiosk.widgets.buttons import button
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, HEADLINE, LEAD, MUTED, TITLE
 
 if TYPE_CHECKING:
@@ -106,13 +107,13 @@ class PrivateChannel(GameScreen[ClueView]):
                     why.text = "\n".join(lines + ([self.tr("private.can_show", cards=held)] if held else []))
 
                 row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-                action_button(row, self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)), "primary",
+                button(row, self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)), "primary",
                               80)
-                action_button(row, self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)), "normal", 80)
+                button(row, self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)), "normal", 80)
                 holder.add_widget(row)
                 holder.add_widget(why)
                 holder.add_widget(self.hand_line(mine))
-                action_button(holder, self.tr("private.record_fix"), "clue_answer_fix", correcting)
+                button(holder, self.tr("private.record_fix"), "clue_answer_fix", correcting)
                 holder.add_widget(Widget())
 
             def correcting() -> None:
@@ -196,8 +197,8 @@ class PrivateChannel(GameScreen[ClueView]):
             button_grid(holder, [(c.id, c.name(self.ctx.lang)) for c in cards.cards], toggle, 7, self.recording,
                         prefix="clue_rec", height=60)
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-            action_button(row, self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(()))
-            ok = action_button(row, self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
+            button(row, self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(()))
+            ok = button(row, self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
                                lambda: finish(tuple(self.recording)), "primary", disabled=len(self.recording) != size)
             ok.why = self.tr("private.record_why", n=size)
             holder.add_widget(row)
@@ -227,7 +228,7 @@ class PrivateChannel(GameScreen[ClueView]):
 
             named = [(c, self.cname(mine, c)) for c in rec.named]
             button_grid(box, named, note, 3, prefix="clue_note", height=96)
-            action_button(box, self.tr("private.note_skip"), "clue_note_skip", lambda: note(""))
+            button(box, self.tr("private.note_skip"), "clue_note_skip", lambda: note(""))
             box.add_widget(Widget())
             return box
 
@@ -243,8 +244,8 @@ class PrivateChannel(GameScreen[ClueView]):
             def report(correct: bool) -> None:
                 self.send(ReportAccusation(seat, correct), then=closing(done))
 
-            action_button(row, self.tr("private.check_right"), "clue_check_right", lambda: report(True), "primary", 96)
-            action_button(row, self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False), "danger", 96)
+            button(row, self.tr("private.check_right"), "clue_check_right", lambda: report(True), "primary", 96)
+            button(row, self.tr("private.check_wrong"), "clue_check_wrong", lambda: report(False), "danger", 96)
             box.add_widget(row)
             box.add_widget(Widget())
             return box

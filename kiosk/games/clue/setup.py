@@ -10,7 +10,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from kiosk.flows.seats import Seats, options, row, select
-from kiosk.games.clue.parts import ClueText, ClueTitle, action_button
+from kiosk.games.clue.parts import ClueText, ClueTitle
+from kiosk.widgets.buttons import button
 from kiosk.widgets.kept_form import Kept, KeptForm
 from kiosk.widgets.theme import LEAD, MUTED, SMALL, TButton
 from table.seats import config_with
@@ -55,7 +56,7 @@ class ClueSetup(KeptForm, BoxLayout):
         self.aids_button.bind(on_release=lambda *_: self.toggle_aids())
         line.add_widget(self.aids_button)
         self.add_widget(Widget())
-        action_button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
+        button(self, tr("clue.setup.start"), "clue_start", self.start, "primary", 80)
         self.show()
 
     def build_tablets(self) -> None:

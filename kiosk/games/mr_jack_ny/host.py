@@ -35,7 +35,6 @@ from kiosk.markup import esc, keep_together
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, put
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
-from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from kiosk.widgets.winner import WinnerBanner
 from table.seats import config_with
@@ -96,10 +95,8 @@ class MrJackHost(GameScreen[JackView]):
         self.choice: Choice | None = None  # a sub-choice open on the played card's panel (swap, eastman, tile...)
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
-        self.pieces = Pieces()  # a new table's panels, one per frame (refresh)
         self.drawn: set[str] = set()  # the panels of this table drawn so far
-        self.setup_form = KEPT.take(self, ctx.game.info.players, lambda: MrJackSetup(host=self))
-        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
+        self.show_form(KEPT.take(self, ctx.game.info.players, lambda: MrJackSetup(host=self)))
 
     # ------------------------------------------------------------ helpers
     def card_name(self, cid: str) -> str:
@@ -150,11 +147,6 @@ class MrJackHost(GameScreen[JackView]):
 
     def rematched(self) -> None:
         self.show_private(1)  # a new deal: Jack alone sees who he is now
-
-    def closing(self) -> None:
-        super().closing()
-        self.pieces.cancel()
-        self.setup_form.let_go()
 
     def on_parent(self, _w: Any, parent: Any) -> None:
         if parent is None and self._timer_ev is not None:

@@ -26,7 +26,6 @@ from kiosk.games.spyfall.panels import (
     HarleyIcon,
     LocationList,
     ScoreTable,
-    button,
     note,
     player_grid,
     title,
@@ -34,10 +33,9 @@ from kiosk.games.spyfall.panels import (
 from kiosk.games.spyfall.private import SpyPrivate
 from kiosk.games.spyfall.setup import form_for
 from kiosk.hosting import HostContext
+from kiosk.widgets.buttons import button
 from kiosk.widgets.clock import GameClock
-from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, box_in
-from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
 from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
@@ -63,10 +61,8 @@ class SpyfallHost(SpyPrivate):
         self.phase_key: tuple[int, str, int, int] = (0, "", 0, 0)
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
         self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
-        self.pieces = Pieces()  # a new table's location list, in the frame after the first
         self.list_now = False
-        self.setup_form = form_for(self)
-        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
+        self.show_form(form_for(self))
 
     # ------------------------------------------------------------ helpers
 
@@ -98,8 +94,6 @@ class SpyfallHost(SpyPrivate):
 
     def closing(self) -> None:
         super().closing()
-        self.pieces.cancel()
-        self.setup_form.let_go()
         if self.clock is not None:  # its threshold callback holds this screen
             self.clock.on_threshold = None
 

@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 
 from engines.spyfall.views import Me, Place
 from kiosk.hangul import matches_search
+from kiosk.widgets.buttons import button
 from kiosk.widgets.handover import secret_text
 from kiosk.widgets.keep import box_in, put
 from kiosk.widgets.keyboard import lines_now
@@ -35,12 +36,6 @@ def title(into: Any, text: str, size: str = LEAD, color: Any = ACCENT) -> TLabel
 
 def note(into: Any, text: str, size: str = SMALL) -> TLabel:
     return put(into, TLabel, text=text, font_size=size, color=MUTED)
-
-
-def button(into: Any, text: str, test_id: str, on_press: Callable[[], Any], kind: str = "normal",
-           height: float = 64, selected: bool = False, disabled: bool = False, why: str = "") -> TButton:
-    return put(into, TButton, "", on_press, text=text, test_id=test_id, kind=kind, size_hint_y=None,
-               height=dp(height), selected=selected, disabled=disabled, why=why)
 
 
 def player_grid(into: Any, names: Sequence[str], on_pick: Callable[[int], object], prefix: str = "spy_pick",

@@ -16,7 +16,8 @@ from engines.core import Action
 from engines.spyfall import actions as A
 from engines.spyfall.views import RoundView, SpyView
 from kiosk.flows.screen import GameScreen, closing
-from kiosk.games.spyfall.panels import button, note, player_grid, private_card, title
+from kiosk.games.spyfall.panels import note, player_grid, private_card, title
+from kiosk.widgets.buttons import button
 from kiosk.widgets.theme import BODY, LEAD
 
 

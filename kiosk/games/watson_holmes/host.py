@@ -44,7 +44,6 @@ from kiosk.hosting import HostContext
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill
-from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import LEAD, MUTED, SMALL, Panel, TButton
 from table.table import Table
 
@@ -92,12 +91,10 @@ class WatsonHolmesHost(ResultParts):
         self.watson_after = False
         self.reading_text = ""
         self.private = PrivateFlows(self)
-        self.pieces = Pieces()  # a new table's parts, one per frame
         self.drawn: set[str] = set()  # the table's parts drawn so far: "_board", "_players", "_actions"
         self.rows_drawn = 0  # the board's rows with their tiles so far (the stops' row last)
         # the form's texts are drawn once, in the language and for the cases (staff examples too) of its screen
-        self.setup_form = KEPT.take(self, (ctx.lang, ctx.game.info.players, self.cases()), lambda: WhSetup(self))
-        self.add_widget(FitScroll(self.setup_form))  # scrolls on a short window only
+        self.show_form(KEPT.take(self, (ctx.lang, ctx.game.info.players, self.cases()), lambda: WhSetup(self)))
 
     @property
     def shows_captions(self) -> bool:
@@ -178,11 +175,9 @@ class WatsonHolmesHost(ResultParts):
         self.closing()
         self.clear_widgets()
         self.table = None
-        self.setup_form = KEPT.take(self, (self.ctx.lang, self.ctx.game.info.players, self.cases()),
-                                    lambda: WhSetup(self))
-        self.setup_form.again(names, config)
         self.again = names
-        self.add_widget(FitScroll(self.setup_form))
+        self.show_form(KEPT.take(self, (self.ctx.lang, self.ctx.game.info.players, self.cases()),
+                                 lambda: WhSetup(self))).again(names, config)
 
     def on_table(self, running: Table) -> None:
         self.again = None
@@ -203,8 +198,7 @@ class WatsonHolmesHost(ResultParts):
     def closing(self) -> None:
         """The opening's speech and caption listener end with it (another opening, the table, or the screen); the
         set-up form, done with once a game is on, is let go for the next screen; a table still being made stops."""
-        self.setup_form.let_go()
-        self.pieces.cancel()
+        super().closing()
         if self.opening is not None:
             self.opening.close()
             gc_policy.drop(self.opening, self.keep)  # made for one game's start: taken apart in a pause (frozen

@@ -28,9 +28,11 @@ from engines.watson_holmes.actions import (
 )
 from engines.watson_holmes.views import Me
 from kiosk.flows.screen import closing
+from kiosk.flows.seats import options, row, select
 from kiosk.games.watson_holmes.protocol import WhScreen
+from kiosk.widgets.buttons import button
 from kiosk.widgets.one_use import OneUse
-from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, PANEL, SMALL, TEXT, Panel
 from table.table import handover
 
 ANYTIME_NAMES = {a.NAME for a in (RevealCharacter, RotateCharacter, ConsultAnswers, CheckAnswer)}
@@ -84,9 +86,8 @@ class PrivateFlows:
             for police, key, tid in ((False, "read.done", "wh_read_done"), (True, "read.done_police", "wh_read_police")):
                 if police and not (DoneReading(seat, police=True) in legal or gains is not None):
                     continue
-                b = TButton(text=self.tr(key), kind="primary" if not police else "normal", test_id=tid)
-                b.bind(on_release=lambda *_, p=police: self._done_reading(seat, p, gains, done))
-                row.add_widget(b)
+                button(row, self.tr(key), tid, partial(self._done_reading, seat, police, gains, done),
+                       "primary" if not police else "normal", size_hint_y=1)
             box.add_widget(row)
             return box
 
@@ -94,27 +95,21 @@ class PrivateFlows:
 
     def _gains_row(self, box: BoxLayout) -> dict[str, Any]:
         gains: dict[str, Any] = {"carriages": 0, "police": False, "withdraw": False, "lockpick": False}
-        row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(8))
-        for n in (0, 1, 2, 3):
-            b = TButton(text=self.tr("read.gain_carriages", n=n), test_id=f"wh_gain_carriages_{n}", selected=n == 0)
-            row.add_widget(b)
-        for kind in ("police", "withdraw", "lockpick"):
-            row.add_widget(TButton(text=self.tr(f"read.gain_{kind}"), test_id=f"wh_gain_{kind}"))
+        line = row(box, height=72)
 
-        def pressed(w: TButton) -> None:
-            if w.test_id.startswith("wh_gain_carriages_"):
-                gains["carriages"] = int(w.test_id.rsplit("_", 1)[1])
-                for other in row.children:
-                    if other.test_id.startswith("wh_gain_carriages_"):
-                        other.selected = other is w
-            else:
-                kind = w.test_id.removeprefix("wh_gain_")
-                gains[kind] = not gains[kind]
-                w.selected = gains[kind]
+        def carriages(n: int) -> None:
+            gains["carriages"] = n
+            select(counts, n)
 
-        for child in row.children:
-            child.bind(on_release=pressed)
-        box.add_widget(row)
+        def toggle(kind: str) -> None:
+            gains[kind] = not gains[kind]
+            toggles[kind].selected = gains[kind]
+
+        counts = options(line, [(n, self.tr("read.gain_carriages", n=n), f"wh_gain_carriages_{n}") for n in range(4)],
+                         carriages)
+        select(counts, 0)
+        toggles = options(line, [(k, self.tr(f"read.gain_{k}"), f"wh_gain_{k}") for k in ("police", "withdraw",
+                                                                                          "lockpick")], toggle)
         return gains
 
     def _done_reading(self, seat: int, police: bool, gains: dict[str, Any] | None, done: Callable[[], None]) -> None:
@@ -144,10 +139,8 @@ class PrivateFlows:
                 box.add_widget(text_label(self.tr("solve.physical"), BODY, ACCENT, True))
                 key = "solve.physical_submit"
             box.add_widget(Widget())
-            b = TButton(text=self.tr(key), kind="primary", test_id="wh_answer_submit", size_hint_y=None,
-                        height=dp(72))
-            b.bind(on_release=lambda *_: self._submit(seat, tuple(i.text for i in inputs), done))
-            box.add_widget(b)
+            button(box, self.tr(key), "wh_answer_submit", lambda: self._submit(seat, tuple(i.text for i in inputs), done),
+                   "primary", 72)
             return box
 
         self.ctx.private(self.host.name(seat), content, None, "input")
@@ -180,13 +173,9 @@ class PrivateFlows:
         box = Panel(orientation="vertical", bg=PANEL)
         box.add_widget(text_label(self.tr("acts.title", name=self.host.name(seat)), LEAD, ACCENT, True))
         for text, tid, fn in entries:
-            b = TButton(text=text, test_id=tid, size_hint_y=None, height=dp(64))
-            b.bind(on_release=lambda *_, f=fn: self._menu_pick(menu, f))
-            box.add_widget(b)
+            button(box, text, tid, partial(self._menu_pick, menu, fn))
         box.add_widget(Widget())
-        close = TButton(text=self.tr("acts.close"), test_id="wh_act_close", size_hint_y=None, height=dp(64))
-        close.bind(on_release=lambda *_: self.host.close_menu(menu))
-        box.add_widget(close)
+        button(box, self.tr("acts.close"), "wh_act_close", lambda: self.host.close_menu(menu))
         menu.add_widget(box)
         self.ctx.open_dialog = menu
         menu.open()
@@ -210,11 +199,8 @@ class PrivateFlows:
                 box.add_widget(text_label(self.host.pick(card.summary), BODY))
             box.add_widget(Widget())
             if RevealCharacter(seat) in self.host.running.legal(seat):
-                b = TButton(text=self.tr("acts.reveal_go"), kind="primary", test_id="wh_card_reveal",
-                            size_hint_y=None, height=dp(72))
-                b.bind(on_release=lambda *_: self.host.send(RevealCharacter(seat),
-                                                            then=closing(done)))
-                box.add_widget(b)
+                button(box, self.tr("acts.reveal_go"), "wh_card_reveal",
+                       lambda: self.host.send(RevealCharacter(seat), then=closing(done)), "primary", 72)
             else:
                 box.add_widget(text_label(self.tr("acts.reveal_not_now"), BODY))
             return box
@@ -233,10 +219,8 @@ class PrivateFlows:
                 self.host.send(act, then=lambda step: self._answers_of(box, seat, act.failed, done) if step else None)
 
             for a in choices:
-                b = TButton(text=self.tr("acts.consult", name=self.host.name(a.failed)),
-                            test_id=f"wh_consult_{a.failed}", size_hint_y=None, height=dp(72))
-                b.bind(on_release=lambda *_, act=a: pick(act))
-                box.add_widget(b)
+                button(box, self.tr("acts.consult", name=self.host.name(a.failed)), f"wh_consult_{a.failed}",
+                       partial(pick, a), height=72)
             if not choices:
                 box.add_widget(text_label(self.tr("acts.consult_none"), BODY))
             box.add_widget(Widget())
@@ -252,10 +236,7 @@ class PrivateFlows:
         for i, answer in enumerate(answers, 1):
             box.add_widget(text_label(f"{i}. {answer}", BODY))
         box.add_widget(Widget())
-        b = TButton(text=self.tr("acts.seen"), kind="primary", test_id="wh_consult_done", size_hint_y=None,
-                    height=dp(72))
-        b.bind(on_release=lambda *_: done())
-        box.add_widget(b)
+        button(box, self.tr("acts.seen"), "wh_consult_done", done, "primary", 72)
 
     def my_card(self, seat: int) -> None:
         """The player's own character card (secret until used, WH-40)."""
@@ -297,30 +278,19 @@ class PrivateFlows:
             case = self.host.case()
             box = BoxLayout(orientation="vertical", spacing=dp(10))
             box.add_widget(text_label(self.tr("acts.check_title"), BODY, ACCENT, True))
-            row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
-            buttons: list[TButton] = []
-            for q in case.questions:
-                b = TButton(text=self.tr("acts.check_q", n=q.number), test_id=f"wh_check_q{q.number}",
-                            selected=q.number == 1)
-                buttons.append(b)
-                row.add_widget(b)
-
-            def pick(w: TButton, n: int) -> None:
+            def pick(n: int) -> None:
                 chosen["q"] = n
-                for other in buttons:
-                    other.selected = other is w
+                select(questions, n)
 
-            for q, b in zip(case.questions, buttons, strict=True):
-                b.bind(on_release=lambda w, n=q.number: pick(w, n))
-            box.add_widget(row)
+            questions = options(row(box), [(q.number, self.tr("acts.check_q", n=q.number), f"wh_check_q{q.number}")
+                                           for q in case.questions], pick)
+            select(questions, 1)
             ti = TextInput(multiline=False, font_size=BODY, size_hint_y=None, height=dp(56), padding=(dp(12), dp(14)))
             ti.test_id = "wh_check_text"
             box.add_widget(ti)
             box.add_widget(Widget())
-            go = TButton(text=self.tr("acts.check_submit"), kind="primary", test_id="wh_check_submit",
-                         size_hint_y=None, height=dp(72))
-            go.bind(on_release=lambda *_: self._check(seat, chosen["q"], ti.text, done))
-            box.add_widget(go)
+            button(box, self.tr("acts.check_submit"), "wh_check_submit",
+                   lambda: self._check(seat, chosen["q"], ti.text, done), "primary", 72)
             return box
 
         self.ctx.private(self.host.name(seat), content, None, "input")
