@@ -13,6 +13,7 @@ from kiosk.hosting import GameHost, HostContext
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.kept_form import KeptForm
 from kiosk.widgets.pieces import Pieces
+from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
 
 V = TypeVar("V")
@@ -72,6 +73,17 @@ class GameScreen(GameHost, Generic[V]):
     def names(self) -> list[str]:
         """The players' names, by seat."""
         return [p.name for p in self.running.observe(None).players]
+
+    def offered(self, action: str) -> set[int]:
+        """The seats the table may be offered `action` for now: the view's public offers (never a seat's legal
+        actions, which may depend on its secret)."""
+        return {o.seat for o in self.running.observe(None).table if o.action == action}
+
+    def banner(self, into: Any, names: str, line: str, nobody: str = "") -> None:
+        """The results' banner, the same in every game: who won (`names`; `nobody` when none did), `line` under it;
+        kept in `into` (a Fill: kiosk/widgets/keep.py) while its texts stay."""
+        head = self.ctx.tr("results.winner", names=names) if names or not nobody else nobody
+        into.built("winner", (head, line), lambda: WinnerBanner(head, line))
 
     def send(self, action: Action, question: str = "", then: Then | None = None, danger: bool = False) -> Step[Any] | None:
         """Send through the hosting layer (a FINAL action asks `question` first); the open choice is over."""

@@ -48,7 +48,6 @@ from kiosk.widgets.buttons import button
 from kiosk.widgets.fit_scroll import CapScroll
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
-from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
 
 ACT = "clue/body/right/act"  # the action panel's keys (on top of the right column, the board under it)
@@ -261,11 +260,8 @@ class ClueHost(PrivateChannel):
 
     def actions(self, view: ClueView, box: Fill) -> None:
         if view.over:
-            won = view.winner >= 0
-            head = (self.ctx.tr("results.winner", names=view.name(view.winner)) if won
-                    else self.ctx.tr("results.nobody"))
-            line = self.end_text(view)
-            box.built("winner", (head, line), lambda: WinnerBanner(head, line))
+            self.banner(box, view.name(view.winner) if view.winner >= 0 else "", self.end_text(view),
+                        self.ctx.tr("results.nobody"))
             for n, text in enumerate(self.tablet_knew(view)):
                 box.add(ClueText, f"tablet_knew_{n}", text=text, font_size=SMALL)
             box.add(Widget)
@@ -373,8 +369,7 @@ class ClueHost(PrivateChannel):
         named = ", ".join(self.cname(view, c) for c in rec.named)
         box.add(ClueText, text=f"{view.name(rec.seat)}: {named}", font_size=BODY)
         seat = view.asking
-        offers = {(o.seat, o.action) for o in self.running.observe(None).table}
-        if (seat, "pass") in offers:  # physical cards, no recorded hand: nothing secret decides the answer
+        if seat in self.offered("pass"):  # physical cards, no recorded hand: nothing secret decides the answer
             self.button_row(box, "answer", [
                 (self.tr("act.showed"), "clue_showed", lambda: self.send(Show(seat)), "primary"),
                 (self.tr("act.pass"), "clue_pass", lambda: self.send(Pass(seat)), "normal")], 72)

@@ -36,7 +36,6 @@ from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, put
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
-from kiosk.widgets.winner import WinnerBanner
 from table.seats import config_with
 from table.table import Table
 
@@ -360,12 +359,11 @@ class MrJackHost(GameScreen[JackView]):
             self._button(grid, label, "mj_ability", lambda: self._ability(view, seat, cid, legal), enabled=can_ability)
             self._button(grid, self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
                          enabled=VisitSpy(seat) in legal)
-            offers = {(o.seat, o.action) for o in self.running.observe(None).table}  # the escape: a claim (private)
-            if (seat, Escape.NAME) in offers:
+            if seat in self.offered(Escape.NAME):  # the escape: a claim (private)
                 self._button(grid, self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger")
             else:
                 self._button(grid, self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
-                             enabled=(seat, Arrest.NAME) in offers)
+                             enabled=seat in self.offered(Arrest.NAME))
             self._button(grid, self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
 
     def _ability(self, view: JackView, seat: int, cid: str, legal: list[Action]) -> None:
@@ -507,8 +505,7 @@ class MrJackHost(GameScreen[JackView]):
         name = view.players[0 if side == "detective" else 1]
         role = self.tr("over.detective_wins" if side == "detective" else "over.jack_wins")
         reason = self.tr(f"over.{view.reason or ''}")
-        head, line = self.ctx.tr("results.winner", names=name), f"{role} {reason}"
-        box.built("winner", (head, line), lambda: WinnerBanner(head, line))
+        self.banner(box, name, f"{role} {reason}")
         box.add(TLabel, text=self.tr("over.jack_was", name=self.card_name(view.jack or "")), font_size=LEAD,
                 halign="center")
         box.add(Widget)

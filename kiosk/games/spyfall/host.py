@@ -37,7 +37,6 @@ from kiosk.widgets.buttons import button
 from kiosk.widgets.clock import GameClock
 from kiosk.widgets.keep import Fill, box_in
 from kiosk.widgets.theme import BODY, CLOCK, LEAD, FitGrid
-from kiosk.widgets.winner import WinnerBanner
 from table.table import Table
 
 CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
@@ -65,10 +64,6 @@ class SpyfallHost(SpyPrivate):
         self.show_form(form_for(self))
 
     # ------------------------------------------------------------ helpers
-
-    def offered(self, action: str) -> set[int]:
-        """Seats the table may be offered `action` for now (the view's public offers)."""
-        return {o.seat for o in self.running.observe(None).table if o.action == action}
 
     def place_name(self, loc_id: str) -> str:
         for loc in self.seen().locations:
@@ -405,20 +400,15 @@ class SpyfallHost(SpyPrivate):
         main.add(Widget)
 
     # -- discussion and pointing
-    def _main_discussion(self, view: SpyView, main: Any) -> None:
-        title(main, self.tr("discussion.title"), LEAD)
-        note(main, self.tr("discussion.rule"), BODY)
+    def _main_discussion(self, view: SpyView, main: Any, harley: str = "") -> None:
+        title(main, self.tr(f"discussion.{harley}title"), LEAD)
+        note(main, self.tr(f"discussion.{harley}rule"), BODY)
         main.add(Widget)
         button(main, self.tr("discussion.point_now"), "spy_point_now",
                lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
 
     def _main_harley_talk(self, view: SpyView, main: Any) -> None:
-        title(main, self.tr("discussion.harley_title"), LEAD)
-        note(main, self.tr("discussion.harley_rule"), BODY)
-        main.add(Widget)
-        button(main, self.tr("discussion.point_now"), "spy_point_now",
-               lambda: self.send(A.StartPointing(TABLE), self.tr("ask.point_now")), kind="primary", height=80)
-
+        self._main_discussion(view, main, "harley_")
     def _main_final_vote(self, view: SpyView, main: Any) -> None:
         self._pointing(view, main, self.tr("points.title"))
 
@@ -522,8 +512,7 @@ class SpyfallHost(SpyPrivate):
         outcome = self.running.outcome  # who won is the engine's to say
         winners = outcome.winners if outcome is not None else ()
         best_names = ", ".join(names[s] for s in winners)
-        head, line = self.ctx.tr("results.winner", names=best_names), self.tr("result.over", names=best_names)
-        main.built("winner", (head, line), lambda: WinnerBanner(head, line))
+        self.banner(main, best_names, self.tr("result.over", names=best_names))
         self._result(view, main)
 
     def _result(self, view: SpyView, main: Any) -> None:
