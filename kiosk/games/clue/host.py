@@ -279,15 +279,15 @@ class ClueHost(PrivateChannel):
         if ph == "hands":
             seat = view.asking
             button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
-                          lambda: self.record_hand(seat), "primary", 80)
+                   lambda: self.record_hand(seat), "primary", 80)
         elif ph == "refute":
             self.refute_panel(view, box)
         elif ph == "note":
             button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
-                          lambda: self.note_shown(turn), "primary", 80)
+                   lambda: self.note_shown(turn), "primary", 80)
         elif ph == "accuse_check":
             button(box, self.tr("act.hand_me", name=view.name(turn)), "clue_handover",
-                          lambda: self.check_accusation(turn), "primary", 80)
+                   lambda: self.check_accusation(turn), "primary", 80)
         elif self.accusing:
             self.accuse_panel(view, box)
         else:
@@ -344,7 +344,7 @@ class ClueHost(PrivateChannel):
             self.card_grid(view, box, *grid)
         ready = "suspect" in self.pick and "weapon" in self.pick
         button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
-                      disabled=not ready)
+               disabled=not ready)
 
     def room_grid(self, view: ClueView, box: Fill, rooms: Sequence[str], turn: int) -> None:
         button_grid(box, [(r, self.cname(view, r)) for r in rooms], lambda r: self.send(EnterRoom(turn, r)), 3,
@@ -377,7 +377,7 @@ class ClueHost(PrivateChannel):
         # the seat's hand decides show or pass: they answer on their own channel, where a refusal tells no one
         private = self.pick_card_to_show if view.mode == "digital" else self.answer_privately
         button(box, self.tr("act.hand_me", name=view.name(seat)), "clue_handover",
-                      lambda: private(seat), "primary", 80)
+               lambda: private(seat), "primary", 80)
 
     def start_accuse(self) -> None:
         self.accusing, self.pick = True, {}

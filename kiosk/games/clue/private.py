@@ -108,7 +108,7 @@ class PrivateChannel(GameScreen[ClueView]):
 
                 row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
                 button(row, self.tr("act.showed"), "clue_answer_showed", lambda: answer(Show(seat)), "primary",
-                              80)
+                       80)
                 button(row, self.tr("act.pass"), "clue_answer_pass", lambda: answer(Pass(seat)), "normal", 80)
                 holder.add_widget(row)
                 holder.add_widget(why)
@@ -199,7 +199,7 @@ class PrivateChannel(GameScreen[ClueView]):
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
             button(row, self.tr("private.record_skip"), "clue_rec_skip", lambda: finish(()))
             ok = button(row, self.tr("private.record_done", k=len(self.recording), n=size), "clue_rec_done",
-                               lambda: finish(tuple(self.recording)), "primary", disabled=len(self.recording) != size)
+                        lambda: finish(tuple(self.recording)), "primary", disabled=len(self.recording) != size)
             ok.why = self.tr("private.record_why", n=size)
             holder.add_widget(row)
             if ok.disabled:
