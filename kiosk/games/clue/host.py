@@ -9,6 +9,7 @@ envelope; each player's notebook. No rules here: buttons come from the engine's 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -56,11 +57,23 @@ SUGGEST_GRIDS = (("suspect", 0, 3, "clue_sus"), ("weapon", 1, 4, "clue_wpn"))  #
 ACCUSE_GRIDS = (("suspect", 0, 3, "clue_acc_suspect"), ("weapon", 1, 4, "clue_acc_weapon"), ("room", 2, 5, "clue_acc_room"))
 
 
+@dataclass(frozen=True)
+class Named:
+    """The cards picked for the suggestion or accusation being built: a card's id per category ("" none yet)."""
+
+    suspect: str = ""
+    weapon: str = ""
+    room: str = ""
+
+    def has(self, *keys: str) -> bool:
+        return all(getattr(self, k) for k in keys)
+
+
 class ClueHost(PrivateChannel):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.aids = False  # probabilities and advice: a teaching aid, off by default
-        self.pick: dict[str, str] = {}  # the suggestion / accusation being built
+        self.pick = Named()  # the suggestion / accusation being built
         self.accusing = False
         self.tutor_marks: dict[int, dict[tuple[str, int], str]] = {}
         self.levels: dict[int, str] = {}
@@ -79,7 +92,7 @@ class ClueHost(PrivateChannel):
     # ------------------------------------------------------------ lifecycle
     def on_table(self, running: Table) -> None:
         self.setup_form.let_go()  # done with once a game is on: free for the next screen
-        self.pick, self.accusing = {}, False
+        self.pick, self.accusing = Named(), False
         # a new table, a part per frame: the start tap's frame shows the title and the places kept for the player
         # rows and the actions (it made the first row and the actions too: 21-56 ms of UI-thread CPU here); the
         # actions come in the next frame, then the rows, one per frame; nothing moves as they come
@@ -130,7 +143,7 @@ class ClueHost(PrivateChannel):
 
     def _accuse_ahead(self, view: ClueView, _: Fill) -> None:
         """The accusation's panel as `actions` fills it, nothing picked."""
-        pick, self.pick = self.pick, {}
+        pick, self.pick = self.pick, Named()
         with self.panel_box(Fill(self.keep, None, ACT), "accuse") as box:
             self.accuse_panel(view, box)
             box.add(Widget)
@@ -157,7 +170,7 @@ class ClueHost(PrivateChannel):
             return
         view = self.seen()
         if step is not None and any(ev.kind == "accused" for ev in step.events):
-            self.accusing, self.pick = False, {}  # the accusation is made: its panel goes, in this one redraw
+            self.accusing, self.pick = False, Named()  # the accusation is made: its panel goes, in this one redraw
         with Fill(self.keep, self, "clue") as top:  # kept widgets: only what changed is drawn again
             top.add(ClueTitle, text=self.status(view), font_size=BODY)
             with top.box_of(BoxLayout, "body", spacing=dp(16)) as body:
@@ -342,7 +355,7 @@ class ClueHost(PrivateChannel):
         box.add(ClueText, text=self.tr("act.suggest_title", room=self.cname(view, room)))
         for grid in SUGGEST_GRIDS:
             self.card_grid(view, box, *grid)
-        ready = "suspect" in self.pick and "weapon" in self.pick
+        ready = self.pick.has("suspect", "weapon")
         button(box, self.tr("act.suggest"), "clue_suggest", lambda: self.suggest(turn), "primary",
                disabled=not ready)
 
@@ -353,16 +366,16 @@ class ClueHost(PrivateChannel):
     def card_grid(self, view: ClueView, box: Fill, key: str, cat: int, cols: int, prefix: str) -> None:
         """A category's cards to pick for the suggestion or accusation being built (`key`: what is picked)."""
         button_grid(box, [(c, self.cname(view, c)) for c in self.cards(view).ids(cat)],
-                    lambda c: self.choose(key, c), cols, self.pick.get(key, ""), prefix, 56)
+                    lambda c: self.choose(key, c), cols, getattr(self.pick, key), prefix, 56)
 
     def choose(self, key: str, cid: str) -> None:
-        self.pick[key] = cid
+        self.pick = replace(self.pick, **{key: cid})
         self.refresh(None)
 
     def suggest(self, turn: int) -> None:
-        step = self.send(Suggest(turn, self.pick.get("suspect", ""), self.pick.get("weapon", "")))
+        step = self.send(Suggest(turn, self.pick.suspect, self.pick.weapon))
         if step is not None:
-            self.pick = {}
+            self.pick = Named()
 
     def refute_panel(self, view: ClueView, box: Fill) -> None:
         rec = view.suggestions[-1]
@@ -380,7 +393,7 @@ class ClueHost(PrivateChannel):
                lambda: private(seat), "primary", 80)
 
     def start_accuse(self) -> None:
-        self.accusing, self.pick = True, {}
+        self.accusing, self.pick = True, Named()
         self.refresh(None)
 
     def accuse_panel(self, view: ClueView, box: Fill) -> None:
@@ -388,27 +401,27 @@ class ClueHost(PrivateChannel):
         box.add(ClueText, text=self.tr("act.accuse_title"))
         for grid in ACCUSE_GRIDS:
             self.card_grid(view, box, *grid)
-        ready = all(k in self.pick for k in ("suspect", "weapon", "room"))
+        ready = self.pick.has("suspect", "weapon", "room")
         self.button_row(box, "go", [
             (self.tr("act.cancel"), "clue_acc_cancel", self.cancel_accuse, "normal"),
             (self.tr("act.accuse_go"), "clue_acc_go", lambda: self.confirm_accuse(view, turn), "danger")],
             disabled=() if ready else ("clue_acc_go",))
 
     def cancel_accuse(self) -> None:
-        self.accusing, self.pick = False, {}
+        self.accusing, self.pick = False, Named()
         self.refresh(None)
 
     def confirm_accuse(self, view: ClueView, turn: int) -> None:
-        p = dict(self.pick)
-        text = self.tr("act.accuse_confirm", name=view.name(turn), suspect=self.cname(view, p["suspect"]),
-                       weapon=self.cname(view, p["weapon"]), room=self.cname(view, p["room"]))
+        p = self.pick
+        text = self.tr("act.accuse_confirm", name=view.name(turn), suspect=self.cname(view, p.suspect),
+                       weapon=self.cname(view, p.weapon), room=self.cname(view, p.room))
 
         def sent(step: Step[Any] | None) -> None:
             if step is None:  # refused; a step was drawn already (refresh)
-                self.accusing, self.pick = False, {}
+                self.accusing, self.pick = False, Named()
                 self.refresh(None)
 
-        self.send(Accuse(turn, p["suspect"], p["weapon"], p["room"]), text, then=sent, danger=True)
+        self.send(Accuse(turn, p.suspect, p.weapon, p.room), text, then=sent, danger=True)
 
     # ------------------------------------------------------------ after a step: private follow-ups
     def after_step(self, view: ClueView, step: Step[Any]) -> None:
