@@ -24,7 +24,8 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Action, Step
 from kiosk.flows.seats import Seats
 from kiosk.hosting import GameHost, HostContext
-from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, TButton, TLabel
+from kiosk.widgets.buttons import button
+from kiosk.widgets.theme import ACCENT, BODY, LEAD, MUTED, SMALL, TLabel
 from kiosk.widgets.winner import WinnerBanner
 from phones.labels import Catalogs, Labeller, fill_free
 
@@ -34,12 +35,6 @@ def _label(text: str, size: str = BODY, color: Any = None, height: float = 44) -
     if color is not None:
         lab.color = color
     return lab
-
-
-def _button(text: str, test_id: str, on_press: Callable[[], None], kind: str = "normal") -> TButton:
-    btn = TButton(text=text, test_id=test_id, kind=kind, size_hint_y=None, height=dp(72))
-    btn.bind(on_release=lambda *_: on_press())
-    return btn
 
 
 class GenericHost(GameHost):
@@ -65,7 +60,7 @@ class GenericHost(GameHost):
         self.add_widget(_label(self.ctx.tr("host.generic.players"), BODY))
         Seats(self, None, self.ctx.game.info.players, "gen", self._count, height=72).draw(self.count)
         self.add_widget(Widget())
-        self.add_widget(_button(self.ctx.tr("host.generic.start"), "gen_start", self.start, "primary"))
+        button(self, self.ctx.tr("host.generic.start"), "gen_start", self.start, "primary", height=72)
 
     def _count(self, n: int) -> None:
         self.count = n
@@ -92,7 +87,7 @@ class GenericHost(GameHost):
             self.add_widget(WinnerBanner(self.ctx.tr("results.winner", names=winners) if winners
                                          else self.ctx.tr("results.nobody"), scores))
             self.add_widget(Widget())
-            self.add_widget(_button(self.ctx.tr("host.end"), "gen_end", self.ctx.end_game, "primary"))
+            button(self, self.ctx.tr("host.end"), "gen_end", self.ctx.end_game, "primary", height=72)
             return
         game = self.ctx.game.id
         phase = self.ctx.tr(f"{game}.phase.{common['phase']}")
@@ -116,10 +111,10 @@ class GenericHost(GameHost):
             # a claim: its owner's private channel decides
             pick = partial(self.mine, offer["seat"]) if offer.get("private") else partial(
                 self.choose, offer["seat"], offer["action"])
-            grid.add_widget(_button(who + label, f"gen_offer_{offer['action']}_{offer['seat']}", pick))
+            button(grid, who + label, f"gen_offer_{offer['action']}_{offer['seat']}", pick, height=72)
         for seat in sorted({p["seat"] for p in common["prompts"] if p["seat"] >= 0}):
-            grid.add_widget(_button(self.ctx.tr("host.generic.mine", name=names[seat]), f"gen_mine_{seat}",
-                                    partial(self.mine, seat), "ghost"))
+            button(grid, self.ctx.tr("host.generic.mine", name=names[seat]), f"gen_mine_{seat}",
+                   partial(self.mine, seat), "ghost", height=72)
         scroll = ScrollView()
         scroll.add_widget(grid)
         self.add_widget(scroll)
@@ -135,7 +130,7 @@ class GenericHost(GameHost):
         self.clear_widgets()
         self.add_widget(_label(self.labeller.group_label(name).get(self.ctx.lang, name), LEAD, ACCENT, 52))
         self.add_widget(self._entries(actions, entries, self.go))
-        self.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_back", lambda: self.refresh(None), "ghost"))
+        button(self, self.ctx.tr("host.generic.back"), "gen_back", lambda: self.refresh(None), "ghost", height=72)
 
     def _entries(self, actions: Sequence[Action], entries: Sequence[Mapping[str, Any]],
                  pick: Callable[[Action, str], None]) -> ScrollView:
@@ -146,8 +141,8 @@ class GenericHost(GameHost):
             if entry["free"]:
                 grid.add_widget(self._form(action, entry, pick))
             else:
-                grid.add_widget(_button(self.text(entry), f"gen_pick_{entry['id']}",
-                                        partial(self._picked, pick, action, entry)))
+                button(grid, self.text(entry), f"gen_pick_{entry['id']}",
+                       partial(self._picked, pick, action, entry), height=72)
         scroll = ScrollView()
         scroll.add_widget(grid)
         return scroll
@@ -178,7 +173,7 @@ class GenericHost(GameHost):
                 return
             pick(filled, self.text(entry))
 
-        box.add_widget(_button(self.text(entry), f"gen_form_{entry['id']}", submit, "primary"))
+        button(box, self.text(entry), f"gen_form_{entry['id']}", submit, "primary", height=72)
         box.height = dp(62) * len(inputs) + dp(80)
         return box
 
@@ -201,7 +196,7 @@ class GenericHost(GameHost):
                     self.go(a, text)
 
                 box.add_widget(self._entries(actions, entries, pick))
-            box.add_widget(_button(self.ctx.tr("host.generic.back"), "gen_private_back", done, "ghost"))
+            button(box, self.ctx.tr("host.generic.back"), "gen_private_back", done, "ghost", height=72)
             return box
 
         self.ctx.private(name, content, None, "input", seat=seat)
