@@ -36,6 +36,18 @@ def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-unt
         print(f"\n{len(alone)} test(s) marked 'alone' deselected here: run-tests runs them in a process of their own")
     if hasattr(config, "workerinput"):
         _longest_files_first(items)
+    if not all(item.get_closest_marker("alone") for item in items):
+        _no_multisampling()
+
+
+def _no_multisampling() -> None:
+    """The UI tests draw without multisampling (Kivy's default, and so the kiosk's: 2 samples): in software GL
+    (llvmpipe, headless) it took half of a UI test's CPU (a Mr. Jack game against the tablet: 16 s -> 8 s). What the
+    tests check (layout, texts, touches, label textures) does not depend on it. A run of only the memory tests
+    (`alone`) draws as the kiosk does. Before the Window exists: the UI fixture creates it, after collection."""
+    from kivy.config import Config
+
+    Config.set("graphics", "multisamples", "0")
 
 
 # seconds, from a full run's --durations (idle 2-core machine, 2 workers): the tests far above their kind's guess

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import traceback
@@ -70,6 +71,7 @@ class ForkServer:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.kiosk.forkserver", module], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.child: Child | None = None
 
     def run(self, *args: str) -> Child:
         """Fork a run of the module's main() with sys.argv[1:] = args; the last run must have ended (waited)."""
@@ -78,7 +80,8 @@ class ForkServer:
         self.proc.stdin.flush()
         first = self.proc.stdout.readline()
         assert first.startswith("PID "), f"the fork server did not start a run: {first!r}"
-        return Child(int(first.split()[1]), self.proc.stdout)
+        self.child = Child(int(first.split()[1]), self.proc.stdout)
+        return self.child
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -89,7 +92,9 @@ class ForkServer:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if kind is not None:
+        if kind is not None:  # a failed test: its run (which plays on forever) and the server go
+            if self.child is not None and self.child.returncode is None:
+                self.child.send_signal(signal.SIGKILL)
             self.proc.kill()
         self.close()
 
