@@ -237,7 +237,7 @@ def h2h(players: list[int], games: int, clock: Clock, split: str = "eval", hard:
                 for k, xs in times.items():
                     clock.times.setdefault(k.replace(hard, "hard"), []).extend(xs)
             head_to_head("어려움 vs 보통, seats alternating", t, "hard", "normal")
-        timing(clock)
+            timing(clock)  # with every line: a run cut short still has them
 
 
 def _h2h_part(args: tuple[int, str, int, int, str]) -> tuple[ClueTally, dict[str, list[float]]]:

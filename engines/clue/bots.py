@@ -399,8 +399,10 @@ NORMAL = Style(counting=True, choice="info", leak_least=True)
 # more (gift). Chosen on the tuning seeds (bench/bots.py VARIANTS, 3 players against 보통, a crowded machine
 # allowed few games): the previous 어려움 ("before": the die-only room choice with a passage bonus) 15 of the
 # first 30 wins, plan 82/150 (54.7%; 15 of the first 20 where "before" won 9), plan + gift 34/50 (68.0%; 17 of
-# the first 20). The previous 어려움 on held-out seeds 0-199: 3 players 54.0%, 4 players 60.5%, 6 players 65.0%
-# of the wins head to head. This one's held-out figures: bench/bots.py --h2h eval (in the commit landing it).
+# the first 20). Held-out seeds (bench/bots.py --h2h eval, 2026-12-05, nice 10, load 6-23 on 2 cores), its
+# share of the wins head to head against 보통: 3 players 63.0% ± 1.6% (573 of 910: games 0-469 and 600-1039),
+# 6 players 68.4% ± 2.1% (335/490); on games 0-199, where the previous 어려움 won 54.0% and 65.0%: 57.5% and
+# 69.5%. CPU per decision at 6 players: p95 113 ms, worst 186 ms (547 decisions).
 HARD = Style(counting=True, choice="info", leak_least=True, gamble=Gamble(), here=0.2, aim=0.25, plan=Plan(),
              gift=0.15)
 # Not levels: bench/bots.py's baselines. The random-suggestion player (exact notes and certain accusations,
