@@ -270,6 +270,7 @@ class Toast(Label):
         height = self.texture_size[1] + PAD_Y
         if not self._lane_free(found, height + 2 * LANE_MARGIN):
             return False
+        Clock.unschedule(self._close_lane)  # a close waiting for a finger to lift: the lane is the toast's again
         self.lane.height = height + 2 * LANE_MARGIN
         self.size = (width, height)
         _x0, y0 = self.lane.parent.to_window(self.lane.parent.x, self.lane.parent.y)
@@ -277,9 +278,18 @@ class Toast(Label):
         self._kinds = _ALL
         return True
 
-    def _close_lane(self) -> None:
-        if self.in_lane and self.lane is not None:
-            self.lane.height = 0
+    def _close_lane(self, *_: object) -> None:
+        """The screen gets its room back, but never under a finger: while a touch is down the lane waits (closed
+        between a press and its release, the screen grew and the button pressed moved away from the finger: the
+        tap was lost)."""
+        if not self.in_lane or self.lane is None:
+            return
+        from kivy.base import EventLoop
+
+        if EventLoop.touches:
+            Clock.schedule_once(self._close_lane, 0.1)
+            return
+        self.lane.height = 0
 
     def _keep_clear(self, *_: object) -> bool:
         """While it shows: placed in the frame of the event that called it, it may find the screen changed under it

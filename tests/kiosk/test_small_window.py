@@ -128,3 +128,21 @@ def test_watson_holmes_table_for_seven_fits(driver: Any, window: tuple[int, int]
     driver.find("wh_loc_1")  # started from the table (no opening to read)
     driver.pump(6)
     _shot(driver, window, "wh_table_7")
+
+
+def test_spyfall_and_clue_tables_for_the_most_players_fit(driver: Any, window: tuple[int, int]) -> None:
+    """Spyfall for eight and Clue for six (the most each takes) at both sizes, the sweep on."""
+    from tests.kiosk.conftest import start_table
+
+    app = driver.app
+    names = ["지수", "민호", "서연", "도윤", "하은", "준서", "예린", "시우"]
+    start_table(app, "spyfall", {"players": names, "rounds": 2}, 8)
+    app.host("spyfall")
+    driver.wait_screen("host")
+    driver.pump(6)
+    _shot(driver, window, "spyfall_table_8")
+    start_table(app, "clue", {"players": names[:6], "mode": "physical"}, 6)
+    app.host("clue")
+    driver.wait_screen("host")
+    driver.pump(6)
+    _shot(driver, window, "clue_table_6")

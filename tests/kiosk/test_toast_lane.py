@@ -122,3 +122,37 @@ def test_a_toast_goes_with_its_screen(driver: Any) -> None:
     app.toast(app.tr("host.resumed"))
     driver.wait_screen("library")
     assert toast.opacity > 0 and toast.last_text == app.tr("host.resumed")
+
+
+def test_the_lane_never_closes_under_a_finger(driver: Any) -> None:
+    """The toast fades while a guest's finger is down on a button near the bottom: the lane (and so the button)
+    stays where it is until the finger lifts, so the tap lands on what was pressed; then the screen gets its room
+    back."""
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from kiosk.env import HEIGHT, WIDTH
+
+    Window.size = (1024, 600)
+    driver.pump(6)
+    try:
+        _mr_jack_table(driver)
+        app, toast = driver.app, driver.app.toast_widget
+        tall = app.sm.height
+        toast.show(LONG, seconds=0.3)
+        driver.pump(4)
+        assert app.toast_lane.height > 0
+        touch = UnitTestTouch(Window.width / 2, Window.height / 2)
+        touch.touch_down()
+        try:
+            driver.wait_for(lambda: toast.opacity == 0, 5)
+            driver.wait(0.4)
+            assert app.toast_lane.height > 0 and app.sm.height < tall, "closed under the finger"
+        finally:
+            touch.touch_up()
+        driver.wait_for(lambda: app.toast_lane.height == 0, 2)
+        driver.pump(4)
+        assert app.sm.height == tall
+    finally:
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)

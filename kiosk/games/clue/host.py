@@ -46,7 +46,7 @@ from kiosk.games.clue.private import PrivateChannel
 from kiosk.games.clue.setup import KEPT, ClueSetup
 from kiosk.hosting import HostContext
 from kiosk.widgets.buttons import button
-from kiosk.widgets.fit_scroll import CapScroll
+from kiosk.widgets.fit_scroll import CapScroll, FitScroll
 from kiosk.widgets.keep import Fill, Shelf
 from kiosk.widgets.theme import ACCENT, BODY, MUTED, SMALL, Panel
 from table.table import Table
@@ -224,8 +224,9 @@ class ClueHost(PrivateChannel):
 
     # ------------------------------------------------------------ the table screen
     def players_panel(self, view: ClueView, body: Fill) -> None:
-        with body.box_of(Panel, "players", orientation="vertical", size_hint_x=None, width=dp(420), spacing=dp(6),
-                         padding=dp(10)) as panel:
+        # scrolls when six rows need more than the window leaves (1024x600), never laid out over the status line
+        with body.box_of(FitScroll, "players_scroll", size_hint_x=None, width=dp(420)) as scroll, \
+                scroll.box_of(Panel, "players", orientation="vertical", spacing=dp(6), padding=dp(10)) as panel:
             self.player_rows(view, panel)
 
     def player_rows(self, view: ClueView, panel: Fill) -> None:
