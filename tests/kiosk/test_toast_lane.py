@@ -52,6 +52,25 @@ def _mr_jack_table(driver: Any) -> None:
     table(driver)
 
 
+@pytest.fixture
+def jack_lane(driver: Any) -> Iterator[tuple[Any, Any, float]]:
+    """Mr. Jack's table at 1024x600 (the lane opens there): the app, its toast and the screens' full height; the
+    window set back after the test."""
+    from kivy.core.window import Window
+
+    from kiosk.env import HEIGHT, WIDTH
+
+    Window.size = (1024, 600)
+    driver.pump(6)
+    try:
+        _mr_jack_table(driver)
+        yield driver.app, driver.app.toast_widget, driver.app.sm.height
+    finally:
+        driver.app.toast_widget.hide()
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)
+
+
 SCREENS = {"wh_table": _wh_table, "clue_setup_3": _clue_setup, "mr_jack_table": _mr_jack_table}
 
 
@@ -82,28 +101,16 @@ def test_clue_set_up_shows_no_field_for_a_seat_not_in_play(driver: Any) -> None:
     assert fourth.disabled and 0 < fourth.opacity < 1 and driver.find("clue_name_4").opacity == 0
 
 
-def test_the_lane_gives_the_screen_its_room_back(driver: Any) -> None:
+def test_the_lane_gives_the_screen_its_room_back(driver: Any, jack_lane: tuple[Any, Any, float]) -> None:
     """On Mr. Jack's table at 1024x600 the toast sits in the lane under the screen (the screen ends above it);
     faded, the lane closes and the screen is as tall as before."""
-    from kivy.core.window import Window
-
-    from kiosk.env import HEIGHT, WIDTH
-
-    Window.size = (1024, 600)
-    driver.pump(6)
-    try:
-        _mr_jack_table(driver)
-        app, toast = driver.app, driver.app.toast_widget
-        tall = app.sm.height
-        toast.show(LONG, seconds=0.5)
-        driver.pump(4)
-        assert app.toast_lane.height > 0 and toast.top <= app.sm.y and app.sm.height < tall
-        driver.wait_for(lambda: toast.opacity == 0 and app.toast_lane.height == 0, 5)
-        driver.pump(4)
-        assert app.sm.height == tall
-    finally:
-        Window.size = (WIDTH, HEIGHT)
-        driver.pump(6)
+    app, toast, tall = jack_lane
+    toast.show(LONG, seconds=0.5)
+    driver.pump(4)
+    assert app.toast_lane.height > 0 and toast.top <= app.sm.y and app.sm.height < tall
+    driver.wait_for(lambda: toast.opacity == 0 and app.toast_lane.height == 0, 5)
+    driver.pump(4)
+    assert app.sm.height == tall
 
 
 def test_a_toast_goes_with_its_screen(driver: Any) -> None:
@@ -124,35 +131,25 @@ def test_a_toast_goes_with_its_screen(driver: Any) -> None:
     assert toast.opacity > 0 and toast.last_text == app.tr("host.resumed")
 
 
-def test_the_lane_never_closes_under_a_finger(driver: Any) -> None:
+def test_the_lane_never_closes_under_a_finger(driver: Any, jack_lane: tuple[Any, Any, float]) -> None:
     """The toast fades while a guest's finger is down on a button near the bottom: the lane (and so the button)
     stays where it is until the finger lifts, so the tap lands on what was pressed; then the screen gets its room
     back."""
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from kiosk.env import HEIGHT, WIDTH
-
-    Window.size = (1024, 600)
-    driver.pump(6)
+    app, toast, tall = jack_lane
+    toast.show(LONG, seconds=0.3)
+    driver.pump(4)
+    assert app.toast_lane.height > 0
+    touch = UnitTestTouch(Window.width / 2, Window.height / 2)
+    touch.touch_down()
     try:
-        _mr_jack_table(driver)
-        app, toast = driver.app, driver.app.toast_widget
-        tall = app.sm.height
-        toast.show(LONG, seconds=0.3)
-        driver.pump(4)
-        assert app.toast_lane.height > 0
-        touch = UnitTestTouch(Window.width / 2, Window.height / 2)
-        touch.touch_down()
-        try:
-            driver.wait_for(lambda: toast.opacity == 0, 5)
-            driver.wait(0.4)
-            assert app.toast_lane.height > 0 and app.sm.height < tall, "closed under the finger"
-        finally:
-            touch.touch_up()
-        driver.wait_for(lambda: app.toast_lane.height == 0, 2)
-        driver.pump(4)
-        assert app.sm.height == tall
+        driver.wait_for(lambda: toast.opacity == 0, 5)
+        driver.wait(0.4)
+        assert app.toast_lane.height > 0 and app.sm.height < tall, "closed under the finger"
     finally:
-        Window.size = (WIDTH, HEIGHT)
-        driver.pump(6)
+        touch.touch_up()
+    driver.wait_for(lambda: app.toast_lane.height == 0, 2)
+    driver.pump(4)
+    assert app.sm.height == tall
