@@ -45,8 +45,8 @@ class Child:
             return ""
         line = self._stream.readline()  # type: ignore[attr-defined]
         assert line, "the fork server ended"
-        if line.startswith(END):
-            self.returncode = int(line.split()[1])
+        if END in line:  # after a line the kill cut short ("ACK 44" of "ACK 445", no newline): never a whole line,
+            self.returncode = int(line.partition(END)[2].split()[0])  # so dropped, as a reader of whole lines would
             return ""
         return str(line)
 
@@ -57,7 +57,10 @@ class Child:
     def send_signal(self, sig: int) -> None:
         # the server reaps the run only after it ended, and pids are not reused within milliseconds
         if self.returncode is None:
-            os.kill(self.pid, sig)
+            try:
+                os.kill(self.pid, sig)
+            except ProcessLookupError:  # ended and reaped already (the server's END not read yet)
+                pass
 
     def wait(self) -> int:
         for _ in self:
