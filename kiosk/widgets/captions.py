@@ -16,6 +16,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from kiosk.widgets.fingers import when_lifted
 from kiosk.widgets.theme import ACCENT, BODY, TEXT, TButton
 
 HIDE_AFTER = 1.5  # seconds the last caption stays after the narration ends
@@ -105,15 +106,17 @@ class CaptionBar(BoxLayout):
         if self._hide_ev is not None:
             self._hide_ev.cancel()
             self._hide_ev = None
+        Clock.unschedule(self._hide_if_idle)  # a hide waiting for a finger to lift
         slot = self.parent
         if slot is not None:
             slot.remove_widget(self)
             slot.height = 0
 
-    def _hide_if_idle(self) -> None:
+    def _hide_if_idle(self, *_: Any) -> None:
         self._hide_ev = None
         if self.state is None or self.state.state not in ("playing", "paused"):
-            self.clear()
+            if when_lifted(self._hide_if_idle):  # the screen grows back, but never under a finger
+                self.clear()
 
     def toggle_pause(self) -> None:
         if self.state is not None and self.state.state == "paused":

@@ -24,6 +24,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from kiosk.widgets import marks
+from kiosk.widgets.fingers import when_lifted
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.text_box import drawn_text_box, overlap
 from kiosk.widgets.theme import BODY, TEXT
@@ -279,17 +280,9 @@ class Toast(Label):
         return True
 
     def _close_lane(self, *_: object) -> None:
-        """The screen gets its room back, but never under a finger: while a touch is down the lane waits (closed
-        between a press and its release, the screen grew and the button pressed moved away from the finger: the
-        tap was lost)."""
-        if not self.in_lane or self.lane is None:
-            return
-        from kivy.base import EventLoop
-
-        if EventLoop.touches:
-            Clock.schedule_once(self._close_lane, 0.1)
-            return
-        self.lane.height = 0
+        """The screen gets its room back, but never under a finger (kiosk.widgets.fingers)."""
+        if self.in_lane and self.lane is not None and when_lifted(self._close_lane):
+            self.lane.height = 0
 
     def _keep_clear(self, *_: object) -> bool:
         """While it shows: placed in the frame of the event that called it, it may find the screen changed under it

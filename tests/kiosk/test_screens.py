@@ -254,3 +254,33 @@ def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
     driver.wait_for(lambda: not app.caption_bar.shown, 5)
     driver.pump(3)
     assert app.sm.height == full
+
+
+def test_the_caption_strip_never_closes_under_a_finger(driver: Any) -> None:
+    """Narration ends while a guest's finger is down: the strip (and what is above it) stays until the finger
+    lifts, so the screen does not grow under the press; then it closes (kiosk.widgets.fingers)."""
+    app = driver.app
+    if app.narrator is None:
+        pytest.skip("narration disabled (TABLEHOST_NO_AUDIO)")
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from audio.segments import Segment
+
+    driver.tap("start")
+    driver.wait_screen("library")
+    full = app.sm.height
+    app.narrator.speak(Segment("test.finger", "ko", "짧은 문장입니다."), interrupt=True)
+    driver.wait_for(lambda: app.caption_bar.shown, 5)
+    touch = UnitTestTouch(Window.width / 2, Window.height / 2)
+    touch.touch_down()
+    try:
+        driver.wait_for(lambda: app.caption_bar.state is not None
+                        and app.caption_bar.state.state not in ("playing", "paused"), 15)
+        driver.wait(2.5)  # past the strip's 1.5 s after the narration ended
+        assert app.caption_bar.shown and app.sm.height < full, "closed under the finger"
+    finally:
+        touch.touch_up()
+    driver.wait_for(lambda: not app.caption_bar.shown, 3)
+    driver.pump(3)
+    assert app.sm.height == full
