@@ -229,9 +229,9 @@ def test_staff_exit_asks_first(driver: Any) -> None:
     assert driver.app.sm.current == "staff" and not driver.app._allow_exit
 
 
-def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
-    """Narration with the sound on (fake device): the bar shows the current sentence in the strip under the
-    screen (the screen shrinks, nothing is covered), pause and stop work, and the strip closes after."""
+def _narrating(driver: Any, text: str) -> float:
+    """The library on show and `text` narrated with the sound on (fake device), its caption bar shown; the screens'
+    full height before it."""
     app = driver.app
     if app.narrator is None:
         pytest.skip("narration disabled (TABLEHOST_NO_AUDIO)")
@@ -239,10 +239,17 @@ def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
 
     driver.tap("start")
     driver.wait_screen("library")
-    full = app.sm.height
-    app.narrator.speak(Segment("test.bar", "ko", "첫 문장입니다. 두 번째 문장입니다. 세 번째 문장입니다."),
-                       interrupt=True)
+    full = float(app.sm.height)
+    app.narrator.speak(Segment("test.bar", "ko", text), interrupt=True)
     driver.wait_for(lambda: app.caption_bar.shown, 5)
+    return full
+
+
+def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
+    """Narration with the sound on (fake device): the bar shows the current sentence in the strip under the
+    screen (the screen shrinks, nothing is covered), pause and stop work, and the strip closes after."""
+    app = driver.app
+    full = _narrating(driver, "첫 문장입니다. 두 번째 문장입니다. 세 번째 문장입니다.")
     driver.pump(3)
     assert "첫 문장입니다." in app.caption_bar.label.text
     assert app.sm.height <= full - app.caption_bar.height + 1  # room made, not laid over the screen
@@ -259,19 +266,11 @@ def test_caption_bar_takes_its_own_strip_and_gives_it_back(driver: Any) -> None:
 def test_the_caption_strip_never_closes_under_a_finger(driver: Any) -> None:
     """Narration ends while a guest's finger is down: the strip (and what is above it) stays until the finger
     lifts, so the screen does not grow under the press; then it closes (kiosk.widgets.fingers)."""
-    app = driver.app
-    if app.narrator is None:
-        pytest.skip("narration disabled (TABLEHOST_NO_AUDIO)")
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from audio.segments import Segment
-
-    driver.tap("start")
-    driver.wait_screen("library")
-    full = app.sm.height
-    app.narrator.speak(Segment("test.finger", "ko", "짧은 문장입니다."), interrupt=True)
-    driver.wait_for(lambda: app.caption_bar.shown, 5)
+    app = driver.app
+    full = _narrating(driver, "짧은 문장입니다.")
     touch = UnitTestTouch(Window.width / 2, Window.height / 2)
     touch.touch_down()
     try:
