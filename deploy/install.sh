@@ -55,8 +55,9 @@ fi
 
 echo "==> Application in $APP"
 mkdir -p "$APP" "$UNIT_DIR" "$DATA" "$ROOT/etc/logrotate.d" "$ROOT/usr/local/bin"
+# no caches (a clone's test runs leave them; one vanishing mid-copy failed the copy)
 rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --exclude '__pycache__' \
-  "$SRC/" "$APP/"
+  --exclude .hypothesis --exclude '.*_cache' "$SRC/" "$APP/"
 run python3 -m venv /opt/tablehost/.venv
 run /opt/tablehost/.venv/bin/pip install -q --upgrade pip
 run /opt/tablehost/.venv/bin/pip install -q "/opt/tablehost[kiosk,voice-model]"

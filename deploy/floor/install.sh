@@ -138,7 +138,9 @@ if ! getent passwd tablehost >/dev/null; then
   run useradd --system --create-home --home-dir /var/lib/tablehost --shell /usr/sbin/nologin tablehost
 fi
 mkdir -p "$APP" "$CONF_D" "$TH_ETC" "$UNIT_DIR"
-rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --exclude '__pycache__' "$SRC/" "$APP/"
+# no caches (a clone's test runs leave them; one vanishing mid-copy failed the copy)
+rsync -a --delete --exclude .git --exclude .venv --exclude test-artifacts --exclude '__pycache__' \
+  --exclude .hypothesis --exclude '.*_cache' "$SRC/" "$APP/"
 run python3 -m venv /opt/tablehost/.venv
 run /opt/tablehost/.venv/bin/pip install -q /opt/tablehost  # the core only: no Kivy, vosk or numpy on the floor box
 

@@ -16,7 +16,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from kiosk.widgets.fingers import when_lifted
+from kiosk.widgets.fingers import watch, when_lifted
 from kiosk.widgets.theme import ACCENT, BODY, TEXT, TButton
 
 HIDE_AFTER = 1.5  # seconds the last caption stays after the narration ends
@@ -28,6 +28,7 @@ class CaptionBar(BoxLayout):
     def __init__(self, narrator: Any, tr: Any, slot: Callable[[], Any] | None = None, **kw: Any) -> None:
         """`slot()`: the container the bar may occupy on the screen on show, or None (a screen with its own
         captions, or one that never narrates): then the bar stays out of the layout."""
+        watch()
         super().__init__(orientation="horizontal", size_hint=(1, None), height=dp(MIN_HEIGHT), spacing=dp(12),
                          padding=(dp(16), dp(10)), **kw)
         self.narrator, self.tr = narrator, tr

@@ -24,7 +24,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from kiosk.widgets import marks
-from kiosk.widgets.fingers import when_lifted
+from kiosk.widgets.fingers import watch, when_lifted
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.text_box import drawn_text_box, overlap
 from kiosk.widgets.theme import BODY, TEXT
@@ -151,6 +151,7 @@ class Toast(Label):
     `screen()`: the screen on show."""
 
     def __init__(self, lane: Widget | None = None, screen: Callable[[], Any] | None = None, **kw: object) -> None:
+        watch()
         super().__init__(size_hint=(None, None), color=TEXT, font_size=BODY, halign="center",
                          valign="middle", opacity=0, **kw)
         self.last_text = ""
