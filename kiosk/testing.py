@@ -195,13 +195,11 @@ class Driver:
     def tap(self, target: Any, frames: int = 4) -> None:
         widget = self.find(target) if isinstance(target, str) else target
         assert not widget.disabled, f"{getattr(widget, 'test_id', widget)} is disabled"
-        scrolls = self.scroll_into_view(widget)
+        self.scroll_into_view(widget)
         touch = self._touch(widget)
         touch.touch_down()
         self.pump(1)
         touch.touch_up()
-        if scrolls:  # a scroll view that can scroll hands a tap on to its child 0.2 s after the release (Kivy's
-            self.wait(0.25)  # ScrollView: it waits to tell a tap from a drag); a guest's tap lands then too
         self.pump(frames)
         from table.pin import CHECKS
 
@@ -209,22 +207,18 @@ class Driver:
             self.wait_for(lambda: not CHECKS.running)
         self.sweep_texts(f"after tapping {target if isinstance(target, str) else getattr(widget, 'test_id', '')!r}")
 
-    def scroll_into_view(self, widget: Any) -> bool:
+    def scroll_into_view(self, widget: Any) -> None:
         """Scroll the scroll views around `widget` until its centre shows, as a guest scrolls a form that is taller
-        than a small window (kiosk.widgets.fit_scroll) before tapping what is below. True when one of them can
-        scroll (it delays the tap)."""
+        than a small window (kiosk.widgets.fit_scroll) before tapping what is below."""
         from kivy.uix.scrollview import ScrollView
 
-        scrolls = False
         for sv in ancestors(getattr(widget, "parent", None)):
             if isinstance(sv, ScrollView) and (sv.do_scroll_y or sv.do_scroll_x):
-                scrolls = True
                 cx, cy = widget.to_window(*widget.center)
                 x0, y0 = sv.to_window(sv.x, sv.y)
                 if not (x0 <= cx <= x0 + sv.width and y0 <= cy <= y0 + sv.height):
                     sv.scroll_to(widget, animate=False)
                     self.pump(2)
-        return scrolls
 
     def hold(self, target: Any, seconds: float = 0.3, during: Callable[[], None] | None = None) -> None:
         widget = self.find(target) if isinstance(target, str) else target
