@@ -333,7 +333,9 @@ def _suggest(style: Style, n: Notes, room: str, legal: Sequence[Action], rng: ra
     if style.choice == "info" and n.analysis is not None:
         ranked = _scores(style, n, (room,), rng)
         if style.gift:
-            rivals = {p.suspect for p in n.game.players if p.seat != n.me and not p.out}
+            # naming a rival moves its token here (a free suggestion next turn), unless it is here already
+            rivals = {p.suspect for p in n.game.players
+                      if p.seat != n.me and not p.out and n.game.tokens.get(p.suspect, "") != room}
             ranked = [(t, bits - style.gift * (t[0] in rivals)) for t, bits in ranked]
         if ranked:
             top = max(bits for _, bits in ranked)

@@ -87,3 +87,30 @@ def test_rolling_is_valued_over_the_die_faces() -> None:
     later = (4 / 6 + 5 / 6 + 6 / 6) / 6 * 0.5
     # faces 4-6 enter now; the turn after, from the conservatory, the ballroom is back 4 squares (worth 0)
     assert two.roll(Spot("ballroom")) == pytest.approx(0.5 + later)
+
+
+def test_hard_names_a_rival_already_in_the_room_freely() -> None:
+    """어려움 avoids naming a rival's token (it would move it into its room: a free suggestion on the rival's next
+    turn, CLUE-39), but a token already in the room is not moved and earns nothing (CLUE-39's right comes from
+    being moved). Seat 0 (Scarlet) knows all but the suspect: its rivals Mustard (in the ballroom with it) and White
+    (at her start) are the two left, equal in what a suggestion teaches. 어려움 names the one already
+    there, every time; 보통, which does not weigh the gift, names either."""
+    g = game(4)
+    here, away = g.suspects[1], g.suspects[2]
+    envelope = (away, "rope", "study")
+    mine = tuple(c.id for c in g.cards.cards if c.id not in (*envelope, here))
+    state = game(4, hands=(mine, (here,), (), ()), envelope=envelope)
+    state = do(state, RollDie(0), DieRoll(CHANCE, 3), StayOut(0), EndTurn(0))
+    state = do(enter(state, "ballroom"), EndTurn(1))
+    for _ in range(2):
+        seat = state.turn
+        state = do(state, RollDie(seat), DieRoll(CHANCE, 3), StayOut(seat), EndTurn(seat))
+    state = enter(state, "ballroom")
+    assert state.turn == 0 and state.token_of(0) == state.token_of(1) == "ballroom" and state.token_of(2) == ""
+
+    def named(level: str) -> set[str]:
+        bot = clue_bots.LEVELS[level].bot
+        return {getattr(decide(CLUE, state, 0, bot, random.Random(k)), "suspect", "") for k in range(12)}
+
+    assert named("hard") == {here}
+    assert named("normal") == {here, away}
