@@ -1,6 +1,6 @@
 """Nothing moves under a finger: a strip under the screens (the toast lane, the caption bar) that would give the
-screen its room back waits while a touch is down, and a moment after the last one lifted (a scroll view hands a tap
-on to its child 0.2 s after the release). Closed between a press and its release, the screen grew, the button
+screen its room back waits while a touch is down, and a moment after the last one lifted (a scroll view that can
+scroll dispatches a tap's release to its children once more 0.2 s later). Closed between a press and its release, the screen grew, the button
 pressed moved from under the finger and the tap was lost."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from kivy.clock import Clock
 
 RETRY = 0.1  # seconds between looks while a finger is down
-SETTLE = 0.3  # seconds after the last touch lifted: a scroll view's deferred release (0.2 s) has landed
+SETTLE = 0.3  # seconds after the last touch lifted: a scroll view's second release (0.2 s) has landed
 _LAST_UP = [0.0]
 _WATCHING: list[bool] = []
 
