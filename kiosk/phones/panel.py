@@ -4,6 +4,8 @@ Only the seat being joined shows its code (others look away, as with pass-the-ta
 itself once its phone is connected, so nobody can scan it later from across the table. "New code" and
 "No phone" call the hub's reissue / revoke. Open it from the host frame at set-up, or from staff mode.
 
+Opened, it shows its frame at once and the seats' rows one per frame after (a row is ~3 ms of UI-thread CPU here:
+eight in the frame of the tap made it 25-41 ms in bench/frames.py); they come below one another, nothing moves.
 The QR code is encoded off the UI thread (segno is pure Python: 20-50 ms a code here, 4x on a Pi-class
 tablet): the code text shows at once, the picture a few frames later (its texture is made on the UI
 thread, GL). The last few codes' PNGs are kept, so a refresh of the same code does not encode again.
@@ -17,6 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -31,6 +34,7 @@ from kivy.uix.widget import Widget
 
 from kiosk import gc_policy
 from kiosk.widgets.one_use import OneUse
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 from phones.channel import PhoneHub
 from phones.qr import qr_png
@@ -96,6 +100,7 @@ class PhonesPanel(OneUse):
         self._side: Widget | None = None  # the code side, and what it shows
         self._code_drawn: tuple[Any, str | None] = (None, None)
         self._listening = True
+        self.pieces = Pieces()  # the seats' rows of its first list, one per frame
         hub.listen(self.refresh)
         self.box = BoxLayout(orientation="horizontal", padding=dp(24), spacing=dp(24))
         self.add_widget(self.box)
@@ -124,7 +129,7 @@ class PhonesPanel(OneUse):
         url = self.url_for(current.seat) if current is not None and current.issued else None
         left, side = self._left, self._side
         if rows != self._rows_drawn or left is None:
-            left, self._rows_drawn = self._seat_list(status), rows
+            left, self._rows_drawn = self._seat_list(status, later=left is None), rows
         for seat, btn in self._buttons.items():
             btn.selected = seat == self.shown
         if (current, url) != self._code_drawn or side is None:
@@ -139,7 +144,8 @@ class PhonesPanel(OneUse):
             self.box.add_widget(left)
             self.box.add_widget(side)
 
-    def _seat_list(self, status: list[Any]) -> Widget:
+    def _seat_list(self, status: list[Any], later: bool = False) -> Widget:
+        """The seats' list; `later`: its rows in the frames after (the panel's first list), else all now."""
         left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
         left.add_widget(_label(self.tr("phones.tablet.title"), LEAD, ACCENT, True, 52))
         hint = _label(self.tr("phones.tablet.hint"), SMALL, MUTED, height=84)
@@ -147,19 +153,12 @@ class PhonesPanel(OneUse):
         rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
         self._buttons = {}
+        self.pieces.cancel()
         for s in status:
-            row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
-            row.add_widget(_label(s.name, BODY, TEXT, True, 64))
-            state = _label(self.tr(f"phones.tablet.phone_{s.phone}"), SMALL, PHONE_COLOURS.get(s.phone, MUTED), height=64)
-            state.test_id = f"phones_state_{s.seat}"  # the seat's phone as it is (hub.status: SeatStatus.phone)
-            row.add_widget(state)
-            key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
-            btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
-                          test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
-            btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
-            self._buttons[s.seat] = btn
-            row.add_widget(btn)
-            rows.add_widget(row)
+            if later:
+                self.pieces.add(partial(self._seat_row, rows, s))
+            else:
+                self._seat_row(rows, s)
         scroll = ScrollView(do_scroll_x=False, bar_width=dp(6))  # up to eight seats: they scroll if need be
         scroll.add_widget(rows)
         left.add_widget(scroll)
@@ -168,6 +167,20 @@ class PhonesPanel(OneUse):
         close.bind(on_release=lambda *_: self.close())
         left.add_widget(close)
         return left
+
+    def _seat_row(self, rows: Widget, s: Any) -> None:
+        row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
+        row.add_widget(_label(s.name, BODY, TEXT, True, 64))
+        state = _label(self.tr(f"phones.tablet.phone_{s.phone}"), SMALL, PHONE_COLOURS.get(s.phone, MUTED), height=64)
+        state.test_id = f"phones_state_{s.seat}"  # the seat's phone as it is (hub.status: SeatStatus.phone)
+        row.add_widget(state)
+        key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
+        btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
+                      test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
+        btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
+        self._buttons[s.seat] = btn
+        row.add_widget(btn)
+        rows.add_widget(row)
 
     def _code_side(self, current: Any, url: str | None) -> Widget:
         side = Panel(orientation="vertical", size_hint_x=0.5)
@@ -228,6 +241,7 @@ class PhonesPanel(OneUse):
 
     def on_dismiss(self) -> None:
         self._listening = False
+        self.pieces.cancel()
         self.hub.unlisten(self.refresh)
 
     def close(self) -> None:

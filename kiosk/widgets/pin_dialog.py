@@ -51,8 +51,8 @@ class StaffPinDialog(OneUse):
         box.add_widget(self.dots)
         self.message = Label(text="", font_size=SMALL, color=DANGER_TEXT, size_hint_y=None, height=dp(34))
         box.add_widget(self.message)
-        self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin",
-                          size_hint=(None, None), size=(dp(400), dp(380)))
+        self.pad = Keypad(app.tr("common.ok"), app.tr("pin.erase"), self.submit, prefix="staffpin", later=True,
+                          size_hint=(None, None), size=(dp(400), dp(380)))  # its keys in the frames after
         self.pad.bind(entered=lambda _w, v: setattr(self.dots, "text", "●" * len(v) or app.tr("pin.prompt")))
         self._give_up = Clock.create_trigger(self._gave_up, GIVE_UP_S)  # (a method: held weakly until scheduled)
         self.pad.bind(entered=lambda *_: self._count_again())

@@ -145,6 +145,35 @@ SETTLE = 0  # its check that what it lies on is still free runs every frame whil
 LANE_MARGIN = dp(8)  # above and below the toast in its lane
 
 
+class _Extents:
+    """A core label's `get_cached_extents` that remembers what each text measured, per font (a toast lays its words out
+    at several widths: each layout measured every word again)."""
+
+    LIMIT = 4000  # texts remembered per font before starting afresh (a few hundred toasts' words)
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.known: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
+
+    def __call__(self) -> Callable[[str], tuple[int, int]]:
+        o = self.core.options  # what the measure depends on (as Kivy's SDL2 text provider's font id, and more)
+        font = tuple(o.get(k) for k in ("font_size", "font_name_r", "bold", "italic", "underline", "strikethrough",
+                                        "font_hinting", "font_kerning", "font_direction", "font_script_name",
+                                        "font_features", "text_language", "font_context", "font_family"))
+        known = self.known.setdefault(font, {})
+        if len(known) > self.LIMIT:
+            known.clear()
+        measure = self.core.get_extents
+
+        def extents(text: str) -> tuple[int, int]:
+            got = known.get(text)
+            if got is None:
+                got = known[text] = measure(text)
+            return got
+
+        return extents
+
+
 class Toast(Label):
     """A short message placed where it covers nothing (the module's doc); also kept as `last_text` for tests and
     staff logs. `lane`: the strip under the screens it may open (the bottom child of the screens' column);
@@ -221,9 +250,7 @@ class Toast(Label):
             spot = self._search(found, (_CONTROL | _MARKED, _CONTROL))
         if spot is None:  # a screen full of controls: the top edge (a toast takes no touch and goes by itself)
             width = min(dp(800), Window.width - dp(16))
-            self.text_size = (width - dp(40), None)
-            self.texture_update()
-            self.size = (width, self.texture_size[1] + PAD_Y)
+            self.size = (width, self._height(width))
             spot = ((Window.width - self.width) / 2, Window.height - self.height - dp(8))
             self._kinds = 0
         self.pos = spot
@@ -239,9 +266,7 @@ class Toast(Label):
             for width in WIDTHS:
                 width = min(width, Window.width - dp(16))
                 if width not in heights:
-                    self.text_size = (width - dp(40), None)
-                    self.texture_update()
-                    heights[width] = self.texture_size[1] + PAD_Y
+                    heights[width] = self._height(width)
                 spot = free_spot(boxes, width, heights[width], Window.width, Window.height)
                 if spot is not None:
                     self.text_size = (width - dp(40), None)
@@ -249,6 +274,19 @@ class Toast(Label):
                     self._kinds = kinds
                     return spot
         return None
+
+    def _height(self, width: float) -> float:
+        """Its height at `width`, its text laid out at that width (`text_size` set: the texture follows before the
+        frame is drawn). Only laid out, not drawn: `texture_update` at each width tried made a texture for each; and
+        each word measured once (`_Extents`: a layout at each width measured them all again, most of a placement's
+        UI-thread CPU with many widths tried, get_extents ~9 ms of a voice toast's frame in bench/frames.py)."""
+        self.text_size = (width - dp(40), None)
+        core = self._label
+        if not isinstance(core.__dict__.get("get_cached_extents"), _Extents):
+            core.get_cached_extents = _Extents(core)
+        core.resolve_font_name()
+        height: int = core.render()[1] if core.text else 0
+        return height + float(PAD_Y)
 
     def _lane_free(self, found: list[tuple[Box, int]], height: float) -> bool:
         """No dialog or keyboard (drawn over the screens) reaches into a lane `height` high."""
@@ -267,9 +305,7 @@ class Toast(Label):
         if self.lane is None or self.lane.parent is None:
             return False
         width = min(WIDTHS[0], Window.width - dp(16))
-        self.text_size = (width - dp(40), None)
-        self.texture_update()
-        height = self.texture_size[1] + PAD_Y
+        height = self._height(width)
         if not self._lane_free(found, height + 2 * LANE_MARGIN):
             return False
         Clock.unschedule(self._close_lane)  # a close waiting for a finger to lift: the lane is the toast's again

@@ -152,3 +152,37 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     assert not driver.find("phones_show_2").selected
     driver.tap("phones_close")
     session.close()
+
+
+def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver: Any, tmp_path: Path) -> None:
+    """Eight seats' rows (two labels and a button each) made in the frame of the tap that opened the panel made it
+    25-41 ms of UI-thread CPU in bench/frames.py: the panel's frame and its close button come at once, the rows one
+    per frame after, each below the last; a row on show never moves."""
+    from kiosk.phones.panel import PhonesPanel
+    from tests.phones.helpers import new_session
+
+    names = ["지수", "민호", "서연", "도윤", "하준", "유나", "시우", "하은"]
+    session = new_session(tmp_path, "spyfall", {**SPY, "players": names})
+    hub = PhoneHub()
+    hub.follow(session)
+    base = "http://192.168.0.20:8765"
+    panel = PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base, driver.app.tr)
+    panel.open()
+
+    def made() -> list[Any]:
+        return [w for w in panel.walk() if str(getattr(w, "test_id", "")).startswith("phones_show_")]
+
+    assert made() == [] and [w for w in panel.walk() if getattr(w, "test_id", "") == "phones_close"]
+    counts, where = [], None
+    for _ in range(len(names) + 3):
+        driver.pump(1)
+        counts.append(len(made()))
+        if counts[-1] and where is None:
+            first = driver.find("phones_show_0")
+            where = tuple(first.to_window(*first.pos))
+    assert counts[-1] == len(names) and all(0 <= b - a <= 1 for a, b in zip(counts, counts[1:], strict=False))
+    assert tuple(first.to_window(*first.pos)) == where
+    driver.screenshot("phones_panel_eight")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.tap("phones_close")
+    session.close()

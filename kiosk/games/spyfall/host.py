@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 from engines.core import TABLE, Step, field_specs
 from engines.spyfall import actions as A
 from engines.spyfall.views import RoundView, SpyView
+from kiosk import gc_policy
 from kiosk.flows.screen import Choice
 from kiosk.games.spyfall.panels import (
     CountRow,
@@ -61,7 +62,14 @@ class SpyfallHost(SpyPrivate):
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
         self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
         self.list_now = False
-        self.show_form(form_for(self))
+        self.main_later = False  # a new table: its main panel comes in the frame after the first (`_main_now`)
+        # made while the set-up form shows, a piece a frame, for the game's start: the table's frame, its clock and
+        # the location list's frame (in the start's frame they were ~6 ms of its 20-36 ms of UI-thread CPU here)
+        self.ready: dict[str, Any] = {}
+        if not ctx.playing:  # with a game on, the table is drawn at once (kiosk/screens/host.py): no form
+            self.show_form(form_for(self))
+            for part in ("table", "clock", "list"):
+                self.pieces.add(partial(self._make_ahead, part))
 
     # ------------------------------------------------------------ helpers
 
@@ -75,17 +83,36 @@ class SpyfallHost(SpyPrivate):
     def start_game(self, config: dict[str, Any]) -> None:
         self.ctx.start(config)
 
+    def _make_ahead(self, part: str) -> None:
+        if self.ctx.playing or not self.ctx.alive:
+            return
+        if part == "table":
+            self.ready[part] = SpyTable(host=self, size=self.size)  # laid out at the size it is shown at
+        elif part == "clock":
+            self.ready[part] = self._new_clock()
+        else:
+            table = self.ready.get("table")  # the side it goes in, laid out by now (the first phase shows it alone)
+            size = tuple(table.ids.side.size) if table is not None else (100, 100)
+            self.ready[part] = LocationList((), self.ctx.lang, self.ctx.tr, size=size)
+
+    def _new_clock(self) -> GameClock:
+        return GameClock(now=self.ctx.app.now, size_hint_y=None, height=dp(130), font_size=CLOCK)
+
     def on_table(self, running: Table) -> None:
         self.clear_widgets()
-        self.table = SpyTable(host=self)
+        self.pieces.cancel()
+        made = self.ready.pop("table", None)
+        self.table = made if made is not None else SpyTable(host=self)
         self.add_widget(self.table)
-        self.clock = GameClock(now=self.ctx.app.now, size_hint_y=None, height=dp(130), font_size=CLOCK)
+        made = self.ready.pop("clock", None)
+        self.clock = made if made is not None else self._new_clock()
         self.clock.on_threshold = lambda mark: self.cue(mark) if mark == 60 else None  # 0:00 comes as time_up
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
         self.choice, self.yes, self.counts = None, set(), {}
-        self.pieces.cancel()
-        self.list_now = False  # a new table: the location list comes in the frame after the first (_side)
+        # a new table: its main panel in the frame after the first, the location list in the frame after that (_side)
+        self.main_later, self.list_now = True, False
+        self.pieces.add(self._main_now)
 
     def closing(self) -> None:
         super().closing()
@@ -131,6 +158,8 @@ class SpyfallHost(SpyPrivate):
             self.phase_key = key
             self.yes, self.counts, self.choice = set(), {}, None
         self._side(view)
+        if self.main_later:
+            return
         phase = "over" if view.over else r.phase
         with Fill(self.keep, ids.main, f"spy_{phase}_{self.choice.mode if self.choice else ''}") as main:  # kept widgets
             getattr(self, f"_main_{phase}")(view, main)
@@ -169,8 +198,7 @@ class SpyfallHost(SpyPrivate):
                 side.add_widget(self.clock)
             if key.endswith("+list"):
                 shown = (self.ctx.lang, tuple(loc.id for loc in view.locations))  # kept: 30+ rows to draw
-                side.add_widget(self.keep.built("spy_locations", shown, lambda: LocationList(
-                    view.locations, self.ctx.lang, self.ctx.tr)))
+                side.add_widget(self.keep.built("spy_locations", shown, lambda: self._location_list(view)))
             else:
                 side.add_widget(Widget())
             if key.endswith("+later"):
@@ -184,6 +212,20 @@ class SpyfallHost(SpyPrivate):
             self.clock.show(asdict(r.talk))
         elif phase in CLOCK_PHASES:
             self.clock.show(asdict(r.clock))
+
+    def _location_list(self, view: SpyView) -> LocationList:
+        """The list's frame made ahead (`_make_ahead`) if it is in the guests' language, given the locations."""
+        made = self.ready.pop("list", None)
+        if made is not None and made.lang == self.ctx.lang:
+            return made.show(view.locations)  # type: ignore[no-any-return]
+        if made is not None:
+            gc_policy.drop(made, None)
+        return LocationList(view.locations, self.ctx.lang, self.ctx.tr)
+
+    def _main_now(self) -> None:
+        self.main_later = False
+        if self.table is not None and self.ctx.playing and self.ctx.alive:
+            self.refresh(None)
 
     def _list_now(self) -> None:
         self.list_now = True

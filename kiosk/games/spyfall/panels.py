@@ -74,11 +74,14 @@ class HarleyIcon(Widget):
                      indices=[0, 1, 2, 3], mode="triangle_fan")
 
 
-FIRST, LATER = 12, 8  # a location list's rows made at once (more than fit on screen), then per frame
+FIRST, LATER = 4, 4  # a location list's rows made at once, then per frame (a row ~1 ms of UI-thread CPU here with
+# its text drawn; 12 at once made the list's frame 20-29 ms in bench/frames.py): they fill in below, nothing moves
 
 
 class LocationList(BoxLayout):
-    """The location list (Korean and English), searchable; rows are buttons when `on_pick` is given."""
+    """The location list, searchable in both languages, each location shown in the guests' language only (never
+    Korean and English in one line); rows are buttons when `on_pick` is given. Made without locations (`show`
+    gives them later) it is the list's frame made ahead: its field and heading, no rows."""
 
     query = StringProperty("")
     on_pick = ObjectProperty(None, allownone=True)
@@ -89,15 +92,23 @@ class LocationList(BoxLayout):
         self.locations = list(locations)
         self.lang = lang
         self.on_pick = on_pick
-        self.pieces = Pieces()  # the rows past the first screenful, made in the frames after
+        self.pieces = Pieces()  # the rows past the first few, made in the frames after
+        # set here, not in kv: a kv rule's test_id on a TextInput makes it a property of the class, which hides the
+        # test_id attribute of every text field made before (the set-up form's, made before this list is made ahead)
+        self.ids.search.test_id = "spy_loc_search"
         self.ids.search.hint_text = tr("spyfall.locations.search")
         lines_now(self.ids.search)
         self.ids.heading.text = tr("spyfall.locations.title")
         self.fill()
 
+    def show(self, locations: Sequence[Place]) -> LocationList:
+        """These locations' rows (the first few now, the rest in the frames after)."""
+        self.locations = list(locations)
+        self.fill()
+        return self
+
     def label(self, loc: Place) -> str:
-        first, second = (loc.en, loc.ko) if self.lang == "en" else (loc.ko, loc.en)
-        return f"{first} · {second}"
+        return loc.en if self.lang == "en" else loc.ko
 
     def matches(self, loc: Place) -> bool:
         hay = [loc.ko, loc.en, *loc.aliases]
@@ -109,8 +120,7 @@ class LocationList(BoxLayout):
         self._refill()
 
     def fill(self) -> None:
-        """The matching rows: the first screenful now, the rest `LATER` a frame (a game's 30-40 rows and their
-        texts cost ~25 ms of UI-thread CPU here, in the frame that started the game)."""
+        """The matching rows: `FIRST` now, the rest `LATER` a frame, appended below (nothing on show moves)."""
         rows = self.ids.rows
         rows.clear_widgets()
         self.pieces.cancel()
