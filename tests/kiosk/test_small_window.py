@@ -76,6 +76,12 @@ def test_the_guest_screens_fit(driver: Any, window: tuple[int, int]) -> None:
         assert button.texture_size[1] < 1.5 * button.font_size, (tid, button.texture_size)
     _mr_jack_table(driver)
     _shot(driver, window, "mr_jack_table")
+    scroll = driver.app.get_screen("host").ctx.host.table_scroll
+    if window == (1280, 800):  # the size it is designed at: all of it on show, nothing to scroll
+        assert not scroll.do_scroll_y and scroll.children[0].height <= scroll.height, scroll.children[0].height
+        ids = scroll.children[0].ids
+        for panel in (ids.track, ids.center, ids.suspects):  # their rows inside them, none over the line above
+            assert all(panel.y <= w.y and w.top <= panel.top for w in panel.children), panel
     driver.app.toast(driver.app.tr("mr_jack_ny.witness.unseen"))  # at 1024x600: no room free of words, the lane
     _shot(driver, window, "mr_jack_table_toast")
     driver.app.toast_widget.hide()

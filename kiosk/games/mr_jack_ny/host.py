@@ -28,6 +28,7 @@ from engines.core import TABLE, Action, Step
 from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
 from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
+from kiosk import gc_policy
 from kiosk.flows.screen import Choice, GameScreen, closing
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import HostContext
@@ -41,7 +42,8 @@ from table.table import Table
 
 ROLES = ("detective", "jack")
 W = TypeVar("W", bound=Widget)
-TABLE_MIN_HEIGHT = 680  # dp: the table under the host bar of a 1280x800 window is 696 high; shorter, it scrolls
+SUSPECTS_PER_FRAME = 4  # a new table's suspect tiles made per frame
+TABLE_MIN_HEIGHT = 672  # dp: the table under the host bar of a 1280x800 window is 672 high; shorter, it scrolls
 
 
 class MrJackSetup(KeptForm, BoxLayout):
@@ -85,6 +87,7 @@ class MrJackHost(GameScreen[JackView]):
         self.track_rows: list[MjTrackRow] = []
         self.track_view: JackView | None = None  # the last view the track was drawn from (its rows: a frame each)
         self.suspect_tiles: list[MjSuspect] = []
+        self.suspects_view: JackView | None = None  # the last view the suspects were drawn from (their tiles: pieces)
         self.track_title: MjTitle | None = None
         self.suspects_title: MjTitle | None = None
         self.blitz = 0
@@ -95,7 +98,11 @@ class MrJackHost(GameScreen[JackView]):
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
         self.drawn: set[str] = set()  # the panels of this table drawn so far
+        self.spare: FitScroll | None = None  # an empty table made while the set-up form is on show, for the start
+        if ctx.playing:  # a game resumed: its table at once (the form, taken and reset, was cleared in that frame)
+            return
         self.show_form(KEPT.take(self, ctx.game.info.players, lambda: MrJackSetup(host=self)))
+        self.pieces.add(self._spare_table)
 
     # ------------------------------------------------------------ helpers
     def card_name(self, cid: str) -> str:
@@ -130,19 +137,48 @@ class MrJackHost(GameScreen[JackView]):
         return not isinstance(action, (Escape, UseAbility))
 
     def on_table(self, running: Table) -> None:
-        self.setup_form.let_go()  # done with once a game is on: free for the next screen
+        if self.setup_form is not None:
+            self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.clear_widgets()
-        self.table = MrJackTable(host=self)
-        self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
         self.pieces.cancel()
+        # the table's frame (its status line, empty panels and buttons: 12-40 ms of UI-thread CPU to make here) made
+        # while the set-up form showed, else the last game's emptied (a new game on this screen), else made now
+        scroll = self.spare or self._emptied() or self._new_frame()
+        self.spare, self.table_scroll, self.table = None, scroll, scroll.children[0]
+        self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
         self.drawn = set()
-        self.table_scroll = FitScroll(self.table, min_height=dp(TABLE_MIN_HEIGHT))  # scrolls on a short window only
-        self.add_widget(self.table_scroll)
+        self.add_widget(scroll)
         self.offer_grid = None
         self.choice, self.visible = None, set()
         self.blitz = running.observe(None).part(JackView).blitz  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
+
+    def _new_frame(self) -> FitScroll:
+        """An empty table in its scroll (which scrolls on a short window only)."""
+        return FitScroll(MrJackTable(host=self), min_height=dp(TABLE_MIN_HEIGHT))
+
+    def _spare_table(self) -> None:
+        if self.spare is None and self.table is None:
+            self.spare = self._new_frame()
+
+    def _emptied(self) -> FitScroll | None:
+        """The last game's table, its panels emptied (what they held taken apart in a pause; the centre's widgets are
+        its Keep's, which `attach` let go) and its lines blank, scrolled back to the top."""
+        scroll, table = self.table_scroll, self.table
+        if scroll is None or table is None:
+            return None
+        ids = table.ids
+        for box in (ids.track, ids.center, ids.suspects):
+            for w in list(box.children):
+                box.remove_widget(w)
+                if box is not ids.center:
+                    gc_policy.drop(w, self.keep)
+        for label in (ids.round_label, ids.turn_label, ids.timer_label, ids.witness_label, ids.spy_label):
+            label.text = ""
+        scroll.set_min_height(dp(TABLE_MIN_HEIGHT))
+        scroll.scroll_y = 1
+        return scroll
 
     def rematched(self) -> None:
         self.show_private(1)  # a new deal: Jack alone sees who he is now
@@ -252,16 +288,31 @@ class MrJackHost(GameScreen[JackView]):
         self.table.ids.track.add_widget(self.track_rows[-1], index=1)  # above the filler
 
     def _suspects(self, view: JackView) -> None:
-        box = self.table.ids.suspects  # type: ignore[union-attr]
+        """The suspects' title now, their tiles a few per piece (all 8 in one frame: 9-16 ms of UI-thread CPU), added
+        above the filler in their order, so nothing shown moves."""
+        self.suspects_view = view
         if self.suspects_title is None:
+            box = self.table.ids.suspects  # type: ignore[union-attr]
             self.suspects_title = MjTitle()
             box.add_widget(self.suspects_title)
-            for ch in view.characters:
-                self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch.id}"))
-                box.add_widget(self.suspect_tiles[-1])
             box.add_widget(Widget())
+            for _ in range(0, len(view.characters), SUSPECTS_PER_FRAME):
+                self.pieces.add(self._suspect_tiles)
         self.suspects_title.text = self.tr("suspects.title")
-        for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view.characters, strict=True)):
+        self._mark_suspects(view)
+
+    def _suspect_tiles(self) -> None:
+        view = self.suspects_view
+        if self.table is None or not self.ctx.alive or view is None:
+            return
+        box = self.table.ids.suspects
+        for ch in view.characters[len(self.suspect_tiles):len(self.suspect_tiles) + SUSPECTS_PER_FRAME]:
+            self.suspect_tiles.append(MjSuspect(test_id=f"mj_suspect_{ch.id}"))
+            box.add_widget(self.suspect_tiles[-1], index=1)  # above the filler
+        self._mark_suspects(view)
+
+    def _mark_suspects(self, view: JackView) -> None:
+        for i, (tile, ch) in enumerate(zip(self.suspect_tiles, view.characters, strict=False)):
             innocent = ch.innocent
             mark = self.tr("suspects.innocent") if innocent else ""
             if view.jack == ch.id:  # only once the game is over

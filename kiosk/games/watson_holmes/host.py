@@ -8,6 +8,7 @@ actions, and every choice is dispatched for the engine to accept or refuse."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from engines.watson_holmes.actions import (
@@ -93,8 +95,15 @@ class WatsonHolmesHost(ResultParts):
         self.private = PrivateFlows(self)
         self.drawn: set[str] = set()  # the table's parts drawn so far: "_board", "_players", "_actions"
         self.rows_drawn = 0  # the board's rows with their tiles so far (the stops' row last)
+        self.players_drawn = 0  # the players' rows so far (a new table's: one per frame)
+        self.spare: WhTable | None = None  # an empty table made while the set-up form is on show, for the start
+        self.spare_opening: WhOpening | None = None  # and the opening's widgets
+        if ctx.playing:  # a game resumed: its table at once (the form, taken and reset, was cleared in that frame)
+            return
         # the form's texts are drawn once, in the language and for the cases (staff examples too) of its screen
         self.show_form(KEPT.take(self, (ctx.lang, ctx.game.info.players, self.cases()), lambda: WhSetup(self)))
+        self.pieces.add(self._spare_table)
+        self.pieces.add(self._spare_opening)
 
     @property
     def shows_captions(self) -> bool:
@@ -174,7 +183,7 @@ class WatsonHolmesHost(ResultParts):
         self.ctx.table.end(later=True, rematch=True)
         self.closing()
         self.clear_widgets()
-        self.table = None
+        self.spare, self.table = self.spare or self._emptied(), None
         self.again = names
         self.show_form(KEPT.take(self, (self.ctx.lang, self.ctx.game.info.players, self.cases()),
                                  lambda: WhSetup(self))).again(names, config)
@@ -184,12 +193,12 @@ class WatsonHolmesHost(ResultParts):
         self._end_toast_gone()
         self.closing()
         self.clear_widgets()
-        self.table = None
+        self.spare, self.table = self.spare or self._emptied(), None
         if self.fresh:
             self.fresh = False
             start = running.observe(None).part(WhView).start_player
-            self.opening = WhOpening(self.case(), self.ctx.lang, self.ctx.tr, self.name(start),
-                                     self.show_table)
+            opening, self.spare_opening = self.spare_opening or WhOpening(), None
+            self.opening = opening.play(self.case(), self.ctx.lang, self.ctx.tr, self.name(start), self.show_table)
             self.add_widget(self.opening)
             self.pieces.add(self._new_table)  # made off screen while the opening plays, a part per frame
         else:
@@ -205,8 +214,9 @@ class WatsonHolmesHost(ResultParts):
             self.opening = None  # with the screen while it played, it was cyclic garbage until a thaw)
 
     def show_table(self, draw: bool = True) -> None:
-        """The table screen: the one made while the opening played (what is left of it made now), else a new one
-        (a whole table made in one frame took 45-65 ms of UI-thread CPU here)."""
+        """The table screen: the one made while the opening played (what is left of it made now), else a new one,
+        its status now and its parts in the frames after (a whole table made in one frame took 45-65 ms of UI-thread
+        CPU here; its status, first row and action bar 20-37 ms with the screen's own making)."""
         self.pieces.finish()
         self.closing()
         self.clear_widgets()
@@ -221,19 +231,50 @@ class WatsonHolmesHost(ResultParts):
         if draw:
             self.refresh(None)
 
+    def _spare_table(self) -> None:
+        """An empty table made in a frame of the set-up form's, at this screen's size: a start's frame makes none."""
+        if self.spare is None and self.table is None:
+            self.spare = self._frame()
+
+    def _spare_opening(self) -> None:
+        if self.spare_opening is None and self.opening is None:
+            self.spare_opening = WhOpening()
+
+    def _frame(self) -> WhTable:
+        table = WhTable(size=self.size)
+        table.ids.case_file.bind(on_release=lambda *_: self.open_case_file())
+        return table
+
+    def _emptied(self) -> WhTable | None:
+        """The last game's table for the next game on this screen: off its scroll, its lines blank, its parts (its
+        Keep's, let go by `attach`: taken apart in a pause) off it."""
+        table = self.table
+        if table is None:
+            return None
+        if table.parent is not None:
+            table.parent.remove_widget(table)
+        ids = table.ids
+        for box in (ids.board, ids.players, ids.actions):
+            box.clear_widgets()
+        for line in (ids.status, ids.cards, ids.prompt):
+            line.text = ""
+        return table
+
     def _new_table(self, shown: bool = False) -> None:
-        """A new table, laid out at this screen's size, its parts made one per frame from the view then: the
-        board's rows (every row's box is there from the start: a row filling in moves no other), the players'
-        rows, the action bar. `shown` (no opening to hide it): the status, the first row and the action bar now."""
-        self.table = WhTable(size=self.size)
-        self.table.ids.case_file.bind(on_release=lambda *_: self.open_case_file())
-        self.rows_drawn = 1 if shown else 0
-        self.drawn = {"_board", "_actions"} if shown else set()
-        for _ in range(self.rows_drawn, len(self._rows(self.case())) + 1):  # the locations' rows, then the stops
-            self.pieces.add(self._next_row)
-        for part in ("_players", "_actions"):
-            if part not in self.drawn:
-                self.pieces.add(partial(self._draw_part, part))
+        """A new table (the spare one if made), laid out at this screen's size, its parts made one per frame from the
+        view then: the board's rows (every row's box is there from the start: a row filling in moves no other), the
+        players' rows, the action bar; `shown` (no opening to hide it): the first row, the action bar, the other
+        rows, the players. Its status is drawn by the refresh that shows it."""
+        self.table, self.spare = self.spare or self._frame(), None
+        self.table.size = self.size
+        self.rows_drawn = self.players_drawn = 0
+        self.drawn = set()
+        rows = [self._next_row] * (len(self._rows(self.case())) + 1)  # the locations' rows, then the stops
+        players = [self._next_player] * len(self.seen().players)
+        actions = partial(self._draw_part, "_actions")
+        order: list[Callable[[], Any]] = [rows[0], actions, *rows[1:], *players] if shown else [*rows, *players, actions]
+        for piece in order:
+            self.pieces.add(piece)
 
     def open_case_file(self) -> None:
         """The opening's text and the case's questions, one tap away for the whole game (replayable)."""
@@ -247,6 +288,10 @@ class WatsonHolmesHost(ResultParts):
     def _next_row(self) -> None:
         self.rows_drawn += 1
         self._draw_part("_board")
+
+    def _next_player(self) -> None:
+        self.players_drawn += 1
+        self._draw_part("_players")
 
     def _draw_part(self, part: str) -> None:
         if self.table is not None and self.ctx.playing:
@@ -384,6 +429,9 @@ class WatsonHolmesHost(ResultParts):
         movers = {p.seat for p in self.running.observe(None).prompts}  # whom the game waits for (the engine says)
         tall = len(view.players) <= 5
         for p in view.players:
+            if p.seat >= self.players_drawn:  # a new table's row not made yet (one per frame): its room kept
+                box.add(Widget, f"slot{p.seat}", size_hint_y=None, height=dp(80 if tall else 62))
+                continue
             seat = p.seat
             status = ""
             if p.status == "failed":

@@ -39,9 +39,14 @@ class WhOpening(BoxLayout):
     start_text = StringProperty("")
     note = StringProperty("")  # what comes next, or why the opening stands still
 
-    def __init__(self, case: Case, lang: str, tr: Callable[..., str], start_name: str,
-                 on_begin: Callable[[], None], **kw: Any) -> None:
+    def __init__(self, **kw: Any) -> None:
+        """Its widgets (made ahead, in a frame of the set-up form's: a start's frame makes none); `play` plays it."""
         super().__init__(**kw)
+        self.alive = False
+
+    def play(self, case: Case, lang: str, tr: Callable[..., str], start_name: str,
+             on_begin: Callable[[], None]) -> WhOpening:
+        """The case's opening, narrated from its start (once)."""
         self.tr, self.lang, self.on_begin = tr, lang, on_begin
         self.parts = case_parts(case, lambda text: _pick(text, lang))
         self.sentences: list[tuple[int, str, float, float]] = []  # part, sentence, start, end
@@ -69,6 +74,7 @@ class WhOpening(BoxLayout):
             self._queue_from(0)
         self._ev = Clock.schedule_interval(self._tick, 0.1)
         self._show()
+        return self
 
     # ------------------------------------------------------------ narration
     def _narrator(self) -> Any:

@@ -32,12 +32,14 @@ def _tiles(table: Any) -> list[Any]:
 def test_the_table_is_made_while_the_opening_plays(driver: Any) -> None:
     driver.app.host("watson_holmes")
     driver.wait_screen("host")
-    driver.tap("wh_start")
     host = _host(driver)
+    spare = host.spare  # the table's frame, made in a frame of the set-up form's: the start's frame makes none
+    assert spare is not None and spare.parent is None
+    driver.tap("wh_start")
     assert host.opening is not None
     driver.pump(12)
     table = host.table
-    assert table is not None and table.parent is None  # made, not shown: the opening plays
+    assert table is spare and table.parent is None  # made, not shown: the opening plays
     tiles = _tiles(table)
     assert len(tiles) >= 9 and all(t.text for t in tiles) and table.ids.players.children
     assert table.size == host.size  # laid out at the size it is shown at
@@ -52,28 +54,81 @@ def test_the_table_is_made_while_the_opening_plays(driver: Any) -> None:
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
 
 
-def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
+def _resumed_wh(driver: Any) -> Any:
+    """A W&H game started by the form, left for the game's page, and resumed by a new screen: that screen."""
     app = driver.app
     app.host("watson_holmes")
     driver.wait_screen("host")
     driver.tap("wh_start")
     app.go("detail")
     driver.wait_screen("detail")
-    app.host("watson_holmes")  # the game resumes: no opening, the table at once
-    host = _host(driver)
+    app.host("watson_holmes")
+    return _host(driver)
+
+
+def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
+    """Resumed, the tap's frame makes the table's frame and its status only (no set-up form either); the first row
+    comes in the next frame, the action bar, the other rows and a player row a frame each after it, and nothing
+    shown moves as the rest comes."""
+    app = driver.app
+    host = _resumed_wh(driver)  # the game resumes: no opening, the table at once
+    table = host.table
+    assert host.setup_form is None and table.ids.status.text
+    assert not _tiles(table) and not table.ids.actions.children and not table.ids.players.children
     rows = host._rows(host.case())
-    first = _tiles(host.table)
-    assert len(first) == len(rows[0])  # this frame: the first row of the board, the status and the action bar
-    assert host.table.ids.actions.children and not host.table.ids.players.children
+    players = len(app.table.view(None)["common"]["players"])
+    driver.pump(2)  # drawn, then the first row
+    first = _tiles(table)
+    assert len(first) == len(rows[0])
     driver.pump(1)  # laid out and drawn: the first row where it stays
-    where = [tuple(t.to_window(*t.pos)) + tuple(t.size) for t in first]
+    where = _where(first)
+    for _ in range(len(rows) + players + 2):
+        driver.pump(1)
+        assert _where(first) == where and _tiles(table)[: len(first)] == first
+    tiles = _tiles(table)
+    assert len(tiles) == sum(len(r) for r in rows) + 2 and len(table.ids.players.children) == players + 1
+    assert table.ids.actions.children and not host.pieces
     driver.wait_screen("host")
-    driver.pump(len(rows) + 3)
-    tiles = _tiles(host.table)
-    assert len(tiles) == sum(len(r) for r in rows) + 2 and len(host.table.ids.players.children) > 1
-    assert [tuple(t.to_window(*t.pos)) + tuple(t.size) for t in first] == where and tiles[: len(first)] == first
     driver.screenshot("wh_table_resumed")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+
+def test_a_tile_tapped_while_the_table_fills_in_is_chosen(driver: Any) -> None:
+    """A tap on the first row before the rest of a resumed table is made is not lost: the tile is chosen and the
+    action bar, made after the tap, offers the visit."""
+    host = _resumed_wh(driver)
+    driver.pump(2)
+    tile = _tiles(host.table)[0]
+    assert host.pieces  # the rest still to make
+    driver.tap(tile, frames=0)
+    driver.pump(12)
+    assert not host.pieces and host.sel == tile.test_id.removeprefix("wh_loc_")
+    assert driver.find(tile.test_id).selected
+    assert driver.find("wh_visit") and driver.find("wh_bid_more")
+
+
+def test_a_new_game_on_a_resumed_screen_reuses_its_table(driver: Any) -> None:
+    """A new game started on a screen that resumed one (the guests' voice 이전, then a start): the last table's frame,
+    emptied, is the new one's; nothing of the last game is on it once the new game's parts are made."""
+    from engines import find_engine
+
+    app = driver.app
+    host = _resumed_wh(driver)
+    driver.pump(20)
+    table, old = host.table, _tiles(host.table)  # held: no id used again
+    game = app.library.games["watson_holmes"]
+    config = find_engine(game.engine_name).example_configs(game.pack)[-1]
+    ctx = app.get_screen("host").ctx
+    assert ctx.start(config, seed=3)
+    assert host.table is table and not _tiles(table) and table.ids.prompt.text == ""
+    driver.pump(20)
+    rows = host._rows(host.case())
+    tiles = _tiles(table)
+    assert len(tiles) == sum(len(r) for r in rows) + 2 and not set(map(id, tiles)) & set(map(id, old))
+    names = [p["name"] for p in app.table.view(None)["common"]["players"]]
+    assert len(table.ids.players.children) == len(names) + (len(names) < 7)
+    shown = " ".join(driver.texts())
+    assert all(n in shown for n in names)
 
 
 def _where(widgets: list[Any]) -> list[tuple[float, ...]]:
@@ -107,9 +162,12 @@ def test_mr_jack_panels_come_after_the_start_frame(driver: Any) -> None:
     app = driver.app
     app.host("mr_jack_ny")
     driver.wait_screen("host")
+    spare = _host(driver).spare  # the table's frame, made in a frame of the set-up form's
+    assert spare is not None and spare.parent is None
     driver.tap("mj_start", frames=0)  # the start tap's frame: the status line, empty panels, Jack's hand-over
     table = _host(driver).table
-    assert table is not None and not table.ids.center.children and not table.ids.suspects.children
+    assert _host(driver).table_scroll is spare and table is spare.children[0]
+    assert not table.ids.center.children and not table.ids.suspects.children
     driver.pump(1)
     where = _where([table.ids.center, table.ids.track, table.ids.suspects])
     driver.pump(5)
@@ -131,3 +189,33 @@ def test_spyfall_location_list_comes_in_the_frame_after_the_start(driver: Any) -
     driver.pump(3)
     assert any(isinstance(w, LocationList) for w in side.children)
     assert _where([side, driver.find("spy_dealer_0")]) == where
+
+
+def test_mr_jack_new_game_on_its_screen_reuses_the_table(driver: Any) -> None:
+    """한 판 더 or a new game on the same screen: the last table's frame, emptied, holds the new game's panels, made a
+    piece per frame again; nothing of the last game is left on it."""
+    from engines import find_engine
+
+    app = driver.app
+    app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.tap("mj_start")
+    app.dismiss_dialogs()
+    driver.pump(20)
+    host = _host(driver)
+    scroll, table = host.table_scroll, host.table
+    ids = table.ids
+    boxes = (ids.track, ids.center, ids.suspects)
+    old = [w for box in boxes for w in box.walk(restrict=True) if w not in boxes]  # held: no id used again
+    assert len(host.suspect_tiles) == 8 and len(host.track_rows) == 8
+    game = app.library.games["mr_jack_ny"]
+    config = find_engine(game.engine_name).example_configs(game.pack)[0]
+    assert app.get_screen("host").ctx.start(config, seed=5)
+    assert host.table_scroll is scroll and host.table is table and scroll.parent is host
+    assert not ids.center.children and not ids.track.children and not ids.suspects.children
+    driver.pump(20)
+    assert len(host.suspect_tiles) == 8 and len(host.track_rows) == 8
+    assert len(ids.suspects.children) == 10 and len(ids.track.children) == 10  # title, 8, filler: once each
+    new = {id(w) for box in boxes for w in box.walk(restrict=True)}
+    assert not new & {id(w) for w in old}
+    assert ids.round_label.text == app.tr("mr_jack_ny.status.round", n=1)
