@@ -26,12 +26,11 @@ from kiosk.games.spyfall.panels import (
     CountRow,
     HarleyIcon,
     LocationList,
-    ScoreTable,
     note,
     player_grid,
     title,
 )
-from kiosk.games.spyfall.private import SpyPrivate
+from kiosk.games.spyfall.results import SpyResults
 from kiosk.games.spyfall.setup import form_for
 from kiosk.hosting import HostContext
 from kiosk.widgets.buttons import button
@@ -42,6 +41,9 @@ from table.table import Table
 
 CLOCK_PHASES = ("play", "accusation", "pride", "multiverse_vote", "guess", "confirm_guess")
 TALK_PHASES = ("discussion", "harley_talk")
+# the panels a tap in this phase opens (the dealer chosen: the deal's, shown for the chance step, then the ready one's
+# with a button per player), made ahead and kept
+NEXT = {"choose_dealer": ("deal", "ready")}
 LIST_PHASES = ("choose_dealer", "ready", "play", "accusation", "pride", "multiverse_vote", "discussion")
 
 
@@ -49,7 +51,7 @@ class SpyTable(BoxLayout):
     host = ObjectProperty(None)
 
 
-class SpyfallHost(SpyPrivate):
+class SpyfallHost(SpyResults):
     def __init__(self, ctx: HostContext, **kw: Any) -> None:
         super().__init__(ctx, **kw)
         self.table: SpyTable | None = None
@@ -62,6 +64,7 @@ class SpyfallHost(SpyPrivate):
         self.cues: list[int] = []  # 60 / 0 second sounds played (for tests and the audio issue)
         self.card_seen: tuple[int, set[int]] = (-1, set())  # (round index, seats that saw their card)
         self.list_now = False
+        self.ahead: tuple[int, str] = (0, "")  # the round and phase whose next panel was made ahead (`_next_ahead`)
         self.main_later = False  # a new table: its main panel comes in the frame after the first (`_main_now`)
         # made while the set-up form shows, a piece a frame, for the game's start: the table's frame, its clock and
         # the location list's frame (in the start's frame they were ~6 ms of its 20-36 ms of UI-thread CPU here)
@@ -72,12 +75,6 @@ class SpyfallHost(SpyPrivate):
                 self.pieces.add(partial(self._make_ahead, part))
 
     # ------------------------------------------------------------ helpers
-
-    def place_name(self, loc_id: str) -> str:
-        for loc in self.seen().locations:
-            if loc.id == loc_id:
-                return loc.en if self.ctx.lang == "en" else loc.ko
-        return loc_id
 
     # ------------------------------------------------------------ set-up and session
     def start_game(self, config: dict[str, Any]) -> None:
@@ -163,6 +160,22 @@ class SpyfallHost(SpyPrivate):
         phase = "over" if view.over else r.phase
         with Fill(self.keep, ids.main, f"spy_{phase}_{self.choice.mode if self.choice else ''}") as main:  # kept widgets
             getattr(self, f"_main_{phase}")(view, main)
+        if phase in NEXT and self.ahead != (r.number, phase):
+            self.ahead = (r.number, phase)
+            self.pieces.add(self._next_ahead)
+
+    def _next_ahead(self) -> None:
+        """The next phase's panel made and kept (not shown) in a frame of its own once the list's rows are all there:
+        the tap that moves on finds its widgets made, their texts changed in place (the dealer's tap made the deal's
+        panel in its frame: 26 ms of UI-thread CPU in bench/frames.py)."""
+        if self.table is None or not self.ctx.playing or not self.ctx.alive:
+            return
+        if any(len(w.pieces) for w in self.table.ids.side.children if isinstance(w, LocationList)):
+            self.pieces.add(self._next_ahead)  # the list's rows first, a piece a frame
+            return
+        view = self.seen()
+        for nxt in NEXT.get(self.now(view).phase, ()) if not view.over else ():
+            getattr(self, f"_main_{nxt}")(view, Fill(self.keep, None, f"spy_{nxt}_"))  # kept, never done(): not shown
 
     def _toasts(self, step: Step[Any] | None, r: RoundView) -> None:
         if step is None:
@@ -538,52 +551,6 @@ class SpyfallHost(SpyPrivate):
             value = -1  # tap again: nobody had the icon
         self.cards[key] = value
         self.refresh(None)
-
-    # -- results
-    def _main_round_over(self, view: SpyView, main: Any) -> None:
-        self._result(view, main)
-        with box_in(main, BoxLayout, "row", size_hint_y=None, height=dp(76), spacing=dp(16)) as row:
-            button(row, self.tr("result.end"), "spy_end_session", lambda: self.send(
-                A.EndSession(TABLE), self.tr("result.end_confirm"), danger=True), height=76)
-            button(row, self.tr("result.next"), "spy_next", lambda: self.send(A.NextRound(TABLE)), kind="primary",
-                   height=76)
-        self.cards = {"kind": "standard", "joker": -1, "harley": -1}
-
-    def _main_over(self, view: SpyView, main: Any) -> None:
-        names = self.names()
-        outcome = self.running.outcome  # who won is the engine's to say
-        winners = outcome.winners if outcome is not None else ()
-        best_names = ", ".join(names[s] for s in winners)
-        self.banner(main, best_names, self.tr("result.over", names=best_names))
-        self._result(view, main)
-
-    def _result(self, view: SpyView, main: Any) -> None:
-        names = self.names()
-        rec = view.history[-1] if view.history else None
-        if rec is None:
-            return
-        title(main, self.tr("result.title", n=rec.number, ending=self.tr(f"ending.{rec.ending}")), LEAD)
-        lines = []
-        if rec.place:
-            lines.append(self.tr("result.place", place=rec.place_en if self.ctx.lang == "en" else rec.place_ko))
-        if rec.kind == "joker":
-            lines.append(self.tr("result.all_jokers"))
-        elif rec.kind == "multiverse":
-            lines.append(self.tr("result.no_joker"))
-        else:
-            lines.append(self.tr("result.joker", name=names[rec.joker]))
-        if rec.harley >= 0:
-            lines.append(self.tr("result.harley", name=names[rec.harley]))
-        if rec.convicted >= 0:
-            lines.append(self.tr("result.convicted", name=names[rec.convicted]))
-        if rec.guess:
-            ok = self.now(view).guess_correct
-            lines.append(self.tr("result.guess", place=self.place_name(rec.guess),
-                                 ok=self.tr("result.right" if ok else "result.wrong")))
-        note(main, "  ·  ".join(lines), BODY)
-        shown = (tuple(names), rec.points, view.totals, self.ctx.lang)
-        main.built("scores", shown, lambda: ScoreTable(names, rec.points, view.totals, self.ctx.tr))
-        main.add(Widget)
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -65,7 +65,8 @@ def test_the_location_list_names_each_place_in_the_guests_language_only(driver: 
 
 def test_a_new_table_comes_in_the_frames_after_the_start_without_moving(driver: Any) -> None:
     """The start tap's frame shows the table made ahead (status line, no panel); the next frame the dealer's buttons;
-    then the location list made ahead, a few rows a frame. What shows does not move as the rest comes."""
+    then the location list made ahead, a few rows a frame. What shows does not move as the rest comes. Then the deal's
+    panel is made ahead, so the dealer's tap makes no widget."""
     app = driver.app
     app.host("spyfall")
     driver.wait_screen("host")
@@ -95,6 +96,13 @@ def test_a_new_table_comes_in_the_frames_after_the_start_without_moving(driver: 
     assert _where(first) == where and _where([top]) == top_at
     driver.screenshot("spyfall_new_table_filled_in")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.pump(3)  # the deal's panel made ahead in a frame of its own, once the list's rows are all there
+    made = host.keep.made
+    driver.tap("spy_dealer_2")
+    assert driver.find("spy_pass_cards") and len(driver.find_all("spy_recheck_5")) == 1
+    assert host.keep.made == made  # the dealer's tap made none of its widgets: they were made ahead
+    dealers = [t for t in driver.texts() if "딜러예요" in t]  # its heading changed in place: the dealer chosen
+    assert len(dealers) == 1 and dealers[0].startswith(host.names()[2])
 
 
 def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
