@@ -22,14 +22,25 @@ NFFT = 512
 _WINDOW = np.sqrt(0.5 - 0.5 * np.cos(2 * np.pi * np.arange(FRAME) / FRAME))  # periodic: its square sums to 1
 
 
+# The kiosk's settings (a `Denoiser()` takes them when built): bench/voice.py --denoise tries others, on the
+# tuning part of bench/voice_split.py only.
+SETTINGS: dict[str, float] = {"floor": 0.1, "history": 2.0, "quantile": 0.2, "smoothing": 0.98, "over": 1.0,
+                             "low_hz": 0.0, "high_hz": 8000.0}  # outside low_hz-high_hz: the floor's gain
+
+
 class Denoiser:
-    def __init__(self, floor: float = 0.1, history: float = 2.0, quantile: float = 0.2, smoothing: float = 0.98,
-                 over: float = 1.0) -> None:
-        self.floor = floor  # the lowest gain (0.1 = -20 dB)
-        self.quantile = quantile
-        self.smoothing = smoothing  # decision-directed weight of the previous frame's estimate
+    def __init__(self, floor: float | None = None, history: float | None = None, quantile: float | None = None,
+                 smoothing: float | None = None, over: float | None = None) -> None:
+        s = SETTINGS
+        self.floor = s["floor"] if floor is None else floor  # the lowest gain (0.1 = -20 dB)
+        self.quantile = q = s["quantile"] if quantile is None else quantile
+        # decision-directed weight of the previous frame's estimate
+        self.smoothing = s["smoothing"] if smoothing is None else smoothing
         # the quantile of a noise-only periodogram (exponential) is -ln(1 - q) of its mean: undo that bias
-        self.bias = over / -np.log(1.0 - quantile)
+        self.bias = (s["over"] if over is None else over) / -np.log(1.0 - q)
+        history = s["history"] if history is None else history
+        hz = np.arange(NFFT // 2 + 1) * 16000 / NFFT
+        self._outside = (hz < s["low_hz"]) | (hz > s["high_hz"])
         self._size = max(8, int(history * 16000 / HOP))
         self._powers = np.zeros((self._size, NFFT // 2 + 1))
         self._count = 0
@@ -99,6 +110,7 @@ class Denoiser:
             ml = np.maximum(post - 1.0, 0.0)
             prior = ml if prev is None else self.smoothing * prev / noise + (1 - self.smoothing) * ml
             g = np.maximum(prior / (1.0 + prior), self.floor)
+            g[self._outside] = self.floor
             gains[i] = g
             prev = g * g * p
         self._prev = prev

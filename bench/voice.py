@@ -198,15 +198,19 @@ def main() -> None:
     ap.add_argument("--need", nargs="*", default=[], metavar="KEY=N",
                     help="wake=N: perturbed decodes of 4 that must agree with the normal one; confirm=N: decodes of 9 "
                          "that must hear the answer (tuning part only)")
+    ap.add_argument("--denoise", nargs="*", default=[], metavar="KEY=X",
+                    help="audio.denoise.SETTINGS, e.g. over=2 low_hz=200 (tuning part only)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--recordings", type=Path, default=None, help="folder of real speakers' WAVs (see above)")
     ap.add_argument("--make-takes", type=Path, default=None, help="write espeak takes into this folder")
     args = ap.parse_args()
     if sg.tools_available():
         sys.exit(f"missing tools: {sg.tools_available()}")
-    if (args.catalog is not None or args.need or args.decoy_weight is not None) and args.part != TUNING:
-        sys.exit("--catalog, --need and --decoy-weight try choices: on the tuning part only (--part tuning)")
-    from audio import intents
+    if (args.catalog is not None or args.need or args.denoise or args.decoy_weight is not None) and args.part != TUNING:
+        sys.exit("--catalog, --need, --denoise and --decoy-weight try choices: on the tuning part only (--part tuning)")
+    from audio import denoise, intents
+
+    denoise.SETTINGS.update({k: float(v) for k, v in (d.split("=") for d in args.denoise)})
     from audio.vote_runner import AGREE_NEED
 
     if args.decoy_weight is not None:
@@ -239,7 +243,7 @@ def main() -> None:
     phrases = phrases_of(catalog, args.sets.split(","), engine.vocabulary, only)
     print(f"# Voice benchmark: the {part.name.upper()} part of bench/voice_split.py — every figure below is for it")
     print(f"perturbed decodes that must agree: {AGREE_NEED}; a decoy counts {intents.DECOY_WEIGHT:g} against an intent "
-          f"in the vote; catalog {args.catalog or 'content/voice/ko.yaml'}")
+          f"in the vote; catalog {args.catalog or 'content/voice/ko.yaml'}; noise filter {denoise.SETTINGS}")
     print(f"{len(scorer.voices)} voices ({', '.join(v.label for v in scorer.voices)}); rooms: "
           f"{', '.join(r.name for r in part.rooms)} (one per take); conditions: {', '.join(args.noise or NOISES)}; "
           f"{len(phrases)} phrases of {args.sets}")
