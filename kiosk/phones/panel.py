@@ -97,6 +97,8 @@ class PhonesPanel(OneUse):
         self._left: Widget | None = None  # the seat list, and what it shows
         self._rows_drawn: tuple[Any, ...] = ()
         self._buttons: dict[int, TButton] = {}
+        self._rows: dict[int, tuple[Label, Label, TButton]] = {}  # a seat's name, its phone's state, its button
+        self._status: dict[int, Any] = {}  # each seat's status as last drawn (hub.status)
         self._side: Widget | None = None  # the code side, and what it shows
         self._code_drawn: tuple[Any, str | None] = (None, None)
         self._listening = True
@@ -106,8 +108,8 @@ class PhonesPanel(OneUse):
         self.add_widget(self.box)
         self.refresh()
 
-    def _pick(self, seat: int, issued: bool) -> None:
-        if not issued:  # the seat had gone back to the tablet: a fresh code
+    def _pick(self, seat: int) -> None:
+        if not self._status[seat].issued:  # the seat had gone back to the tablet: a fresh code
             self.hub.reissue(seat)
         self.show_seat(seat)
 
@@ -128,8 +130,14 @@ class PhonesPanel(OneUse):
         current = next((s for s in status if s.seat == self.shown), None)
         url = self.url_for(current.seat) if current is not None and current.issued else None
         left, side = self._left, self._side
-        if rows != self._rows_drawn or left is None:
-            left, self._rows_drawn = self._seat_list(status, later=left is None), rows
+        seats = [s.seat for s in status]
+        self._status = {s.seat: s for s in status}
+        if left is not None and rows != self._rows_drawn and seats == [r[0] for r in self._rows_drawn]:
+            self._rows_drawn = rows  # the same seats: their rows changed in place (a rebuild was 10-20 ms of a tap's
+            for seat in self._rows:  # frame here, a phone coming or going, the code shown, revoked, reissued)
+                self._draw_row(seat)
+        elif rows != self._rows_drawn or left is None:
+            left, self._rows_drawn = self._seat_list(seats, later=left is None), rows
         for seat, btn in self._buttons.items():
             btn.selected = seat == self.shown
         if (current, url) != self._code_drawn or side is None:
@@ -144,7 +152,7 @@ class PhonesPanel(OneUse):
             self.box.add_widget(left)
             self.box.add_widget(side)
 
-    def _seat_list(self, status: list[Any], later: bool = False) -> Widget:
+    def _seat_list(self, seats: list[int], later: bool = False) -> Widget:
         """The seats' list; `later`: its rows in the frames after (the panel's first list), else all now."""
         left = BoxLayout(orientation="vertical", spacing=dp(10), size_hint_x=0.5)
         left.add_widget(_label(self.tr("phones.tablet.title"), LEAD, ACCENT, True, 52))
@@ -152,13 +160,13 @@ class PhonesPanel(OneUse):
         left.add_widget(hint)
         rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
         rows.bind(minimum_height=rows.setter("height"))
-        self._buttons = {}
+        self._buttons, self._rows = {}, {}
         self.pieces.cancel()
-        for s in status:
+        for seat in seats:
             if later:
-                self.pieces.add(partial(self._seat_row, rows, s))
+                self.pieces.add(partial(self._seat_row, rows, seat))
             else:
-                self._seat_row(rows, s)
+                self._seat_row(rows, seat)
         scroll = ScrollView(do_scroll_x=False, bar_width=dp(6))  # up to eight seats: they scroll if need be
         scroll.add_widget(rows)
         left.add_widget(scroll)
@@ -168,19 +176,29 @@ class PhonesPanel(OneUse):
         left.add_widget(close)
         return left
 
-    def _seat_row(self, rows: Widget, s: Any) -> None:
+    def _seat_row(self, rows: Widget, seat: int) -> None:
+        """A seat's row, drawn from its status as last heard (a row made a few frames after the list)."""
         row = BoxLayout(orientation="horizontal", spacing=dp(10), size_hint_y=None, height=dp(64))
-        row.add_widget(_label(s.name, BODY, TEXT, True, 64))
-        state = _label(self.tr(f"phones.tablet.phone_{s.phone}"), SMALL, PHONE_COLOURS.get(s.phone, MUTED), height=64)
-        state.test_id = f"phones_state_{s.seat}"  # the seat's phone as it is (hub.status: SeatStatus.phone)
+        name = _label("", BODY, TEXT, True, 64)
+        row.add_widget(name)
+        state = _label("", SMALL, MUTED, height=64)
+        state.test_id = f"phones_state_{seat}"  # the seat's phone as it is (hub.status: SeatStatus.phone)
         row.add_widget(state)
-        key = "phones.tablet.show_code" if s.issued else "phones.tablet.use_phone"
-        btn = TButton(text=self.tr(key), size_hint=(None, None), width=dp(170), height=dp(64),
-                      test_id=f"phones_show_{s.seat}", selected=self.shown == s.seat, disabled=s.connected)
-        btn.bind(on_release=lambda *_, seat=s.seat, issued=s.issued: self._pick(seat, issued))
-        self._buttons[s.seat] = btn
+        btn = TButton(size_hint=(None, None), width=dp(170), height=dp(64), test_id=f"phones_show_{seat}")
+        btn.bind(on_release=lambda *_: self._pick(seat))
+        self._buttons[seat] = btn
         row.add_widget(btn)
         rows.add_widget(row)
+        self._rows[seat] = (name, state, btn)
+        self._draw_row(seat)
+
+    def _draw_row(self, seat: int) -> None:
+        s = self._status[seat]
+        name, state, btn = self._rows[seat]
+        name.text = s.name
+        state.text, state.color = self.tr(f"phones.tablet.phone_{s.phone}"), PHONE_COLOURS.get(s.phone, MUTED)
+        btn.text = self.tr("phones.tablet.show_code" if s.issued else "phones.tablet.use_phone")
+        btn.selected, btn.disabled = self.shown == seat, s.connected
 
     def _code_side(self, current: Any, url: str | None) -> Widget:
         side = Panel(orientation="vertical", size_hint_x=0.5)

@@ -157,7 +157,7 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
 def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver: Any, tmp_path: Path) -> None:
     """Eight seats' rows (two labels and a button each) made in the frame of the tap that opened the panel made it
     25-41 ms of UI-thread CPU in bench/frames.py: the panel's frame and its close button come at once, the rows one
-    per frame after, each below the last; a row on show never moves."""
+    per frame after, each below the last; a row on show never moves. A seat's row changes in place (a code revoked)."""
     from kiosk.phones.panel import PhonesPanel
     from tests.phones.helpers import new_session
 
@@ -184,5 +184,14 @@ def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver
     assert tuple(first.to_window(*first.pos)) == where
     driver.screenshot("phones_panel_eight")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.tap("phones_show_0")
+    shown = driver.find("phones_show_0")
+    assert shown is first and shown.selected and shown.text == driver.app.tr("phones.tablet.show_code")
+    driver.tap("phones_revoke")  # the seat's row changes in place (it was made again, and every other row with it)
+    assert driver.find("phones_show_0") is first and not first.selected
+    assert first.text == driver.app.tr("phones.tablet.use_phone") and not hub.status()[0].issued
+    assert driver.find("phones_state_0").text == driver.app.tr(f"phones.tablet.phone_{hub.status()[0].phone}")
+    driver.tap("phones_show_0")  # a fresh code for the seat
+    assert hub.status()[0].issued and first.text == driver.app.tr("phones.tablet.show_code") and first.selected
     driver.tap("phones_close")
     session.close()
