@@ -141,21 +141,31 @@ class MrJackHost(GameScreen[JackView]):
             self.setup_form.let_go()  # done with once a game is on: free for the next screen
         self.clear_widgets()
         self.pieces.cancel()
-        # the table's frame (its status line, empty panels and buttons: 12-40 ms of UI-thread CPU to make here) made
-        # while the set-up form showed, else the last game's emptied (a new game on this screen), else made now
-        scroll = self.spare or self._emptied() or self._new_frame()
-        self.spare, self.table_scroll, self.table = None, scroll, scroll.children[0]
-        self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
-        self.drawn = set()
-        self.add_widget(scroll)
         self.offer_grid = None
         self.choice, self.visible = None, set()
         self.blitz = running.observe(None).part(JackView).blitz  # kept in the journal's config: survives a restart
         if self._timer_ev is None:
             self._timer_ev = Clock.schedule_interval(self._tick_timer, 0.5)
+        # the table's frame (status line, empty panels, buttons: 12-40 ms of UI-thread CPU) made while the set-up form
+        # showed, else the last game's emptied (a new game here), else (a new screen resuming the game) the next frame
+        scroll = self.spare or self._emptied()
+        if scroll is None:
+            self.pieces.add(self._first_frame)
+        else:
+            self._show_frame(scroll)
 
-    def _new_frame(self) -> FitScroll:
-        """An empty table in its scroll (which scrolls on a short window only)."""
+    def _show_frame(self, scroll: FitScroll) -> None:
+        self.spare, self.table_scroll, self.table = None, scroll, scroll.children[0]
+        self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
+        self.drawn = set()
+        self.add_widget(scroll)
+
+    def _first_frame(self) -> None:
+        if self.ctx.alive and self.ctx.playing:
+            self._show_frame(self._new_frame())
+            self.refresh(None)
+
+    def _new_frame(self) -> FitScroll:  # an empty table in its scroll (which scrolls on a short window only)
         return FitScroll(MrJackTable(host=self), min_height=dp(TABLE_MIN_HEIGHT))
 
     def _spare_table(self) -> None:

@@ -4,6 +4,7 @@ No secret in it: it is what the opening read to everyone."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.app import App
@@ -14,6 +15,7 @@ from kivy.uix.scrollview import ScrollView
 
 from engines.watson_holmes.content import Case
 from kiosk.widgets.one_use import OneUse
+from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, TEXT, TButton
 
 
@@ -44,16 +46,11 @@ class CaseFile(OneUse):
         scroll = ScrollView(do_scroll_x=False)
         body = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(12))
         body.bind(minimum_height=body.setter("height"))
+        # the texts a part per frame after the one that opens it, each under the last (the dialog with its buttons
+        # and its texts in the tap's frame: 22-36 ms of UI-thread CPU here, most of it drawing the long texts)
+        self.pieces = Pieces()
         for key, text, _audio in self.parts:
-            head = Label(text=host.tr(f"opening.{key}"), font_size=BODY, bold=True, color=ACCENT, size_hint_y=None,
-                         height=dp(36), halign="left", valign="middle")
-            head.bind(size=lambda w, s: setattr(w, "text_size", s))
-            words = Label(text=text, font_size=BODY, color=TEXT, size_hint_y=None, halign="left", valign="top")
-            words.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
-                       texture_size=lambda w, s: setattr(w, "height", s[1]))
-            words.test_id = f"wh_case_file_{key}"
-            body.add_widget(head)
-            body.add_widget(words)
+            self.pieces.add(partial(self._part, body, host.tr(f"opening.{key}"), text, f"wh_case_file_{key}"))
         scroll.add_widget(body)
         box.add_widget(scroll)
         row = BoxLayout(size_hint_y=None, height=dp(72), spacing=dp(16))
@@ -65,6 +62,19 @@ class CaseFile(OneUse):
         row.add_widget(close)
         box.add_widget(row)
         self.add_widget(box)
+
+    @staticmethod
+    def _part(body: BoxLayout, title: str, text: str, test_id: str) -> None:
+        head = Label(text=title, font_size=BODY, bold=True, color=ACCENT, size_hint_y=None, height=dp(36),
+                     halign="left", valign="middle")
+        head.bind(size=lambda w, s: setattr(w, "text_size", s))
+        words = Label(text=text, font_size=BODY, color=TEXT, size_hint_y=None, halign="left", valign="top",
+                      text_size=(body.width, None))
+        words.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
+                   texture_size=lambda w, s: setattr(w, "height", s[1]))
+        words.test_id = test_id
+        body.add_widget(head)
+        body.add_widget(words)
 
     def replay(self) -> None:
         """The opening read aloud again (every part, from the start); the text stays on show meanwhile."""
@@ -79,6 +89,7 @@ class CaseFile(OneUse):
                            interrupt=i == 0)
 
     def on_dismiss(self) -> None:
+        self.pieces.cancel()
         narrator = getattr(App.get_running_app(), "narrator", None)
         if narrator is not None and self.spoke:
             narrator.stop()  # the reading ends with the file: the table goes on

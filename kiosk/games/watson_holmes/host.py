@@ -201,6 +201,8 @@ class WatsonHolmesHost(ResultParts):
             self.opening = opening.play(self.case(), self.ctx.lang, self.ctx.tr, self.name(start), self.show_table)
             self.add_widget(self.opening)
             self.pieces.add(self._new_table)  # made off screen while the opening plays, a part per frame
+        elif self.spare is None:  # a new screen resuming the game (made in this frame): the table in the next
+            self.pieces.add(self.show_table)
         else:
             self.show_table(draw=False)  # drawn by the refresh that follows a new session
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.kiosk.games.watson_holmes_steps import resumed
+
 pytestmark = pytest.mark.ui
 
 
@@ -54,30 +56,20 @@ def test_the_table_is_made_while_the_opening_plays(driver: Any) -> None:
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
 
 
-def _resumed_wh(driver: Any) -> Any:
-    """A W&H game started by the form, left for the game's page, and resumed by a new screen: that screen."""
-    app = driver.app
-    app.host("watson_holmes")
-    driver.wait_screen("host")
-    driver.tap("wh_start")
-    app.go("detail")
-    driver.wait_screen("detail")
-    app.host("watson_holmes")
-    return _host(driver)
-
-
 def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
-    """Resumed, the tap's frame makes the table's frame and its status only (no set-up form either); the first row
-    comes in the next frame, the action bar, the other rows and a player row a frame each after it, and nothing
-    shown moves as the rest comes."""
+    """Resumed, the tap's frame makes the screen only (no set-up form either), the next the table's frame and its
+    status; the first row comes in the frame after, the action bar, the other rows and a player row a frame each after
+    it, and nothing shown moves as the rest comes."""
     app = driver.app
-    host = _resumed_wh(driver)  # the game resumes: no opening, the table at once
+    host = resumed(driver)  # the game resumes: no opening
+    assert host.setup_form is None and host.table is None and not host.children
+    driver.pump(2)  # drawn, then the table's frame
     table = host.table
-    assert host.setup_form is None and table.ids.status.text
+    assert table is not None and table.parent.parent is host and table.ids.status.text
     assert not _tiles(table) and not table.ids.actions.children and not table.ids.players.children
     rows = host._rows(host.case())
     players = len(app.table.view(None)["common"]["players"])
-    driver.pump(2)  # drawn, then the first row
+    driver.pump(1)  # the first row
     first = _tiles(table)
     assert len(first) == len(rows[0])
     driver.pump(1)  # laid out and drawn: the first row where it stays
@@ -96,8 +88,8 @@ def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
 def test_a_tile_tapped_while_the_table_fills_in_is_chosen(driver: Any) -> None:
     """A tap on the first row before the rest of a resumed table is made is not lost: the tile is chosen and the
     action bar, made after the tap, offers the visit."""
-    host = _resumed_wh(driver)
-    driver.pump(2)
+    host = resumed(driver)
+    driver.pump(3)
     tile = _tiles(host.table)[0]
     assert host.pieces  # the rest still to make
     driver.tap(tile, frames=0)
@@ -113,7 +105,7 @@ def test_a_new_game_on_a_resumed_screen_reuses_its_table(driver: Any) -> None:
     from engines import find_engine
 
     app = driver.app
-    host = _resumed_wh(driver)
+    host = resumed(driver)
     driver.pump(20)
     table, old = host.table, _tiles(host.table)  # held: no id used again
     game = app.library.games["watson_holmes"]
@@ -219,3 +211,27 @@ def test_mr_jack_new_game_on_its_screen_reuses_the_table(driver: Any) -> None:
     new = {id(w) for box in boxes for w in box.walk(restrict=True)}
     assert not new & {id(w) for w in old}
     assert ids.round_label.text == app.tr("mr_jack_ny.status.round", n=1)
+
+
+def test_mr_jack_resumed_by_a_new_screen_fills_in_without_moving(driver: Any) -> None:
+    """The tap that resumes the game makes the screen only; its table's frame and status come in the next frame, the
+    panels after it, in their places."""
+    app = driver.app
+    app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    driver.tap("mj_start")
+    app.dismiss_dialogs()
+    app.go("detail")
+    driver.wait_screen("detail")
+    app.host("mr_jack_ny")
+    host = _host(driver)
+    assert host.setup_form is None and host.table is None and not host.children
+    driver.pump(2)
+    table = host.table
+    assert table is not None and table.ids.round_label.text and not table.ids.center.children
+    driver.pump(1)
+    where = _where([table.ids.center, table.ids.track, table.ids.suspects, table.ids.bottom_row])
+    driver.pump(16)
+    assert len(host.track_rows) == 8 and len(host.suspect_tiles) == 8 and driver.find_all("mj_secret_jack")
+    assert _where([table.ids.center, table.ids.track, table.ids.suspects, table.ids.bottom_row]) == where
+    assert not host.pieces

@@ -49,6 +49,18 @@ def open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("
     return session
 
 
+def resumed(driver: Any) -> Any:
+    """A game started by the form, left for the game's page, and resumed by a new screen: that screen's W&H host."""
+    app = driver.app
+    app.host("watson_holmes")
+    driver.wait_screen("host")
+    driver.tap("wh_start")
+    app.go("detail")
+    driver.wait_screen("detail")
+    app.host("watson_holmes")
+    return app.get_screen("host").ctx.host
+
+
 def skip_opening(driver: Any) -> None:
     for _ in range(3):
         if driver.find("wh_open_begin").disabled:

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.kiosk.games.watson_holmes_steps import resumed
+
 pytestmark = pytest.mark.ui
 
 
@@ -56,3 +58,31 @@ def test_case_file_on_the_board_with_questions_and_replay(driver: Any) -> None:
         if narrator is not None:
             del narrator.speak
     assert table.outcome is None and driver.find("wh_loc_1")
+
+
+def test_the_case_file_opens_at_once_and_its_texts_follow(driver: Any) -> None:
+    """The tap's frame shows the dialog and its buttons; its texts (long: drawing them was most of a 22-36 ms frame)
+    come a part per frame after it, each under the last; 닫기 tapped before they are all there closes it."""
+    from kivy.uix.modalview import ModalView
+
+    app = driver.app
+    resumed(driver)  # its table without the opening
+    driver.wait_screen("host")
+    driver.pump(20)
+    driver.tap("wh_case_file", frames=0)
+    dialog = next(w for w in driver.roots() if isinstance(w, ModalView))
+    assert driver.find("wh_case_file_close") and not driver.find_all("wh_case_file_intro")
+    driver.pump(len(dialog.parts) + 2)
+    first = driver.find(f"wh_case_file_{dialog.parts[0][0]}")
+    where = (first.to_window(*first.pos), first.size)
+    assert all(driver.find(f"wh_case_file_{key}").text == text for key, text, _ in dialog.parts)
+    driver.pump(2)
+    assert (first.to_window(*first.pos), first.size) == where
+    driver.tap("wh_case_file_close")
+    _closed(driver)
+    driver.tap("wh_case_file", frames=1)  # drawn: its buttons where a finger sees them
+    assert not driver.find_all("wh_case_file_intro")
+    driver.tap("wh_case_file_close", frames=0)  # its texts not there yet
+    _closed(driver)
+    driver.pump(5)
+    assert not app.errors
