@@ -107,6 +107,7 @@ class SpyfallHost(SpyResults):
         self.clock_key: tuple[int, str] = (0, "")
         self.side_key = ""
         self.choice, self.yes, self.counts = None, set(), {}
+        self.ahead = (0, "")  # the Keep was cleared (kiosk/hosting.py attach): nothing made ahead for this table
         # a new table: its main panel in the frame after the first, the location list in the frame after that (_side)
         self.main_later, self.list_now = True, False
         self.pieces.add(self._main_now)

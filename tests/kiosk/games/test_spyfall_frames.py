@@ -122,3 +122,21 @@ def test_a_resumed_table_fills_in_without_moving(driver: Any) -> None:
     driver.pump(2)
     assert _where(first) == where
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
+
+
+def test_a_new_game_on_the_same_screen_has_its_deal_panel_made_ahead_too(driver: Any) -> None:
+    """A new game started on a screen showing one (voice's 새 게임, 한 판 더) clears the screen's Keep: what was made ahead
+    for the last table is gone, so it is made again for this one (it was not: the dealer's tap made 11 widgets)."""
+    app = driver.app
+    start_table(app, "spyfall", {"players": NAMES, "rounds": 2}, 5)
+    app.host("spyfall")
+    driver.wait_screen("host")
+    driver.pump(20)
+    ctx = app.get_screen("host").ctx
+    host = ctx.host
+    ctx.start({"players": NAMES[:4], "rounds": 2}, seed=6)
+    assert ctx.host is host
+    driver.pump(20)
+    made = host.keep.made
+    driver.tap("spy_dealer_1")
+    assert driver.find("spy_pass_cards") and host.keep.made == made
