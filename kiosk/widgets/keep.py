@@ -16,7 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from kivy.uix.widget import Widget
+
 W = TypeVar("W")
+
+
+class Place(Widget):
+    """The place of a control still to be made (a new table's, a part per frame): it takes the control's room, so
+    nothing moves when the control comes, and a toast keeps off it as off a control (kiosk.widgets.marks): placed
+    over an empty place, a toast sat on the control that came there."""
+
+    takes_touch = True
 
 # What a kept widget may change in place, per class (its own KEEP_IN_PLACE: property → the given properties
 # that forbid it). A kv rule that overrides a base rule's property keeps both bindings, so changing, say,

@@ -30,11 +30,12 @@ from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
 from kiosk import gc_policy
 from kiosk.flows.screen import Choice, GameScreen, closing
+from kiosk.games.mr_jack_ny import panels
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import HostContext
 from kiosk.markup import esc, keep_together
 from kiosk.widgets.fit_scroll import FitScroll
-from kiosk.widgets.keep import Fill, put
+from kiosk.widgets.keep import Fill, Place, put
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.theme import BODY, LEAD, MUTED, SMALL, TButton, TLabel
 from table.seats import config_with
@@ -98,6 +99,7 @@ class MrJackHost(GameScreen[JackView]):
         self.visible: set[str] = set()  # witness call toggles
         self._timer_ev: Any = None
         self.drawn: set[str] = set()  # the panels of this table drawn so far
+        self.cards_made = 0  # the offered cards made so far on a new table (a new table's first pick: two a frame)
         self.spare: FitScroll | None = None  # an empty table made while the set-up form is on show, for the start
         if ctx.playing:  # a game resumed: its table at once (the form, taken and reset, was cleared in that frame)
             return
@@ -130,7 +132,8 @@ class MrJackHost(GameScreen[JackView]):
         for seat in seats:
             names[seat] = self.tr("setup.tablet_name", role=self.tr(f"role.{ROLES[seat]}"))
         if self.ctx.start(config_with({"players": names, "blitz": blitz}, seats)):
-            self.show_private(1)  # Jack alone sees who he is (not when the tablet is Jack: ctx.private)
+            self.ctx.later(lambda: self.show_private(1))  # Jack alone sees who he is (not when the tablet is Jack:
+            # ctx.private), in the next frame: the start's makes the table's status (nothing secret on it)
 
     def tablet_allows(self, action: Action) -> bool:
         """The board is on the table, not in the tablet: its Jack never claims an escape it cannot see."""
@@ -157,7 +160,7 @@ class MrJackHost(GameScreen[JackView]):
     def _show_frame(self, scroll: FitScroll) -> None:
         self.spare, self.table_scroll, self.table = None, scroll, scroll.children[0]
         self.track_rows, self.suspect_tiles, self.track_title, self.suspects_title = [], [], None, None
-        self.drawn = set()
+        self.drawn, self.cards_made = set(), 0 if self.seen().phase == "pick" else len(self.seen().offer)
         self.add_widget(scroll)
 
     def _first_frame(self) -> None:
@@ -247,6 +250,14 @@ class MrJackHost(GameScreen[JackView]):
         for part in ("_center", "_track", "_suspects"):
             if part not in self.drawn:
                 self.pieces.add(partial(self._draw_part, part))
+            if part == "_center" and self.seen().phase == "pick":  # its cards two a frame after it, in their places
+                self.pieces.add(partial(self._more_cards, 2))
+                self.pieces.add(partial(self._more_cards, len(self.seen().offer)))
+
+    def _more_cards(self, made: int) -> None:
+        self.cards_made = max(self.cards_made, made)
+        if self.table is not None and self.ctx.alive and self.ctx.playing:
+            self._center(self.seen())
 
     def _draw_part(self, part: str) -> None:
         if self.table is not None and self.ctx.alive and self.ctx.playing:
@@ -369,6 +380,9 @@ class MrJackHost(GameScreen[JackView]):
         inner = center.width - center.padding[0] - center.padding[2]
         with box.box_of(GridLayout, "offer", cols=2, spacing=dp(12), width=inner) as grid:
             for i, cid in enumerate(view.offer):
+                if i >= self.cards_made:  # a new table's card not made yet: its place kept
+                    grid.add(Place, f"slot{i}")
+                    continue
                 text = f"[b]{esc(self.card_name(cid))}[/b]\n[size={SMALL}]{esc(self.card_summary(cid))}[/size]"
                 self._follow(self._button(grid, text, f"mj_pick_{cid}", partial(self.send, Pick(seat, cid)),
                                           key=f"offer{i}", enabled=cid in view.remaining, font=BODY, markup=True,
@@ -384,21 +398,7 @@ class MrJackHost(GameScreen[JackView]):
         return widget
 
     def _room_for_cards(self, *_: Any) -> None:
-        """The table keeps the height the offered cards' texts need: lines above them (the tablet's moves, three at
-        most) or a narrow window (1024x600) took that room from the cards, and a card's text (217 px) overflowed its
-        176 px box. The table grows by what is missing, and scrolls (FitScroll); back to its designed height when
-        the cards need no more."""
-        scroll, grid = self.table_scroll, self.offer_grid
-        if scroll is None or not scroll.children:
-            return
-        base, form = dp(TABLE_MIN_HEIGHT), scroll.children[0]
-        if grid is None or grid.parent is None or not grid.children:
-            scroll.set_min_height(base)
-            return
-        rows = (len(grid.children) + grid.cols - 1) // grid.cols
-        need = rows * max(b.texture_size[1] + dp(8) for b in grid.children) + grid.spacing[1] * (rows - 1)
-        missing, now = need - grid.height, scroll.min_height
-        scroll.set_min_height(form.height + missing if missing > 0.5 else max(base, min(now, form.height) + missing))
+        panels.room_for_cards(self.table_scroll, self.offer_grid, dp(TABLE_MIN_HEIGHT))
 
     def _act_panel(self, box: Fill, view: JackView) -> None:
         cur = view.current

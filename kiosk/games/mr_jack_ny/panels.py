@@ -83,4 +83,22 @@ def private_card(title: str, big: str, lines: list[str]) -> BoxLayout:
     return box
 
 
+def room_for_cards(scroll: Any, grid: Any, base: float) -> None:
+    """The table (in `scroll`) keeps the height the offered cards' texts (in `grid`) need: lines above them (the
+    tablet's moves, three at most) or a narrow window (1024x600) took that room from the cards, and a card's text
+    (217 px) overflowed its 176 px box. The table grows by what is missing, and scrolls (FitScroll); back to its
+    designed height (`base`) when the cards need no more."""
+    if scroll is None or not scroll.children:
+        return
+    form = scroll.children[0]
+    cards = [b for b in grid.children if hasattr(b, "texture_size")] if grid is not None else []
+    if grid is None or grid.parent is None or not cards:  # (no cards, or not made yet: their places kept)
+        scroll.set_min_height(base)
+        return
+    rows = (len(grid.children) + grid.cols - 1) // grid.cols
+    need = rows * max(b.texture_size[1] + dp(8) for b in cards) + grid.spacing[1] * (rows - 1)
+    missing, now = need - grid.height, scroll.min_height
+    scroll.set_min_height(form.height + missing if missing > 0.5 else max(base, min(now, form.height) + missing))
+
+
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

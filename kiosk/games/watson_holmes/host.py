@@ -20,7 +20,6 @@ from kivy.properties import ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
 from engines.watson_holmes.actions import (
@@ -45,7 +44,7 @@ from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
 from kiosk.hosting import HostContext
 from kiosk.widgets.art import location_sign
 from kiosk.widgets.fit_scroll import FitScroll
-from kiosk.widgets.keep import Fill
+from kiosk.widgets.keep import Fill, Place
 from kiosk.widgets.theme import LEAD, MUTED, SMALL, Panel, TButton
 from table.table import Table
 
@@ -397,9 +396,12 @@ class WatsonHolmesHost(ResultParts):
                 with box.box_of(BoxLayout, f"row{i}", spacing=dp(6)) as line:
                     for number in row if i < self.rows_drawn else ():
                         self._tile(line, case, by_number[number])
+                    if i >= self.rows_drawn:  # its tiles still to make (a frame a row)
+                        line.add(Place, "place")
             with box.box_of(BoxLayout, "stops", spacing=dp(6)) as line:
                 for key, seats in (("cab", view.cab), ("221b", tuple(b.seat for b in view.baker))):
                     if len(rows) >= self.rows_drawn:
+                        line.add(Place, "place")
                         break
                     names = ", ".join(self.name(s) for s in seats)
                     text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
@@ -432,7 +434,7 @@ class WatsonHolmesHost(ResultParts):
         tall = len(view.players) <= 5
         for p in view.players:
             if p.seat >= self.players_drawn:  # a new table's row not made yet (one per frame): its room kept
-                box.add(Widget, f"slot{p.seat}", size_hint_y=None, height=dp(80 if tall else 62))
+                box.add(Place, f"slot{p.seat}", size_hint_y=None, height=dp(80 if tall else 62))
                 continue
             seat = p.seat
             status = ""

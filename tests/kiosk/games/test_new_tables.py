@@ -235,3 +235,33 @@ def test_mr_jack_resumed_by_a_new_screen_fills_in_without_moving(driver: Any) ->
     assert len(host.track_rows) == 8 and len(host.suspect_tiles) == 8 and driver.find_all("mj_secret_jack")
     assert _where([table.ids.center, table.ids.track, table.ids.suspects, table.ids.bottom_row]) == where
     assert not host.pieces
+
+
+def test_mr_jack_cards_on_offer_come_two_a_frame_in_their_places(driver: Any) -> None:
+    """A new table's first pick: the centre's title and the cards' places first, the cards (markup: the most drawing of
+    the centre) two a frame in those places; the first ones do not move as the others come, and a tap on one picks."""
+    from engines import find_engine
+
+    app = driver.app
+    app.host("mr_jack_ny")
+    driver.wait_screen("host")
+    game = app.library.games["mr_jack_ny"]
+    ctx = app.get_screen("host").ctx
+    assert ctx.start(find_engine(game.engine_name).example_configs(game.pack)[0], seed=1)
+    center = _host(driver).table.ids.center
+
+    def cards() -> list[Any]:
+        return [w for w in center.walk(restrict=True) if str(getattr(w, "test_id", "")).startswith("mj_pick_")]
+
+    counts, first, where = [], [], []
+    for _ in range(8):
+        driver.pump(1)
+        counts.append(len(cards()))
+        if counts[-1] == 2 and not first:
+            first = cards()
+            where = _where(first)
+    assert counts[-1] == 4 and first and all(b - a <= 2 for a, b in zip(counts, counts[1:], strict=False))
+    driver.pump(3)
+    assert _where(first) == where and all(w in cards() for w in first)
+    driver.tap(first[0])
+    assert app.table.view(None)["common"]["phase"] == "act"
