@@ -11,7 +11,8 @@ noise), measured on the HELD-OUT part of the split in bench/voice_split.py, next
 
 Why commands fail and which decision rule to keep: bench/voice_why.py records every decode of each take (the
 gate's SNR, the normal n-best, all eight perturbed decodes) and bench/voice_rules.py compares rules on them
-offline with audio/vote.py's own code (`--report`: before / now / bare vosk side by side).
+offline with audio/vote.py's own code (`--report`: before / now / bare vosk side by side). The wake phrase's
+agreement rule: bench/voice_wake.py (every rule from one pass, takes and café audio).
 
 Every figure is printed for one part, named in every heading: the held-out part unless `--part tuning`.
 Choices (phrasings, decoys, the vote, the wake phrase) are made on `--part tuning`; `--catalog` (other
