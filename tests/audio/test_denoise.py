@@ -59,3 +59,19 @@ def test_speech_in_silence_is_not_taken_for_noise() -> None:
     out = run(Denoiser(), pcm(audio))
     inside = slice(int(0.3 * RATE) + HOP, int(1.3 * RATE))
     assert abs(20 * np.log10(rms(out[inside]) / rms(audio[int(0.3 * RATE) : int(1.3 * RATE) - HOP]))) < 1.0
+
+
+def test_the_settings_come_from_one_place_and_a_band_limit_cuts_outside_it(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """audio.denoise.SETTINGS is what a Denoiser() takes (bench/voice.py --denoise tries others on the tuning
+    part); with low_hz/high_hz set, a tone outside the band goes down to the floor's gain (off by default)."""
+    from audio import denoise
+
+    assert Denoiser().floor == denoise.SETTINGS["floor"] == 0.1
+    rng = np.random.default_rng(3)
+    t = np.arange(RATE * 2) / RATE
+    audio = pcm(rng.normal(0, 300, len(t)) + 6000 * np.sin(2 * np.pi * 6000 * t) * (t > 1.0))
+    tone = slice(int(1.3 * RATE), int(1.9 * RATE))
+    kept = rms(run(Denoiser(), audio)[tone])
+    monkeypatch.setitem(denoise.SETTINGS, "high_hz", 4000.0)
+    cut = rms(run(Denoiser(), audio)[tone])
+    assert kept > 3000 and 20 * np.log10(kept / cut) > 15
