@@ -167,22 +167,6 @@ def test_mr_jack_panels_come_after_the_start_frame(driver: Any) -> None:
     assert _where([table.ids.center, table.ids.track, table.ids.suspects]) == where
 
 
-def test_spyfall_location_list_comes_in_the_frame_after_the_start(driver: Any) -> None:
-    from kiosk.games.spyfall.panels import LocationList
-
-    app = driver.app
-    app.host("spyfall")
-    driver.wait_screen("host")
-    driver.tap("spy_start", frames=0)  # the start tap's frame: the dealer's choice, the list's place kept
-    side = _host(driver).table.ids.side
-    assert driver.find_all("spy_dealer_0") and not any(isinstance(w, LocationList) for w in side.children)
-    driver.pump(1)
-    where = _where([side, driver.find("spy_dealer_0")])
-    driver.pump(3)
-    assert any(isinstance(w, LocationList) for w in side.children)
-    assert _where([side, driver.find("spy_dealer_0")]) == where
-
-
 def test_mr_jack_new_game_on_its_screen_reuses_the_table(driver: Any) -> None:
     """한 판 더 or a new game on the same screen: the last table's frame, emptied, holds the new game's panels, made a
     piece per frame again; nothing of the last game is left on it."""
