@@ -16,7 +16,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import ListProperty
+from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -59,6 +59,11 @@ class WhTile(TButton):
     wheel, 221B's door)."""
 
     signs = ListProperty([])
+    # the tile chosen: its own property, coloured by its own rule only (TButton's rule colours on `selected`, and a
+    # `selected` changed in place would re-run it: light text on the paper), so kiosk.widgets.keep changes it in
+    # place and a choose remakes no tile
+    picked = BooleanProperty(False)
+    KEEP_IN_PLACE = {"text": (), "picked": (), "signs": ()}
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -408,7 +413,7 @@ class WatsonHolmesHost(ResultParts):
                     if names:
                         text += "\n" + self.tr("loc.here", names=names)
                     line.add(WhTile, "", partial(self.choose, key), text=text, test_id=f"wh_loc_{key}",
-                             selected=self.sel == key, signs=["cab" if key == "cab" else "baker"])
+                             picked=self.sel == key, signs=["cab" if key == "cab" else "baker"])
 
     def _tile(self, line: Fill, case: Case, loc: LocationRow) -> WhTile:
         card = case.location(loc.number)
@@ -423,7 +428,7 @@ class WatsonHolmesHost(ResultParts):
         signs = [k for k, on in (("police", loc.police), ("locked", card.locked), ("no_police", card.no_police),
                                  ("no_watson", card.no_watson)) if on]
         return line.add(WhTile, "", partial(self.choose, str(card.number)), text="\n".join(x for x in lines if x),
-                        test_id=f"wh_loc_{card.number}", selected=self.sel == str(card.number), signs=signs)
+                        test_id=f"wh_loc_{card.number}", picked=self.sel == str(card.number), signs=signs)
 
     def _players(self, view: WhView) -> None:
         with Fill(self.keep, self.table.ids.players, "wh_players") as box:  # type: ignore[union-attr]
