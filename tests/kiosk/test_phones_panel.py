@@ -113,17 +113,18 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     seat list's widgets (a panel's rebuild was ~2/3 of the tap's UI-thread CPU)."""
     import threading
 
+    from kiosk.phones import code_side
     from kiosk.phones import panel as panel_module
     from tests.phones.helpers import admit, new_session
 
     threads: list[threading.Thread] = []
-    encode = panel_module.qr_png
+    encode = code_side.qr_matrix
 
-    def recording(text: str, **kw: Any) -> bytes:
+    def recording(text: str) -> list[list[bool]]:
         threads.append(threading.current_thread())
-        return encode(text, **kw)
+        return encode(text)
 
-    monkeypatch.setattr(panel_module, "qr_png", recording)
+    monkeypatch.setattr(code_side, "qr_matrix", recording)
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub()
     hub.follow(session)
@@ -193,5 +194,52 @@ def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver
     assert driver.find("phones_state_0").text == driver.app.tr(f"phones.tablet.phone_{hub.status()[0].phone}")
     driver.tap("phones_show_0")  # a fresh code for the seat
     assert hub.status()[0].issued and first.text == driver.app.tr("phones.tablet.show_code") and first.selected
+    driver.tap("phones_close")
+    session.close()
+
+
+def test_the_code_side_changes_in_place_and_its_picture_comes_a_frame_after_its_texts(driver: Any,
+                                                                                       tmp_path: Path) -> None:
+    """Picking a seat's code or a new code made the code side again (15-20 ms of the tap's UI-thread CPU here, 26-28 in
+    bench/frames.py under load): its widgets stay, their texts change in the tap, and the QR picture, one texture pixel
+    per module, comes in a frame after the tap's in the place kept for it, blank until then (never the last seat's
+    code under this seat's name)."""
+    from kiosk.phones.code_side import QUIET
+    from kiosk.phones.panel import PhonesPanel
+    from phones.qr import qr_matrix
+    from tests.phones.helpers import new_session
+
+    session = new_session(tmp_path, "spyfall", SPY)
+    hub = PhoneHub()
+    hub.follow(session)
+    base = "http://192.168.0.20:8765"
+    url = lambda seat: f"{base}/#t={hub.seat_pass(seat).token}"  # noqa: E731
+    panel = PhonesPanel(hub, url, base, driver.app.tr)
+    panel.open()
+    driver.pump(8)
+    for seat in (1, 0):  # both codes encoded (the first time on the encoder thread)
+        driver.tap(f"phones_show_{seat}")
+        driver.wait_for(lambda: driver.find("phones_qr").color[3] == 1)
+    picture, code, reissue = driver.find("phones_qr"), driver.find("phones_code"), driver.find("phones_reissue")
+    where = (tuple(picture.to_window(*picture.pos)), tuple(picture.size))
+
+    driver.tap("phones_show_1", frames=0)
+    assert driver.find("phones_qr") is picture and driver.find("phones_code") is code
+    assert driver.find("phones_reissue") is reissue and hub.status()[1].code in code.text
+    assert picture.color[3] == 0  # seat 0's picture is gone at once
+    driver.pump(1)  # the tap's frame: the texts
+    assert picture.color[3] == 0
+    driver.pump(1)  # the frame after: the picture (encoded before), a pixel per module, in its place
+    assert picture.color[3] == 1 and (tuple(picture.to_window(*picture.pos)), tuple(picture.size)) == where
+    side = len(qr_matrix(url(1))) + 2 * QUIET
+    assert tuple(picture.texture.size) == (side, side) and picture.texture.mag_filter == "nearest"
+
+    old, texture = hub.status()[1].code, picture.texture
+    driver.tap("phones_reissue", frames=0)  # a new code: the same widgets, the new code's texts
+    assert hub.status()[1].code != old and hub.status()[1].code in code.text and picture.color[3] == 0
+    driver.wait_for(lambda: picture.color[3] == 1)
+    assert driver.find("phones_qr") is picture and picture.texture is not texture
+    driver.screenshot("phones_panel_in_place")
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
     driver.tap("phones_close")
     session.close()
