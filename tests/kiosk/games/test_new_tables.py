@@ -95,7 +95,7 @@ def test_a_tile_tapped_while_the_table_fills_in_is_chosen(driver: Any) -> None:
     driver.tap(tile, frames=0)
     driver.pump(12)
     assert not host.pieces and host.sel == tile.test_id.removeprefix("wh_loc_")
-    assert driver.find(tile.test_id).selected
+    assert driver.find(tile.test_id).picked  # (its own property: see WhTile)
     assert driver.find("wh_visit") and driver.find("wh_bid_more")
 
 
