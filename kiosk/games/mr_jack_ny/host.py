@@ -25,12 +25,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from engines.core import TABLE, Action, Step
-from engines.mr_jack_ny.actions import Arrest, CallWitness, EndTurn, Escape, Pick, UseAbility, VisitSpy
+from engines.mr_jack_ny.actions import Arrest, CallWitness, Escape, Pick, UseAbility, VisitSpy
 from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
 from kiosk import gc_policy
 from kiosk.flows.screen import Choice, GameScreen, closing
-from kiosk.games.mr_jack_ny import panels
+from kiosk.games.mr_jack_ny import act, panels
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import HostContext
 from kiosk.markup import esc, keep_together
@@ -357,6 +357,7 @@ class MrJackHost(GameScreen[JackView]):
                 box.add(Widget)
             elif phase == "pick":
                 self._pick_panel(box, view)
+                act.ahead_later(self)  # the act panel's widgets, made in a frame after this one
             elif phase == "act":
                 self._act_panel(box, view)
             elif phase == "witness":
@@ -401,31 +402,7 @@ class MrJackHost(GameScreen[JackView]):
         panels.room_for_cards(self.table_scroll, self.offer_grid, dp(TABLE_MIN_HEIGHT))
 
     def _act_panel(self, box: Fill, view: JackView) -> None:
-        cur = view.current
-        if cur is None:
-            return
-        seat, cid = cur.seat, cur.character
-        legal = self.running.legal(seat)
-        box.add(MjTitle, text=self.card_name(cid), font_size=LEAD)
-        box.add(TLabel, text=self.card_summary(cid), font_size=BODY)
-        box.add(TLabel, text=self.tr("act.reminder"), font_size=BODY, color=MUTED)
-        if self.choice:
-            self._choice_panel(box, view, self.choice, legal, seat, cid)
-            return
-        box.add(Widget)
-        with box.box_of(GridLayout, "moves", cols=2, spacing=dp(12), size_hint_y=None,
-                        height=dp(2 * 72 + 12)) as grid:
-            can_ability = any(isinstance(a, UseAbility) for a in legal)
-            label = self.tr("act.ability_done") if cur.ability_used else self.tr("act.ability")
-            self._button(grid, label, "mj_ability", lambda: self._ability(view, seat, cid, legal), enabled=can_ability)
-            self._button(grid, self.tr("act.spy"), "mj_spy", lambda: self._visit(seat),
-                         enabled=VisitSpy(seat) in legal)
-            if seat in self.offered(Escape.NAME):  # the escape: a claim (private)
-                self._button(grid, self.tr("act.escape"), "mj_escape", self._ask_escape, kind="danger")
-            else:
-                self._button(grid, self.tr("act.arrest"), "mj_arrest", self._open_arrest, kind="danger",
-                             enabled=seat in self.offered(Arrest.NAME))
-            self._button(grid, self.tr("act.end"), "mj_end", lambda: self.send(EndTurn(seat)), kind="primary")
+        act.panel(self, box, view)
 
     def _ability(self, view: JackView, seat: int, cid: str, legal: list[Action]) -> None:
         ch = view.character(cid)

@@ -420,3 +420,24 @@ def test_the_tablets_lines_never_squeeze_the_offered_cards(driver: Any, monkeypa
         driver.app.dismiss_dialogs()
         Window.size = (WIDTH, HEIGHT)
         driver.pump(6)
+
+
+def test_the_act_panel_is_made_ahead_while_the_pick_panel_shows(driver: Any) -> None:
+    """A pick shows the act panel with widgets made in a frame after the pick panel showed (#43: made in the pick's
+    frame, ~25 ms of UI-thread CPU): none is made in the pick's frame, and they show the card picked (not the one
+    they were made ahead for), the arrest and the turn's end."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    host = driver.app.get_screen("host").ctx.host
+    driver.pump(12)
+    ahead = {id(w) for w in host.keep.widgets()}
+    assert "mj_act_/title" in host.keep and "mj_act_/moves/mj_end" in host.keep
+    cid = session.state.remaining()[1]  # not the first on offer (the one the panel was made ahead for)
+    driver.tap(f"mj_pick_{cid}")
+    assert session.state.current is not None and session.state.current.character == cid
+    center = host.table.ids.center
+    shown = list(center.walk(restrict=True))[1:]  # (the first: the panel itself)
+    assert driver.find("mj_end") in shown and driver.find("mj_spy") in shown
+    assert len(shown) >= 9 and all(id(w) in ahead for w in shown)  # none made now
+    assert host.keep.kept("mj_act_/title").text == host.card_name(cid)
+    assert host.keep.kept("mj_act_/summary").text == host.card_summary(cid)
