@@ -132,7 +132,7 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
     panel = panel_module.PhonesPanel(hub, lambda seat: f"{base}/#t={hub.seat_pass(seat).token}", base,
                                      driver.app.tr)
     panel.open()
-    driver.pump(4)
+    driver.pump(6)  # the hints' texts, then a row per frame
     driver.tap("phones_show_2", frames=1)
     assert any(hub.status()[2].code in t for t in driver.texts())  # typeable at once
     assert threading.main_thread() not in threads
@@ -158,7 +158,8 @@ def test_the_code_is_encoded_off_the_ui_thread_and_drawn_a_few_frames_later(driv
 def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver: Any, tmp_path: Path) -> None:
     """Eight seats' rows (two labels and a button each) made in the frame of the tap that opened the panel made it
     25-41 ms of UI-thread CPU in bench/frames.py: the panel's frame and its close button come at once, the rows one
-    per frame after, each below the last; a row on show never moves. A seat's row changes in place (a code revoked)."""
+    per frame after (after the hints' texts), each below the last; a row on show never moves. A seat's row changes in
+    place (a code revoked)."""
     from kiosk.phones.panel import PhonesPanel
     from tests.phones.helpers import new_session
 
@@ -174,6 +175,18 @@ def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver
         return [w for w in panel.walk() if str(getattr(w, "test_id", "")).startswith("phones_show_")]
 
     assert made() == [] and [w for w in panel.walk() if getattr(w, "test_id", "") == "phones_close"]
+
+    def hints() -> list[Any]:
+        texts = (driver.app.tr("phones.tablet.hint"), driver.app.tr("phones.tablet.pick_seat"))
+        return [w for w in panel.walk() if getattr(w, "text", None) in texts]
+
+    assert hints() == []  # the hints' texts (the long one's wrapped layout) come a frame after the panel's
+    driver.pump(1)  # the tap's frame
+    close = driver.find("phones_close")
+    below = tuple(close.to_window(*close.pos))
+    assert hints() == [] and made() == []
+    driver.pump(1)
+    assert len(hints()) == 2 and tuple(close.to_window(*close.pos)) == below
     counts, where = [], None
     for _ in range(len(names) + 3):
         driver.pump(1)
