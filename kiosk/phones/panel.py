@@ -172,6 +172,9 @@ class PhonesPanel(OneUse):
         if self._code is None:
             self._code = CodeSide(self.tr, self.base_url, lambda: self._reissue(self.shown),
                                   lambda: self._revoke(self.shown))
+            if self._side is self._no_code:  # laid out ahead at its place's size: its labels wrap (and draw their
+                self._code.size = self._no_code.size  # texts) now, not in the tap that shows it
+                self._code.do_layout()
         return self._code
 
     def _reissue(self, seat: int | None) -> None:

@@ -230,6 +230,9 @@ def test_the_code_side_changes_in_place_and_its_picture_comes_a_frame_after_its_
     panel = PhonesPanel(hub, url, base, driver.app.tr)
     panel.open()
     driver.pump(8)
+    made = panel._code  # made ahead after the rows, laid out at its place's size: its labels wrapped before it shows
+    assert made is not None and made.parent is None and tuple(made.size) == tuple(panel._no_code.size)
+    assert made.title.text_size[0] == made.title.width > 100
     for seat in (1, 0):  # both codes encoded (the first time on the encoder thread)
         driver.tap(f"phones_show_{seat}")
         driver.wait_for(lambda: driver.find("phones_qr").color[3] == 1)
