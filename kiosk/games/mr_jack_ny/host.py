@@ -490,7 +490,7 @@ class MrJackHost(GameScreen[JackView]):
             title = self.tr("act.choose_suspect", card=self.card_name(cid))
             options = [(a.suspect, self.card_name(a.suspect), lambda a=a: self._ask_arrest(a))
                        for a in legal if isinstance(a, Arrest)]
-        box.add(MjTitle, text=title, font_size=BODY)
+        box.add(MjTitle, "question", text=title, font_size=BODY)
         with box.box_of(GridLayout, "options", cols=3, spacing=dp(10)) as grid:
             for oid, label, fn in options:
                 self._button(grid, label, f"mj_choose_{oid}", fn, height=64, font=SMALL, enabled=oid not in disabled)

@@ -441,3 +441,21 @@ def test_the_act_panel_is_made_ahead_while_the_pick_panel_shows(driver: Any) -> 
     assert len(shown) >= 9 and all(id(w) in ahead for w in shown)  # none made now
     assert host.keep.kept("mj_act_/title").text == host.card_name(cid)
     assert host.keep.kept("mj_act_/summary").text == host.card_summary(cid)
+
+
+def test_the_arrest_choice_is_made_ahead_while_the_act_panel_shows(driver: Any) -> None:
+    """A tap on 체포 shows the choice of a suspect with widgets made in a frame after the act panel showed (#43: made
+    in the tap's frame, 36 ms of UI-thread CPU in bench/frames.py): none is made in the tap's frame; it offers the
+    suspects the engine allows, and the cancel."""
+    session = _start(driver)
+    _jack_identity(driver, session)
+    host = driver.app.get_screen("host").ctx.host
+    cid = _pick_first(driver, session)
+    driver.pump(6)
+    ahead = {id(w) for w in host.keep.widgets()}
+    driver.tap("mj_arrest")
+    shown = list(host.table.ids.center.walk(restrict=True))[1:]  # (the first: the panel itself)
+    choices = {w.test_id for w in shown if getattr(w, "test_id", "").startswith("mj_choose_")}
+    assert choices == {f"mj_choose_{a.suspect}" for a in session.legal(session.state.mover()) if a.NAME == "arrest"}
+    assert driver.find("mj_cancel") in shown and host.card_name(cid) in [w.text for w in shown if hasattr(w, "text")]
+    assert len(shown) >= 9 and all(id(w) in ahead for w in shown)  # none made now
