@@ -296,13 +296,14 @@ class PhoneHub(Admission, SetUpSeats):
     def status(self) -> list[SeatStatus]:
         with self._lock:
             asking = {a.seat for a in self._asks.values()}
+            names = self._names()  # the table's view once, not once a seat
             out = []
             for seat in self.seats:
                 p = self.tokens.passes.get(seat)
                 connected = seat in self._conns
                 phone = ("tablet" if p is None else "connected" if connected else "asking" if seat in asking
                          else "away" if p.device else "none")
-                out.append(SeatStatus(seat, self._seat_name(seat), p is not None, connected,
+                out.append(SeatStatus(seat, self._name_of(names, seat), p is not None, connected,
                                       format_code(p.code) if p else "", phone))
             return out
 
@@ -365,7 +366,13 @@ class PhoneHub(Admission, SetUpSeats):
 
     # ================================================================ server side (web thread)
     def _seat_name(self, seat: int) -> str:
-        names = self._player_names() if self.table is not None else self.lobby.names
+        return self._name_of(self._names(), seat)
+
+    def _names(self) -> list[str]:
+        return self._player_names() if self.table is not None else list(self.lobby.names)
+
+    @staticmethod
+    def _name_of(names: list[str], seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else str(seat + 1)
 
     def _hello(self, seat: int, device: str) -> dict[str, Any]:

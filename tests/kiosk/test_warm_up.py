@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from kiosk.warm_up import KEEPS_ITS_FORM, warm_steps
+from kiosk.warm_up import KEEPS_ITS_FORM, PHONES_PANEL, warm_steps
 
-WARM = 10  # steps before the games': phones' catalogs, both languages, the table's refusals', keyboard, three screens,
-# library made, drawn
+WARM = 11  # steps before the games': phones' catalogs, both languages, the table's refusals', keyboard, three screens,
+# the phones panel's module, library made, drawn
 
 
 def rules_indexed(app: Any) -> None:
@@ -64,6 +64,7 @@ def test_warm_up_builds_the_screens_and_loads_every_playable_game(driver: Any, m
     playable = [g.id for g in app.library.games.values() if g.playable]
     assert set(KEEPS_ITS_FORM) == set(kept) and set(kept) <= set(playable)
     assert len(steps) == WARM + len(playable) + 2 * len(kept)
+    assert [s for s in steps if getattr(s, "args", ()) == (PHONES_PANEL,)]  # imported before the first 휴대폰 tap
     for step in steps:
         step()
         driver.pump(1)  # one step per frame, as gc_policy.settle_after runs them

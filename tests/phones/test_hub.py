@@ -169,6 +169,20 @@ def test_the_page_gets_its_strings_in_korean_and_english() -> None:
 
 
 # ---------------------------------------------------------------- the hub's hooks
+def test_the_seat_list_reads_the_table_once_not_once_a_seat(tmp_path: Path, monkeypatch: Any) -> None:
+    """The phones panel asks for the seat list at each refresh, in a guest's tap's frame: the names come from one
+    view of the table, not one per seat (8 seats cost ~5 ms of the tap, profiled)."""
+    session = new_session(tmp_path, "spyfall", {**SPY, "players": [f"P{i}" for i in range(8)]})
+    hub = PhoneHub(catalogs=catalogs())
+    hub.follow(session)
+    engine = session.engine
+    calls: list[int] = []
+    real = engine.observe
+    monkeypatch.setattr(engine, "observe", lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    assert [s.name for s in hub.status()] == [f"P{i}" for i in range(8)]
+    assert len(calls) == 1
+
+
 def test_attach_issues_passes_per_game_and_end_game_kills_them(tmp_path: Path) -> None:
     session = new_session(tmp_path, "spyfall", SPY)
     hub = PhoneHub(catalogs=catalogs())
