@@ -120,7 +120,8 @@ class PhonesPanel(OneUse):
         if hint.parent is not None:
             hint.parent.remove_widget(hint)
         left.add_widget(hint)
-        rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None)
+        # its right padding keeps the buttons clear of the scroll bar (drawn over the list's right edge)
+        rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None, padding=(0, 0, dp(14), 0))
         rows.bind(minimum_height=rows.setter("height"))
         self._buttons, self._rows = {}, {}
         self.pieces.cancel()

@@ -198,6 +198,12 @@ def test_the_seats_rows_come_one_per_frame_after_the_panel_without_moving(driver
     assert tuple(first.to_window(*first.pos)) == where
     driver.screenshot("phones_panel_eight")
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.layout_check import ancestors
+
+    bar = next(w for w in ancestors(first) if isinstance(w, ScrollView))  # eight rows: it scrolls, its bar shows
+    assert bar.do_scroll_y and first.to_window(first.right, 0)[0] <= bar.to_window(bar.right, 0)[0] - bar.bar_width
     driver.tap("phones_show_0")
     shown = driver.find("phones_show_0")
     assert shown is first and shown.selected and shown.text == driver.app.tr("phones.tablet.show_code")
