@@ -15,6 +15,13 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+# Every widget has a `test_id` (what the tests and the toast find it by: kiosk.widgets.marks), declared on Widget
+# itself. Else the first kv rule giving one to a stock class's child (`TextInput:` in a rule) made it a property of
+# that stock class there and then, and every instance given an id in Python before that lost it (the property
+# shadows the attribute): which ids a test could find depended on the order screens were first built.
+Widget().create_property("test_id", "", default_value=True)
 
 # -- type scale (sp; at this tablet's density 1 sp = 1 px)
 SMALL = "20sp"    # secondary text: hints, stats, captions under a title — the floor for anything a guest reads
