@@ -2,6 +2,14 @@
 the noise gate's threshold, the vote, and per-command strictness. Seconds per run instead of vosk's minutes.
 
     python bench/voice_rules.py /tmp/why-tuning-*.jsonl            # the kiosk's rule vs the alternatives
+    python bench/voice_rules.py --ceiling /tmp/why-heldout.jsonl   # what any rule could reach (no choices)
+
+The ceiling (`--ceiling`): per condition, the fraction of takes whose right phrase is (a) the normal decode's
+top hypothesis, (b) anywhere in its n-best, (c) anywhere in any of the nine decodes' n-best (normal and the
+eight perturbed). (c) bounds every decision rule over what the kiosk's recogniser hears; the kiosk's rule and
+bare vosk beside them. Takes recorded with a free decode (voice_why.py `--free`, the same speech span without
+a grammar) add what the model's own language model hears: the right phrase as its top text, or inside any of
+its n-best (spaces ignored: generous).
 
 Only tuning-part recordings are for choosing; a held-out recording is scored with the rule already chosen.
 """
@@ -112,6 +120,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("files", type=Path, nargs="+")
     ap.add_argument("--catalog", type=Path, default=None)
+    ap.add_argument("--ceiling", action="store_true", help="what any decision rule could reach (no choices)")
     ap.add_argument("--report", action="store_true",
                     help="the kiosk's rule before this session vs now vs bare vosk (no choices: for held-out)")
     args = ap.parse_args()
@@ -120,6 +129,9 @@ def main() -> None:
     print(f"{len(rows)} takes")
     if args.report:
         report(rows, books)
+        return
+    if args.ceiling:
+        ceiling(rows, books)
         return
     with_settings(2, 1.0, 0.0)
     base = score(rows, books, old_kiosk)
@@ -191,6 +203,65 @@ def report(rows: list[dict], books: dict[str, PhraseBook]) -> None:
                          f"all {sum(o == 'right' for _, o in rs)}/{len(rs)} w{sum(o == 'wrong' for _, o in rs)}")
         if any(r["phrase"] == text for r in rows):
             print(f"  {text:10s} " + " | ".join(cells))
+
+
+def right_in(book: PhraseBook, r: dict, texts) -> bool:  # noqa: ANN001
+    """Whether any of these texts is exactly a phrase of the take's intent (with its slots)."""
+    return any(outcome(r, book.match(t)) == "right" for t in texts)
+
+
+def free_right(book: PhraseBook, r: dict, texts) -> bool:  # noqa: ANN001
+    """Whether a free decode's text holds a phrase of the take's intent (spaces ignored)."""
+    said = [t.replace(" ", "") for t in texts]
+    right = [p.replace(" ", "") for p in book.phrases if outcome(r, book.match(p)) == "right"]
+    return any(p in t for p in right for t in said)
+
+
+CEILING_GROUPS = ("clean", "pink@10", "babble@10", "clatter@10", "10 dB", "all")
+
+
+def ceiling_cells(rows: list[dict], books: dict[str, PhraseBook]) -> dict[str, dict[str, list[int]]]:
+    """Per condition group, per measure: [takes where it holds, takes measured]."""
+    from audio.vote_runner import AGREE_NEED
+
+    kiosk = dict((id(r), o) for r, o in score(rows, books,
+                                               lambda b, r, v: kiosk_rule(b, r, v, answer=AGREE_NEED["confirm"])))
+    out: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for r in rows:
+        book = books[r["phrase"]]
+        vote = r["votes"][-1] if r["votes"] else {"normal": [], "perturbed": []}
+        normal = vote["normal"]
+        measures = {
+            "kiosk": kiosk[id(r)] == "right", "kiosk wrong": kiosk[id(r)] == "wrong",
+            "(a) top": right_in(book, r, normal[:1]), "(b) n-best": right_in(book, r, normal),
+            "(c) any decode": right_in(book, r, [t for d in [normal, *vote["perturbed"]] for t in d]),
+            "bare": r["bare"] == "right",
+        }
+        if "free" in r:
+            measures["free top"] = right_in(book, r, r["free"][:1]) or free_right(book, r, r["free"][:1])
+            measures["free n-best"] = free_right(book, r, r["free"])
+        cond = r["cond"]
+        for g in (cond, "all", *(["10 dB"] if cond.endswith("@10") else [])):
+            for m, ok in measures.items():
+                out[g][m][0] += ok
+                out[g][m][1] += 1
+    return out
+
+
+def ceiling(rows: list[dict], books: dict[str, PhraseBook]) -> None:
+    """The table of the module's docstring (`--ceiling`)."""
+    cells = ceiling_cells(rows, books)
+    measures = ["kiosk", "kiosk wrong", "(a) top", "(b) n-best", "(c) any decode", "bare", "free top", "free n-best"]
+    print(f"{'condition':11s} " + " ".join(f"{m:>16s}" for m in measures) + "      n")
+    for g in (*CEILING_GROUPS, *sorted(set(cells) - set(CEILING_GROUPS))):
+        if g not in cells:
+            continue
+        row = cells[g]
+        n = row["kiosk"][1]
+        shown = [f"{row[m][0] / row[m][1]:6.1%} ({row[m][0]:3d}" + (")" if row[m][1] == n else f"/{row[m][1]})")
+                 if row[m][1] else "-" for m in measures]
+        print(f"{g:11s} " + " ".join(f"{c:>16s}" for c in shown) + f"  {n:5d}")
+    print("(k): takes; (k/m): of the m takes recorded with a free decode (voice_why.py --free)")
 
 
 def old_kiosk(book: PhraseBook, r: dict, vote: dict, min_snr: float = 10.0, width: int = 2):  # noqa: ANN201

@@ -58,6 +58,15 @@ def record(args: argparse.Namespace) -> list[dict]:
     conds = conditions(args.noise)
     seen: list[dict] = []
     snrs: list[float | None] = []
+    heard_audio: list[bytes] = []  # what the perturbed decodes were given: the kiosk's speech span
+    orig_decode = vote_runner.decode_perturbed
+
+    def decode_kept(engine_, grammar, audio, speeds):  # noqa: ANN001, ANN202
+        heard_audio[:] = [audio]
+        return orig_decode(engine_, grammar, audio, speeds)
+
+    vote_runner.decode_perturbed = decode_kept
+    free_conds = set(args.free.split(",")) if args.free else set()
 
     def all_stages(book, candidates, stages, run, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
         decodes = [tuple(candidates)] + [d for stage in stages for d in run(stage)]
@@ -94,6 +103,7 @@ def record(args: argparse.Namespace) -> list[dict]:
                 pre, pcm = scorer.conditioned(phrase.text, voice, take, cond)
                 seen.clear()
                 snrs.clear()
+                heard_audio.clear()
                 outcome, heard, heard_intent, _ = score_pcm(engine, catalog, phrase, pcm, PERTURB_STAGES,
                                                             preroll=pre, streamed=0)
                 b, b_heard = bare(engine, books[phrase.text], phrase, pcm)
@@ -105,6 +115,8 @@ def record(args: argparse.Namespace) -> list[dict]:
                     "votes": list(seen), "ungated": outcome,
                     "ungated_heard": heard, "bare": b, "bare_heard": b_heard,
                 })
+                if rows[-1]["cond"] in free_conds:  # the same audio, decoded without a grammar (slow: ~2 s)
+                    rows[-1]["free"] = list(free_decode(engine, heard_audio[0] if heard_audio else pcm))
                 if args.out is not None:  # as it goes: a long run can be looked at before it ends
                     with args.out.open("a", encoding="utf-8") as f:
                         f.write(json.dumps(rows[-1], ensure_ascii=False) + "\n")
@@ -112,6 +124,18 @@ def record(args: argparse.Namespace) -> list[dict]:
                     print(f"  {len(rows)}/{total} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
     print(f"{len(rows)} takes recorded in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return rows
+
+
+def free_decode(engine, pcm: bytes) -> tuple[str, ...]:  # noqa: ANN001
+    """The n-best of a full-vocabulary decode (no grammar: the model's own language model)."""
+    import vosk
+
+    from audio.recognizer import N_BEST, RATE, _heard
+
+    rec = vosk.KaldiRecognizer(engine.model, RATE)
+    rec.SetMaxAlternatives(N_BEST)
+    rec.AcceptWaveform(pcm)
+    return _heard(rec.FinalResult()).candidates
 
 
 def confusion(rows: list[dict], outcome_of, heard_of) -> None:  # noqa: ANN001
@@ -136,6 +160,7 @@ def main() -> None:
     ap.add_argument("--noise", nargs="*", default=NOISES)
     ap.add_argument("--catalog", type=Path, default=None)
     ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent / ".voice_corpus")
+    ap.add_argument("--free", default="clean", help="conditions also decoded without a grammar ('' for none)")
     ap.add_argument("--out", type=Path, default=None, help="write the recorded takes here (JSON lines)")
     ap.add_argument("--load", type=Path, nargs="*", default=None, help="tables from recorded takes")
     args = ap.parse_args()
