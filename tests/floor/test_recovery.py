@@ -63,7 +63,9 @@ def test_a_tablet_that_died_while_the_broker_was_down_goes_offline(broker: Broke
     try:
         t02.seated()
         wait_for(lambda: board.tables.get("t02") and board.snapshot()[0]["online"], what="t02 online")
-        time.sleep(11)  # the broker's autosave (10 s) keeps the retained online flag and the status …
+        since = time.time()  # the broker's autosave (every 10 s) keeps the retained online flag and the status …
+        saved = broker.folder / "data" / "mosquitto.db"
+        wait_for(lambda: saved.exists() and saved.stat().st_mtime > since, timeout=30, what="the broker's autosave")
         broker.kill()  # … the broker dies …
         t02.client._client.loop_stop()  # … and the tablet dies while it is down: no will is ever sent
         broker.start()
