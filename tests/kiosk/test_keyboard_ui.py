@@ -140,7 +140,8 @@ def test_leaving_a_screen_while_typing_leaves_no_screen_shifted(driver: Any) -> 
     assert app.sm.y > 0  # the screens lifted
     driver.tap("host_back")
     driver.wait_screen("detail")
-    driver.wait(0.6)
+    driver.wait_for(lambda: not app.keyboard.visible)  # its watch (every 0.25 s) sees the field gone
+    driver.pump(2)
     assert app.sm.y == 0 and app.sm.current_screen.pos == app.sm.pos
     driver.tap("back")
     driver.wait_screen("library")

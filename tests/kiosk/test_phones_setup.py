@@ -81,6 +81,8 @@ def test_phones_type_their_names_into_the_spyfall_set_up_form(driver: Any, hub: 
 
 
 def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, hub: PhoneHub) -> None:
+    from kivy.uix.modalview import ModalView
+
     app = driver.app
     app.host("clue")
     driver.wait_screen("host")
@@ -92,7 +94,7 @@ def test_leaving_the_set_up_form_ends_its_phone_passes(driver: Any, hub: PhoneHu
     let_in_by_tap(driver, hub, phone, hub.seat_pass(0).token)
     driver.pump(3)
     driver.tap("phones_close")
-    driver.wait(0.6)  # the list slides away
+    driver.wait_for(lambda: not any(isinstance(w, ModalView) for w in driver.roots()))  # the list slides away
     driver.tap("host_back")
     driver.wait_screen("detail")
     driver.wait_for(lambda: not hub.lobby.open)

@@ -104,11 +104,11 @@ def test_final_action_waits_for_confirmation(driver: Any, voice: Any) -> None:
 
 def test_mic_button_hides_without_a_microphone(driver: Any, voice: Any) -> None:
     voice.controller.mic_available(False, "no microphone")
-    driver.wait(0.5)
-    assert voice.bar.opacity == 0 and voice.bar.disabled
+    driver.wait_for(lambda: voice.bar.opacity == 0)  # the bridge's next tick (every 0.2 s) reads it
+    assert voice.bar.disabled
     voice.controller.mic_available(True)
-    driver.wait(0.5)
-    assert voice.bar.opacity == 1
+    driver.wait_for(lambda: voice.bar.opacity == 1)
+    assert not voice.bar.disabled
 
 
 def test_teaching_steps_follow_voice(driver: Any, voice: Any) -> None:

@@ -29,6 +29,13 @@ def _dialog(driver: Any) -> Any:
     return driver.app.get_screen("host").ctx.open_dialog
 
 
+def _alone(driver: Any) -> None:
+    """The open hand-over is the only dialog on show (the one before it has faded out)."""
+    from kivy.uix.modalview import ModalView
+
+    driver.wait_for(lambda: [w for w in driver.roots() if isinstance(w, ModalView)] == [_dialog(driver)])
+
+
 def _secret(driver: Any) -> list[str]:
     ho = _dialog(driver)
     if ho is None or ho.secret is None or ho.secret.opacity == 0:
@@ -143,7 +150,7 @@ def test_setup_form_and_digital_suggestion_with_disproval(driver: Any) -> None:
     _check(driver, "clue_pick_card")
     driver.tap(f"clue_show_{can[0]}")
     driver.wait_for(lambda: _dialog(driver) is not None and _dialog(driver).name == "지수")
-    driver.wait(0.4)
+    _alone(driver)
     driver.tap("handover_i_am")
     assert _secret(driver) == []
     seen: list[list[str]] = []
@@ -299,7 +306,7 @@ def test_wrong_accusation_shows_envelope_only_to_the_accuser(driver: Any) -> Non
     driver.tap("confirm_yes")
     driver.wait_for(lambda: _dialog(driver) is not None and getattr(_dialog(driver), "name", "") == "지수")
     assert 0 in session.state.eliminated
-    driver.wait(0.4)
+    _alone(driver)
     driver.tap("handover_i_am")
     seen: list[list[str]] = []
     driver.hold("handover_hold", 0.2, during=lambda: seen.append(_secret(driver)))
