@@ -195,11 +195,12 @@ def test_under_concurrent_appends_the_main_file_always_holds_a_prefix_in_order(t
 
 
 def test_close_waits_for_the_checkpoint_and_stops_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _hold_checkpoints(monkeypatch, before=lambda: time.sleep(0.3))
+    inside = threading.Event()
+    _hold_checkpoints(monkeypatch, before=lambda: (inside.set(), time.sleep(0.3)))
     j = Journal.create(tmp_path / "j.sqlite", {"game": "x"})
     for n in range(3):
         j.append("action", {"n": n})
-    time.sleep(0.05)  # the thread is in its (slow) checkpoint
+    assert inside.wait(10)  # the thread is in its (slow) checkpoint (a fixed 50 ms wait did not say so)
     assert _sync_threads()
     j.close()
     assert not _running(j)
