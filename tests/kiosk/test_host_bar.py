@@ -77,6 +77,9 @@ def test_bar_buttons_stay_put_when_the_game_starts(driver: Any) -> None:
         driver.tap("clue_start")
         driver.pump(10)
         assert app.table.playing
+        # the bar follows a game started by its form at the host screen's next tick (every 0.5 s): 15 frames at the
+        # 30 fps cap are about that long, so a fast machine could look before it
+        driver.wait_for(lambda: not driver.find("host_end").disabled)
         for tid in ("host_undo", "host_end"):
             assert driver.find(tid).opacity == 1 and not driver.find(tid).disabled, tid
         after = {tid: tuple(driver.find(tid).to_window(*driver.find(tid).pos)) for tid in bar}
