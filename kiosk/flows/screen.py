@@ -46,7 +46,7 @@ class GameScreen(GameHost, Generic[V]):
     def show_form(self, form: F) -> F:
         """The set-up form on show (it scrolls on a short window only, 1024x600)."""
         self.setup_form = form
-        self.add_widget(FitScroll(form))
+        self.add_widget(FitScroll(form, size=self.size, pos=self.pos))  # at its size: the form laid out once
         return form
 
     def closing(self) -> None:

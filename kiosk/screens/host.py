@@ -64,7 +64,9 @@ class HostScreen(Screen):
             body.add_widget(msg)
             self._sync_bar()
             return
-        host: GameHost = cls(self.ctx)
+        # made at the size it is shown at: a set-up form in it is laid out once, not at Kivy's default 100x100 first
+        # (every wrapped text then drawn twice in the opening tap's frame)
+        host: GameHost = cls(self.ctx, size=body.size, pos=body.pos)
         self.ctx.host = host
         self.host_widget = host
         body.add_widget(host)

@@ -66,3 +66,44 @@ def test_the_next_screen_gets_the_form_back_reset(driver: Any, game: str) -> Non
     names = [p["name"] for p in app.table.view(None)["common"]["players"]]
     assert "지수" not in names
     driver.screenshot(f"kept_form_{game}_started")
+
+
+@pytest.mark.parametrize("game", [*GAMES, "spyfall"])
+def test_a_kept_form_is_laid_out_once_at_its_size(driver: Any, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#43: the game's screen and the set-up form's scroll were made at Kivy's default 100x100 and sized a moment
+    later, so the kept form was laid out twice in the opening tap's frame, every wrapped text drawn at 100 px and then
+    at its width (27-38 texts, 16-30 ms of that frame's UI-thread CPU here). Made at the size they are shown at, the
+    kept form comes back laid out as it was: none of its texts is drawn again."""
+    from kivy.uix.label import Label
+
+    app = driver.app
+    app.host(game)
+    driver.wait_screen("host")
+    form = _host(driver).setup_form
+    app.go("library")
+    driver.wait_screen("library")
+    drawn: list[str] = []
+    real = Label.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # named as Kivy's weak methods look it up
+        if any(p is form for p in _parents(self)):
+            drawn.append(self.text)
+        real(self, *args)
+
+    monkeypatch.setattr(Label, "texture_update", texture_update)
+    app.host(game)  # not driver.wait_screen: its layout checks draw every label's text again themselves
+    driver.wait_for(lambda: app.sm.current == "host" and not app.sm.transition.is_active)
+    driver.pump(3)
+    monkeypatch.undo()
+    assert _host(driver).setup_form is form
+    assert drawn == []
+    driver.wait_screen("host")
+    assert not driver.overflowing_labels()
+
+
+def _parents(widget: Any) -> list[Any]:
+    out = []
+    while widget.parent is not None and widget.parent is not widget:
+        widget = widget.parent
+        out.append(widget)
+    return out
