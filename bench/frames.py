@@ -113,6 +113,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
         SLOW.append((out[1], what))
     probe.keep_profile(prof, out[1], what)
     probe.note_wall(what, out[0], w)
+    probe.note_texts(what)
     kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
     BY_KIND.setdefault(kind, []).append(out[1])
     if STALL:
@@ -414,6 +415,7 @@ def main(argv: list[str] | None = None) -> None:
     app = driver.app
     app.exit_kiosk = lambda: None
     probe.watch_flips()
+    probe.watch_texts()
     rss = {"app": rss_mb()}
     voice: Voice | None = None
     if not args.no_voice:
@@ -558,6 +560,7 @@ def main(argv: list[str] | None = None) -> None:
               f"tap -> drawing issued (the kiosk's work, without llvmpipe's drawing) p50 {td['issued_p50'] * 1e3:.0f} ms, "
               f"p95 {td['issued_p95'] * 1e3:.0f} ms")
     figures = probe.goal_figures(everything, paused, pct, setting or "unslowed")
+    print(f"  texts drawn twice in one guest's frame: {probe.TWICE['texts']} in {probe.TWICE['frames']} frames")
     if args.json:
         Path(args.json).write_text(json.dumps(figures))
     if WHY:

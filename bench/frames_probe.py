@@ -22,6 +22,35 @@ WALL: dict[str, list[float]] = {}  # wall s of the guests' taps and actions: tap
 ISSUED = [0.0]  # perf_counter when the frame's drawing was issued (its on_flip, before GL finishes drawing it)
 
 
+DRAWN: dict[int, int] = {}  # this frame's texts drawn: id(label) -> times
+TWICE = {"frames": 0, "texts": 0}  # guests' frames that drew a text more than once, and how many such texts
+GUESTS = ("tap", "action", "opening")  # the kinds of frame a guest waits for
+
+
+def watch_texts() -> None:
+    """Count each label's texture drawings per frame: a text drawn twice in one frame was laid out at one width and
+    then another (a widget made at Kivy's default 100x100 and sized after: #43's opening frames)."""
+    from kivy.uix.label import Label
+
+    real = Label.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # named as Kivy's weak methods look it up
+        DRAWN[id(self)] = DRAWN.get(id(self), 0) + 1
+        real(self, *args)
+
+    Label.texture_update = texture_update  # type: ignore[method-assign]
+
+
+def note_texts(what: str) -> None:
+    """At a frame's end: a guest's frame's texts drawn more than once, counted."""
+    kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else ""
+    twice = sum(1 for n in DRAWN.values() if n > 1)
+    DRAWN.clear()
+    if kind in GUESTS and twice:
+        TWICE["frames"] += 1
+        TWICE["texts"] += twice
+
+
 def watch_flips() -> None:
     """Note when each frame's drawing is issued: bound after kiosk.gl_frames' glFinish, so called before it (Kivy
     calls the last bound first). Tap -> issued is the kiosk's own work; tap -> drawn adds llvmpipe's drawing, which
@@ -118,6 +147,10 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
               f"({o['n']} -> {n['n']} taps and actions); tap -> drawing issued (without llvmpipe's drawing) p50 "
               f"{o.get('issued_p50', 0) * 1e3:.0f} -> {n['issued_p50'] * 1e3:.0f} ms, p95 "
               f"{o.get('issued_p95', 0) * 1e3:.0f} -> {n['issued_p95'] * 1e3:.0f} ms")
+    o, n = old.get("twice", {}), new.get("twice", {})
+    if o and n:
+        print(f"  texts drawn twice in one guest's frame (laid out at two widths) {o['texts']} -> {n['texts']} (in "
+              f"{o['frames']} -> {n['frames']} frames)")
     print(f"  load average at the end {os.getloadavg()[0]:.1f}; old: {old.get('setting', '')}")
 
 
@@ -129,7 +162,7 @@ def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, fl
                 "over12": sum(1 for c in cpu if c > 0.0125), "worst": max(cpu) if cpu else 0.0}
 
     return {"guests": fig(guests), "pauses": fig(paused) if paused else {}, "tap_drawn": tap_drawn(pct),
-            "setting": setting}
+            "twice": dict(TWICE), "setting": setting}
 
 
 # ---------------------------------------------------------------- bare Kivy (child process)
