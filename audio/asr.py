@@ -46,6 +46,7 @@ from audio.intents import (
 from audio.recognizer import (
     MIN_SNR_DB,
     MODEL_STATUS,
+    QUIET_SNR_DB,
     RATE,
     Heard,
     ModelLoader,
@@ -410,6 +411,7 @@ class VoiceController(VoteRunner):
         """Speech too close to the noise is not acted on (a "heard" event with detail "noisy" says so):
         in loud noise the recogniser mostly picks a wrong command."""
         snr = snr_db(self._levels, self._floor.value)
+        self._quiet = snr is not None and snr >= QUIET_SNR_DB
         self._utterance = speech_span(bytes(self._audio), self._levels, self._floor.value) if self.trim else b""
         self._utterance = self._utterance or bytes(self._audio)
         self._levels, self._audio = [], bytearray()
@@ -429,7 +431,7 @@ class VoiceController(VoteRunner):
             return
         if decided is None:
             audio, self._utterance = self._utterance, b""
-            decided = self._vote(key, book, heard, audio, live)
+            decided = self._vote(key, book, heard, audio, live, quiet=self._quiet)
         text, intent = decided
         if key == "wake":
             if intent is not None:

@@ -31,6 +31,12 @@ DEFAULT_TEMPLATES = Path(__file__).resolve().parent.parent / "content" / "voice"
 VOTE_NEED = 2
 DECOY_WEIGHT = 1.0
 UNHEARD_WEIGHT = 0.25
+# In a quiet room (the utterance QUIET_SNR_DB over the noise, audio/recognizer.py) a decode that heard a decoy counts
+# a quarter against: decoys are there to soak up other tables' talk, and with nobody else talking a decoy is mostly
+# the grammar gluing a robotic or unclear command onto the nearest short word (뒤로 heard by 2 of 9 decodes, 이거 /
+# 누구 / 어디 by 5). Session 19, tuning part (bench/voice_rules.py over bench/voice_why.py's decodes; numbers in
+# that commit): quiet decoy weight 0 / 0.25 / 0.5 / 1 (as in noise) tried, 0.25 scored best (right - 4 x wrong).
+QUIET_DECOY_WEIGHT = 0.25
 
 YES = "confirm.yes"
 NO = "confirm.no"
@@ -306,10 +312,10 @@ class PhraseBook:
             return groups[0][0]
         return None
 
-    def tally(self, decodes: Iterable[Iterable[str]]) -> Tally:
+    def tally(self, decodes: Iterable[Iterable[str]], quiet: bool = False) -> Tally:
         """What several decodes of one utterance picked (`pick`): votes per intent (with its slots), decoys,
-        and decodes that heard neither one phrase nor one decoy."""
-        t = Tally()
+        and decodes that heard neither one phrase nor one decoy; `quiet`: said in a quiet room."""
+        t = Tally(quiet=quiet)
         for candidates in decodes:
             text, intent = self.pick(candidates)
             if intent is not None:
@@ -326,33 +332,35 @@ class PhraseBook:
         """Decodes that must pick `intent` (content's `votes:` for it, else `VOTE_NEED`)."""
         return intent.spec.votes or VOTE_NEED
 
-    def vote(self, decodes: Iterable[Iterable[str]]) -> tuple[str, Intent | None]:
+    def vote(self, decodes: Iterable[Iterable[str]], quiet: bool = False) -> tuple[str, Intent | None]:
         """Several decodes of one utterance (n-best lists; the normal decode first, then perturbed ones) vote:
         the intent most of them pick stands if no other has as many, at least `need` picked it, and its
-        votes are at least the other intents' + `DECOY_WEIGHT` x the decoys + `UNHEARD_WEIGHT` x the decodes
-        that heard no phrase. Otherwise nothing: a wrong accept costs more than a miss (the guest taps or says
-        it again). Chosen on the tuning part of bench/voice_split.py (bench/voice_rules.py; see VOTE_NEED)."""
+        votes are at least the other intents' + `DECOY_WEIGHT` x the decoys (`QUIET_DECOY_WEIGHT` when `quiet`)
+        + `UNHEARD_WEIGHT` x the decodes that heard no phrase. Otherwise nothing: a wrong accept costs more
+        than a miss (the guest taps or says it again). Chosen on the tuning part of bench/voice_split.py
+        (bench/voice_rules.py; see VOTE_NEED)."""
         decodes = [tuple(c) for c in decodes]
         if not decodes:
             return "", None
-        t = self.tally(decodes)
+        t = self.tally(decodes, quiet)
         best = t.leader()
         if best is None:
             return self.pick(decodes[0])[0], None
         text, intent = t.first[best]
         return (text, intent) if t.accepts(best, self.need(intent)) else (text, None)
 
-    def settled(self, decodes: Iterable[Iterable[str]], remaining: int) -> bool:
+    def settled(self, decodes: Iterable[Iterable[str]], remaining: int, quiet: bool = False) -> bool:
         """Whether `vote` over these decodes and `remaining` more must come out as over these alone (so
         the rest need not be decoded)."""
         decodes = [tuple(c) for c in decodes]
-        t = self.tally(decodes)
-        against = DECOY_WEIGHT * t.decoys + UNHEARD_WEIGHT * t.unheard
-        now = self.vote(decodes)[1]
+        t = self.tally(decodes, quiet)
+        against = t.decoy_weight * t.decoys + UNHEARD_WEIGHT * t.unheard
+        now = self.vote(decodes, quiet)[1]
         if now is not None:  # stays accepted whatever the rest hear: each may go to the runner-up or count against
             k = _key(now)
             second = max((v for key, v in t.votes.items() if key != k), default=0)
-            return t.votes[k] > second + remaining and t.margin(k) >= max(1.0, DECOY_WEIGHT, UNHEARD_WEIGHT) * remaining
+            worst = max(1.0, t.decoy_weight, UNHEARD_WEIGHT)
+            return t.votes[k] > second + remaining and t.margin(k) >= worst * remaining
         # stays rejected unless the rest could all go to one intent (one heard already, or a new one) and carry it
         for k, (_, intent) in t.first.items():
             v = t.votes[k] + remaining
@@ -372,6 +380,11 @@ class Tally:
     first: dict[tuple[str, str], tuple[str, Intent]] = field(default_factory=dict)
     decoys: int = 0
     unheard: int = 0
+    quiet: bool = False  # said in a quiet room: decoys weigh QUIET_DECOY_WEIGHT
+
+    @property
+    def decoy_weight(self) -> float:
+        return QUIET_DECOY_WEIGHT if self.quiet else DECOY_WEIGHT
 
     @property
     def total(self) -> int:
@@ -385,7 +398,7 @@ class Tally:
         return ranked[0][0]
 
     def margin(self, k: tuple[str, str]) -> float:
-        return self.votes[k] - (self.total - self.votes[k]) - DECOY_WEIGHT * self.decoys - UNHEARD_WEIGHT * self.unheard
+        return self.votes[k] - (self.total - self.votes[k]) - self.decoy_weight * self.decoys - UNHEARD_WEIGHT * self.unheard
 
     def accepts(self, k: tuple[str, str], need: int) -> bool:
         return self.votes[k] >= need and self.margin(k) >= 0

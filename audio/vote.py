@@ -28,20 +28,21 @@ Run = Callable[[tuple[float, ...]], Decodes]  # the n-best of the utterance at e
 
 
 def vote_in_stages(book: PhraseBook, candidates: tuple[str, ...], stages: Sequence[tuple[float, ...]], run: Run,
-                   width: int = POOL_WIDTH) -> tuple[str, Intent | None]:
+                   width: int = POOL_WIDTH, quiet: bool = False) -> tuple[str, Intent | None]:
     """`PhraseBook.vote` over the normal decode's n-best and the perturbed decodes, `width` speeds at a time
     (as many as decode in parallel), stage by stage; it stops as soon as the decodes still to come could not
-    change the outcome (`PhraseBook.settled`), so it always decides as the vote over every decode would."""
+    change the outcome (`PhraseBook.settled`), so it always decides as the vote over every decode would.
+    `quiet`: said in a quiet room (decoys count less against, `PhraseBook.vote`)."""
     decodes: Decodes = [candidates]
     left = sum(len(stage) for stage in stages)
     for stage in stages:
         for i in range(0, len(stage), width):
-            if book.settled(decodes, left):
-                return book.vote(decodes)
+            if book.settled(decodes, left, quiet):
+                return book.vote(decodes, quiet)
             part = stage[i : i + width]
             decodes += run(part)
             left -= len(part)
-    return book.vote(decodes)
+    return book.vote(decodes, quiet)
 
 
 def agree_strictly(book: PhraseBook, candidates: tuple[str, ...], speeds: tuple[float, ...], run: Run,

@@ -48,6 +48,7 @@ class VoteRunner:
     _gen: int  # bumped whenever recognition restarts: a late vote for an older utterance is dropped
     _pressed: bool
     _utterance: bytes
+    _quiet: bool  # the utterance being decided was said in a quiet room (asr's _noise_check)
     _after_wake: list[bytes] | None
     _active_key: Callable[[], str]
     _post: Callable[..., bool]
@@ -62,6 +63,7 @@ class VoteRunner:
         self._streams: dict[str, PerturbedStreams] = {}  # push-to-talk's perturbed decodes, per grammar
         self._live: PerturbedStreams | None = None  # those hearing the utterance now (from its speech on)
         self._preroll: list[bytes] = []  # the last chunks before the speech: the streams hear them too
+        self._quiet = False
 
     def _vote_later(self, heard: Heard, settle: bool) -> bool:
         """With `background_vote`, the extra decodes (~0.1 s here, several times that on a tablet) run on a
@@ -78,14 +80,14 @@ class VoteRunner:
         self._deciding += 1
         if key == "wake":
             self._after_wake = []
-        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle),
+        threading.Thread(target=self._vote_then_handle, args=(key, book, heard, audio, gen, settle, self._quiet),
                          name="voice-vote", daemon=True).start()
         return True
 
     def _vote_then_handle(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, gen: int,
-                          settle: bool = True) -> None:
+                          settle: bool = True, quiet: bool = False) -> None:
         try:
-            decided: tuple[str, Intent | None] | None = self._vote(key, book, heard, audio, gen=gen)
+            decided: tuple[str, Intent | None] | None = self._vote(key, book, heard, audio, gen=gen, quiet=quiet)
         except _Stale:
             decided = None
         except BaseException:
@@ -136,11 +138,12 @@ class VoteRunner:
         on confirmations."""
         return bool(self.stages) and bool(audio) and self._engine is not None
 
-    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes,
-              live: PerturbedStreams | None = None, gen: int | None = None) -> tuple[str, Intent | None]:
+    def _vote(self, key: str, book: PhraseBook, heard: Heard, audio: bytes, live: PerturbedStreams | None = None,
+              gen: int | None = None, quiet: bool = False) -> tuple[str, Intent | None]:
         """The decision on one utterance (`audio/vote.py`). With `gen` (a vote on a thread) the decodes stop
         as soon as recognition restarted (a new press, another screen): the stale result would be dropped
-        anyway, and its decodes took the CPU from the next utterance's."""
+        anyway, and its decodes took the CPU from the next utterance's. `quiet`: said in a quiet room (a
+        command's vote counts no decoy against it)."""
         engine = self._engine
         if engine is None or not (self._votes(audio) or (live is not None and live.book is book)):
             return book.pick(heard.candidates)
@@ -157,4 +160,4 @@ class VoteRunner:
             return answer_vote(book, heard.candidates, self.stages, run, AGREE_NEED[key])
         if key == "wake":
             return agree_strictly(book, heard.candidates, self.stages[0], run, AGREE_NEED[key])
-        return vote_in_stages(book, heard.candidates, self.stages, run)
+        return vote_in_stages(book, heard.candidates, self.stages, run, quiet=quiet)

@@ -6,8 +6,9 @@ the noise gate's threshold, the vote, and per-command strictness. Seconds per ru
 
 The ceiling (`--ceiling`): per condition, the fraction of takes whose right phrase is (a) the normal decode's
 top hypothesis, (b) anywhere in its n-best, (c) anywhere in any of the nine decodes' n-best (normal and the
-eight perturbed). (c) bounds every decision rule over what the kiosk's recogniser hears; the kiosk's rule and
-bare vosk beside them. Takes recorded with a free decode (voice_why.py `--free`, the same speech span without
+eight perturbed), (d) picked by more of the nine decodes than any other intent (the vote with no threshold).
+(c) bounds every decision rule over what the kiosk's recogniser hears; the kiosk's rule and bare vosk beside
+them. Takes recorded with a free decode (voice_why.py `--free`, the same speech span without
 a grammar) add what the model's own language model hears: the right phrase as its top text, or inside any of
 its n-best (spaces ignored: generous).
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audio import intents  # noqa: E402
 from audio.intents import PhraseBook, load_catalog  # noqa: E402
-from audio.recognizer import PERTURB_STAGES  # noqa: E402
+from audio.recognizer import PERTURB_STAGES, QUIET_SNR_DB  # noqa: E402
 from audio.voicecheck import CheckPhrase  # noqa: E402
 from bench.voice_score import phrase_book  # noqa: E402
 
@@ -59,13 +61,14 @@ SPEEDS = [f for stage in PERTURB_STAGES for f in stage]
 
 
 def kiosk_rule(book: PhraseBook, r: dict, vote: dict, min_snr: float = 10.0, confirm_need: int = 3,  # noqa: ANN201
-               width: int = 2, answer: int = 0):
+               width: int = 2, answer: int = 0, quiet_snr: float = QUIET_SNR_DB):
     """The kiosk's own decision code (audio/vote.py with audio/intents.py's settings as they are now) over the
-    recorded decodes; POOL_WIDTH 2 as on this machine."""
+    recorded decodes; POOL_WIDTH 2 as on this machine. `quiet_snr` inf: no quiet-room rule (before session 19)."""
     from audio.vote import agree_strictly, answer_vote, vote_in_stages
 
     if vote["snr"] is not None and vote["snr"] < min_snr:
         return None
+    quiet = vote["snr"] is not None and vote["snr"] >= quiet_snr
     recorded = dict(zip(SPEEDS, (tuple(p) for p in vote["perturbed"]), strict=True))
 
     def run(speeds: tuple[float, ...]) -> list[tuple[str, ...]]:
@@ -75,7 +78,7 @@ def kiosk_rule(book: PhraseBook, r: dict, vote: dict, min_snr: float = 10.0, con
         return answer_vote(book, tuple(vote["normal"]), PERTURB_STAGES, run, answer, width)[1]
     if r["kind"] in ("confirm", "wake"):
         return agree_strictly(book, tuple(vote["normal"]), PERTURB_STAGES[0], run, confirm_need, width)[1]
-    return vote_in_stages(book, tuple(vote["normal"]), PERTURB_STAGES, run, width)[1]
+    return vote_in_stages(book, tuple(vote["normal"]), PERTURB_STAGES, run, width, quiet)[1]
 
 
 def with_settings(need: int, wd: float, wn: float, per: dict[str, int] | None = None):  # noqa: ANN201
@@ -163,12 +166,15 @@ def main() -> None:
 
 
 def report(rows: list[dict], books: dict[str, PhraseBook]) -> None:
-    """Before (session 14's vote) | now (the landed settings) | bare vosk, on the same takes."""
+    """Session 14's vote | session 18's (no quiet-room rule) | now (the landed settings) | bare vosk, on the
+    same takes."""
     from audio.vote_runner import AGREE_NEED
 
     now = score(rows, books, lambda b, r, v: kiosk_rule(b, r, v, answer=AGREE_NEED["confirm"]))
+    s18 = score(rows, books, lambda b, r, v: kiosk_rule(b, r, v, answer=AGREE_NEED["confirm"], quiet_snr=math.inf))
     before = score(rows, books, old_kiosk)
     bare = [(r, r["bare"]) for r in rows]
+    rules = (before, s18, now, bare)
     conds = ["clean", "20 dB", "pink@20", "babble@20", "clatter@20", "10 dB", "pink@10", "babble@10", "clatter@10",
              "all"]
 
@@ -176,26 +182,27 @@ def report(rows: list[dict], books: dict[str, PhraseBook]) -> None:
         c = r["cond"]
         return [c, "all"] + (["20 dB"] if c.endswith("@20") else ["10 dB"] if c.endswith("@10") else [])
 
-    print(f"{'condition':12s} {'before: right / wrong':>24s} {'now: right / wrong':>22s} {'bare vosk: right / wrong':>27s}  n")
+    print(f"{'condition':12s} " + " ".join(f"{h + ': right / wrong':>22s}" for h in ("s14", "s18", "now", "bare vosk"))
+          + "  n")
     for cond in conds:
         cells = []
-        for scored in (before, now, bare):
+        for scored in rules:
             c = Counter(o for r, o in scored if cond in group(r))
             n = sum(c.values())
             cells.append(f"{c['right'] / n:7.1%} / {c['wrong'] / n:5.1%}" if n else "-")
         if n:
-            print(f"{cond:12s} {cells[0]:>24s} {cells[1]:>22s} {cells[2]:>27s}  {n}")
-    print("\nper intent (all conditions): before | now | bare, right/n wrong")
+            print(f"{cond:12s} " + " ".join(f"{c:>22s}" for c in cells) + f"  {n}")
+    print("\nper intent (all conditions): s14 | s18 | now | bare, right/n wrong")
     for name in sorted({r["intent"] for r in rows}):
         cells = []
-        for scored in (before, now, bare):
+        for scored in rules:
             c = Counter(o for r, o in scored if r["intent"] == name)
             cells.append(f"{c['right']:3d}/{sum(c.values()):3d} w{c['wrong']}")
         print(f"  {name:28s} " + " | ".join(cells))
-    print("\nper phrase, focus commands: before | now | bare (clean; 10 dB; wrong)")
+    print("\nper phrase, focus commands: s14 | s18 | now | bare (clean; 10 dB; wrong)")
     for text in ("뒤로", "취소", "취소 해", "시계 정지", "턴 종료", "원래 화면", "이전", "아니요"):
         cells = []
-        for scored in (before, now, bare):
+        for scored in rules:
             rs = [(r, o) for r, o in scored if r["phrase"] == text]
             clean = [o for r, o in rs if r["cond"] == "clean"]
             ten = [o for r, o in rs if r["cond"].endswith("@10")]
@@ -208,6 +215,13 @@ def report(rows: list[dict], books: dict[str, PhraseBook]) -> None:
 def right_in(book: PhraseBook, r: dict, texts) -> bool:  # noqa: ANN001
     """Whether any of these texts is exactly a phrase of the take's intent (with its slots)."""
     return any(outcome(r, book.match(t)) == "right" for t in texts)
+
+
+def most_picked(book: PhraseBook, r: dict, decodes) -> bool:  # noqa: ANN001
+    """Whether the take's intent is alone at the top of the decodes' picks."""
+    t = book.tally(tuple(d) for d in decodes)
+    best = t.leader()
+    return best is not None and outcome(r, t.first[best][1]) == "right"
 
 
 def free_right(book: PhraseBook, r: dict, texts) -> bool:  # noqa: ANN001
@@ -235,6 +249,7 @@ def ceiling_cells(rows: list[dict], books: dict[str, PhraseBook]) -> dict[str, d
             "kiosk": kiosk[id(r)] == "right", "kiosk wrong": kiosk[id(r)] == "wrong",
             "(a) top": right_in(book, r, normal[:1]), "(b) n-best": right_in(book, r, normal),
             "(c) any decode": right_in(book, r, [t for d in [normal, *vote["perturbed"]] for t in d]),
+            "(d) most picks": most_picked(book, r, [normal, *vote["perturbed"]]),
             "bare": r["bare"] == "right",
         }
         if "free" in r:
@@ -251,7 +266,8 @@ def ceiling_cells(rows: list[dict], books: dict[str, PhraseBook]) -> dict[str, d
 def ceiling(rows: list[dict], books: dict[str, PhraseBook]) -> None:
     """The table of the module's docstring (`--ceiling`)."""
     cells = ceiling_cells(rows, books)
-    measures = ["kiosk", "kiosk wrong", "(a) top", "(b) n-best", "(c) any decode", "bare", "free top", "free n-best"]
+    measures = ["kiosk", "kiosk wrong", "(a) top", "(b) n-best", "(c) any decode", "(d) most picks", "bare",
+                "free top", "free n-best"]
     print(f"{'condition':11s} " + " ".join(f"{m:>16s}" for m in measures) + "      n")
     for g in (*CEILING_GROUPS, *sorted(set(cells) - set(CEILING_GROUPS))):
         if g not in cells:

@@ -72,7 +72,7 @@ def record(args: argparse.Namespace) -> list[dict]:
         decodes = [tuple(candidates)] + [d for stage in stages for d in run(stage)]
         seen.append({"normal": list(candidates), "perturbed": [list(d) for d in decodes[1:]],
                      "snr": snrs[-1] if snrs else None})
-        return book.vote(decodes)
+        return book.vote(decodes, k.get("quiet", False))
 
     def agree_all(book, candidates, speeds, run, need=3, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
         decodes = [tuple(candidates)] + [d for stage in PERTURB_STAGES for d in run(stage)]

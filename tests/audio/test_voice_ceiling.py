@@ -31,4 +31,5 @@ def test_the_ceiling_counts_where_the_right_phrase_was_heard() -> None:
     assert cells["clean"]["free top"] == [1, 2] and cells["clean"]["free n-best"] == [1, 2]
     assert cells["10 dB"]["(b) n-best"] == [0, 2] and cells["10 dB"]["(c) any decode"] == [1, 2]
     assert cells["all"]["(c) any decode"] == [3, 4] and cells["all"]["free top"] == [1, 2]
+    assert cells["all"]["(d) most picks"] == [1, 4]
     assert "free top" not in cells["pink@10"]
