@@ -40,9 +40,38 @@ def teaching_game_ids(overlay: Path | None = None, root: Path = ROOT) -> list[st
     return sorted(ids)
 
 
-def load_teaching(game_id: str, overlay: Path | None = None, root: Path = ROOT
-                  ) -> tuple[GameTeaching | None, list[ContentError]]:
+Loaded = tuple[GameTeaching | None, list[ContentError]]
+# (game, roots, the files' times and sizes) -> what loading them gave: a teaching read and checked is ~25 ms of
+# CPU here (YAML, types, its try-its run), and the teaching screen's first visit to a game read it in its tap's frame
+# though the rule look-up's index (built in a thread at start) had read every game's already. A file changed (a staff
+# edit in the café's folder) has another time: read again.
+_CACHE: dict[tuple[str, tuple[Path, ...], tuple[tuple[int, int], ...]], Loaded] = {}
+
+
+def _stamp(roots: list[Path], game_id: str) -> tuple[tuple[int, int], ...]:
+    """Each file's (modification time, size): a file rewritten within the clock's tick has another size."""
+    out = []
+    for r in roots:
+        for rel in (TEACH_FILE, RULES_FILE):
+            try:
+                st = (r / "games" / game_id / rel).stat()
+                out.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                out.append((-1, -1))
+    return tuple(out)
+
+
+def load_teaching(game_id: str, overlay: Path | None = None, root: Path = ROOT) -> Loaded:
+    """A game's teaching and rule pieces, or the errors that stop them (cached until a file changes)."""
     roots = _roots(overlay, root)
+    key = (game_id, tuple(roots), _stamp(roots, game_id))
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = _load(game_id, roots)
+    return found[0], list(found[1])
+
+
+def _load(game_id: str, roots: list[Path]) -> Loaded:
     path = _pick(roots, game_id, TEACH_FILE)
     if path is None:
         return None, [ContentError(f"games/{game_id}/{TEACH_FILE}", 1, "no teaching for this game")]

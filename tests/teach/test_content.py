@@ -109,6 +109,33 @@ def test_a_cafe_adds_teaching_for_another_game_with_files_alone(tmp_path: Path) 
     assert validate_teaching(overlay=tmp_path) == []
 
 
+def test_a_teaching_is_read_once_until_its_files_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#43: the teaching screen read and checked a game's teaching on every visit, in the tap's frame; now once, and
+    again when a file changes (a staff edit in the café's folder), also one rewritten within the clock's tick."""
+    from kiosk.teach import loader
+
+    reads: list[str] = []
+    real = loader.load_typed
+    monkeypatch.setattr(loader, "load_typed", lambda *a: reads.append(Path(a[0]).name) or real(*a))
+    folder = tmp_path / "games" / "yut"
+    folder.mkdir(parents=True)
+    body = ("players: [2, 4]\nsteps:\n  - id: goal\n    section: goal\n    title: {ko: 목표, en: Goal}\n"
+            "    say: {ko: %s, en: Home first.}\n    picture: [{kind: token, x: 0.5, y: 0.5}]\n")
+    (folder / "teach.yaml").write_text(body % "먼저 나요.", encoding="utf-8")
+    first, errors = load_teaching("yut", overlay=tmp_path)
+    assert errors == [] and first is not None and reads == ["teach.yaml"]
+    again, _ = load_teaching("yut", overlay=tmp_path)
+    assert again is first and reads == ["teach.yaml"]
+    (folder / "teach.yaml").write_text(body % "말 넷이 먼저 나면 이겨요.", encoding="utf-8")  # at once: same tick
+    changed, _ = load_teaching("yut", overlay=tmp_path)
+    assert changed is not None and changed.teaching.steps[0].say.ko == "말 넷이 먼저 나면 이겨요."
+    assert reads == ["teach.yaml", "teach.yaml"]
+    (folder / "teach.yaml").write_text("players: [2\n", encoding="utf-8")  # broken: the errors, every time
+    for _ in range(2):
+        gt, errors = load_teaching("yut", overlay=tmp_path)
+        assert gt is None and errors and errors[0].file.endswith("teach.yaml")
+
+
 def test_broken_teaching_names_the_file_and_line(tmp_path: Path) -> None:
     folder = tmp_path / "games" / "spyfall"
     folder.mkdir(parents=True)
