@@ -24,6 +24,7 @@ ISSUED = [0.0]  # perf_counter when the frame's drawing was issued (its on_flip,
 
 DRAWN: dict[int, int] = {}  # this frame's texts drawn: id(label) -> times
 TWICE = {"frames": 0, "texts": 0}  # guests' frames that drew a text more than once, and how many such texts
+TWICE_BY: dict[str, int] = {}  # such texts by what the frame did
 GUESTS = ("tap", "action", "opening")  # the kinds of frame a guest waits for
 
 
@@ -49,6 +50,12 @@ def note_texts(what: str) -> None:
     if kind in GUESTS and twice:
         TWICE["frames"] += 1
         TWICE["texts"] += twice
+        TWICE_BY[what] = TWICE_BY.get(what, 0) + twice
+
+
+def print_twice(n: int) -> None:
+    print(f"  texts drawn twice in one guest's frame: {TWICE['texts']} in {TWICE['frames']} frames; most: " + "; ".join(
+        f"{k} {v}" for k, v in sorted(TWICE_BY.items(), key=lambda kv: -kv[1])[:n]))
 
 
 def watch_flips() -> None:
