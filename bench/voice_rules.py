@@ -256,7 +256,7 @@ def ceiling_cells(rows: list[dict], books: dict[str, PhraseBook]) -> dict[str, d
             measures["free top"] = right_in(book, r, r["free"][:1]) or free_right(book, r, r["free"][:1])
             measures["free n-best"] = free_right(book, r, r["free"])
         cond = r["cond"]
-        for g in (cond, "all", *(["10 dB"] if cond.endswith("@10") else [])):
+        for g in (cond, "all", *(["10 dB"] if cond.endswith("@10") else []), f"{r['kind']}, {cond}"):
             for m, ok in measures.items():
                 out[g][m][0] += ok
                 out[g][m][1] += 1
@@ -268,7 +268,7 @@ def ceiling(rows: list[dict], books: dict[str, PhraseBook]) -> None:
     cells = ceiling_cells(rows, books)
     measures = ["kiosk", "kiosk wrong", "(a) top", "(b) n-best", "(c) any decode", "(d) most picks", "bare",
                 "free top", "free n-best"]
-    print(f"{'condition':11s} " + " ".join(f"{m:>16s}" for m in measures) + "      n")
+    print(f"{'condition':20s} " + " ".join(f"{m:>16s}" for m in measures) + "      n")
     for g in (*CEILING_GROUPS, *sorted(set(cells) - set(CEILING_GROUPS))):
         if g not in cells:
             continue
@@ -276,7 +276,7 @@ def ceiling(rows: list[dict], books: dict[str, PhraseBook]) -> None:
         n = row["kiosk"][1]
         shown = [f"{row[m][0] / row[m][1]:6.1%} ({row[m][0]:3d}" + (")" if row[m][1] == n else f"/{row[m][1]})")
                  if row[m][1] else "-" for m in measures]
-        print(f"{g:11s} " + " ".join(f"{c:>16s}" for c in shown) + f"  {n:5d}")
+        print(f"{g:20s} " + " ".join(f"{c:>16s}" for c in shown) + f"  {n:5d}")
     print("(k): takes; (k/m): of the m takes recorded with a free decode (voice_why.py --free)")
 
 
