@@ -7,6 +7,7 @@ shows pages and forwards taps. Voice navigation calls next_page / prev_page / re
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from kiosk import gc_policy
 from kiosk.teach import pages as pages_mod
 from kiosk.teach import speech
 from kiosk.teach.draw import Illustration  # noqa: F401  (kv class)
@@ -26,11 +28,21 @@ from kiosk.teach.lookup_view import HelpButton  # noqa: F401  (kv class)
 from kiosk.teach.progress import GameProgress, ProgressStore
 from kiosk.teach.setup import allowed_modules, checklist
 from kiosk.teach.tryit import Result, TryError, TryRun
+from kiosk.widgets.keep import Fill, Keep
 from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, MUTED, OK, SMALL, TButton, TLabel
 
 
 class TeachProgress(Widget):
     value = NumericProperty(0.0)
+
+
+class PageButton(TButton):
+    """A page's button (a checklist item, a try-it choice, a quiz option): as tall as its wrapped text needs."""
+
+    KEEP_IN_PLACE = TButton.KEEP_IN_PLACE  # no kv rule of its own: its colours are TButton's
+
+    def on_texture_size(self, _w: Any, size: Any) -> None:
+        self.height = max(dp(64), size[1] + dp(20))
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -49,6 +61,10 @@ class TeachScreen(Screen):
         self.runs: dict[str, TryRun] = {}
         self.last_result: Result | None = None
         self.spoken: list[Any] = []  # the last narration segments (tests, repeat)
+        # the page's own controls, kept from one redraw to the next (a tick on the checklist made the whole panel
+        # again: ~25 ms of UI-thread CPU in the tap's frame here); cleared for another game
+        self.keep = Keep(on_drop=gc_policy.drop)
+        self.keep_for = ""  # the game whose controls it keeps
 
     # ------------------------------------------------------------ lifecycle
     @property
@@ -59,6 +75,9 @@ class TeachScreen(Screen):
         app = self.app
         overlay = app.data_dir / "content"
         self.gt, _errors = load_teaching(self.game_id, overlay if overlay.is_dir() else None)
+        if self.keep_for != self.game_id:  # another game's pages: nothing of the last one's controls is kept
+            self.keep.clear()
+            self.keep_for = self.game_id
         self.store = ProgressStore(app.data_dir)
         self.runs = {}
         p = self.progress
@@ -186,9 +205,9 @@ class TeachScreen(Screen):
         game = app.library.games.get(self.game_id)
         name = game.info.name.get(lang) if game is not None else self.game_id
         ids.title.text = app.tr("teaching.title", game=name)
-        ids.extra.clear_widgets()
         page = self.page
         if self.gt is None or page is None:
+            ids.extra.clear_widgets()
             ids.caption.text = app.tr("teaching.none")
             ids.step_title.text = ""
             ids.picture.shapes = []
@@ -205,73 +224,63 @@ class TeachScreen(Screen):
         ids.next.text = app.tr("teaching.finish") if self.index == total - 1 else app.tr("teaching.next")
         ids.prev.disabled = self.index == 0
         question = pages_mod.question(t, page)
-        if question is not None:
-            assert page.question is not None
-            ids.step_title.text = app.tr("teaching.quiz_title", n=page.question + 1, total=len(t.quiz))
-            ids.caption.text = question.q.get(lang)
-            self._quiz(page, question)
-        else:
-            ids.step_title.text = page.step.title.get(lang)
-            ids.caption.text = page.step.say.get(lang)
-            if page.step.kind == "setup":
-                self._setup()
-            elif page.step.kind == "try":
-                self._try(page)
+        with Fill(self.keep, ids.extra, page.id) as fill:
+            if question is not None:
+                assert page.question is not None
+                ids.step_title.text = app.tr("teaching.quiz_title", n=page.question + 1, total=len(t.quiz))
+                ids.caption.text = question.q.get(lang)
+                self._quiz(fill, page, question)
+            else:
+                ids.step_title.text = page.step.title.get(lang)
+                ids.caption.text = page.step.say.get(lang)
+                if page.step.kind == "setup":
+                    self._setup(fill)
+                elif page.step.kind == "try":
+                    self._try(fill, page)
         ids.scroll.scroll_y = 1
         if speak:
             self.spoken = pages_mod.segments(self.game_id, t, page, lang)
             speech.speak(app, self.spoken)
 
-    def _label(self, text: str, color: Any = None, size: str = BODY) -> TLabel:
-        label = TLabel(text=text, font_size=size)
-        if color is not None:
-            label.color = color
-        return label
+    @staticmethod
+    def _label(fill: Fill, key: str, text: str, color: Any = None, size: str = BODY) -> TLabel:
+        colour = {} if color is None else {"color": color}
+        return fill.add(TLabel, key, text=text, font_size=size, **colour)
 
-    def _button(self, text: str, test_id: str, on_release: Any, **kw: Any) -> TButton:
-        btn = TButton(text=text, test_id=test_id, size_hint_y=None, height=dp(64), font_size=SMALL, **kw)
-        btn.bind(on_release=lambda *_: on_release(),
-                 texture_size=lambda b, size: setattr(b, "height", max(dp(64), size[1] + dp(20))))
-        return btn
-
-    def _row(self) -> BoxLayout:
-        return BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
+    @staticmethod
+    def _button(fill: Fill, text: str, test_id: str, on_release: Any, **kw: Any) -> PageButton:
+        return fill.add(PageButton, test_id, on_release, text=text, test_id=test_id, size_hint_y=None, height=dp(64),
+                        font_size=SMALL, **kw)
 
     # -- set-up checklist
-    def _setup(self) -> None:
+    def _setup(self, fill: Fill) -> None:
         assert self.gt is not None
         app, t, p = self.app, self.gt.teaching, self.progress
         lang = app.lang
-        extra = self.ids.extra
         lo, hi = t.players
         if hi > lo:
-            extra.add_widget(self._label(app.tr("teaching.players_label"), MUTED, SMALL))
-            row = self._row()
-            for n in range(lo, hi + 1):
-                btn = TButton(text=app.tr("teaching.players", n=n), test_id=f"teach_players_{n}", font_size=SMALL,
-                              selected=(n == p.players))
-                btn.bind(on_release=lambda _b, n=n: self.set_players(n))
-                row.add_widget(btn)
-            extra.add_widget(row)
+            self._label(fill, "players_label", app.tr("teaching.players_label"), MUTED, SMALL)
+            with fill.box_of(BoxLayout, "players", size_hint_y=None, height=dp(60), spacing=dp(8)) as row:
+                for n in range(lo, hi + 1):
+                    row.add(TButton, f"teach_players_{n}", partial(self.set_players, n),
+                            text=app.tr("teaching.players", n=n), test_id=f"teach_players_{n}", font_size=SMALL,
+                            selected=(n == p.players))
         allowed = allowed_modules(t, p.players)
         if t.modules:
-            extra.add_widget(self._label(app.tr("teaching.modules_label"), MUTED, SMALL))
+            self._label(fill, "modules_label", app.tr("teaching.modules_label"), MUTED, SMALL)
             for m in t.modules:
                 on = m.id in p.modules and m.id in allowed
-                btn = self._button(("● " if on else "○ ") + m.name.get(lang), f"teach_module_{m.id}",
-                                   lambda m=m.id: self.toggle_module(m), selected=on)
-                btn.disabled = m.id not in allowed
-                btn.halign = "left"
-                extra.add_widget(btn)
+                self._button(fill, ("● " if on else "○ ") + m.name.get(lang), f"teach_module_{m.id}",
+                             partial(self.toggle_module, m.id), selected=on, disabled=m.id not in allowed,
+                             halign="left")
         items = checklist(t, p.players, p.modules, lang)
         done = sum(1 for it in items if it.id in p.ticks)
-        extra.add_widget(self._label(app.tr("teaching.checklist_done", done=done, total=len(items)), ACCENT, SMALL))
+        self._label(fill, "checklist_done", app.tr("teaching.checklist_done", done=done, total=len(items)), ACCENT,
+                    SMALL)
         for it in items:
             ticked = it.id in p.ticks
-            btn = self._button(("● " if ticked else "○ ") + it.text, f"teach_check_{it.id}",
-                               lambda i=it.id: self.tick(i), selected=ticked)
-            btn.halign = "left"
-            extra.add_widget(btn)
+            self._button(fill, ("● " if ticked else "○ ") + it.text, f"teach_check_{it.id}", partial(self.tick, it.id),
+                         selected=ticked, halign="left")
 
     def checklist_items(self) -> list[Any]:
         assert self.gt is not None
@@ -319,34 +328,33 @@ class TeachScreen(Screen):
                 return None
         return self.runs[page.id]
 
-    def _try(self, page: pages_mod.Page) -> None:
+    def _try(self, fill: Fill, page: pages_mod.Page) -> None:
         app = self.app
         lang = app.lang
-        extra = self.ids.extra
+        label = self._label
         run = self.run_for(page)
         if run is None:
-            extra.add_widget(self._label(app.tr("teaching.none"), DANGER_TEXT))
+            label(fill, "none", app.tr("teaching.none"), DANGER_TEXT)
             return
         status = run.status(lang)
         if status:
-            extra.add_widget(self._label(status, ACCENT, SMALL))
+            label(fill, "status", status, ACCENT, SMALL)
         res = self.last_result
         if res is not None:
             if res.error is not None:
-                extra.add_widget(self._label(app.tr("teaching.try_refused", message=res.message(lang)), DANGER_TEXT))
-            extra.add_widget(self._label(res.choice.explain.get(lang), OK if res.advanced else ACCENT))
+                label(fill, "refused", app.tr("teaching.try_refused", message=res.message(lang)), DANGER_TEXT)
+            label(fill, "explain_" + ("on" if res.advanced else "again"), res.choice.explain.get(lang),
+                  OK if res.advanced else ACCENT)
             if not res.advanced:
-                extra.add_widget(self._label(app.tr("teaching.try_again"), MUTED, SMALL))
+                label(fill, "try_again", app.tr("teaching.try_again"), MUTED, SMALL)
         if run.done:
-            extra.add_widget(self._label(app.tr("teaching.try_done"), OK))
-            extra.add_widget(self._button(app.tr("teaching.try_restart"), "teach_try_again",
-                                          lambda: self.restart_try(page)))
+            label(fill, "done", app.tr("teaching.try_done"), OK)
+            self._button(fill, app.tr("teaching.try_restart"), "teach_try_again", partial(self.restart_try, page))
             return
         move = run.spec.moves[run.move]
-        extra.add_widget(self._label(move.prompt.get(lang), None, BODY))
+        label(fill, "prompt", move.prompt.get(lang), None, BODY)
         for i, choice in enumerate(move.choices):
-            extra.add_widget(self._button(choice.label.get(lang), f"teach_choice_{i}",
-                                          lambda i=i: self.choose(i)))
+            self._button(fill, choice.label.get(lang), f"teach_choice_{i}", partial(self.choose, i))
 
     def shapes_for(self, page: pages_mod.Page) -> list[Any]:
         """The page's picture; on a try-it page, shapes follow the engine's state (a police token goes)."""
@@ -379,10 +387,9 @@ class TeachScreen(Screen):
         self.show(speak=False)
 
     # -- quiz
-    def _quiz(self, page: pages_mod.Page, question: Any) -> None:
+    def _quiz(self, fill: Fill, page: pages_mod.Page, question: Any) -> None:
         app = self.app
         lang = app.lang
-        extra = self.ids.extra
         chosen = self.progress.quiz.get(page.id)
         for i, option in enumerate(question.options):
             kind = "normal"
@@ -390,14 +397,13 @@ class TeachScreen(Screen):
                 kind = "primary"
             elif chosen is not None and i == chosen:
                 kind = "danger"
-            extra.add_widget(self._button(option.get(lang), f"teach_option_{i}", lambda i=i: self.answer(i),
-                                          kind=kind))
+            self._button(fill, option.get(lang), f"teach_option_{i}", partial(self.answer, i), kind=kind)
         if chosen is not None:
             right = chosen == question.answer
             verdict = app.tr("teaching.quiz_right") if right else app.tr(
                 "teaching.quiz_wrong", answer=question.options[question.answer].get(lang))
-            extra.add_widget(self._label(verdict, OK if right else DANGER_TEXT, BODY))
-            extra.add_widget(self._label(question.why.get(lang)))
+            self._label(fill, "verdict_" + ("right" if right else "wrong"), verdict, OK if right else DANGER_TEXT, BODY)
+            self._label(fill, "why", question.why.get(lang))
 
     def answer(self, option: int) -> bool | None:
         page = self.page

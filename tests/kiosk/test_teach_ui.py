@@ -93,6 +93,36 @@ def _navigate_resume_and_start(driver: Any, clock: list[float]) -> None:
     driver.wait_screen("host")
 
 
+def test_a_tick_or_an_answer_changes_the_page_in_place(driver: Any) -> None:
+    """#43: every tick on the set-up checklist, a player count or a quiz answer made the page's whole panel again (a
+    dozen buttons, ~25 ms of UI-thread CPU in the tap's frame here). The page's controls are kept: a tick changes its
+    item's mark and colour and the count line in place, and the same buttons take the next taps."""
+    screen = open_teach(driver, "watson_holmes")
+    screen.go_to([p.step.kind for p in screen.pages].index("setup"))
+    driver.pump(2)
+    extra = screen.ids.extra
+    before = list(extra.walk())
+    item = driver.find("teach_check_case")
+    assert not item.selected and item.text.startswith("○")
+    driver.tap("teach_check_case")
+    assert driver.find("teach_check_case") is item and item.selected and item.text.startswith("●")
+    assert "1 / " in " ".join(driver.texts())
+    assert list(extra.walk()) == before  # nothing made anew, nothing moved
+    driver.tap("teach_check_case")  # the same button untick
+    assert not item.selected and item.text.startswith("○")
+    driver.tap("teach_players_6")  # another count: the items it brings come, the others stay the same widgets
+    assert driver.find("teach_players_6").selected and driver.find("teach_check_case") is item
+    fits(driver, "setup ticked in place")
+    quiz = [p.question is not None for p in screen.pages].index(True)
+    screen.go_to(quiz)
+    driver.pump(2)
+    options = [driver.find(f"teach_option_{i}") for i in range(2)]
+    driver.tap("teach_option_0")
+    assert [driver.find(f"teach_option_{i}") for i in range(2)] == options  # marked right or wrong in place
+    assert {o.kind for o in options} & {"primary", "danger"}
+    fits(driver, "quiz answered in place")
+
+
 def test_setup_checklist_follows_the_table_and_is_ticked(driver: Any) -> None:
     """Covers WH-38, WH-39, WH-41, SPY-66 (as shown to the table)."""
     screen = open_teach(driver, "watson_holmes")
