@@ -277,16 +277,17 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
                                f"{game}: tap {getattr(target, 'test_id', '') or type(target).__name__}"))
         guest()
 
-    def open_game(again: bool = True) -> Any:
+    def open_game() -> Any:
         tries = 0
         while top_dialog() is not None and tries < 8:  # closed before the guests leave the screen
             answer_dialog(3)
             tries += 1
-        if again and pauses is not None and away is not None:
-            # between two games (or after a tap that left the screen) the guests are on the game's page
-            # a while (reading the result, choosing): `away` frames, where the kiosk thaws (kiosk/gc_policy.py)
-            if app.sm.current == "host":
-                by_tap(app.go, "detail")
+        if pauses is not None and away is not None:
+            # before a game (and between two, or after a tap that left the screen) the guests are on the game's
+            # page a while (reading, choosing): `away` frames, where the kiosk thaws (kiosk/gc_policy.py). The
+            # first game's page is come to as a guest does, not from the attract screen or another game's table
+            if app.sm.current != "detail" or app.get_screen("detail").game_id != game:
+                by_tap(app.open_game, game)
             pause(pauses.uniform(*AWAY), game, away, "away")
         # the screen is built in the frame of the tap that opens it, the game in the frame of its start tap
         times.append(frame(functools.partial(by_tap, app.host, game), what=f"{game}: opening, frame 0"))
@@ -307,7 +308,7 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
         if pauses is not None and paused is not None:
             pause(guest_pause(pauses), game, paused)
 
-    ctx = open_game(again=False)
+    ctx = open_game()
     in_dialog = 0
     for n in range(frames):
         if top_dialog() is not None:  # a guest answers a dialog before anything else (no action under it)
