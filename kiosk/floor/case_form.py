@@ -15,7 +15,7 @@ from kivy.uix.textinput import TextInput
 
 from floor import cases
 from kiosk.widgets.one_use import OneUse
-from kiosk.widgets.theme import DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
+from kiosk.widgets.theme import BAR_CLEAR, DANGER_TEXT, LEAD, MUTED, PANEL, SMALL, TEXT, Panel, TButton
 
 FLAGS = ("no_police", "no_watson", "locked")
 
@@ -55,7 +55,7 @@ class CaseForm(OneUse):
         box.add_widget(top)
         box.add_widget(_label(tr("floor.case.locations")))
         self.rows: list[tuple[TextInput, TextInput, dict[str, TButton]]] = []
-        self.list = GridLayout(cols=1, spacing=dp(6), size_hint_y=None)
+        self.list = GridLayout(cols=1, spacing=dp(6), size_hint_y=None, padding=(0, 0, BAR_CLEAR, 0))
         self.list.bind(minimum_height=self.list.setter("height"))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(self.list)

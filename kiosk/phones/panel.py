@@ -27,7 +27,7 @@ from kiosk.phones.code_side import CodeSide
 from kiosk.phones.code_side import label as _label
 from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.pieces import Pieces
-from kiosk.widgets.theme import ACCENT, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
+from kiosk.widgets.theme import ACCENT, BAR_CLEAR, BG, BODY, LEAD, MUTED, OK, SMALL, TEXT, Panel, TButton
 from phones.channel import PhoneHub
 
 Translate = Callable[..., str]
@@ -121,7 +121,7 @@ class PhonesPanel(OneUse):
             hint.parent.remove_widget(hint)
         left.add_widget(hint)
         # its right padding keeps the buttons clear of the scroll bar (drawn over the list's right edge)
-        rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None, padding=(0, 0, dp(14), 0))
+        rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None, padding=(0, 0, BAR_CLEAR, 0))
         rows.bind(minimum_height=rows.setter("height"))
         self._buttons, self._rows = {}, {}
         self.pieces.cancel()

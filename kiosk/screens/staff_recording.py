@@ -14,7 +14,19 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from kiosk.widgets.theme import ACCENT, BODY, DANGER_TEXT, DISPLAY, MUTED, OK, PANEL_HI, SMALL, TButton, TLabel
+from kiosk.widgets.theme import (
+    ACCENT,
+    BAR_CLEAR,
+    BODY,
+    DANGER_TEXT,
+    DISPLAY,
+    MUTED,
+    OK,
+    PANEL_HI,
+    SMALL,
+    TButton,
+    TLabel,
+)
 
 
 def recordings_dir(app: Any) -> Any:
@@ -48,7 +60,7 @@ def build_recordings(app: Any, panel: Any, screen: Any) -> None:
     panel.add_widget(TLabel(text=app.tr("staff.rec_title"), color=MUTED, font_size=BODY))
     segments = [s for s in all_segments(app.library, app.data_dir / "content") if s.lang == "ko"]
     scroll = ScrollView(do_scroll_x=False)
-    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8))
+    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8), padding=(0, 0, BAR_CLEAR, 0))
     box.bind(minimum_height=box.setter("height"))
     for seg, existing in inventory(segments, recordings_dir(app)):
         mark = app.tr("staff.rec_has") if existing else app.tr("staff.rec_none")

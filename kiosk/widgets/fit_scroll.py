@@ -2,7 +2,8 @@
 ~700 dp tall, its room under the host bar ~500): there it keeps its rows' heights and scrolls, instead of being
 squeezed under the host bar. Where it fits it fills the room (its spacers stretch) and does not scroll, so a tap
 reaches its button at once (a ScrollView that cannot scroll passes touches straight on). A table laid out by size
-hints (no minimum height of its own: Mr. Jack's) gives `min_height`, the height it was designed at."""
+hints (no minimum height of its own: Mr. Jack's) gives `min_height`, the height it was designed at. While it scrolls
+its content is BAR_CLEAR narrower than the view: the bar, drawn over the content's right edge, covers no control."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.scrollview import ScrollView
 
 from kiosk.widgets.dismantle import take_apart
+from kiosk.widgets.theme import BAR_CLEAR
 
 
 class FitScroll(ScrollView):
@@ -19,7 +21,7 @@ class FitScroll(ScrollView):
         self.min_height = min_height
         super().__init__(do_scroll_x=False, do_scroll_y=False, bar_width=dp(8), scroll_type=["bars", "content"],
                          **kw)
-        self.bind(height=self._fit)
+        self.bind(size=self._fit)
         if form is not None:  # (in kv: its one child)
             self.add_widget(form)
 
@@ -31,6 +33,7 @@ class FitScroll(ScrollView):
 
     def remove_widget(self, widget: Any, *args: Any, **kw: Any) -> None:
         widget.unbind(minimum_height=self._fit)  # a kept form goes on to another screen's FitScroll
+        widget.size_hint_max_x = None
         super().remove_widget(widget, *args, **kw)
         self.on_parent(self, self.parent)
 
@@ -54,6 +57,11 @@ class FitScroll(ScrollView):
         need = max(form.minimum_height, self.min_height)
         form.height = max(need, self.height)
         self.do_scroll_y = need > self.height + 1
+        # clear of the bar while it scrolls (narrower, the content only grows taller: it goes on scrolling)
+        room = max(self.width - BAR_CLEAR, 0) if self.do_scroll_y else None
+        if form.size_hint_max_x != room:
+            form.size_hint_max_x = room
+            self.update_from_scroll()
 
 
 class CapScroll(FitScroll):

@@ -56,6 +56,11 @@ RADIUS = dp(14)
 TOUCH_MIN = dp(56)  # comfortably above the 48 dp minimum; the sweep fails smaller targets
 BUTTON_H = dp(64)
 BUTTON_BIG_H = dp(84)
+# Kivy draws a ScrollView's bar over its content's right edge: a scrolling list's rows keep BAR_CLEAR free on that
+# side (padding; a FitScroll does it itself while it scrolls), wider than any bar the kiosk draws (at most SCROLL_BAR).
+# The sweep fails a control under a bar (kiosk.layout_check.under_scroll_bars).
+SCROLL_BAR = dp(10)
+BAR_CLEAR = SCROLL_BAR + dp(4)
 PHONES_BUTTON = 140  # dp: the host bar's 휴대폰 button (host.kv, and shown again by kiosk/screens/host.py)
 
 

@@ -34,7 +34,7 @@ from kiosk.games.clue.parts import SUSPECT_RGBA, ClueText, ClueTitle, card_name
 from kiosk.widgets.art import notebook_sign
 from kiosk.widgets.buttons import button
 from kiosk.widgets.drawn import Cell, DrawnRow, px
-from kiosk.widgets.theme import DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
+from kiosk.widgets.theme import BAR_CLEAR, DANGER, DANGER_TEXT, MUTED, OK, OK_BG, PANEL, PANEL_HI, SMALL, TEXT, TButton
 
 Tr = Callable[..., str]
 CYCLE = {"": "O", "O": "X", "X": ""}
@@ -169,7 +169,7 @@ class NotebookPanel(BoxLayout):
         a Label a cell made the sheet ~100,000 objects at 6 players."""
         owners = len(self.v.players) + 1
         gap = dp(3) if self.level == "tutor" else 0
-        sheet = BoxLayout(orientation="vertical", size_hint_y=None, spacing=gap)
+        sheet = BoxLayout(orientation="vertical", size_hint_y=None, spacing=gap, padding=(0, 0, BAR_CLEAR, 0))
         sheet.bind(minimum_height=sheet.setter("height"))
         self.cells: dict[tuple[str, int], tuple[DrawnRow, int]] = {}
         a = self.analysis
