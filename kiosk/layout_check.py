@@ -72,17 +72,23 @@ def _takes_touch(w: Any) -> bool:
 
 def _window_rect(w: Any) -> tuple[float, float, float, float]:
     """The widget's box in window coordinates, cut to what its scroll views (stencils) let show and touch."""
+    return _cut_to_stencils(w, _box(w))
+
+
+def _box(w: Any) -> tuple[float, float, float, float]:
+    """The widget's box in window coordinates."""
     x0, y0 = w.to_window(w.x, w.y)
-    return _cut_to_stencils(w, (x0, y0, x0 + w.width, y0 + w.height))
+    return x0, y0, x0 + w.width, y0 + w.height
 
 
-def _cut_to_stencils(w: Any, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """`box` cut to what the scroll views (stencils) around `w` let show."""
+def _cut_to_stencils(w: Any, box: tuple[float, float, float, float],
+                     upto: Any = None) -> tuple[float, float, float, float]:
+    """`box` cut to what the scroll views (stencils) around `w` let show (those inside `upto`, if given)."""
     from kivy.uix.stencilview import StencilView
 
     x0, y0, x1, y1 = box
     parent = w.parent
-    while parent is not None and parent is not parent.parent:
+    while parent is not None and parent is not upto and parent is not parent.parent:
         if isinstance(parent, StencilView):
             px0, py0 = parent.to_window(parent.x, parent.y)
             x0, y0 = max(x0, px0), max(y0, py0)
@@ -121,6 +127,57 @@ def covered_targets(roots: list[Any], order: list[Any]) -> list[str]:
                 by = getattr(other, "test_id", "") or type(other).__name__
                 bad.append(f"{name!r} under {by}")
                 break
+    return bad
+
+
+def _is_control(w: Any) -> bool:
+    """A widget a finger taps: a button (or anything with on_press/on_release), a text field, a drawn row to tap."""
+    from kivy.uix.modalview import ModalView
+
+    return not isinstance(w, ModalView) and (_takes_touch(w) or hasattr(w, "on_press") or hasattr(w, "on_release"))
+
+
+def scroll_bars(order: list[Any]) -> Iterator[tuple[Any, str, float, float]]:
+    """The bars drawn now: (scroll view, "y" for a vertical bar or "x" for a horizontal one, the strip it runs in
+    across its axis, in window coordinates: x0, x1 for "y", y0, y1 for "x"). Kivy draws a bar (over the content's
+    edge, kivy/data/style.kv) while its scroll view scrolls that way and its content is larger than the view; once
+    still it fades to bar_inactive_color, still drawn."""
+    from kivy.uix.scrollview import ScrollView
+
+    for sv in order:
+        if not isinstance(sv, ScrollView) or not is_visible(sv) or sv.bar_width <= 0.5 \
+                or max(sv.bar_color[3], sv.bar_inactive_color[3]) <= 0.01:
+            continue
+        x0, y0 = sv.to_window(sv.x, sv.y)
+        width, margin = min(sv.bar_width, sv.width), sv.bar_margin
+        if sv.do_scroll_y and sv.viewport_size[1] > sv.height:
+            left = x0 + sv.width - width - margin if sv.bar_pos_y == "right" else x0 + margin
+            yield sv, "y", left, left + width
+        if sv.do_scroll_x and sv.viewport_size[0] > sv.width:
+            low = y0 + margin if sv.bar_pos_x == "bottom" else y0 + sv.height - width - margin
+            yield sv, "x", low, low + width
+
+
+def under_scroll_bars(order: list[Any], cells: list[Any]) -> list[str]:
+    """Controls inside a scrolling scroll view whose edge lies under its bar's strip (Kivy draws the bar over the
+    content's right edge, or bottom edge for a horizontal bar): wherever the list is scrolled to, the bar runs over
+    that edge of every row it passes. A row keeps clear of it with padding on that side (kiosk.widgets.theme
+    BAR_CLEAR). Rows scrolled out of view count too: scrolling brings them under the bar."""
+    bad = []
+    for sv, axis, a0, a1 in scroll_bars(order):
+        controls = [w for w in order if w is not sv and _is_control(w) and not marks.draws_cells(w) and is_shown(w)
+                    and w.width > 1 and w.height > 1 and _inside(w, sv)]  # a drawn row: its cells to tap, below
+        # each box cut to the scroll views inside `sv`, not to `sv` itself: a row scrolled out of its view still
+        # comes under its bar when scrolled to
+        boxes = [(w, _cut_to_stencils(w, _box(w), upto=sv)) for w in controls]
+        boxes += [(c, (c.box[0], c.box[1], c.box[0] + c.box[2], c.box[1] + c.box[3])) for c in cells
+                  if c.touchable and _inside(c.row, sv)]
+        for w, (x0, y0, x1, y1) in boxes:
+            lo, hi = (x0, x1) if axis == "y" else (y0, y1)
+            if x1 - x0 > 1 and y1 - y0 > 1 and min(hi, a1) - max(lo, a0) > 0.5:
+                name = getattr(w, "test_id", "") or getattr(w, "text", "") or type(w).__name__
+                by = getattr(sv, "test_id", "") or type(sv).__name__
+                bad.append(f"{name!r} under the scroll bar of {by} ({'right' if axis == 'y' else 'bottom'} edge)")
     return bad
 
 

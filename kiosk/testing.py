@@ -24,6 +24,7 @@ from kiosk.layout_check import (
     is_visible,
     overlapping_texts,
     toast_covers,
+    under_scroll_bars,
 )
 from kiosk.widgets import marks  # Kivy-free (Kivy is configured by start_app before its first import)
 
@@ -80,9 +81,9 @@ class Driver:
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
-        covered by another widget, no label is cut off, no text drawn over another, no text below the type
-        scale's floor, no touch target below TOUCH_MIN (kiosk.widgets.theme) and no toast over a text or a control.
-        Faults are kept in `problems`; the UI fixture fails the test on any."""
+        covered by another widget or a scrolling list's bar, no label is cut off, no text drawn over another, no
+        text below the type scale's floor, no touch target below TOUCH_MIN (kiosk.widgets.theme) and no toast over a
+        text or a control. Faults are kept in `problems`; the UI fixture fails the test on any."""
         found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
                                             *(f"small text {t}" for t in self.small_text()),
                                             *(f"low contrast {t}" for t in self.low_contrast()),
@@ -424,8 +425,14 @@ class Driver:
     def covered_targets(self) -> list[str]:
         """Tappable widgets whose centre lies under another widget drawn above them that takes touches or
         paints a background (a bar, a panel, a dialog, a toast): a finger there hits the wrong thing. With a
-        dialog open only the dialog's own targets count (the screen under it is meant to be covered)."""
-        return covered_targets(self.roots(), self._walk_order())
+        dialog open only the dialog's own targets count (the screen under it is meant to be covered). And controls
+        whose edge a scrolling list's bar is drawn over (under_scroll_bars)."""
+        return covered_targets(self.roots(), self._walk_order()) + self.under_scroll_bars()
+
+    def under_scroll_bars(self) -> list[str]:
+        """Controls (buttons, fields, drawn cells to tap) in a scrolling scroll view whose right edge (bottom edge,
+        for a horizontal bar) lies under its bar's strip (kiosk.layout_check.under_scroll_bars)."""
+        return under_scroll_bars(self._walk_order(), list(self.drawn()))
 
     def _walk_order(self) -> list[Any]:
         """Widgets in drawing order (a widget is drawn before its children; later siblings on top)."""
