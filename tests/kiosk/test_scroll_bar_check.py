@@ -122,3 +122,31 @@ def test_a_fit_scroll_keeps_its_form_clear_of_its_bar_only_while_it_scrolls(driv
         scroll.height = 500  # the window grew: it fits, no bar
         driver.pump(2)
         assert not scroll.do_scroll_y and form.width == 400
+
+
+def test_a_cafe_with_many_watson_holmes_cases_gets_a_case_list_clear_of_its_bar(driver: Any,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """W&H's set-up lists its cases two a row and scrolls past three rows (a café's own boxes add cases): with eight
+    the list scrolls and the right column's buttons must end left of its bar."""
+    from dataclasses import replace
+
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.games.watson_holmes.host import WatsonHolmesHost
+    from kiosk.layout_check import ancestors
+
+    real = WatsonHolmesHost.cases
+
+    def many(self: Any) -> list[Any]:
+        cases = real(self)
+        return cases + [replace(c, id=f"{c.id}_more{i}", number=c.number + 10 * i) for i in (1, 2) for c in cases]
+
+    monkeypatch.setattr(WatsonHolmesHost, "cases", many)
+    driver.app.host("watson_holmes")
+    driver.wait_screen("host")  # its sweep checks the bar
+    buttons = [w for w in driver.walk() if getattr(w, "test_id", "").startswith("wh_case_")]
+    assert len(buttons) >= 7
+    scroll = next(w for w in ancestors(buttons[0]) if isinstance(w, ScrollView))
+    assert scroll.do_scroll_y and scroll.viewport_size[1] > scroll.height  # it scrolls: its bar shows
+    assert driver.under_scroll_bars() == []
+    driver.screenshot("wh_setup_many_cases")

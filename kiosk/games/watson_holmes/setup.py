@@ -14,7 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kiosk.flows.seats import Seats
 from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.kept_form import Kept, KeptForm
-from kiosk.widgets.theme import BODY, LEAD, SMALL, TButton
+from kiosk.widgets.theme import BAR_CLEAR, BODY, LEAD, SMALL, TButton
 
 
 def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
@@ -37,7 +37,9 @@ class WhSetup(KeptForm, BoxLayout):
         tr = host.tr
         self.title = label(tr("setup.title"), LEAD, height=52, bold=True)
         self.add_widget(self.title)
-        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None)
+        rows = (len(self.cases) + 1) // 2
+        # past three rows it scrolls: the right column clear of the scroll bar
+        grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None, padding=(0, 0, BAR_CLEAR if rows > 3 else 0, 0))
         grid.bind(minimum_height=grid.setter("height"))
         self.case_buttons: dict[str, TButton] = {}
         self.case_texts: dict[str, str] = {}
@@ -50,7 +52,6 @@ class WhSetup(KeptForm, BoxLayout):
             b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
             grid.add_widget(b)
             self.case_buttons[case.id] = b
-        rows = (len(self.cases) + 1) // 2
         scroll = ScrollView(do_scroll_x=False, size_hint_y=None, height=dp(72) * min(rows, 3) - dp(8))
         scroll.add_widget(grid)  # a café's own boxes add cases: the list scrolls past three rows
         self.add_widget(scroll)
