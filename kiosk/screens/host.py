@@ -132,8 +132,11 @@ class HostScreen(Screen):
 
         self._sync_results()
 
-    def _on_table(self, _table: Any, _change: Any) -> None:
-        self._sync_results()
+    def _on_table(self, _table: Any, change: Any) -> None:
+        if change.kind in ("started", "resumed", "ended", "closed"):
+            self._sync_bar()  # undo and end come with the game (at the next 0.5 s tick they came up to 0.5 s late)
+        else:
+            self._sync_results()
 
     def _sync_results(self) -> None:
         """Once the game has a result, the way on: 한 판 더 (same seats and names), 다른 게임, 끝내기."""
