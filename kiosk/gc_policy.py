@@ -29,14 +29,15 @@ automatic (young objects only: well under a millisecond).
 A game's screen is frozen too, once its game is on: a full collection traverses every object not frozen, and a
 game's screen is 20,000-50,000 of them (a Kivy widget is ~250: a storage and an observer list per property, its
 bindings), so the pause collections during play cost 15-70 ms of UI-thread CPU here (Clue's ~60,000 live
-objects 31 ms with nothing to free). After the first pause collection on a game's screen with its game on
-(`game_screen`) and another in the next settled frame (`settling`: a widget the first one freed leaves new cycles
-of Kivy's size bookkeeping, which it cannot see) the survivors are frozen (`gc.freeze()`, O(1)): later ones
-traverse only what was made since (bench/frames.py, same run, all four games: median
-21 → 4 ms, worst 63 → 27 ms; with voice and the Clue tutor running, on a loaded machine, median 47 → 7 ms; what is
-left is freeing a refresh's garbage). A new game's screen gets these collections at a quiet moment already (QUIET_S
-after a touch, settled frames), not only in a pause: guests who do not pause at a game's start left it to a bounded
-collection once it had grown (Clue's, 79,000 objects: a 66 ms frame).
+objects 31 ms with nothing to free). Once a new game's screen is on show with its game on and settled, in the first
+quiet moment (QUIET_S after a touch, settled frames: guests who never pause for IDLE_S at a game's start get it
+too) the young generations are collected and everything not frozen is frozen (`gc.freeze()`, O(1)): later full
+collections traverse only what was made since (bench/frames.py, same run, all four games: median 21 → 4 ms,
+worst 63 → 27 ms). Until session 20 the screen was frozen after two full collections (one to free the
+garbage, one for the cycles Kivy's size bookkeeping leaves when the first frees a widget): each traversed the new
+screen, 25-37 ms of UI-thread CPU here (100-150 ms on a tablet four times slower), the last guests' frames over
+25 ms in bench/frames.py; what a young collection leaves is older cyclic garbage, which the pauses' full collections
+keep small (bench/frames.py: 0-17,600 objects at a new screen, mostly a closed screen's, which is taken apart anyway).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
 So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, properties let go of their
@@ -170,6 +171,7 @@ class IdleCollector:
                  pending: Callable[[], bool] = input_pending,
                  counts: Callable[[], tuple[int, int, int]] = gc.get_count,
                  collect: Callable[[], Any] = gc.collect, cpu: Callable[[], float] = time.thread_time,
+                 collect_young: Callable[[], Any] = lambda: gc.collect(1),
                  moving: Callable[[], bool] = animating,
                  screen: Callable[[], tuple[Hashable | None, str]] = game_screen,
                  freeze: Callable[[], Any] = gc.freeze, unfreeze: Callable[[], Any] = gc.unfreeze,
@@ -178,7 +180,7 @@ class IdleCollector:
                  thaw_idle_s: float = THAW_IDLE_S, thaw_at: int = THAW_AT, rest_idle_s: float = REST_IDLE_S,
                  take_apart: Callable[[Any], Any] | None = None) -> None:
         self.idle_s, self.bound, self.clock, self.pending, self.counts = idle_s, bound, clock, pending, counts
-        self.collect, self.cpu, self.moving = collect, cpu, moving
+        self.collect, self.collect_young, self.cpu, self.moving = collect, collect_young, cpu, moving
         self.screen, self.freeze, self.unfreeze, self.frozen = screen, freeze, unfreeze, frozen
         self.unfrozen, self.thaw_idle_s, self.thaw_at = unfrozen, thaw_idle_s, thaw_at
         self.thaw_at_guests, self.rest_idle_s = GUESTS_FACTOR * thaw_at, rest_idle_s
@@ -194,10 +196,6 @@ class IdleCollector:
         self._counted = (-1e9, 0)  # (when, gc.get_freeze_count()) for `left_over`
         # the game screens frozen since the last thaw (each once): how many objects each freeze added
         self.frozen_keys: dict[Hashable, int] = {}
-        # a game's screen collected once, frozen after the next collection: a Kivy widget freed by the cycle
-        # collector leaves new cycles (its properties' bookkeeping, ~5 objects each), garbage only once that
-        # collection is over; a freeze right after it froze them, 2,000-6,000 objects a screen here
-        self.settling: Hashable | None = None
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -259,18 +257,12 @@ class IdleCollector:
             worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
-        if self.settling is not None and quick:
-            key, shown = self.screen()
-            if key == self.settling and shown == "play":
-                return "idle"  # the collection that frees what the last one's frees made, then the freeze
-            self.settling = None
+        if quick and self.fresh_screen():
+            return "freeze"  # a new game's screen, without a full collection's traversal of it (below)
         if younger == 0:
             return ""
         if settled and younger >= MIN_YOUNGER:
             return "idle"
-        if quick and younger >= MIN_YOUNGER and self.fresh_screen():
-            return "idle"  # a new game's screen is traversed while it is small, not at the bound (guests who never
-            # pause at a game's start: a bounded collection of Clue's new screen, 79,000 objects, was a 66 ms frame)
         return "bound" if younger >= self.bound and quiet >= QUIET_S else ""
 
     def fresh_screen(self) -> bool:
@@ -287,26 +279,29 @@ class IdleCollector:
             self.take_closed()
         elif why == "thaw":
             self.thaw()
+        elif why == "freeze":
+            self.freeze_screen()
         elif why:
             self.collect()
             self.collected[why] += 1
-            self.freeze_screen()  # after a bounded one too: guests who never pause get a frozen screen as well
         self._cpu = self.cpu()
         return why
 
     def freeze_screen(self) -> bool:
-        """Right after a pause's collection: freeze the game's screen on show, once. What it freezes is counted
-        before (after a full collection every object is alive: `len(gc.get_objects())`, 1-3 ms here), not read
-        after as the frozen count (two readings were 40-55 ms of the pause's frame). (Freezing it again once
-        30,000 objects were made on it since, a Clue notebook open over it, was tried: more was left frozen,
-        671,000 objects at the end of bench/frames.py against 474,000, and the pause frames were no better.)"""
+        """A new game's screen on show with its game on: frozen once, after a collection of the young generations
+        only (what the last frames made and dropped: well under a millisecond), not a full one (it traversed the
+        new screen, 30,000-60,000 objects: 25-37 ms of UI-thread CPU here, the last guests' frames over 25 ms).
+        What it freezes is counted before (`len(gc.get_objects())`, 1-3 ms here), not read after as the frozen
+        count (two readings were 40-55 ms of the frame). Cyclic garbage older than the young generations is frozen
+        with it: the pauses' full collections keep it small, and a closed screen's widgets, frozen or not, are
+        taken apart (`discard`) and freed by reference counting; the rest waits for a thaw, whose count of what is
+        left frozen includes it once the screen is gone. (Freezing it again once 30,000 objects were made on it
+        since, a Clue notebook open over it, was tried: more was left frozen, 671,000 objects at the end of
+        bench/frames.py against 474,000, and the pause frames were no better.)"""
         key, shown = self.screen()
         if shown != "play" or key in self.frozen_keys:
             return False
-        if self.settling != key:  # the first collection on it: freeze after the next (`settling`)
-            self.settling = key
-            return False
-        self.settling = None
+        self.collect_young()
         added = self.unfrozen()
         self.freeze()
         self._counted = (-1e9, 0)  # counted again off play, once the closed screens are taken apart
