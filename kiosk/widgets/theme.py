@@ -56,6 +56,11 @@ RADIUS = dp(14)
 TOUCH_MIN = dp(56)  # comfortably above the 48 dp minimum; the sweep fails smaller targets
 BUTTON_H = dp(64)
 BUTTON_BIG_H = dp(84)
+# a game's set-up form (kiosk/games/*): its rows this far apart and from the top and bottom of its scroll. Every form
+# fits the 672 px under the host bar at 1280x800 without scrolling (tests/kiosk/games/test_forms_fit.py); Mr. Jack's
+# 18 dp apart and Clue's 12 needed 683 and 682.
+FORM_GAP = dp(10)
+FORM_PAD_Y = dp(12)
 # Kivy draws a ScrollView's bar over its content's right edge: a scrolling list's rows keep BAR_CLEAR free on that
 # side (padding; a FitScroll does it itself while it scrolls), wider than any bar the kiosk draws (at most SCROLL_BAR).
 # The sweep fails a control under a bar (kiosk.layout_check.under_scroll_bars).

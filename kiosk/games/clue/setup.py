@@ -13,7 +13,7 @@ from kiosk.flows.seats import Seats, options, row, select
 from kiosk.games.clue.parts import ClueText, ClueTitle
 from kiosk.widgets.buttons import button
 from kiosk.widgets.kept_form import Kept, KeptForm
-from kiosk.widgets.theme import LEAD, MUTED, SMALL, TButton
+from kiosk.widgets.theme import FORM_GAP, FORM_PAD_Y, LEAD, MUTED, SMALL, TButton, TLabel
 from table.seats import config_with
 
 
@@ -26,7 +26,7 @@ class ClueSetup(KeptForm, BoxLayout):
     (kiosk/widgets/kept_form.py)."""
 
     def __init__(self, host: Any) -> None:  # the ClueHost (kiosk/games/clue/host.py)
-        super().__init__(orientation="vertical", padding=(dp(40), dp(16)), spacing=dp(12))
+        super().__init__(orientation="vertical", padding=(dp(40), FORM_PAD_Y), spacing=FORM_GAP)
         self.host = host
         self.count, self.mode = 4, "digital"
         self.tablets, self.level = 0, "normal"  # tablet detectives (the last seats) and their level
@@ -69,11 +69,13 @@ class ClueSetup(KeptForm, BoxLayout):
         line.add_widget(Widget(size_hint_x=0.3))
         self.level_buttons = options(line, [(lv, tr(f"tablet.level.{lv}"), f"clue_level_{lv}") for lv in LEVELS],
                                      lambda lv: self._set(level=lv))
-        whys = BoxLayout(size_hint_y=None, height=dp(26), spacing=dp(8))  # one line: the form fits under the bar
-        self.tablet_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
-        self.level_why = ClueText(text="", font_size=SMALL, color=MUTED, size_hint_y=1)
-        whys.add_widget(self.tablet_why)
-        whys.add_widget(self.level_why)
+        # each half as tall as its text (a reason wrapped on two lines at 1024 px was cut to the one line's box)
+        whys = BoxLayout(size_hint_y=None, spacing=dp(8))
+        self.tablet_why = TLabel(font_size=SMALL, color=MUTED, pos_hint={"top": 1})
+        self.level_why = TLabel(font_size=SMALL, color=MUTED, pos_hint={"top": 1})
+        for why in (self.tablet_why, self.level_why):
+            why.bind(height=lambda *_: setattr(whys, "height", max(self.tablet_why.height, self.level_why.height)))
+            whys.add_widget(why)
         self.add_widget(whys)
 
     def tablet_reason(self, k: int) -> str:

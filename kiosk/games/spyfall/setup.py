@@ -37,7 +37,7 @@ class SpySetup(KeptForm, BoxLayout):
         # the name fields of the seats in play now, the others one per frame after (a text field costs 5-10 ms of
         # UI-thread CPU to make here: eight made in the frame of the tap took half of it); the grid keeps the
         # height of all of them from the start, so nothing below it moves as they come
-        rows = -(-hi // 3)
+        rows = -(-hi // self.ids.names.cols)
         self.ids.names.height = rows * dp(56) + (rows - 1) * dp(8)
         self.fields: list[Any] = []
         self.pieces = Pieces()

@@ -14,7 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kiosk.flows.seats import Seats
 from kiosk.games.watson_holmes.protocol import WhScreen
 from kiosk.widgets.kept_form import Kept, KeptForm
-from kiosk.widgets.theme import BAR_CLEAR, BODY, LEAD, SMALL, TButton
+from kiosk.widgets.theme import BAR_CLEAR, BODY, FORM_GAP, FORM_PAD_Y, LEAD, SMALL, TButton
 
 
 def label(text: str, size: str = SMALL, color: Any = None, height: float = 36, bold: bool = False) -> Label:
@@ -31,7 +31,7 @@ class WhSetup(KeptForm, BoxLayout):
     (kiosk/widgets/kept_form.py); a tap changes the choices in place."""
 
     def __init__(self, host: WhScreen) -> None:
-        super().__init__(orientation="vertical", padding=(dp(40), dp(12)), spacing=dp(10))
+        super().__init__(orientation="vertical", padding=(dp(40), FORM_PAD_Y), spacing=FORM_GAP)
         self.host = host
         self.cases = host.cases()
         tr = host.tr
