@@ -67,8 +67,9 @@ class ClueSetup(KeptForm, BoxLayout):
         self.tablet_buttons = options(line, [(k, str(k) if k else tr("clue.setup.tablets_none"), f"clue_tablets_{k}")
                                              for k in range(0, TABLETS_MAX + 1)], lambda k: self._set(tablets=k))
         line.add_widget(Widget(size_hint_x=0.3))
+        # wider than the count's (어려움 on one line at 1024 px: it broke after 어려)
         self.level_buttons = options(line, [(lv, tr(f"tablet.level.{lv}"), f"clue_level_{lv}") for lv in LEVELS],
-                                     lambda lv: self._set(level=lv))
+                                     lambda lv: self._set(level=lv), size_hint_x=1.3)
         # each half as tall as its text (a reason wrapped on two lines at 1024 px was cut to the one line's box)
         whys = BoxLayout(size_hint_y=None, spacing=dp(8))
         self.tablet_why = TLabel(font_size=SMALL, color=MUTED, pos_hint={"top": 1})
