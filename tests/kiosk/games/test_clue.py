@@ -436,7 +436,8 @@ def test_three_lines_of_tablet_moves_over_a_suggestion_never_cover_the_status_li
     try:
         session = _start(driver, ["지수", "민호", "서연", "하준"])
         driver.tap("clue_roll")
-        driver.tap(f"clue_room_{session.state.cards.ids(2)[0]}")
+        turn, room = session.state.turn, session.state.cards.ids(2)[0]
+        driver.tap(f"clue_room_{room}")
         host = driver.app.get_screen("host")
         host.ctx.tablet_said = "\n".join(f"태블릿 {n}: 추리하기 · 미스 스칼렛 · 연발 권총" for n in (2, 3, 4))
         host.host_widget.refresh(None)
@@ -449,10 +450,12 @@ def test_three_lines_of_tablet_moves_over_a_suggestion_never_cover_the_status_li
         driver.tap(f"clue_sus_{SUSPECTS[1]}")
         driver.tap(f"clue_wpn_{WEAPONS[2]}")
         driver.tap("clue_suggest")
-        # one full run found the phase still 'after' 4 frames after this tap. Not Kivy's ScrollView: it hands the
-        # press on at the release and the button, grabbing the touch, gets its release at once (a second release
-        # 0.2 s later finds no one; tried with a button in two nested scroll views). Cause not found: it waits.
-        driver.wait_for(lambda: session.state.phase == "refute", 2)
+        # the tap made the suggestion picked. Not read from the phase: the deal is random (the form's seed), and in
+        # about one deal in 19 nobody else holds any of the three cards, so the suggestion is over at once ('after',
+        # CLUE-42): a wait for 'refute' timed out then, whatever the machine's speed
+        assert [(r.seat, r.suspect, r.weapon, r.room) for r in session.state.history] == [
+            (turn, SUSPECTS[1], WEAPONS[2], room)]
+        assert session.state.phase in ("refute", "after")
     finally:
         driver.app.dismiss_dialogs()
         Window.size = (WIDTH, HEIGHT)
