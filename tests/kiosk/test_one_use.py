@@ -172,10 +172,32 @@ def _alive_after(close: Callable[[], None], driver: Any, collector: Any, refs: l
         for _ in range(40):  # its fade, then pauses
             driver.pump(1)
             collector.take_closed()
+        _while_animated(refs, driver, collector)
         return [type(w).__name__ for r in refs if (w := r()) is not None]
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def _while_animated(refs: list[Any], driver: Any, collector: Any, timeout: float = 5.0) -> None:
+    """Frames (and the pauses' work) for as long as a running animation holds one of the widgets in `refs`: Kivy's
+    Animation holds what it animates until it ends, and a ScrollView fades its scroll bar for 0.5 s from 0.5 s after
+    it last moved (its own clock event, cancelled by the take-apart; the fade, once started, is not). Once it ends,
+    reference counting frees the scroll view: a time on Kivy's clock, not a number of frames (under
+    tests/fastclock.py 3 a look-up's ScrollView and BoxLayout were still alive 10 frames after its take-apart). An
+    animation that never ends (or anything else holding them) still leaves them alive."""
+    import time
+
+    from kivy.animation import Animation
+
+    def animated() -> bool:
+        held = {id(d["widget"]) for a in list(Animation._instances) for d in a._widgets.values()}
+        return any(id(w) in held for r in refs if (w := r()) is not None)
+
+    end = time.monotonic() + timeout
+    while animated() and time.monotonic() < end:
+        driver.pump(1)
+        collector.take_closed()
 
 
 def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any) -> None:
@@ -220,6 +242,7 @@ def test_reused_dialogs_stay_whole_until_replaced(driver: Any, monkeypatch: Any)
         for _ in range(10):
             driver.pump(1)
             collector.take_closed()
+        _while_animated(refs, driver, collector)
         assert [type(w).__name__ for r in refs if (w := r()) is not None] == []
     finally:
         gc.enable()
