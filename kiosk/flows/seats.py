@@ -12,7 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from kiosk.widgets.kept_form import clear_fields, name_fields
-from kiosk.widgets.theme import TButton
+from kiosk.widgets.theme import BUTTON_H, TButton
 
 K = TypeVar("K", bound=Hashable)
 
@@ -36,6 +36,17 @@ def options(into: Widget, choices: Iterable[tuple[K, str, str]], on_pick: Callab
         into.add_widget(b)
         buttons[value] = b
     return buttons
+
+
+def weigh_by_text(buttons: Iterable[TButton], least: float = BUTTON_H) -> None:
+    """Buttons sharing a row by the width their words need on one line (at least `least`): a long word (어려움,
+    Normal) stays whole while a digit's button gives way. Their size_hint_x becomes that width in pixels, so give
+    the row's other stretching widgets theirs in pixels too."""
+    from kivy.core.text import Label as CoreLabel
+
+    for b in buttons:
+        words = CoreLabel(font_size=b.font_size, font_name=b.font_name, bold=b.bold).get_extents(b.text)[0]
+        b.size_hint_x = max(least, words + dp(24))  # (the button's text box is 16 dp narrower than the button)
 
 
 def select(buttons: Mapping[K, TButton], value: K) -> None:

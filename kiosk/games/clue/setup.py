@@ -9,7 +9,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from kiosk.flows.seats import Seats, options, row, select
+from kiosk.flows.seats import Seats, options, row, select, weigh_by_text
 from kiosk.games.clue.parts import ClueText, ClueTitle
 from kiosk.widgets.buttons import button
 from kiosk.widgets.kept_form import Kept, KeptForm
@@ -66,10 +66,11 @@ class ClueSetup(KeptForm, BoxLayout):
         line = row(self, _lead(tr("clue.setup.tablets")))
         self.tablet_buttons = options(line, [(k, str(k) if k else tr("clue.setup.tablets_none"), f"clue_tablets_{k}")
                                              for k in range(0, TABLETS_MAX + 1)], lambda k: self._set(tablets=k))
-        line.add_widget(Widget(size_hint_x=0.3))
-        # wider than the count's (어려움 on one line at 1024 px: it broke after 어려)
+        line.add_widget(Widget(size_hint_x=dp(24)))
         self.level_buttons = options(line, [(lv, tr(f"tablet.level.{lv}"), f"clue_level_{lv}") for lv in LEVELS],
-                                     lambda lv: self._set(level=lv), size_hint_x=1.3)
+                                     lambda lv: self._set(level=lv))
+        # eight buttons on a line: at 1024 px, shared alike, 어려움, None and Normal broke in the middle
+        weigh_by_text([*self.tablet_buttons.values(), *self.level_buttons.values()])
         # each half as tall as its text (a reason wrapped on two lines at 1024 px was cut to the one line's box)
         whys = BoxLayout(size_hint_y=None, spacing=dp(8))
         self.tablet_why = TLabel(font_size=SMALL, color=MUTED, pos_hint={"top": 1})

@@ -30,6 +30,7 @@ from engines.mr_jack_ny.cards import CharacterCard, CharacterSet
 from engines.mr_jack_ny.views import JackView
 from kiosk import gc_policy
 from kiosk.flows.screen import Choice, GameScreen, closing
+from kiosk.flows.seats import weigh_by_text
 from kiosk.games.mr_jack_ny import act, panels
 from kiosk.games.mr_jack_ny.panels import GREY, MARKER_COLOURS, MjSuspect, MjTitle, MjTrackRow, private_card, track_row
 from kiosk.hosting import HostContext
@@ -55,6 +56,15 @@ class MrJackSetup(KeptForm, BoxLayout):
     tablet = StringProperty("")  # the side the tablet plays ("" none, "detective", "jack")
     level = StringProperty("easy")  # its level (engines/mr_jack_ny/bots.py)
     host = ObjectProperty(None, allownone=True)  # None once its screen closed
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """The tablet row's five buttons shared out by their words, again when the language changes them (shared
+        alike, 맡기지 않음 and Detective broke in the middle at 1024 px)."""
+        super().on_kv_post(base_widget)
+        buttons = [w for w in self.ids.tablet_row.children if isinstance(w, TButton)]
+        for b in buttons:
+            b.bind(text=lambda *_: weigh_by_text(buttons))
+        weigh_by_text(buttons)
 
     def reset(self, host: Any) -> None:
         """Ready for a new Mr. Jack screen: no clock, no typed name."""
