@@ -4,6 +4,7 @@ action by tap, and the mic button hidden when voice is unavailable."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -275,8 +276,9 @@ def test_no_command_acts_over_a_players_private_screen(driver: Any, voice: Any, 
     driver.wait_screen("detail")
 
 
-def _staff_pin_for_undo(driver: Any) -> Any:
-    """A Spyfall round with the Joker revealed, and the staff PIN pad asked for by an undo across that reveal."""
+def _staff_pin_for_undo(driver: Any, before_undo: Callable[[], None] = lambda: None) -> Any:
+    """A Spyfall round with the Joker revealed, and the staff PIN pad asked for by an undo across that reveal (after
+    `before_undo`)."""
     from engines.spyfall.actions import ChooseDealer, RevealJoker, StartClock
 
     session = spyfall_table(driver)
@@ -284,6 +286,7 @@ def _staff_pin_for_undo(driver: Any) -> Any:
     act(session, StartClock(-1))
     act(session, RevealJoker(session.state.round.facts.joker))
     driver.pump(3)
+    before_undo()
     driver.tap("host_undo")
     return session
 
@@ -297,10 +300,17 @@ def test_a_staff_pin_pad_nobody_uses_closes_and_the_idle_check_goes_on(driver: A
 
     from kiosk.widgets import pin_dialog
 
-    monkeypatch.setattr(pin_dialog, "GIVE_UP_S", 2.0)
+    def give_up_after_keys() -> None:
+        """2 s, or 3 times a key's spacing below on this machine: ~0.3 s plus two taps' frames (10), which take
+        what the machine takes (under bench/slowcpu.py slow_down(10) over 2 s: the pad gave up between two keys)."""
+        start = time.monotonic()
+        driver.pump(10)
+        monkeypatch.setattr(pin_dialog, "GIVE_UP_S", max(2.0, 3 * (0.3 + time.monotonic() - start)))
+
     app = driver.app
-    session = _staff_pin_for_undo(driver)
-    end = time.monotonic() + 3.0  # longer than GIVE_UP_S, with a key every ~0.3 s: counted again from each
+    session = _staff_pin_for_undo(driver, give_up_after_keys)
+    give_up = pin_dialog.GIVE_UP_S
+    end = time.monotonic() + 1.5 * give_up  # longer than GIVE_UP_S, with a key every ~0.3 s: counted again from each
     while time.monotonic() < end:
         driver.tap("staffpin_0")
         stop = time.monotonic() + 0.3
@@ -308,7 +318,7 @@ def test_a_staff_pin_pad_nobody_uses_closes_and_the_idle_check_goes_on(driver: A
             driver.pump(1)
         driver.tap("staffpin_back")  # never a whole PIN: none is checked
     assert driver.find_all("staffpin_ok")
-    driver.wait_for(lambda: not driver.find_all("staffpin_ok"))
+    driver.wait_for(lambda: not driver.find_all("staffpin_ok"), give_up + 3)
     keeper = app.keeper
     keeper.last_touch -= keeper.idle_seconds + 1
     keeper.check_idle()
