@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.clock import ClockEvent
 from kivy.graphics import Canvas, InstructionGroup
 from kivy.input import MotionEvent
@@ -136,6 +137,9 @@ def take_apart(w: Any) -> None:
     for value in list(w.__dict__.values()):  # what it scheduled on itself: rows still to make, a redraw
         if isinstance(value, (Pieces, ClockEvent)):  # (its children are gone: their weak ids raise)
             value.cancel()
+    Animation.cancel_all(w)  # Kivy holds an animated widget until its animation ends: a scroll view's bar fading
+    # (0.5 s, begun 0.5 s after it last moved) kept it, and freed then, its canvases were cyclic garbage at a moment
+    # nobody chose (the flaky-test audit, session 20: test_voice_ui's garbage count, test_one_use)
     w.clear_widgets()
     if w.canvas is not None:
         clear_canvas(w.canvas)

@@ -202,6 +202,34 @@ def test_what_a_taken_apart_widget_scheduled_on_itself_is_cancelled(driver: Any,
     assert not driver.app.errors
 
 
+def test_a_taken_apart_scroll_view_is_freed_at_once_though_its_bar_was_fading(driver: Any) -> None:
+    """Kivy keeps an animated widget alive until its animation ends: a scroll view's bar fades out (0.5 s, begun
+    0.5 s after it last moved), so a list taken apart while it faded lived on, and its canvases became cyclic
+    garbage whenever the fade ended (two tests counted them as their own). Taken apart, its animations stop and
+    reference counting frees it at once."""
+    import weakref
+
+    from kivy.animation import Animation
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.widgets.dismantle import closed_widgets, dismantle
+
+    sv = ScrollView()
+    sv.add_widget(Label(text="가", size_hint_y=None, height=2000))
+    Animation(bar_color=[0.7, 0.7, 0.7, 0], duration=5).start(sv)  # as its bar's fade-out does
+    ref = weakref.ref(sv)
+    gc.disable()  # only reference counting from here
+    try:
+        widgets = closed_widgets(sv)
+        dismantle(widgets)
+        del widgets, sv
+        assert ref() is None
+    finally:
+        gc.enable()
+    driver.pump(2)
+
+
 def test_a_taken_apart_widget_s_kv_bindings_on_the_app_are_gone(driver: Any, monkeypatch: Any) -> None:
     """The Watson & Holmes opening's pause button reads `app.lang` in its kv rule, through `root`. Taken apart with
     its screen while something still held the button, the opening (its root) was freed first and the next language
