@@ -317,10 +317,12 @@ class HostContext:
 
     def private(self, name: str, content: Callable[[Callable[[], None]], Widget],
                 on_done: Callable[[], None] | None = None, mode: str = "reveal",
-                seat: int | None = None) -> HandOver | None:
+                seat: int | None = None, ahead: bool = False) -> HandOver | None:
         """The seat's private channel. With the seat's phone connected the phone shows it (reveal) or takes
         the input (input) and `on_done` follows; otherwise pass the tablet to `name`: `content(done)` builds
-        what only they may see (reveal: shown while they hold a button; input: shown until `done()`)."""
+        what only they may see (reveal: shown while they hold a button; input: shown until `done()`). `ahead`
+        (input; a `content` with no effect until shown): made while the player reaches for the tablet, made
+        again if the game or the language changed by "I am"."""
         if not self.alive:
             return None
         phones = self.app.phones
@@ -335,7 +337,8 @@ class HostContext:
             key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
             self.toast(self.tr(key, name=name))
             return None
-        ho = HandOver(name, self.tr, content, on_done, mode)  # taken apart once closed (kiosk.widgets.one_use)
+        key = (lambda: (self.table.state if self.playing else None, self.lang)) if ahead else None
+        ho = HandOver(name, self.tr, content, on_done, mode, key)  # taken apart once closed (kiosk.widgets.one_use)
         ho.seat = seat  # what is tapped on it comes from that seat's private channel (HostContext.channel)
         self.opened(ho)
         ho.open(animation=False)  # at once (Kivy's fade-in held it from a lambda of its own, frozen with it)

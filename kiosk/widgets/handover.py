@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -23,6 +24,7 @@ from kiosk.widgets.one_use import OneUse
 from kiosk.widgets.theme import ACCENT, BG, BODY, HEADLINE, LEAD, MUTED, TEXT, Panel, TButton
 
 Translate = Callable[..., str]
+AHEAD_S = 0.1  # after the hand-over shows: its content made ahead (`HandOver._make_ahead`); "I am" comes later
 
 
 class HoldButton(TButton):
@@ -48,7 +50,8 @@ class HandOver(OneUse):
     for_one = "private"  # one seat's screen: no shared channel asks over it (kiosk.widgets.dialogs.for_one_on_show)
 
     def __init__(self, name: str, tr: Translate, content: Callable[[Callable[[], None]], Widget],
-                 on_done: Callable[[], None] | None = None, mode: str = "reveal") -> None:
+                 on_done: Callable[[], None] | None = None, mode: str = "reveal",
+                 ahead: Callable[[], tuple[Any, ...]] | None = None) -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, background="", background_color=BG)
         self.name, self.tr, self.mode = name, tr, mode
         self.seat: int | None = None  # the seat it is for, when known: taps on it are that seat's (HostContext)
@@ -59,6 +62,10 @@ class HandOver(OneUse):
         self.root_box = BoxLayout(orientation="vertical", padding=dp(40), spacing=dp(24))
         self.add_widget(self.root_box)
         self._ask()
+        # input mode: the content made while the seat's player reaches for the tablet, off the window (`_make_ahead`)
+        self._ahead = ahead if mode == "input" else None
+        self.made: tuple[tuple[Any, ...], Widget, Widget] | None = None  # (what it was made from, holder, content)
+        self._ahead_ev = Clock.schedule_once(self._make_ahead, AHEAD_S) if self._ahead is not None else None
 
     def _clear(self) -> None:
         for w in self.root_box.children:  # the last stage's (their taps hold this dialog): taken apart in a pause
@@ -91,8 +98,39 @@ class HandOver(OneUse):
         btn.bind(on_release=lambda *_: self.cancel())
         return btn
 
+    def _make_ahead(self, _dt: float = 0.0) -> None:
+        """The content made before "I am", in a frame of its own, laid out at the size it will have (a holder like
+        the open stage's box: its title row, then the content): the tap that opens it only moves it over (Clue's
+        notebook made in that tap's frame: 22-32 ms of UI-thread CPU here, its tutor's answer rebuilt it in the next
+        frames, 10-26 ms). Off the window and never drawn until then; made again at "I am" if the game or the
+        language changed since (`ahead()` is what it was made from)."""
+        self._ahead_ev = None
+        if self.stage != "ask" or self._ahead is None or not self._is_open or self.closing or self.root_box.width <= 1:
+            return
+        holder = BoxLayout(orientation="vertical", padding=dp(40), spacing=dp(24), size=self.root_box.size)
+        holder.add_widget(Widget(size_hint_y=None, height=dp(64)))
+        content = self._content_factory(self._finish)
+        holder.add_widget(content)
+        self.made = (self._ahead(), holder, content)
+
+    def _take_made(self) -> Widget | None:
+        """The content made ahead, if it still shows what it would show now; let go of either way."""
+        if self._ahead_ev is not None:
+            self._ahead_ev.cancel()
+            self._ahead_ev = None
+        made, self.made = self.made, None
+        if made is None:
+            return None
+        key, holder, content = made
+        fresh = self._ahead is not None and _same(key, self._ahead())
+        if fresh:
+            holder.remove_widget(content)
+        gc_policy.drop(holder, None)  # (with the content inside, when it is stale)
+        return content if fresh else None
+
     def cancel(self) -> None:
         self.stage = "cancelled"
+        self._take_made()
         if self.secret is not None:
             self.secret.opacity = 0
         self._clear()
@@ -101,7 +139,8 @@ class HandOver(OneUse):
     def _open(self) -> None:
         self.stage = "open"
         self._clear()
-        self.secret = self._content_factory(self._finish)
+        made = self._take_made()
+        self.secret = made if made is not None else self._content_factory(self._finish)
         if self.mode == "input":  # one line of title; the rest of the screen is the player's
             title = self._title(self.tr("handover.only_you", name=self.name), LEAD)
             row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(16))
@@ -125,12 +164,18 @@ class HandOver(OneUse):
 
     def _finish(self) -> None:
         self.stage = "done"
+        self._take_made()
         if self.secret is not None:
             self.secret.opacity = 0
         self._clear()
         self.dismiss()
         if self._on_done is not None:
             self._on_done()
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """The same game state (the object itself: engines make a new one for every step) and the same words."""
+    return len(a) == len(b) and all(x is y or (isinstance(x, str) and x == y) for x, y in zip(a, b, strict=True))
 
 
 def secret_text(text: str, size: str = HEADLINE) -> Label:

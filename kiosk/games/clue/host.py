@@ -453,5 +453,5 @@ class ClueHost(PrivateChannel):
                                  self.levels.get(seat, "notebook"), done,
                                  lambda level: self.levels.__setitem__(seat, level))
 
-        self.ctx.private(view.name(seat), content, None, mode="input")
+        self.ctx.private(view.name(seat), content, None, mode="input", ahead=True)
 

@@ -395,6 +395,38 @@ def test_the_notebook_sheet_is_made_a_few_rows_a_frame(driver: Any, monkeypatch:
     _modal_gone(driver)
 
 
+def test_the_notebook_is_made_while_its_player_reaches_for_the_tablet(driver: Any) -> None:
+    """Covers CLUE-15: a player's notebook is made after the hand-over asks for them, off the window (its tap made it
+    in the "I am" frame: 22-32 ms of UI-thread CPU here, then its tutor's answer rebuilt it); "I am" shows that one.
+    Nothing of it is on the shared screen before, and if the game moved on meanwhile it is made again."""
+    from tests.tables import tap
+
+    session = _start(driver, ["지수", "민호", "서연"])
+    driver.tap("clue_notebook_0")
+    ho = _dialog(driver)
+    driver.wait_for(lambda: ho.made is not None)
+    made = ho.made[2]
+    assert made.get_root_window() is None and not driver.find_all("clue_nb_close")  # only "I am" shows it
+    driver.tap("handover_i_am")
+    assert ho.secret is made and made.get_root_window() is not None
+    _notebook_ready(driver)
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+    driver.tap("clue_notebook_1")
+    ho = _dialog(driver)
+    driver.wait_for(lambda: ho.made is not None)
+    stale = ho.made[2]
+    ctx = driver.app.get_screen("host").ctx
+    before = session.state
+    tap(ctx, next(a for a in ctx.table.legal(session.state.turn) if type(a).__name__ == "RollDie"))
+    assert session.state is not before  # the game moved on while the hand-over asked
+    driver.tap("handover_i_am")
+    assert ho.secret is not stale and ho.made is None and stale.get_root_window() is None
+    _notebook_ready(driver)
+    driver.tap("clue_nb_close")
+    _modal_gone(driver)
+
+
 def test_the_notebook_sheet_is_a_widget_a_row(driver: Any) -> None:
     """Covers CLUE-15, CLUE-62: each row of the sheet is one widget drawing its cells (kiosk/widgets/drawn.py). A
     Label a cell made a 6-player sheet with the aids ~100,000 objects, which every full collection traversed while
