@@ -103,9 +103,8 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     w, c = time.perf_counter(), time.thread_time()
 
     def run() -> None:
-        if before is not None:
-            before()
-        EventLoop.idle()
+        with probe.as_input(before):
+            EventLoop.idle()
 
     _, prof = probe.profiled(run)
     out = time.perf_counter() - w, time.thread_time() - c
