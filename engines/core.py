@@ -392,9 +392,14 @@ class Engine(ABC, Generic[S]):
         for seat in sorted(self.to_move(state)):
             if seat == CHANCE:
                 continue
-            names = sorted({a.NAME for a in self.legal_actions(state, seat) if not type(a).PRIVATE})
+            names = sorted(self.offer_names(state, seat))
             out += [Offer(seat, n, self.actions[n].FINAL) for n in names]
         return tuple(out)
+
+    def offer_names(self, state: S, seat: int) -> set[str]:
+        """The names of `seat`'s legal actions that are not PRIVATE. An engine whose lists are long (every
+        combination of cards) may say them without making each action."""
+        return {a.NAME for a in self.legal_actions(state, seat) if not type(a).PRIVATE}
 
     def prompts(self, state: S) -> tuple[Prompt, ...]:
         """Who the game waits for (default: the seats to move, asked for `what`=the phase)."""

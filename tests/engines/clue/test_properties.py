@@ -37,7 +37,7 @@ def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None
     owners, every card is in one place, eliminated players never get a turn, every weapon stands in exactly one
     room and every token in one room or outside them (the same board in every view), a suggestion leaves its
     suspect and weapon in the suggester's room, and each seat's notebook (rebuilt from that seat's view alone)
-    never contradicts the real deal (digital)."""
+    never contradicts the real deal (digital); the names the shared screen offers are those of the legal actions."""
     rng = random.Random(seed)
     state = game(n, mode=mode, seed=seed)
     for i in range(160):
@@ -47,6 +47,10 @@ def test_long_random_games_keep_invariants(seed: int, n: int, mode: str) -> None
         step = ENGINE.apply(state, action)
         if i % 8 == 0 or step.events and any(e.to for e in step.events):
             check_secrets(ENGINE, step.state, step.events)
+        if i % 8 == 0:  # the table's offers, said without making every suggestion and accusation, are the same
+            for seat in range(n):
+                assert ENGINE.offer_names(step.state, seat) == {
+                    a.NAME for a in ENGINE.legal_actions(step.state, seat) if not type(a).PRIVATE}
         state = step.state
         if not state.over:
             assert state.turn not in state.eliminated
