@@ -37,7 +37,8 @@ worst 63 → 27 ms). Until session 20 the screen was frozen after two full colle
 garbage, one for the cycles Kivy's size bookkeeping leaves when the first frees a widget): each traversed the new
 screen, 25-37 ms of UI-thread CPU here (100-150 ms on a tablet four times slower), the last guests' frames over
 25 ms in bench/frames.py; what a young collection leaves is older cyclic garbage, which the pauses' full collections
-keep small (bench/frames.py: 0-17,600 objects at a new screen, mostly a closed screen's, which is taken apart anyway).
+keep small (bench/frames.py: the first full collection on a new screen freed 0-213 objects at most, 17,600 at
+some; a closed screen's widgets among them are taken apart in a pause and freed by reference counting, frozen or not).
 The price: a frozen object that becomes cyclic garbage is never freed (a Kivy widget always is one: Label binds
 its own methods; breaking parent links frees ~2 % of a closed screen), and `gc.get_objects()` does not list it.
 So a closed screen is taken apart (kiosk/widgets/dismantle.py: observers unbound, properties let go of their
