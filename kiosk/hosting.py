@@ -337,8 +337,8 @@ class HostContext:
             key = "host.look_at_phone" if mode == "reveal" else "host.waiting_phone"
             self.toast(self.tr(key, name=name))
             return None
-        key = (lambda: (self.table.state if self.playing else None, self.lang)) if ahead else None
-        ho = HandOver(name, self.tr, content, on_done, mode, key)  # taken apart once closed (kiosk.widgets.one_use)
+        made_from = (lambda: (self.table.state if self.playing else None, self.lang)) if ahead else None
+        ho = HandOver(name, self.tr, content, on_done, mode, made_from)  # taken apart once closed (widgets.one_use)
         ho.seat = seat  # what is tapped on it comes from that seat's private channel (HostContext.channel)
         self.opened(ho)
         ho.open(animation=False)  # at once (Kivy's fade-in held it from a lambda of its own, frozen with it)
