@@ -13,6 +13,7 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp, dpi2px
 from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -39,6 +40,33 @@ def host_class(game_id: str) -> type[GameHost] | None:
         raise
     cls = getattr(module, "HOST", None)
     return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None
+
+
+class Rows(BoxLayout):
+    """A vertical BoxLayout in which a fixed-height row that is empty (0 high: the staff-call sign, the results'
+    buttons until they show) takes no room at all, not even the spacing (a BoxLayout gives every child its gap:
+    24 px lost on every game screen); shown, it is laid out as usual."""
+
+    def do_layout(self, *largs: Any) -> None:
+        empty = [c for c in self.children if c.size_hint_y is None and c.height <= 0]
+        if not empty:
+            super().do_layout(*largs)
+            return
+        shown = [c for c in self.children if all(c is not e for e in empty)]
+        for i, x, y, w, h in self._iterate_layout([(c.size, c.size_hint, c.pos_hint, c.size_hint_min,
+                                                     c.size_hint_max) for c in shown]):
+            c = shown[i]
+            c.pos = x, y
+            if c.size_hint_x is not None:
+                c.width = w
+            if c.size_hint_y is not None:
+                c.height = h
+        left, _top, right, _bottom = self.padding
+        for c in empty:  # where it would show, at the top of the row below it (children run bottom to top)
+            below = [s for s in self.children[:self.children.index(c)] if all(s is not e for e in empty)]
+            c.pos = self.x + left, below[-1].top if below else self.y + self.padding[3]
+            if c.size_hint_x is not None:
+                c.width = (self.width - left - right) * c.size_hint_x
 
 
 class HostScreen(Screen):
