@@ -13,7 +13,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.flows.seats import options, select
+from kiosk.flows.seats import options, select, weigh_by_text
 from kiosk.widgets.kept_form import Kept, KeptForm, clear_fields
 from kiosk.widgets.pieces import Pieces
 from kiosk.widgets.theme import SMALL
@@ -96,8 +96,13 @@ class SpySetup(KeptForm, BoxLayout):
         refusal = self.host.ctx.setup_refusal
         base_ok = refusal(config) == ""  # (else the start's own refusal says what is wrong: the names)
         whys = []
+        names = {m: tr(f"spyfall.module.{m}") for m in self.module_buttons}
+        if any(b.text != names[m] for m, b in self.module_buttons.items()):
+            for m, b in self.module_buttons.items():
+                b.text = names[m]
+            # shared out by their words, each on one line (alike, at 1024x600 two English names wrapped)
+            weigh_by_text(self.module_buttons.values())
         for m, b in self.module_buttons.items():
-            b.text = tr(f"spyfall.module.{m}")
             # an option that cannot apply now is greyed with the engine's reason (kept on show below the row)
             on = bool(self.modules[m])
             why = refusal({**config, "modules": [*config["modules"], m]}) if base_ok and not on else ""
