@@ -19,10 +19,11 @@ When a full collection runs is the kiosk's choice (`IdleCollector`, started by `
 one landed in whichever frame crossed its threshold — the frame after a game's screen was thrown away, a tap's
 frame (10-175 ms of UI-thread CPU here; the same frames without it 4-27 ms). Guests pause between taps (reading,
 talking, passing the tablet), so the collector runs it on the UI thread once nobody has touched the screen for
-`IDLE_S` and the screen has settled (`CALM_FRAMES` light frames, no animation running), never while a finger
-is down or a touch waits in an input provider's queue. Bounded: after `BOUND`
-generation-1 collections without such a moment (each ~1,400 net new container objects) it collects in the next
-moment `QUIET_S` after a touch with no input pending, and Python's own full collection comes back at `BACKSTOP`
+`IDLE_S` nor spoken a command for `QUIET_S` and the screen has settled (`CALM_FRAMES` light frames, no
+animation running), never while a finger is down or a touch waits in an input provider's queue. Bounded: after
+`BOUND` generation-1 collections without such a moment (each ~1,400 net new container objects) it collects in the
+next moment `QUIET_S` after a touch with no input pending, after a light frame with no piece or animation (unless
+twice BOUND), and Python's own full collection comes back at `BACKSTOP`
 should the UI thread's checks stop running (or the guests never stop touching). Generations 0 and 1 stay
 automatic (young objects only: well under a millisecond).
 
@@ -205,10 +206,14 @@ class IdleCollector:
         self.last_input = self.clock()
 
     def note_voice(self) -> None:
-        """A guest's voice command: busy for `idle_s` like a touch, but not for the thaw's longer quiet (with
+        """A guest's voice command: busy for QUIET_S (its answer drawn by then: a toast, a screen opened; the
+        calm frames cover a longer one), for `idle_s` before a thaw, and not for the thaw's longer quiet (with
         commands every ~1.5 s, bench/frames.py's pace, a thaw never came: the freeze budget stayed spent and
-        every collection during play traversed the live screens, 40-80 ms here). A command while a thaw runs
-        waits for it as for any frame; its answer takes longer than that anyway (decoding)."""
+        every collection during play traversed the live screens, 40-80 ms here). Until session 21 a command was
+        busy for `idle_s` like a touch: at that pace no pause came, the garbage reached BOUND and its collection
+        traversed all made since the screen's freeze, 26-28 ms of UI-thread CPU in one pause frame (Mr. Jack).
+        A command while a thaw runs waits for it as for any frame; its answer takes longer than that anyway
+        (decoding)."""
         self.last_voice = self.clock()
 
     def _on_motion(self, _window: Any, _etype: str, me: Any) -> None:
@@ -245,14 +250,15 @@ class IdleCollector:
             return ""
         younger = self.counts()[2]  # generation-1 collections since the last full one
         now = self.clock()
-        untouched = now - self.last_input
-        quiet = min(untouched, now - self.last_voice)
-        calm = self.calm >= CALM_FRAMES and not self.moving()
-        settled = calm and quiet >= self.idle_s
+        untouched, voiced = now - self.last_input, now - self.last_voice
+        quiet = min(untouched, voiced)
+        moving = self.moving()
+        calm = self.calm >= CALM_FRAMES and not moving
+        settled = calm and untouched >= self.idle_s and voiced >= QUIET_S  # a command's answer is drawn by then
         quick = calm and quiet >= QUIET_S  # a quiet moment: enough for a new game's screen (below)
         if (self.closed or self.dropped) and settled:
             return "take apart"
-        if self.frozen_keys and settled and untouched >= self.thaw_idle_s:
+        if self.frozen_keys and settled and voiced >= self.idle_s and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
             worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
@@ -264,7 +270,11 @@ class IdleCollector:
             return ""
         if settled and younger >= MIN_YOUNGER:
             return "idle"
-        return "bound" if younger >= self.bound and quiet >= QUIET_S else ""
+        if younger < self.bound or quiet < QUIET_S:
+            return ""
+        # not with a screen's next piece or an animation in the frame (a 27 ms collection beside a piece of Mr.
+        # Jack's suspects: 35 ms), unless they never stop
+        return "bound" if (self.calm and not moving) or younger >= 2 * self.bound else ""
 
     def fresh_screen(self) -> bool:
         """A game's screen on show with its game on, not frozen yet."""
