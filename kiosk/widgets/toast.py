@@ -4,9 +4,11 @@ Where it goes: where it covers no control and no text (searched from the top dow
 has no such place, the screen makes one: the toast lane, a strip under the screens (as the caption strip, zero-high
 until a toast needs it) opens, the screen lays out above it, and the toast sits in it until it fades. Only when the
 lane is not free (a dialog or the keyboard, drawn over the screens, reaches down into it) does it fall back to a
-place over no control and no text marked keep_clear, else over no control. While it shows it checks every frame
-that what it lies on is still free, and it belongs to the screen on show when it came (as narration does,
-kiosk/narration_scope.py): the screen changing takes it off at once, it never lies over the next screen's words."""
+place over no control and no text marked keep_clear, else over no control. It is placed a frame after it was asked
+for, once the screen the event changed has laid out (`Toast._appear`). While it shows it checks, after every frame
+drawn with a change besides its own, that what it lies on is still free, and it belongs to the screen on show when it
+came (as narration does, kiosk/narration_scope.py): the screen changing takes it off at once, it never lies over the
+next screen's words."""
 
 from __future__ import annotations
 
@@ -91,6 +93,10 @@ def _visit(w: Widget, shown: bool, held: bool, clip: Box | None, how: tuple[Any,
         _visit(child, shown, held, clip, how, out)
 
 
+def _nothing() -> None:
+    """The screen a toast is about when there was none on show."""
+
+
 _CONTROL, _MARKED, _WORDS = 1, 2, 4
 _ALL = _CONTROL | _MARKED | _WORDS
 _OVER = 8  # drawn over the screens (a dialog, the keyboard), not in the window's child holding them
@@ -139,7 +145,7 @@ def free_spot(boxes: list[Box], width: float, height: float, screen_w: float,
 
 WIDTHS = (dp(800), dp(640), dp(560), dp(480), dp(400), dp(320))  # a toast's widths, widest first
 PAD_Y = dp(20)  # above and below its lines together
-SETTLE = 0  # its check that what it lies on is still free runs every frame while it shows (Toast._keep_clear)
+SETTLE = 0  # its check runs every frame while it shows, walking the screen only after a change (Toast._keep_clear)
 
 
 LANE_MARGIN = dp(8)  # above and below the toast in its lane
@@ -187,7 +193,12 @@ class Toast(Label):
         self.lane, self.screen = lane, screen
         self._kinds = 0  # what the spot it is in was free of (_CONTROL | _MARKED | _WORDS)
         self._seen = 0  # the screen's boxes it was last checked against (a hash)
-        self._about: Callable[[], Any] | None = None  # the screen it is about (a weak reference), from its first look
+        self._about: Callable[[], Any] | None = None  # the screen it is about (a weak reference), from when it appeared
+        self._next: tuple[str, float] | None = None  # the text and seconds asked for, shown from the next frame
+        self._drawn_by = 0  # Kivy's count of frames drawn (Clock.frames_displayed) from which it may appear
+        self._dirty = False  # a frame was drawn with a change besides its own since its last look (`_changed`)
+        self._tops: tuple[int, ...] = ()  # the window's other children at its last look (a dialog, the keyboard)
+        self._watching = False  # `_drawn` bound to the window's on_draw
         with self.canvas.before:
             from kivy.graphics import Color, RoundedRectangle
             Color(0, 0, 0, 0.82)
@@ -206,23 +217,47 @@ class Toast(Label):
         return self.lane is not None and self.lane.height > 0
 
     def show(self, text: str, seconds: float = 3.5) -> None:
+        """`text` on show from the next frame (`_appear`); a toast still on show stays as it is until then."""
         self.last_text = text
-        self.text = text
-        self._about = None  # the screen on show at its first look (a frame on: a screen change in the same event
-        self._place(self._targets())  # as the toast, in either order, is the screen it is about)
-        self._over_all()
-        Animation.cancel_all(self)
-        self.opacity = 1
+        self._next = (text, seconds)
+        # placed once the frame laying out what the event changed is drawn: this frame (asked from a tap, the clock)
+        # or the next one (asked between frames, as a test does)
+        self._drawn_by = Clock.frames_displayed + 1
         Clock.unschedule(self._fade)
-        Clock.schedule_once(self._fade, seconds)
-        Clock.unschedule(self._keep_clear)
-        Clock.schedule_interval(self._keep_clear, SETTLE)
+        Clock.unschedule(self._appear)
+        Clock.schedule_once(self._appear, 0)
 
     def hide(self) -> None:
-        """Off at once (no fade), its lane closed."""
+        """Off at once (no fade), its lane closed; a toast asked for and not yet on show is not shown."""
+        self._next = None
+        Clock.unschedule(self._appear)
         Animation.cancel_all(self)
         Clock.unschedule(self._fade)
         self.opacity = 0
+
+    def _appear(self, *_: object) -> None:
+        """The toast `show` asked for, a frame on: the screen the event changed (a new stage, another screen) has
+        laid out and been drawn, so it is placed once, in a frame of its own (placed in the event's frame, it was
+        half of a confirm tap's ~28 ms frame on Mr. Jack's table, and placed again a frame later whenever the event
+        changed the screen). It is about the screen on show now: a screen change in the same event as the toast, in
+        either order, is the screen it is about."""
+        if self._next is None:
+            return
+        if Clock.frames_displayed < self._drawn_by:  # asked between frames: the next one lays the change out
+            Clock.schedule_once(self._appear, 0)
+            return
+        (text, seconds), self._next = self._next, None
+        self.text = text
+        screen = self.screen() if self.screen is not None else None
+        self._about = weakref.ref(screen) if screen is not None else _nothing
+        self._over_all()
+        self._place(self._look())
+        Animation.cancel_all(self)
+        self.opacity = 1
+        Clock.schedule_once(self._fade, seconds)
+        Clock.unschedule(self._keep_clear)
+        Clock.schedule_interval(self._keep_clear, SETTLE)
+        self._watch(True)
 
     def _home(self) -> Widget | None:
         """The window's child that holds the screens (and the lane)."""
@@ -322,27 +357,62 @@ class Toast(Label):
             self.lane.height = 0
 
     def _keep_clear(self, *_: object) -> bool:
-        """While it shows: placed in the frame of the event that called it, it may find the screen changed under it
-        a frame later (the whose-turn line redrawn longer, a screen's layout settling): then it moves to where it
-        covers nothing again; placed over text for want of room (no lane free), it looks again once the screen
-        changed. Another screen on show than at its first look: taken off (it was about that screen; left over, it
-        lay over the next screen's list of actions). Stops once faded."""
+        """While it shows, every frame: another screen on show than when it came takes it off (it was about that
+        screen; left over, it lay over the next screen's list of actions). After a frame drawn with a change besides
+        its own (`_changed`: a text redrawn longer, a screen's layout settling, a dialog opening), it looks again:
+        over something now it moves to where it covers nothing; placed over text for want of room (no lane free), it
+        moves once the screen changed. Stops once faded."""
+        if self._next is not None:  # a new toast appears in this frame (`_appear`)
+            return True
         if self.opacity <= 0.01 or self.parent is None:
+            self._watch(False)
             return False
         screen = self.screen() if self.screen is not None else None
-        if self._about is None:
-            self._about = weakref.ref(screen) if screen is not None else (lambda: None)
-        elif self._about() is not screen:
+        if self._about is not None and self._about() is not screen:
             self.hide()
+            self._watch(False)
             return False
+        if not self._changed():
+            return True
         mine = (self.x, self.y, self.right, self.top)
-        found = self._targets()
+        found = self._look()
         seen = hash(tuple(found))
         if any(kind & self._kinds and overlap(box, mine) for box, kind in found) or (
                 seen != self._seen and self._kinds != _ALL and any(overlap(box, mine) for box, _ in found)):
             self._place(found)
         self._seen = seen
         return True
+
+    def _look(self) -> list[tuple[Box, int]]:
+        """The walk (`_targets`), from which `_changed` counts."""
+        self._dirty, self._tops = False, self._others()
+        return self._targets()
+
+    def _others(self) -> tuple[int, ...]:
+        from kivy.core.window import Window
+
+        return tuple(id(w) for w in Window.children if w is not self)
+
+    def _changed(self) -> bool:
+        """Whether what it lies on may have changed since its last look: a frame was drawn with a change in what is on
+        show besides itself (anything a guest sees moving, appearing, fading or redrawn changes a canvas, which Kivy
+        then flags until drawn), or a dialog or the keyboard came or went. Walking the window's widgets every frame
+        was ~1.2-1.4 ms of every frame while a toast showed, frames holding a tap's work too."""
+        return self._dirty or self._tops != self._others()
+
+    def _drawn(self, *_: object) -> None:
+        """Before a frame is drawn (bound to the window's on_draw while it shows): a change besides its own?"""
+        from kivy.core.window import Window
+
+        if not self._dirty:
+            self._dirty = any(w.canvas.needs_redraw for w in Window.children if w is not self)
+
+    def _watch(self, on: bool) -> None:
+        from kivy.core.window import Window
+
+        if on != self._watching:
+            (Window.fbind if on else Window.funbind)("on_draw", self._drawn)
+            self._watching = on
 
     def _over_all(self) -> None:
         """Drawn over whatever is on show (the window's last child, as the keyboard): under a hand-over (opaque) it

@@ -1,0 +1,143 @@
+"""A toast's UI-thread work in the frames (#43, kiosk/widgets/toast.py): placed once the screen the event changed has
+laid out, so what a guest first sees of it covers nothing; while it shows, it walks the window's widgets only after a
+frame drawn with a change besides its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture
+def layer(driver: Any) -> Iterator[Any]:
+    """A full-window layer over the screens (as a dialog is), taken away after the test; no toast on show."""
+    from kivy.core.window import Window
+    from kivy.uix.floatlayout import FloatLayout
+
+    driver.app.toast_widget.hide()
+    driver.pump(2)
+    top = FloatLayout(size_hint=(None, None), size=Window.size, pos=(0, 0))
+    Window.add_widget(top)
+    try:
+        yield top
+    finally:
+        driver.app.toast_widget.hide()
+        Window.remove_widget(top)
+        driver.pump(2)
+
+
+def _in_a_touch(event: Any) -> None:
+    """One frame with `event` run where Kivy dispatches a touch (after the clock's tick, before the layout)."""
+    from kivy.base import EventLoop
+
+    def dispatch() -> None:
+        event()
+        type(EventLoop).dispatch_input(EventLoop)
+
+    EventLoop.dispatch_input = dispatch
+    try:
+        EventLoop.idle()
+    finally:
+        EventLoop.__dict__.pop("dispatch_input", None)
+
+
+def _over(toast: Any, buttons: list[Any]) -> list[str]:
+    return [b.text for b in buttons
+            if b.x < toast.right and toast.x < b.right and b.y < toast.top and toast.y < b.top]
+
+
+def test_a_toast_shown_as_the_screen_changes_is_first_drawn_over_nothing(driver: Any, layer: Any) -> None:
+    """Buttons laid out in the same tap as the toast (a new stage, a screen's rows): placed in the tap, before they
+    were laid out (they were at Kivy's default 0,0 then), it was drawn over them in that frame and moved a frame
+    later. Now no frame draws it over them, and it appears in the next frame."""
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+
+    toast = driver.app.toast_widget
+    column = BoxLayout(orientation="vertical", size_hint=(None, None), width=Window.width,
+                       height=Window.height - dp(160), pos=(0, dp(160)))  # all but a strip at the bottom
+    layer.add_widget(column)
+    driver.pump(2)
+    over: list[list[str]] = []
+    buttons = [Button(text=f"단추 {i}") for i in range(4)]
+
+    def drawn(*_: object) -> None:  # as each frame is drawn (its layout done): what the toast covers, if shown
+        if toast.opacity > 0.01:
+            over.append(_over(toast, buttons))
+
+    Window.fbind("on_draw", drawn)
+    try:
+        def tap() -> None:  # the screen changes, and a toast
+            for b in buttons:
+                column.add_widget(b)
+            toast.show("민호님이 밀려났어요. 다음 차례에 다시 고르세요.", seconds=60)
+
+        _in_a_touch(tap)
+        driver.pump(1)
+        assert toast.opacity == 1 and over, "not on show in the next frame"
+        driver.pump(3)
+    finally:
+        Window.funbind("on_draw", drawn)
+    assert all(o == [] for o in over), over
+    assert driver.toast_covers() == []
+
+
+def test_a_showing_toast_walks_the_screen_only_after_a_change(driver: Any, layer: Any,
+                                                                monkeypatch: Any) -> None:
+    """Its check that what it lies on is still free walked every widget of the window every frame it showed
+    (~1.2-1.4 ms each here, frames holding a tap's work too). Now a frame in which nothing but itself was drawn
+    walks nothing; a button put where it lies, then one moved under it, each sends it elsewhere at its next look."""
+    from kivy.core.window import Window
+    from kivy.uix.button import Button
+
+    import kiosk.widgets.toast as toast_module
+
+    toast = driver.app.toast_widget
+    walks: list[int] = []
+    real = toast_module._targets
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        walks.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(toast_module, "_targets", counted)
+    changed = [0]  # frames drawn with a change besides the toast's (a scroll bar's fade, a clock on the screen)
+
+    def drawn(*_: object) -> None:
+        changed[0] += any(w.canvas.needs_redraw for w in Window.children if w is not toast)
+
+    Window.fbind("on_draw", drawn)
+    try:
+        toast.show("민호님이 밀려났어요.", seconds=60)
+        driver.pump(4)
+        assert toast.opacity == 1
+
+        def still() -> bool:  # a frame drawn with no change but the toast's, or not drawn
+            before = changed[0]
+            driver.pump(1)
+            return changed[0] == before
+
+        driver.wait_for(still, 10)
+        walks.clear()
+        changed[0] = 0
+        driver.pump(10)
+        assert len(walks) <= changed[0] < 10, (len(walks), changed[0])  # a look after each change, if any
+        first = Button(text="가", size_hint=(None, None), size=toast.size, pos=toast.pos)
+        layer.add_widget(first)
+        driver.pump(3)
+        assert walks and _over(toast, [first]) == []
+        second = Button(text="나", size_hint=(None, None), size=(10, 10), pos=(0, 0))
+        layer.add_widget(second)
+        driver.pump(3)
+        walks.clear()
+        second.size, second.pos = toast.size, toast.pos  # only moved: the window's children are the same
+        driver.pump(3)
+        assert walks and _over(toast, [first, second]) == [], (toast.pos, first.pos, second.pos)
+    finally:
+        Window.funbind("on_draw", drawn)
