@@ -1,5 +1,6 @@
 """The layout sweep's geometry (kiosk/testing.py's Driver runs it on every screenshot and screen change): which
-widgets are shown and take touches, what a control lies under, what a toast covers, which texts overlap."""
+widgets are shown and take touches, what a control lies under, what a toast covers, which texts overlap or are
+shortened."""
 
 from __future__ import annotations
 
@@ -257,6 +258,24 @@ def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
                 and overlap(spot, _cut_to_stencils(c.row, (x, y, x + cw, y + ch)), 2) \
                 and (scope is None or _inside(c.row, scope)):
             bad.append(f"toast {toast.text[:30]!r} over cell {c.test_id or c.text!r}")
+    return bad
+
+
+def shortened_texts(order: list[Any]) -> list[str]:
+    """Labels Kivy drew cut within their box, where no overflow shows it: with `shorten` on, a text wider than its
+    box loses its middle to an ellipsis ("Mr. Jack...ew York"); with `max_lines`, the lines after the last are
+    dropped. With a dialog open, only the dialog's."""
+    from kivy.uix.modalview import ModalView
+
+    modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
+    scope = modals[-1] if modals else None
+    bad = []
+    for w in read_texts(order, scope):
+        if w.shorten or (w.max_lines and not w.markup):
+            w.texture_update()
+            drawn = "".join(word.text for line in w._label._cached_lines for word in line.words)
+            if getattr(w._label, "is_shortened", False) or "".join(drawn.split()) != "".join(w.text.split()):
+                bad.append(f"text {w.text[:40]!r} shortened to fit {w.width:.0f} px")
     return bad
 
 

@@ -23,6 +23,7 @@ from kiosk.layout_check import (
     is_shown,
     is_visible,
     overlapping_texts,
+    shortened_texts,
     toast_covers,
     under_scroll_bars,
 )
@@ -81,10 +82,11 @@ class Driver:
 
     def sweep(self, where: str) -> list[str]:
         """Checks run on every screen a UI test visits (each screenshot and screen change): no control is
-        covered by another widget or a scrolling list's bar, no label is cut off, no text drawn over another, no
-        text below the type scale's floor, no touch target below TOUCH_MIN (kiosk.widgets.theme) and no toast over a
-        text or a control. Faults are kept in `problems`; the UI fixture fails the test on any."""
-        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(), *self.text_problems(),
+        covered by another widget or a scrolling list's bar, no label is cut off or shortened with an ellipsis, no
+        text drawn over another, no text below the type scale's floor, no touch target below TOUCH_MIN
+        (kiosk.widgets.theme) and no toast over a text or a control. Faults are kept in `problems`; the UI fixture fails the test on any."""
+        found = [f"{where}: {p}" for p in (*self.covered_targets(), *self.overflowing_labels(),
+                                            *self.shortened_texts(), *self.text_problems(),
                                             *(f"small text {t}" for t in self.small_text()),
                                             *(f"low contrast {t}" for t in self.low_contrast()),
                                             *(f"small target {t}" for t in self.small_targets()),
@@ -381,13 +383,22 @@ class Driver:
         """Labels whose rendered text is larger than their box (text cut off or spilling out) once the
         layout has settled: a box can take a few frames to reach its size after a screen change (more on a
         loaded machine), so a label that overflows is checked again, frame by frame, before it counts."""
-        bad = self._overflowing()
-        for _ in range(settle_frames):
+        return self._settled(self._overflowing, settle_frames)
+
+    def _settled(self, check: Callable[[], list[str]], frames: int) -> list[str]:
+        """`check`'s faults, checked again frame by frame (up to `frames`) while there are any."""
+        bad = check()
+        for _ in range(frames):
             if not bad:
                 break
             self.pump(1)
-            bad = self._overflowing()
+            bad = check()
         return bad
+
+    def shortened_texts(self, settle_frames: int = 20) -> list[str]:
+        """Labels drawn with an ellipsis in place of what did not fit (kiosk.layout_check.shortened_texts), once the
+        layout has settled (checked again frame by frame, as overflowing_labels)."""
+        return self._settled(lambda: shortened_texts(self._walk_order()), settle_frames)
 
     def unexplained_disabled(self) -> list[str]:
         """Greyed buttons on show that do not say why (their `why`, visible on the screen)."""
@@ -402,13 +413,7 @@ class Driver:
     def overlapping_texts(self, settle_frames: int = 20) -> list[str]:
         """Texts drawn over other texts (a layout that ran out of room stacks its labels), once the layout
         has settled (checked again frame by frame, as overflowing_labels)."""
-        bad = overlapping_texts(self._walk_order())
-        for _ in range(settle_frames):
-            if not bad:
-                break
-            self.pump(1)
-            bad = overlapping_texts(self._walk_order())
-        return bad
+        return self._settled(lambda: overlapping_texts(self._walk_order()), settle_frames)
 
     def covered_texts(self) -> list[str]:
         """Texts under a bar, a panel or a control drawn over them (kiosk.layout_check.covered_texts)."""

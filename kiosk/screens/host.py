@@ -42,6 +42,24 @@ def host_class(game_id: str) -> type[GameHost] | None:
     return cls if isinstance(cls, type) and issubclass(cls, GameHost) else None
 
 
+def title_fit(text: str, font: str, width: float, height: float) -> tuple[str, int, float] | None:
+    """The largest (font size, lines) of LEAD on one line, SMALL on one line and SMALL on two lines broken between
+    words at which bold `text` fits `width` x `height` whole, with the width its longest line takes (two lines: the
+    break that makes them most even, 'Mr. Jack in / New York'); None if none does."""
+    from kivy.core.text import Label as CoreLabel
+
+    words = text.split()
+    for size, most in ((LEAD, 1), (SMALL, 1), (SMALL, 2)):
+        core = CoreLabel(font_size=dpi2px(size[:-2], "sp"), bold=True, font_name=font)
+        if most * core.get_extents(text or " ")[1] > height:
+            continue
+        splits = [(words,)] if most == 1 else [(words[:i], words[i:]) for i in range(1, len(words))]
+        used = min((max(core.get_extents(" ".join(line))[0] for line in lines) for lines in splits), default=None)
+        if used is not None and used <= width:
+            return size, most, used
+    return None
+
+
 class Rows(BoxLayout):
     """A vertical BoxLayout in which a fixed-height row that is empty (0 high: the staff-call sign, the results'
     buttons until they show) takes no room at all, not even the spacing (a BoxLayout gives every child its gap:
@@ -103,13 +121,18 @@ class HostScreen(Screen):
         self._sync_bar()
 
     def _fit_title(self) -> None:
-        """The game's name at LEAD when it fits beside the bar's buttons, else at SMALL (the floor for guest text):
-        'len <= 10 characters' was right at 1280 px only (at 1024 '미스터 잭 인 뉴욕' was cut to '미스…욕')."""
-        from kivy.core.text import Label as CoreLabel
-
+        """The game's name whole beside the bar's buttons: at LEAD on one line if it fits, else at SMALL (the floor for
+        guest text), else at SMALL on two lines broken between words (at 1024x600 in English, beside the 휴대폰
+        button, 'Mr. Jack in New York' needed 195 px of 172 and was cut to 'Mr. Jack...ew York'). Where not even
+        that fits (a bar full of buttons on a narrow window), it is not shown rather than shown cut."""
         title = self.ids.title
-        lead = CoreLabel(font_size=dpi2px(LEAD[:-2], "sp"), bold=True, font_name=title.font_name).get_extents(title.text)[0]
-        title.font_size = LEAD if lead <= title.width - 2 else SMALL
+        room = title.width - 4
+        fit = title_fit(title.text, title.font_name, room, title.height)
+        size, lines, used = fit or (SMALL, 1, room)
+        title.font_size, title.max_lines, title.shorten = size, lines, lines == 1
+        # two lines: the text box as wide as the longer line, so Kivy breaks where title_fit did
+        title.padding = [0, 0, room - used if lines == 2 else 0, 0]
+        title.opacity = 1 if fit else 0
 
     def refresh(self) -> None:
         """After a language switch: the frame's title follows (the game's own widget redraws itself)."""

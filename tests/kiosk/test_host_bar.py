@@ -87,3 +87,45 @@ def test_bar_buttons_stay_put_when_the_game_starts(driver: Any) -> None:
         assert after == before
     finally:
         app.phones = phones
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_title_shows_whole_on_a_small_window(driver: Any, size: tuple[int, int], lang: str) -> None:
+    """Beside the 휴대폰 button, each game's name shows whole in the bar, at set-up and in play: at LEAD, else at SMALL
+    (never smaller), else on two lines broken between words. At 1024x600 in English 'Mr. Jack in New York' was cut to
+    'Mr. Jack...ew York' (the sweep's shortened_texts fails a label Kivy drew with an ellipsis)."""
+    from kivy.core.window import Window
+    from kivy.metrics import sp
+
+    from kiosk.env import HEIGHT, WIDTH
+
+    app = driver.app
+    phones, app.phones = app.phones, _Phones()
+    Window.size = size
+    try:
+        app.set_lang(lang)
+        for game in ("mr_jack_ny", "watson_holmes", "spyfall", "clue"):
+            pack = app.library.games[game]
+            config = find_engine(pack.engine_name).example_configs(pack.pack)[0]
+            for stage in ("setup", "play"):
+                if stage == "play":
+                    start_table(app, game, config, 1)
+                app.host(game)
+                driver.wait_screen("host")
+                title = app.get_screen("host").ids.title
+                driver.wait_for(lambda t=title: t.width < size[0] / 2)  # (the bar laid out at this window's size)
+                path = driver.screenshot(f"host_title_{game}_{size[0]}x{size[1]}_{lang}_{stage}")
+                drawn = "".join(word.text for line in title._label._cached_lines for word in line.words)
+                where = (game, stage, title.text, title.width, title.font_size)
+                assert title.opacity == 1 and title.font_size >= sp(20) - 0.5, where
+                assert "".join(drawn.split()) == "".join(title.text.split()), where
+                assert not [p for p in driver.problems if p.startswith(path.stem)], where
+                app.dismiss_dialogs()
+            app.table.close()
+            app.get_screen("host").clear_body()
+    finally:
+        app.phones = phones
+        app.set_lang("ko")
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)

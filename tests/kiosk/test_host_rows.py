@@ -19,7 +19,7 @@ def _window_y(w: Any) -> tuple[float, float]:
     return y, y + w.height
 
 
-def test_empty_rows_take_no_room_and_shown_ones_their_gap(driver: Any) -> None:
+def test_empty_rows_take_no_room_and_shown_ones_their_gap(driver: Any, monkeypatch: Any) -> None:
     from kivy.metrics import dp
 
     from kiosk.staff_call import calls_of
@@ -52,10 +52,15 @@ def test_empty_rows_take_no_room_and_shown_ones_their_gap(driver: Any) -> None:
     calls.open.clear()
     calls.show()
 
-    results.height, results.opacity = dp(64), 1  # as the host shows them once the game has a result
+    # the game has a result (as far as the host's results row can tell; the host's half-second tick agrees):
+    # the row shows under the game, a gap above it
+    monkeypatch.setattr(type(app.table), "outcome", property(lambda _t: "done"))
+    screen._sync_results()
     driver.pump(3)
+    assert results.height == dp(64) and results.opacity == 1
     assert body.top == pytest.approx(bar.y - gap)
     assert body.y == pytest.approx(results.top + gap) and results.y == pytest.approx(column.y + pad)
+    monkeypatch.undo()
     screen._sync_results()  # no result: the row goes again, and its room with it
     driver.pump(3)
     assert results.height == 0 and body.y == pytest.approx(column.y + pad)
