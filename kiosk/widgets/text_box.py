@@ -10,20 +10,20 @@ from typing import Any
 Box = tuple[float, float, float, float]
 
 
-def drawn_text_box(w: Any) -> Box | None:
+def drawn_text_box(w: Any, at: tuple[float, float] | None = None) -> Box | None:
     """(x0, y0, x1, y1) around the words `w` (a Kivy Label, or a TextInput: its text or hint) draws, or None when it
-    draws none."""
+    draws none; `at`: where `w` is in the window, when known (else asked of `w.to_window`)."""
     from kivy.uix.textinput import TextInput
 
     if isinstance(w, TextInput):  # its text (or hint) fills its box less the padding, from the left
         if not (w.text or w.hint_text):
             return None
-        x, y = w.to_window(w.x, w.y)
+        x, y = w.to_window(w.x, w.y) if at is None else at
         return x + w.padding[0], y + w.padding[3], x + w.width - w.padding[2], y + w.height - w.padding[1]
     tw, th = w.texture_size
     if tw <= 1 or th <= 1:
         return None
-    cx, cy = w.to_window(*w.center)
+    cx, cy = w.to_window(*w.center) if at is None else (at[0] + w.width / 2.0, at[1] + w.height / 2.0)
     x0, top = int(cx - tw / 2.0), int(cy - th / 2.0) + th
     core = w._label
     lines = [ln for ln in getattr(core, "_cached_lines", []) if ln.w > 0 and ln.words]

@@ -48,26 +48,45 @@ def _targets(skip: Widget | None = None, home: Widget | None = None) -> list[tup
     out: list[tuple[Box, int]] = []
     for top in Window.children:  # from the top down
         over = 0 if top is home else _OVER
-        _visit(top, True, False, None, (skip, ScreenManager, (ButtonBehavior, TextInput), over, StencilView), out)
+        _visit(top, True, False, None, (0.0, 0.0),
+               (skip, ScreenManager, (ButtonBehavior, TextInput), over, StencilView), out)
         if isinstance(top, OneUse) and not top.closing:  # a kiosk dialog on show (not fading out): what it covers is
             break  # neither tapped nor read, only the dialog counts (under the keyboard, another modal: everything)
     return out
 
 
-def _visit(w: Widget, shown: bool, held: bool, clip: Box | None, how: tuple[Any, ...],
-           out: list[tuple[Box, int]]) -> None:
-    """`_targets`' walk; `clip`: what the scroll views around `w` let show (None: all); `how`: (the widget skipped,
+def _inside(w: Widget, off: tuple[float, float] | None) -> tuple[float, float] | None:
+    """What `off` is for `w`'s children: the window offset of `w`'s own coordinates, when `w` moves its children
+    only by a translation (a RelativeLayout, a Screen, a scroll view; most widgets move them not at all); else None.
+    A walk of the window's widgets called `to_window` (up to the window) for each: a third of its time."""
+    if off is None or type(w).to_parent is _TO_PARENT:
+        return off
+    x0, y0 = w.to_parent(0.0, 0.0)
+    if w.to_parent(1.0, 0.0) != (x0 + 1.0, y0) or w.to_parent(0.0, 1.0) != (x0, y0 + 1.0):
+        return None  # scaled or turned (a Scatter): each widget's own `to_window`
+    return off[0] + x0, off[1] + y0
+
+
+_TO_PARENT = Widget.to_parent
+
+
+def _visit(w: Widget, shown: bool, held: bool, clip: Box | None, off: tuple[float, float] | None,
+           how: tuple[Any, ...], out: list[tuple[Box, int]]) -> None:
+    """`_targets`' walk; `clip`: what the scroll views around `w` let show (None: all); `off`: the window offset of
+    the coordinates `w` is placed in (None: not a translation, `to_window` asked); `how`: (the widget skipped,
     ScreenManager, the control classes, _OVER or 0, StencilView). A function of the module: a closure calling itself
     is a cycle (through its own cell), garbage at every toast, one a voice command."""
     skip, screen_manager, controls, over, stencil = how
     held = held or marks.reserved(w)  # a secret hidden until held: its words count, and first
     shown = shown and (w.opacity > 0.01 or held)
     if isinstance(w, screen_manager):
-        if w.current_screen is not None:
-            _visit(w.current_screen, shown, False, clip, how, out)
+        screen = w.current_screen
+        if screen is not None:
+            _visit(screen, shown, False, clip, _inside(w, off) if screen.parent is w else None, how, out)
         return
     if w is skip:
         return
+    at = None  # where `w` is in the window
     if shown and w.width > 1:
         texts = isinstance(w, (Label, TextInput)) and bool(w.text.strip() or getattr(w, "hint_text", ""))
         words = texts or marks.draws_cells(w)
@@ -75,22 +94,25 @@ def _visit(w: Widget, shown: bool, held: bool, clip: Box | None, how: tuple[Any,
                 and not w.disabled
                 else _MARKED if marks.keep_clear(w) or (held and words)
                 else _WORDS if words else 0)
+        if kind:
+            at = w.to_window(w.x, w.y) if off is None else (w.x + off[0], w.y + off[1])
         # its words as drawn (a label's box is often far larger: a status line, a secret's box that is most of the
         # panel; a greyed field's hint), else its box
-        box = drawn_text_box(w) if kind and kind != _CONTROL and texts else None
-        if kind and box is None:
-            x, y = w.to_window(w.x, w.y)
-            box = (x, y, x + w.width, y + w.height)
+        box = drawn_text_box(w, at) if kind and kind != _CONTROL and texts else None
+        if kind and box is None and at is not None:
+            box = (at[0], at[1], at[0] + w.width, at[1] + w.height)
         if box is not None and clip is not None:
             box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
         if box is not None and box[2] - box[0] > 1 and box[3] - box[1] > 1:
             out.append((box, kind | over))
     if isinstance(w, stencil):  # a scroll view: its children show inside its box only
-        x, y = w.to_window(w.x, w.y)
+        x, y = at or (w.to_window(w.x, w.y) if off is None else (w.x + off[0], w.y + off[1]))
         clip = (x, y, x + w.width, y + w.height) if clip is None else (
             max(x, clip[0]), max(y, clip[1]), min(x + w.width, clip[2]), min(y + w.height, clip[3]))
-    for child in w.children:
-        _visit(child, shown, held, clip, how, out)
+    if w.children:
+        inner = _inside(w, off)
+        for child in w.children:
+            _visit(child, shown, held, clip, inner, how, out)
 
 
 def _nothing() -> None:

@@ -141,3 +141,53 @@ def test_a_showing_toast_walks_the_screen_only_after_a_change(driver: Any, layer
         assert walks and _over(toast, [first, second]) == [], (toast.pos, first.pos, second.pos)
     finally:
         Window.funbind("on_draw", drawn)
+
+
+def _walk(off: Any) -> list[tuple[tuple[float, ...], int]]:
+    """The toast's walk of the window (kiosk.widgets.toast._visit), window offsets carried down from `off` (None:
+    each widget's own `to_window`)."""
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.screenmanager import ScreenManager
+    from kivy.uix.stencilview import StencilView
+    from kivy.uix.textinput import TextInput
+
+    from kiosk.widgets.toast import _visit
+
+    out: list[Any] = []
+    for top in Window.children:
+        _visit(top, True, False, None, off, (None, ScreenManager, (ButtonBehavior, TextInput), 0, StencilView), out)
+    return out
+
+
+def test_the_walk_finds_what_each_widgets_to_window_finds(driver: Any, layer: Any) -> None:
+    """The walk carries each widget's window offset down (asking `to_window`, up to the window, for every widget was
+    a third of its time): on Mr. Jack's table at 1024x600 (a screen, its panels scrolled to their middle) with a
+    turned and scaled Scatter over it, it finds the same boxes as asking each widget."""
+    from kivy.core.window import Window
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+    from kivy.uix.scatter import Scatter
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.env import HEIGHT, WIDTH
+    from tests.kiosk.test_toast_clear import _mr_jack_table
+
+    Window.size = (1024, 600)
+    try:
+        _mr_jack_table(driver)
+        scrolled = [w for w in driver.walk() if isinstance(w, ScrollView)]
+        for view in scrolled:
+            view.scroll_y = 0.5
+        turned = Scatter(rotation=30, scale=1.5, pos=(200, 150), size_hint=(None, None))
+        turned.add_widget(Button(text="가", size_hint=(None, None), size=(120, 50), pos=(10, 20)))
+        turned.add_widget(Label(text="나다라", size_hint=(None, None), size=(120, 50), pos=(10, 90)))
+        layer.add_widget(turned)
+        driver.pump(4)
+        fast, slow = _walk((0.0, 0.0)), _walk(None)
+        assert scrolled and len(fast) > 20 and [k for _, k in fast] == [k for _, k in slow]
+        for (a, _), (b, _) in zip(fast, slow, strict=True):
+            assert max(abs(p - q) for p, q in zip(a, b, strict=True)) < 1.01, (a, b)  # drawn_text_box's int()
+    finally:
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)
