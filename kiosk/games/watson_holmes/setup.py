@@ -42,12 +42,15 @@ class WhSetup(KeptForm, BoxLayout):
         grid = GridLayout(cols=2, spacing=dp(8), size_hint_y=None, padding=(0, 0, BAR_CLEAR if rows > 3 else 0, 0))
         grid.bind(minimum_height=grid.setter("height"))
         self.case_buttons: dict[str, TButton] = {}
-        self.case_texts: dict[str, str] = {}
-        self.played_text = tr("setup.played")
+        self.case_texts: dict[str, tuple[str, str]] = {}  # a case's line, and its line once played here tonight
+        played = tr("setup.played")
         for case in self.cases:
             kind = tr("setup.digital" if case.digital else "setup.physical")
-            text = f"{case.number}. {host.pick(case.title)}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
-            self.case_texts[case.id] = text
+            head = f"{case.number}. {host.pick(case.title)}"
+            text = f"{head}  ·  {tr('setup.difficulty', n=case.difficulty)} · {kind}"
+            # played: its name and the mark, two lines (with its difficulty and cards too, three in English, or at
+            # 1024x600 in Korean: more than its button holds)
+            self.case_texts[case.id] = text, f"{head}\n{played}"
             b = TButton(text=text, test_id=f"wh_case_{case.id}", size_hint_y=None, height=dp(64), font_size=SMALL)
             b.bind(on_release=lambda _w, c=case.id: self._set(case_id=c))
             grid.add_widget(b)
@@ -102,7 +105,8 @@ class WhSetup(KeptForm, BoxLayout):
         played = self.host.played_cases() if self.host is not None else set()
         for case_id, b in self.case_buttons.items():
             b.selected = case_id == self.case_id
-            b.text = self.case_texts[case_id] + (f"\n{self.played_text}" if case_id in played else "")
+            line, played_line = self.case_texts[case_id]
+            b.text = played_line if case_id in played else line
         self.seats.draw(self.count)
         self.expert_button.selected = self.expert
         self.play_on_button.selected = self.play_on

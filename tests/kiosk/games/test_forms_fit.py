@@ -114,3 +114,26 @@ def test_the_form_scrolls_whole_at_1024x600(driver: Any, sized: Any, game: str, 
     bx0, by0, bx1, by1 = _window_box(button)
     assert sx0 <= bx0 and bx1 <= sx1 and sy0 - 1 <= by0 and by1 <= sy1 + 1, (by0, by1, sy0, sy1)
     driver.screenshot(f"form_fit_{game}_1024x600_{lang}_bottom")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_case_played_tonight_fits_its_button(driver: Any, sized: Any, lang: str) -> None:
+    """Watson & Holmes marks a case this table played tonight on its button, its name over the mark: the mark was a
+    third line under the case's line (two lines in English, and at 1024x600 in Korean), spilling out of its 64 dp
+    button."""
+    from engines import find_engine
+    from tests.kiosk.conftest import start_table
+
+    app = driver.app
+    app.set_lang(lang)
+    pack = app.library.games["watson_holmes"]
+    start_table(app, "watson_holmes", find_engine(pack.engine_name).example_configs(pack.pack)[0], 1)
+    app.table.close()  # played here tonight (Table.played)
+    for size in ((1280, 800), (1024, 600)):
+        sized(size)
+        form, _scroll = _open(driver, "watson_holmes")
+        mark = app.get_screen("host").ctx.host.tr("setup.played")
+        played = [b for b in form.case_buttons.values() if mark in b.text]
+        assert len(played) == 1, [b.text for b in form.case_buttons.values()]
+        driver.screenshot(f"form_fit_watson_holmes_played_{size[0]}x{size[1]}_{lang}")
+        assert driver.overflowing_labels() == [], size
