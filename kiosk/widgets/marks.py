@@ -1,4 +1,4 @@
-"""What a widget is to the toast (kiosk/widgets/dialogs.py) and to the test driver (kiosk/testing.py) beyond its Kivy
+"""What a widget is to the toast (kiosk/widgets/toast.py) and to the test driver (kiosk/testing.py) beyond its Kivy
 class. A widget says it with an attribute of the mark's name (a kv rule may set one: `keep_clear: True`); only the
 functions here read them.
 

@@ -1,6 +1,6 @@
 """Where a label's words are drawn, in window coordinates: its lines as Kivy laid them out, in its texture centred in
 its box (as Kivy's Label rule draws it). A label's box is often far larger than its words (a full-width status line
-with a short text): the toast (kiosk/widgets/dialogs.py) keeps off the words, and the test driver's sweep checks
+with a short text): the toast (kiosk/widgets/toast.py) keeps off the words, and the test driver's sweep checks
 that it does."""
 
 from __future__ import annotations
