@@ -74,18 +74,26 @@ class CallDialog(OneUse):
     apart once closed."""
 
     def __init__(self, bridge: Any) -> None:  # a FloorBridge or StaffCalls: `app`, `call(reason)`
+        from kivy.core.window import Window
+
         super().__init__(size_hint=(0.62, None), height=dp(520), auto_dismiss=False,
                          background_color=(0, 0, 0, 0.6), background="")
         tr = bridge.app.tr
-        box = Panel(orientation="vertical", bg=PANEL, spacing=dp(14), padding=dp(20))
-        title = Label(text=tr("floor.reason_title"), color=TEXT, font_size=LEAD, size_hint_y=None, height=dp(60))
+        # made at the sizes they will have: made at Kivy's 100 px and laid out after, each button's words were
+        # drawn twice in the tap's frame (bench/frames.py)
+        width = Window.width * 0.62
+        inner = width - 2 * dp(20)
+        box = Panel(orientation="vertical", bg=PANEL, spacing=dp(14), padding=dp(20), size=(width, self.height))
+        title = Label(text=tr("floor.reason_title"), color=TEXT, font_size=LEAD, size_hint_y=None, height=dp(60),
+                      width=inner)
         box.add_widget(title)
         for reason in REASONS:
             b = TButton(text=tr(f"floor.reason.{reason}"), kind="primary", test_id=f"floor_reason_{reason}",
-                        font_size=BODY, size_hint_y=None, height=dp(66))
+                        font_size=BODY, size_hint_y=None, height=dp(66), width=inner)
             b.bind(on_release=lambda _w, r=reason: self._pick(bridge, r))
             box.add_widget(b)
-        cancel = TButton(text=tr("common.cancel"), test_id="floor_reason_cancel", size_hint_y=None, height=dp(64))
+        cancel = TButton(text=tr("common.cancel"), test_id="floor_reason_cancel", size_hint_y=None, height=dp(64),
+                         width=inner)
         cancel.bind(on_release=lambda *_: self.dismiss())
         box.add_widget(cancel)
         self.add_widget(box)

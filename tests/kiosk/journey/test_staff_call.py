@@ -54,3 +54,36 @@ def test_call_staff_without_a_floor(driver: Any) -> None:
     app.host("spyfall")
     driver.wait_screen("host")
     assert sign.opacity == 0 and driver.find("staff_call").text == "직원 호출"
+
+
+def test_the_reasons_dialog_draws_each_text_once(driver: Any, monkeypatch: Any) -> None:
+    """The reasons' dialog is made at the sizes it will have: made at Kivy's 100 px and laid out after, each button's
+    words were drawn twice in the frame of the tap (bench/frames.py: Mr. Jack's staff call tap, 33 ms of UI-thread CPU
+    under load). Fails on the code before session 21 (five texts drawn twice)."""
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+
+    app = driver.app
+    app.table.start("spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, seed=4)
+    app.host("spyfall")
+    driver.wait_screen("host")
+    drawn: dict[int, list[str]] = {}
+    real = Label.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # named as Kivy's weak methods look it up
+        w = self
+        while w.parent is not None and w.parent is not w and not isinstance(w, ModalView):
+            w = w.parent
+        if isinstance(w, ModalView):  # the dialog's (the screen under it may redraw its own)
+            drawn.setdefault(id(self), []).append(self.text)
+        real(self, *args)
+
+    monkeypatch.setattr(Label, "texture_update", texture_update)
+    driver.tap("staff_call")
+    driver.wait_for(lambda: driver.find_all("floor_reason_cancel"))
+    driver.pump(5)
+    monkeypatch.undo()
+    assert [driver.find("floor_reason_rules").text] in drawn.values()  # the dialog's words drawn, once
+    assert [texts for texts in drawn.values() if len(texts) > 1] == []
+    driver.tap("floor_reason_cancel")
+    _modal_gone(driver)
