@@ -263,19 +263,22 @@ def toast_covers(toast: Any, order: list[Any], cells: list[Any]) -> list[str]:
 
 def shortened_texts(order: list[Any]) -> list[str]:
     """Labels Kivy drew cut within their box, where no overflow shows it: with `shorten` on, a text wider than its
-    box loses its middle to an ellipsis ("Mr. Jack...ew York"); with `max_lines`, the lines after the last are
-    dropped. With a dialog open, only the dialog's."""
+    box loses its middle to an ellipsis ("Mr. Jack...ew York"); with `max_lines`, or a text box of a fixed height
+    (`text_size` (w, h)), the lines after the last that fits are dropped (W&H's tiles lost their third line). With a
+    dialog open, only the dialog's."""
     from kivy.uix.modalview import ModalView
 
     modals = [w for w in order if isinstance(w, ModalView) and is_shown(w)]
     scope = modals[-1] if modals else None
     bad = []
     for w in read_texts(order, scope):
-        if w.shorten or (w.max_lines and not w.markup):
+        # (a markup label's drawn words keep no tags to compare with)
+        if w.shorten or (not w.markup and (w.max_lines or w.text_size[1] is not None)):
             w.texture_update()
             drawn = "".join(word.text for line in w._label._cached_lines for word in line.words)
             if getattr(w._label, "is_shortened", False) or "".join(drawn.split()) != "".join(w.text.split()):
-                bad.append(f"text {w.text[:40]!r} shortened to fit {w.width:.0f} px")
+                cut = "lines dropped" if w.text_size[1] is not None and not w.shorten else "shortened"
+                bad.append(f"text {w.text[:40]!r} {cut} to fit {w.width:.0f}x{w.height:.0f} px")
     return bad
 
 

@@ -13,10 +13,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -41,8 +39,8 @@ from kiosk.games.watson_holmes.opening import WhOpening
 from kiosk.games.watson_holmes.private import PrivateFlows
 from kiosk.games.watson_holmes.result import SOLUTION_TOAST_DELAY, ResultParts
 from kiosk.games.watson_holmes.setup import KEPT, WhSetup, label
+from kiosk.games.watson_holmes.tiles import TILE_MIN_W, TileLine, TileRows, WhTile
 from kiosk.hosting import HostContext
-from kiosk.widgets.art import location_sign
 from kiosk.widgets.fit_scroll import FitScroll
 from kiosk.widgets.keep import Fill, Place
 from kiosk.widgets.theme import LEAD, MUTED, SMALL, Panel, TButton
@@ -51,32 +49,6 @@ from table.table import Table
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
 TABLE_MIN_HEIGHT = 500  # dp: the table under the host bar of a 1024x600 window is ~508 high; shorter, it scrolls
-
-
-class WhTile(TButton):
-    """A location card on the case's layout: a paper card with a printed frame, its name and state in words, and
-    its signs drawn in the right-hand column (police token, padlock, no police, no Watson; the carriage stop's
-    wheel, 221B's door)."""
-
-    signs = ListProperty([])
-    # the tile chosen: its own property, coloured by its own rule only (TButton's rule colours on `selected`, and a
-    # `selected` changed in place would re-run it: light text on the paper), so kiosk.widgets.keep changes it in
-    # place and a choose remakes no tile
-    picked = BooleanProperty(False)
-    KEEP_IN_PLACE = {"text": (), "picked": (), "signs": ()}
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self._redraw = Clock.create_trigger(self._draw_signs)
-        self.bind(pos=self._redraw, size=self._redraw, signs=self._redraw)
-        self._redraw()
-
-    def _draw_signs(self, *_: Any) -> None:
-        self.canvas.after.clear()
-        r = dp(15)
-        for i, name in enumerate(self.signs):
-            for ins in location_sign(name, self.right - dp(12) - r, self.top - dp(12) - r - i * (2 * r + dp(6)), r):
-                self.canvas.after.add(ins)
 
 
 class WhTable(BoxLayout):
@@ -99,6 +71,7 @@ class WatsonHolmesHost(ResultParts):
         self.private = PrivateFlows(self)
         self.drawn: set[str] = set()  # the table's parts drawn so far: "_board", "_players", "_actions"
         self.rows_drawn = 0  # the board's rows with their tiles so far (the stops' row last)
+        self.tiles_a_line = 0  # the most tiles a line of the board had at its last drawing
         self.players_drawn = 0  # the players' rows so far (a new table's: one per frame)
         self.spare: WhTable | None = None  # an empty table made while the set-up form is on show, for the start
         self.spare_opening: WhOpening | None = None  # and the opening's widgets
@@ -248,6 +221,7 @@ class WatsonHolmesHost(ResultParts):
 
     def _frame(self) -> WhTable:
         table = WhTable(size=self.size)
+        table.ids.board.bind(width=self._board_width)
         table.ids.case_file.bind(on_release=lambda *_: self.open_case_file())
         return table
 
@@ -260,7 +234,7 @@ class WatsonHolmesHost(ResultParts):
         if table.parent is not None:
             table.parent.remove_widget(table)
         ids = table.ids
-        for box in (ids.board, ids.players, ids.actions):
+        for box in (ids.board, ids.stops, ids.players, ids.actions):
             box.clear_widgets()
         for line in (ids.status, ids.cards, ids.prompt):
             line.text = ""
@@ -390,37 +364,73 @@ class WatsonHolmesHost(ResultParts):
     def _board(self, view: WhView) -> None:
         """The locations' rows and the stops (cab, 221B); only the first `rows_drawn` rows' tiles while a new table
         is still being made."""
-        with Fill(self.keep, self.table.ids.board, "wh_board") as box:  # type: ignore[union-attr]  # kept widgets
-            if view.phase == "over":
+        ids = self.table.ids  # type: ignore[union-attr]  # (drawn on a table)
+        over = view.phase == "over"
+        with Fill(self.keep, ids.stops, "wh_stops") as line:  # (none under the solution)
+            if not over:
+                self._stops(line, view)
+        with Fill(self.keep, ids.board, "wh_board") as box:  # kept widgets
+            if over:
                 self._solution(box, view)
                 return
             case = self.case()
             by_number = {loc.number: loc for loc in view.locations}
             rows = self._rows(case)
+            self.tiles_a_line = self._tiles_a_line()
             for i, row in enumerate(rows):
-                with box.box_of(BoxLayout, f"row{i}", spacing=dp(6)) as line:
-                    for number in row if i < self.rows_drawn else ():
-                        self._tile(line, case, by_number[number])
+                with box.box_of(TileRows, f"row{i}", orientation="vertical", spacing=dp(6)) as lines:
                     if i >= self.rows_drawn:  # its tiles still to make (a frame a row)
-                        line.add(Place, "place")
-            with box.box_of(BoxLayout, "stops", spacing=dp(6)) as line:
-                for key, seats in (("cab", view.cab), ("221b", tuple(b.seat for b in view.baker))):
-                    if len(rows) >= self.rows_drawn:
-                        line.add(Place, "place")
-                        break
-                    names = ", ".join(self.name(s) for s in seats)
-                    text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
-                    if names:
-                        text += "\n" + self.tr("loc.here", names=names)
-                    line.add(WhTile, "", partial(self.choose, key), text=text, test_id=f"wh_loc_{key}",
-                             picked=self.sel == key, signs=["cab" if key == "cab" else "baker"])
+                        lines.add(Place, "place")
+                        continue
+                    for j, part in enumerate(self._lines(row)):
+                        with lines.box_of(TileLine, f"line{j}", spacing=dp(6)) as line:
+                            for number in part:
+                                self._tile(line, case, by_number[number])
+
+    def _stops(self, line: Fill, view: WhView) -> None:
+        """The carriage stop and 221B (the last of a new table's rows to be made: their room kept till then)."""
+        if len(self._rows(self.case())) >= self.rows_drawn:
+            line.add(Place, "place")
+            return
+        for key, seats in (("cab", view.cab), ("221b", tuple(b.seat for b in view.baker))):
+            names = ", ".join(self.name(s) for s in seats)
+            text = self.tr(f"loc.{'cab' if key == 'cab' else 'baker'}")
+            if names:
+                text += "\n" + self.tr("loc.here", names=names)
+            line.add(WhTile, "", partial(self.choose, key), text=text, test_id=f"wh_loc_{key}",
+                     picked=self.sel == key, signs=["cab" if key == "cab" else "baker"])
+
+    def _tiles_a_line(self) -> int:
+        """How many tiles a line of the board takes at TILE_MIN_W each at least."""
+        board = self.table.ids.board  # type: ignore[union-attr]  # (drawn on a table)
+        return max(1, int((board.width + dp(6)) // (dp(TILE_MIN_W) + dp(6))))
+
+    def _lines(self, row: list[int]) -> list[list[int]]:
+        """A case's row in even lines of at most `tiles_a_line` tiles (5 at 1024x600, 3 a line: 3 and 2)."""
+        count = -(-len(row) // self.tiles_a_line)
+        size = -(-len(row) // count) if row else 1
+        return [row[i:i + size] for i in range(0, len(row), size)]
+
+    def _board_width(self, *_: Any) -> None:
+        """Its lines again when the board's width takes another number of tiles a line (the window resized)."""
+        if "_board" in self.drawn and self.table is not None and self._tiles_a_line() != self.tiles_a_line \
+                and self.ctx.playing:
+            self._board(self.seen())
+
+    def marks(self, location: str) -> str:
+        """A location's marks in words (its tile draws them as signs): "경찰 불가 · 잠김"."""
+        if location in ("cab", "221b"):
+            return ""
+        card = self.case().location(int(location))
+        view = self.seen().location(location)
+        police = view is not None and view.police
+        return " · ".join(self.tr(k) for k, on in (("loc.police", police), ("loc.locked", card.locked),
+                                                    ("loc.no_police", card.no_police),
+                                                    ("loc.no_watson", card.no_watson)) if on)
 
     def _tile(self, line: Fill, case: Case, loc: LocationRow) -> WhTile:
         card = case.location(loc.number)
-        marks = [self.tr(k) for k, on in (("loc.police", loc.police), ("loc.locked", card.locked),
-                                          ("loc.no_police", card.no_police), ("loc.no_watson", card.no_watson))
-                 if on]
-        lines = [f"{card.number}. {self.pick(card.name)}", " · ".join(marks)]
+        lines = [f"{card.number}. {self.pick(card.name)}"]  # its marks: its signs, and in words once chosen
         if loc.occupant is not None:
             who = self.name(loc.occupant)
             lines.append(self.tr("loc.occupant", name=who, n=loc.bid) if loc.bid
@@ -524,7 +534,9 @@ class WatsonHolmesHost(ResultParts):
         if view.must_solve:
             prompt.text = self.tr("status.must_solve", name=self.name(seat))
         elif self.sel:
-            prompt.text = self.tr("visit.selected", place=self.place(self.sel), n=self.bid)
+            marks = self.marks(self.sel)
+            place = f"{self.place(self.sel)} ({marks})" if marks else self.place(self.sel)
+            prompt.text = self.tr("visit.selected", place=place, n=self.bid)
         elif not self.reading_text:
             prompt.text = self.tr("visit.pick", name=self.name(seat))
         if TakeWatson(seat) in legal:
