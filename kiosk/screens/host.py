@@ -12,7 +12,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp, dpi2px
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -91,6 +91,7 @@ class HostScreen(Screen):
     game_id = StringProperty("")
     ctx = ObjectProperty(None, allownone=True)
     host_widget = ObjectProperty(None, allownone=True)
+    compact = BooleanProperty(False)  # the bar's back, 휴대폰 and undo as icons alone (HostScreen._fit_title)
 
     def open_game(self, game_id: str) -> None:
         app = App.get_running_app()
@@ -124,8 +125,14 @@ class HostScreen(Screen):
         """The game's name whole beside the bar's buttons: at LEAD on one line if it fits, else at SMALL (the floor for
         guest text), else at SMALL on two lines broken between words (at 1024x600 in English, beside the 휴대폰
         button, 'Mr. Jack in New York' needed 195 px of 172 and was cut to 'Mr. Jack...ew York'). Where not even
-        that fits (a bar full of buttons on a narrow window), it is not shown rather than shown cut."""
+        that fits with the buttons' words, the bar is `compact`: back, 휴대폰 and undo show their icons alone, each
+        still a finger's size (BUTTON_H square; at 1024x600 with the mic and 휴대폰 the name had 22 px and was
+        hidden). Where not even then (never, at 1024 px or wider), it is not shown rather than shown cut."""
         title = self.ids.title
+        compact = self._needs_compact()
+        if compact != self.compact:
+            self.compact = compact  # the buttons resize; the title's new width calls this again
+            return
         room = title.width - 4
         fit = title_fit(title.text, title.font_name, room, title.height)
         size, lines, used = fit or (SMALL, 1, room)
@@ -133,6 +140,14 @@ class HostScreen(Screen):
         # two lines: the text box as wide as the longer line, so Kivy breaks where title_fit did
         title.padding = [0, 0, room - used if lines == 2 else 0, 0]
         title.opacity = 1 if fit else 0
+
+    def _needs_compact(self) -> bool:
+        """Whether the game's name fits nowhere beside the bar's buttons at their full widths (words and icons)."""
+        bar, title = self.ids.bar, self.ids.title
+        others = [c for c in bar.children if c.proxy_ref is not title]  # (ids hold proxies)
+        used = sum(c.width if getattr(c, "wide", None) is None else c.wide for c in others) + bar.spacing * len(others)
+        room = bar.width - bar.padding[0] - bar.padding[2] - used - 4
+        return title_fit(title.text, title.font_name, room, title.height) is None
 
     def refresh(self) -> None:
         """After a language switch: the frame's title follows (the game's own widget redraws itself)."""
@@ -177,7 +192,7 @@ class HostScreen(Screen):
         off = app is None or app.phones is None
         phones = self.ids.phones
         phones.disabled = off or self.host_widget is None  # set-up too
-        phones.opacity, phones.width = (0, 0) if off else (1, dp(PHONES_BUTTON))
+        phones.opacity, phones.wide = (0, 0) if off else (1, dp(PHONES_BUTTON))
         if app is not None:
             calls_of(app).show()  # the call button (hidden when the floor's is there) and the sign
 

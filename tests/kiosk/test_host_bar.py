@@ -129,3 +129,70 @@ def test_the_title_shows_whole_on_a_small_window(driver: Any, size: tuple[int, i
         app.set_lang("ko")
         Window.size = (WIDTH, HEIGHT)
         driver.pump(6)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_title_shows_with_the_mic_and_phones_on_a_narrow_window(driver: Any, size: tuple[int, int],
+                                                                     lang: str) -> None:
+    """Each game's name shows in play whatever the bar holds (the mic on or off, 휴대폰 on or off): at 1024x600 with
+    both, the bar left it 22 px and it was hidden. There the bar goes compact: back, 휴대폰 and undo show their icons
+    alone (their words kept in `label_text`), every button still at least TOUCH_MIN square."""
+    from kivy.core.window import Window
+
+    from kiosk.env import HEIGHT, WIDTH
+    from kiosk.widgets.theme import TEXT_MIN_PX, TOUCH_MIN
+
+    app = driver.app
+    phones = app.phones
+    Window.size = size
+    words = {"host_back": "common.back", "host_phones": "host.phones", "host_undo": "host.undo"}
+    bad: list[Any] = []
+    try:
+        app.set_lang(lang)
+        for voice in (False, True):
+            if voice:
+                controller = VoiceController(engine=FakeEngine())
+                controller.mic_available(True)
+                app.start_voice(controller=controller)
+            for with_phones in (False, True):
+                app.phones = _Phones() if with_phones else None
+                for game in ("mr_jack_ny", "watson_holmes", "spyfall", "clue"):
+                    pack = app.library.games[game]
+                    start_table(app, game, find_engine(pack.engine_name).example_configs(pack.pack)[0], 1)
+                    app.host(game)
+                    driver.wait_screen("host")
+                    screen = app.get_screen("host")
+                    title = screen.ids.title
+                    driver.wait_for(lambda t=title: t.width < size[0] / 2)  # (the bar laid out at this size)
+                    driver.pump(4)
+                    name = f"host_bar_{size[0]}x{size[1]}_{lang}_{'mic' if voice else 'nomic'}_" \
+                           f"{'phones' if with_phones else 'nophones'}_{game}"
+                    path = driver.screenshot(name)
+                    where = (name, title.text, round(title.width), getattr(screen, "compact", None))
+                    drawn = "".join(word.text for line in title._label._cached_lines for word in line.words)
+                    if title.opacity != 1 or title.font_size < TEXT_MIN_PX - 0.5 \
+                            or "".join(drawn.split()) != "".join(title.text.split()):
+                        bad.append(("title", where))
+                    shown = ["host_back", "host_undo", "host_end", "help", "staff_call"] \
+                        + ["host_phones"] * with_phones + ["voice_mic"] * voice
+                    for tid in shown:
+                        w = driver.find(tid)
+                        if w.opacity != 1 or w.width < TOUCH_MIN - 0.5 or w.height < TOUCH_MIN - 0.5:
+                            bad.append((tid, w.size, where))
+                    for tid, key in words.items():
+                        if getattr(driver.find(tid), "label_text", None) != app.tr(key):
+                            bad.append((tid, "label", where))
+                    bad += [p for p in driver.problems if p.startswith(path.stem + ":")]
+                    app.table.close()
+                    screen.clear_body()
+            if voice:
+                stop_voice(app)
+        assert bad == []
+    finally:
+        app.phones = phones
+        if getattr(app, "voice", None) is not None:
+            stop_voice(app)
+        app.set_lang("ko")
+        Window.size = (WIDTH, HEIGHT)
+        driver.pump(6)
