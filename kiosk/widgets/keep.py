@@ -159,10 +159,24 @@ class Fill:
             widget: Any = cls(**props)
             if on_release is not None:
                 widget.bind(on_release=lambda *_: on_release())
+            self._size_new(widget)
         else:
+            made = self.keep.made
             widget = self.keep.widget(cls, key, on_release, props, detach=False)
+            if self.keep.made != made:
+                self._size_new(widget)
         self.items.append(widget)
         return widget  # type: ignore[no-any-return]
+
+    def _size_new(self, widget: Any) -> None:
+        """A widget just made, at the width its box will give it (a column's width; a grid's cell), when the box's
+        own width is known (laid out, or sized so itself): made at Kivy's 100 px and laid out after, its words were
+        drawn twice in the frame (bench/frames.py: most of a screen's texts drawn twice). A layout the box does
+        otherwise (a row's shares, fixed widths) is left to it."""
+        width = _cell_width(self.box, widget)
+        if width is not None and width > 0:
+            widget.width = width
+            widget._keep_sized = True
 
     def box_of(self, cls: type, key: str = "", **props: Any) -> Fill:
         """A kept container as the next child, and a Fill for its own children (finish it before this one)."""
@@ -195,6 +209,29 @@ class Fill:
     def __exit__(self, *exc: Any) -> None:
         if exc[0] is None:
             self.done()
+
+
+def _cell_width(box: Any, widget: Any) -> float | None:
+    """The width `box` will lay `widget` out at, if it is a column (a vertical BoxLayout, a ScrollView that scrolls
+    up and down) or a grid of equal columns whose width is known; else None."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
+    from kivy.uix.scrollview import ScrollView
+
+    hint = widget.size_hint_x
+    if isinstance(box, ScrollView) and not box.do_scroll_x and hint is not None and (
+            box.parent is not None or box.__dict__.get("_keep_sized")):
+        return float(box.width * hint)  # a column that scrolls: its child as wide as it
+    column = isinstance(box, BoxLayout) and box.orientation == "vertical"
+    grid = (isinstance(box, GridLayout) and box.cols and not box.rows and hint == 1 and not box.cols_minimum
+            and not box.col_force_default)
+    if not (column or grid) or hint is None or not (box.parent is not None or box.__dict__.get("_keep_sized")):
+        return None
+    left, _top, right, _bottom = box.padding  # both layouts keep it as four values
+    inner = box.width - left - right
+    if column:
+        return float(inner * hint)
+    return float((inner - box.spacing[0] * (box.cols - 1)) / box.cols)
 
 
 def put(into: Any, cls: type[W], key: str = "", on_release: Callable[[], Any] | None = None, **props: Any) -> W:

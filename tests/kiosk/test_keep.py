@@ -138,3 +138,50 @@ def test_what_a_keep_replaces_is_handed_on_once_but_never_a_shelfs(driver) -> No
     dropped.clear()
     keep.clear()
     assert sorted(id(w) for w, _ in dropped) == sorted(map(id, (a2, g2, roll)))  # the shelf's `lent` not among them
+
+
+def test_a_new_widget_is_made_at_the_width_its_column_or_grid_gives_it(driver) -> None:
+    """A widget a Fill makes in a laid-out column (a vertical box, a scroll view), a grid of equal columns, or a
+    box made so itself, is made at the width the layout will give it: its words drawn once, at that width (made at
+    Kivy's 100 px and laid out after, they were drawn twice in the frame: bench/frames.py). A row's shares are left to
+    the row. Fails on the code before session 21 (every new widget at 100 px)."""
+    from kivy.core.window import Window
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.widgets.keep import Fill, Keep
+    from kiosk.widgets.theme import FitGrid, TButton, TLabel
+
+    column = BoxLayout(orientation="vertical", padding=(20, 0, 30, 0), size_hint=(None, None), size=(900, 600))
+    Window.add_widget(column)
+    drawn: dict[int, list[float]] = {}
+    real = Label.texture_update
+
+    def texture_update(self, *args) -> None:  # named as Kivy's weak methods look it up
+        drawn.setdefault(id(self), []).append(self.text_size[0])
+        real(self, *args)
+
+    Label.texture_update = texture_update
+    try:
+        keep = Keep()
+        with Fill(keep, column, "c") as f:
+            line = f.add(TLabel, text="한 줄의 긴 안내 문장입니다")
+            with f.box_of(FitGrid, "grid", cols=3, spacing=(10, 10), padding=(5, 0, 5, 0)) as grid:
+                cells = [grid.add(TButton, text=f"칸 {i}", test_id=f"cell{i}") for i in range(3)]
+            with f.box_of(BoxLayout, "row", size_hint_y=None, height=80) as row:
+                shared = row.add(TButton, text="나눔")
+        scroll = ScrollView(do_scroll_x=False, size_hint=(None, None), size=(400, 300))
+        column.add_widget(scroll)
+        with Fill(keep, scroll, "s") as s:
+            inside = s.add(BoxLayout, "in", orientation="vertical", size_hint_y=None)
+        assert line.width == 850 and inside.width == 400
+        assert [c.width for c in cells] == [(840 - 20) / 3] * 3
+        assert shared.width == 100  # a row's shares: its layout's to give
+        for _ in range(3):
+            driver.pump(1)
+        assert line.width == 850 and [c.width for c in cells] == [(840 - 20) / 3] * 3  # as laid out
+        assert [len(drawn[id(w)]) for w in (line, *cells)] == [1, 1, 1, 1]  # each drawn once
+    finally:
+        Label.texture_update = real
+        Window.remove_widget(column)
