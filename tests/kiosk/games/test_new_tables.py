@@ -28,7 +28,7 @@ def _host(driver: Any) -> Any:
 def _tiles(table: Any) -> list[Any]:
     from kiosk.games.watson_holmes.host import WhTile
 
-    return [w for w in table.ids.board.walk(restrict=True) if isinstance(w, WhTile)]
+    return [w for box in (table.ids.board, table.ids.stops) for w in box.walk(restrict=True) if isinstance(w, WhTile)]
 
 
 def test_the_table_is_made_while_the_opening_plays(driver: Any) -> None:
