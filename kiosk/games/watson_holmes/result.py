@@ -42,9 +42,10 @@ class ResultParts(GameScreen[WhView]):
         def name(self, seat: int) -> str: ...
 
     def _end_toast_gone(self) -> None:
-        """The last game's end toast goes with it (한 판 더 tapped within its seconds: it sat over the next opening)."""
+        """The last game's end toast goes with it (한 판 더 tapped within its seconds: it sat over the next opening),
+        shown or still to show (a toast appears a frame after it is asked for: kiosk/widgets/toast.py)."""
         toast = getattr(self.ctx.app, "toast_widget", None)
-        if toast is not None and toast.opacity > 0 and toast.last_text in self.end_toasts:
+        if toast is not None and toast.last_text in self.end_toasts:
             toast.hide()
         self.end_toasts = []
 
