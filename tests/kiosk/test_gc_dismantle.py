@@ -128,7 +128,7 @@ def test_widgets_a_frozen_screen_replaced_during_play_are_freed_in_a_pause(drive
     is untouched and play goes on."""
     import weakref
 
-    from kiosk.games.watson_holmes.host import WhTile
+    from kiosk.games.watson_holmes.tiles import WhTile
     from kiosk.widgets.keep import TEXT_ONLY
 
     collector = gc_policy.IdleCollector()  # not installed: its pause work is run by hand below

@@ -43,7 +43,7 @@ def test_a_button_changes_its_own_state_in_place_styled_as_new(driver) -> None:
 def test_any_other_change_makes_a_new_widget_styled_as_new(driver) -> None:
     """A TButton-based tile with its own kv colours, whose `selected` changed, is made again: set in place, the
     base rule's colour would win over the tile's own (light text on a paper card, 1.1:1)."""
-    from kiosk.games.watson_holmes.host import WhTile
+    from kiosk.games.watson_holmes.tiles import WhTile
     from kiosk.widgets.keep import Keep
 
     keep = Keep()

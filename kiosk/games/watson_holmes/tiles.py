@@ -1,4 +1,4 @@
-"""Watson & Holmes's location tiles (the board of the table screen, kiosk/games/watson_holmes/host.py; their look:
+"""Watson & Holmes's location tiles (the board of the table screen, kiosk/games/watson_holmes/board.py; their look:
 host.kv), and the lines they sit in: each as tall as its words need."""
 
 from __future__ import annotations

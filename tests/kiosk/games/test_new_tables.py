@@ -26,7 +26,7 @@ def _host(driver: Any) -> Any:
 
 
 def _tiles(table: Any) -> list[Any]:
-    from kiosk.games.watson_holmes.host import WhTile
+    from kiosk.games.watson_holmes.tiles import WhTile
 
     return [w for box in (table.ids.board, table.ids.stops) for w in box.walk(restrict=True) if isinstance(w, WhTile)]
 
