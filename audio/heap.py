@@ -7,20 +7,30 @@ every `MIN_INTERVAL` seconds. Measured in bench/frames.py. A no-op where libc ha
 The kiosk's UI leaves the same behind as it redraws (widgets, labels' textures and surfaces, freed in small
 pieces between live ones): `keep_trimming()` releases every few seconds from a thread of its own (~10 ms of
 CPU for 180 MB, outside the GIL); without it the heap grew by ~150 MB per hour-equivalent of play.
+What a trim gives back is zeroed by the kernel when it is used again (a page fault per 4 kB): the UI thread paid
+that in the frames after each trim, building a screen's widgets and drawing its texts (a game's first opening
+frame: ~1,850 page faults, about half of its 29-36 ms of UI-thread CPU here). So the kiosk shuts a gate while
+guests are at the table (`gate()`: kiosk/gc_policy.py): then a trim waits for them to pause, unless resident
+memory has grown `GROWTH_MB` since the last trim.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 MIN_INTERVAL = 2.0
+GROWTH_MB = 32.0  # with the gate shut, a trim runs all the same once resident memory grew this much since the last
 
 _lock = threading.Lock()
 _last = -MIN_INTERVAL
 _libc: Any = None
+_gate: Callable[[], bool] | None = None  # True: a trim may run now (None: always)
+_after_mb = 0.0  # resident memory after the last trim
 
 
 def _trim() -> Any:
@@ -49,16 +59,35 @@ def keep_trimming(interval: float = 10.0) -> None:
         _trimmer.start()
 
 
+def gate(may_trim: Callable[[], bool] | None) -> None:
+    """`may_trim()` (called from any thread) says whether a trim may run now; None: always."""
+    global _gate
+    _gate = may_trim
+
+
+def resident_mb() -> float:
+    """This process's resident memory (/proc/self/statm; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def release(force: bool = False) -> bool:
-    """malloc_trim(0) unless it ran less than MIN_INTERVAL s ago; True when it ran."""
-    global _last
+    """malloc_trim(0) unless it ran less than MIN_INTERVAL s ago, or the gate is shut and resident memory grew less
+    than GROWTH_MB since the last trim; True when it ran."""
+    global _last, _after_mb
     now = time.monotonic()
     with _lock:
         if not force and now - _last < MIN_INTERVAL:
+            return False
+        if not force and _gate is not None and not _gate() and resident_mb() - _after_mb < GROWTH_MB:
             return False
         _last = now
     trim = _trim()
     if not trim:
         return False
     trim(0)
+    _after_mb = resident_mb()
     return True

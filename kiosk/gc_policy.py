@@ -9,7 +9,7 @@ again; what is in it is still freed by reference counting), and full collections
 generation-1 one: each then frees about one refresh's garbage, 5-25 ms.
 A frozen object that later becomes cyclic garbage stays until a thaw (below).
 What the collector frees stays in glibc's heap unless given back: `settle()` also starts
-`audio.heap.keep_trimming()`.
+`audio.heap.keep_trimming()`, its gate shut while the guests are busy (`may_trim`: TRIM_IDLE_S).
 What the first visits would make and keep anyway (the game screens' modules and kv rules, the library, game
 page and host frame: ~30,000 objects) is made first, one step per frame (`settle_after`), so it is frozen
 too: made after the freeze, every full collection traversed it again (a full collection during play
@@ -100,6 +100,9 @@ GUESTS_FACTOR = 4  # elsewhere off play (the game's page between two games, the 
 # needs this many times `thaw_at`: it is a 150-280 ms frame, so it waits for the attract screen unless frozen
 # garbage piles up (~28 MB)
 DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
+TRIM_IDLE_S = 20.0  # the heap is given back to the system (audio/heap.py) once nobody touched the screen or spoke a
+# command this long (reading, talking, a game's discussion, nobody at the table), or once memory grew: what it gives
+# back the next screen's frames fault in again, page by page
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
 
@@ -215,6 +218,12 @@ class IdleCollector:
         A command while a thaw runs waits for it as for any frame; its answer takes longer than that anyway
         (decoding)."""
         self.last_voice = self.clock()
+
+    def may_trim(self) -> bool:
+        """Whether the heap may be trimmed now (audio/heap.py's gate; any thread): nobody has touched the screen
+        nor spoken a command for TRIM_IDLE_S."""
+        now = self.clock()
+        return min(now - self.last_input, now - self.last_voice) >= TRIM_IDLE_S
 
     def _on_motion(self, _window: Any, _etype: str, me: Any) -> None:
         if getattr(me, "is_touch", False):  # not a mouse's hover
@@ -394,6 +403,7 @@ class IdleCollector:
             self._event = None
         Window.unbind(on_motion=self._on_motion, on_key_down=self.note_input)
         gc.set_threshold(*self._thresholds)
+        heap.gate(None)
 
 
 COLLECTOR: IdleCollector | None = None
@@ -431,6 +441,7 @@ def settle() -> int:
     if COLLECTOR is None:
         COLLECTOR = IdleCollector().install()
     COLLECTOR.base = gc.get_freeze_count()
+    heap.gate(COLLECTOR.may_trim)
     heap.keep_trimming()
     return gc.get_freeze_count()
 

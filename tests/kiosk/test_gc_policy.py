@@ -19,6 +19,7 @@ from kiosk.gc_policy import (
     QUIET_S,
     TAKE_APART_CPU,
     THAW_IDLE_S,
+    TRIM_IDLE_S,
     IdleCollector,
 )
 from tests.tables import tap
@@ -547,3 +548,30 @@ def test_a_new_game_screen_is_frozen_in_a_quiet_moment_even_if_the_guests_never_
     f.moving = False
     f.frames(c, 0.5)
     assert c.collected["froze"] == 2 and f.young == 0 and f.young_runs == 2
+
+
+def test_the_heap_is_trimmed_only_once_the_guests_pause_long_enough(monkeypatch: Any) -> None:
+    """A trim gives memory back that the next screen's frames fault in again (audio/heap.py): the collector's gate
+    opens TRIM_IDLE_S after the last touch or voice command, and settle() hands it to the heap."""
+    f = Fake()
+    c = f.collector()
+    assert not c.may_trim()  # just made: a touch's time
+    f.now += TRIM_IDLE_S
+    assert c.may_trim()
+    c.note_input()
+    f.now += TRIM_IDLE_S - 0.5
+    assert not c.may_trim()
+    f.now += 0.5
+    assert c.may_trim()
+    c.note_voice()
+    f.now += TRIM_IDLE_S / 2
+    assert not c.may_trim()
+    f.now += TRIM_IDLE_S / 2
+    assert c.may_trim()
+    gates: list[Any] = []
+    monkeypatch.setattr(gc_policy.heap, "gate", gates.append)
+    monkeypatch.setattr(gc_policy.heap, "keep_trimming", lambda: None)
+    monkeypatch.setattr(gc_policy, "COLLECTOR", c)
+    monkeypatch.setattr(gc_policy.gc, "freeze", lambda: None)
+    gc_policy.settle()
+    assert gates == [c.may_trim]
