@@ -6,6 +6,7 @@
     python -m bench.frames --frames 20 --old main   # #43's figures: REV's code run beside this tree's, side by side
     python -m bench.frames --slow 4             # pinned to one core at a quarter of it: tap -> drawn as felt
     python -m bench.frames --why-slow 25        # cProfile (thread CPU) of every frame over 25 ms
+    python -m bench.frames --sample 25          # where the frames over 25 ms were, by stack samples (less skew)
 
 What runs (one offscreen process, every loop iteration a real frame):
 - scripted play of each game, as a guest plays: a session started from the engine's example config, then
@@ -50,6 +51,7 @@ import functools
 import json
 import os
 import random
+import resource
 import sys
 import tempfile
 import threading
@@ -89,6 +91,8 @@ AWAY = (3.0, 10.0)  # seconds on the game's page before a game's screen opens ag
 NOW = ["start"]  # what the frame being run does (for the collections landing in it)
 FULL: list[tuple[str, float, str]] = []  # full collections: (frame, UI-thread CPU s or -1 off it, thread)
 SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
+SLOW_AT: list[tuple[float, float, str]] = []  # (start, end: time.monotonic, what) of the same frames
+LOG: list[Any] = []  # --log: the open file every named frame is written to (time, CPU ms, wall ms, what)
 BY_KIND: dict[str, list[float]] = {}  # UI-thread CPU s per kind of frame: opening, action, tap, idle
 
 
@@ -100,7 +104,11 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     if STALL:
         faulthandler.dump_traceback_later(STALL)
     NOW[0] = what or "idle"
-    w, c = time.perf_counter(), time.thread_time()
+    sampler = probe.SAMPLER[0] if probe.SAMPLER else None
+    if sampler is not None:
+        r0 = resource.getrusage(resource.RUSAGE_THREAD)
+        sampler.start()
+    w, c, m = time.perf_counter(), time.thread_time(), time.monotonic()
 
     def run() -> None:
         with probe.as_input(before):
@@ -108,8 +116,15 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
 
     _, prof = probe.profiled(run)
     out = time.perf_counter() - w, time.thread_time() - c
+    if sampler is not None:
+        r1 = resource.getrusage(resource.RUSAGE_THREAD)
+        sampler.stop(out[1], what, f", user {(r1.ru_utime - r0.ru_utime) * 1e3:.0f} ms, system "
+                     f"{(r1.ru_stime - r0.ru_stime) * 1e3:.0f} ms, {r1.ru_minflt - r0.ru_minflt} page faults")
     if out[1] > 0.025:
         SLOW.append((out[1], what))
+        SLOW_AT.append((m, time.monotonic(), what))
+    if LOG and what:
+        LOG[0].write(f"{time.monotonic():.3f} {out[1] * 1e3:.1f} {out[0] * 1e3:.1f} {what}\n")
     probe.keep_profile(prof, out[1], what)
     probe.note_wall(what, out[0], w)
     probe.note_texts(what)
@@ -374,6 +389,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="per full collection: who ran it, how many objects not frozen it traversed")
     ap.add_argument("--why-slow", type=float, default=0.0, metavar="MS",
                     help="cProfile every frame; print what the frames over MS ms of UI-thread CPU spent it on")
+    ap.add_argument("--log", help="write every named frame to this file: monotonic time, UI-thread CPU ms, wall ms, what")
+    ap.add_argument("--sample", type=float, default=0.0, metavar="MS",
+                    help="sample the UI thread's stack every ms; print where the frames over MS ms of its CPU were")
     ap.add_argument("--old", metavar="REV", help="run the same bench on REV's code beside this one (a child "
                     "process, started at once) and print the #43 goal's figures old vs new")
     ap.add_argument("--slow", type=float, default=0.0, metavar="FACTOR",
@@ -394,6 +412,11 @@ def main(argv: list[str] | None = None) -> None:
         child = raw[:i] + raw[i + 2:] + (["--core", "0"] if args.slow and args.core is None else [])
         old = probe.start_old(args.old, child)
     probe.WHY_SLOW = args.why_slow / 1e3
+    if args.log:
+        LOG.append(open(args.log, "w", buffering=1, encoding="utf-8"))  # noqa: SIM115  (open for the whole run)
+    if args.sample:
+        probe.SAMPLE = args.sample / 1e3
+        probe.SAMPLER.append(probe.Sampler())
     if args.trace:
         import tracemalloc
 
@@ -441,6 +464,7 @@ def main(argv: list[str] | None = None) -> None:
     import gc
 
     frozen0 = gc.get_freeze_count()
+    shaders0 = probe.shader_entries()
     snapshot = None
     if args.trace:
         import tracemalloc
@@ -513,11 +537,24 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_p99'] * 1e3:.1f} ms, worst {k['cpu_worst'] * 1e3:.1f} ms; bare Kivy {b['cpu_median'] * 1e3:.2f} / "
           f"{b['cpu_p99'] * 1e3:.1f} / {b['cpu_worst'] * 1e3:.1f} ms; ×4: p99 {k['cpu_p99'] * 4e3:.0f} ms, "
           f"worst {k['cpu_worst'] * 4e3:.0f} ms")
+    compiles = probe.shader_compiles(shaders0)
+    compiled = {"guests": 0, "pauses": 0}
+    with_compile = []
+    for start, end, what in SLOW_AT:
+        kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else ""
+        side = "guests" if kind in probe.GUESTS else "pauses" if kind == "pause" else ""
+        if side and probe.compiled_in(start, end, compiles):
+            compiled[side] += 1
+            with_compile.append(what)
     print(f"  #43 goal (no guests' frame over 25 ms of UI-thread CPU: 100 ms on a 4x slower core): over 25 ms "
           f"{k['cpu_over25']:.0f}, over 12.5 ms {k['slow_cpu_over50']:.0f}, worst {k['cpu_worst'] * 1e3:.1f} ms of "
           f"{k['frames']:.0f} guests' frames" + (
               f"; pauses: over 25 ms {sum(1 for _, c in paused if c > 0.025)}, over 12.5 ms "
               f"{sum(1 for _, c in paused if c > 0.0125)}, worst {max(c for _, c in paused) * 1e3:.1f} ms" if paused else ""))
+    print(f"  GL shader variants compiled for the first time on this machine (llvmpipe, LLVM on the UI thread; kept in "
+          f"Mesa's disk cache, {probe.shader_cache()}): {len(compiles)}; in the frames over 25 ms above: "
+          f"guests' {compiled['guests']}, pauses' {compiled['pauses']}" + (f" ({', '.join(with_compile)})"
+                                                                           if with_compile else ""))
     print(f"  frames with over 50 ms of UI-thread CPU: {k['cpu_over50']:.0f} of {k['frames']:.0f} (bare Kivy "
           f"{b['cpu_over50']:.0f}); on a 4× slower CPU (over 12.5 ms here): {k['slow_cpu_over50']:.0f} (bare "
           f"{b['slow_cpu_over50']:.0f}); ratio kiosk/bare UI-thread CPU: median "
@@ -554,13 +591,14 @@ def main(argv: list[str] | None = None) -> None:
         print("  slowest frames (UI-thread CPU, ms): " + "; ".join(
             f"{c * 1e3:.0f} {what}" for c, what in sorted(SLOW, reverse=True)[: args.slowest]))
     probe.print_profiles(args.slowest)
+    probe.print_samples(args.slowest)
     td = probe.tap_drawn(pct)
     if td:
         print(f"  tap -> drawn (wall time of a guest's tap or action frame, what a guest feels{'; ' + setting if setting else ''}): "
               f"p50 {td['p50'] * 1e3:.0f} ms, p95 {td['p95'] * 1e3:.0f} ms, worst {td['worst'] * 1e3:.0f} ms of {td['n']:.0f}; "
               f"tap -> drawing issued (the kiosk's work, without llvmpipe's drawing) p50 {td['issued_p50'] * 1e3:.0f} ms, "
               f"p95 {td['issued_p95'] * 1e3:.0f} ms")
-    figures = probe.goal_figures(everything, paused, pct, setting or "unslowed")
+    figures = probe.goal_figures(everything, paused, pct, setting or "unslowed", compiled)
     probe.print_twice(args.slowest)
     if args.json:
         Path(args.json).write_text(json.dumps(figures))

@@ -1,5 +1,6 @@
-"""bench/frames.py's probes: what the slow frames spent their time on (`--why-slow`), tap -> drawn wall times, and
-old against new in one run (`--old REV`: the same bench on another checkout, side by side)."""
+"""bench/frames.py's probes: what the slow frames spent their time on (`--why-slow`: cProfile, `--sample`: a stack
+sampler that leaves the timing nearly as it is), tap -> drawn wall times, and old against new in one run (`--old REV`:
+the same bench on another checkout, side by side)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,8 @@ WHY_SLOW = 0.0  # --why-slow: profile every frame, keep the profiles of those ov
 PROFILES: list[tuple[float, str, str]] = []  # (UI-thread CPU s, what the frame did, its top functions)
 WALL: dict[str, list[float]] = {}  # wall s of the guests' taps and actions: tap (or action) -> the frame drawn
 ISSUED = [0.0]  # perf_counter when the frame's drawing was issued (its on_flip, before GL finishes drawing it)
+SAMPLE = 0.0  # --sample: keep the stack samples of the frames over this much UI-thread CPU (s)
+SAMPLES: list[tuple[float, str, str]] = []  # (UI-thread CPU s, what the frame did, where its samples were)
 
 
 DRAWN: dict[int, int] = {}  # this frame's texts drawn: id(label) -> times
@@ -96,6 +100,108 @@ def keep_profile(prof: Any, cpu: float, what: str) -> None:
     PROFILES.append((cpu, what, top))
 
 
+class Sampler:
+    """Samples the UI thread's Python stack about every millisecond while a frame runs (sys._current_frames from a
+    thread: the frame's own timing changes little, unlike cProfile's 1.5-2x), with the UI thread's CPU clock: the CPU
+    since the last sample is put on the stack sampled, per function, inclusive, the loop's own frames left out. The
+    sampler waits for the GIL, so a stretch of Python can be put on the line where it let the GIL go (every 5 ms at
+    most), and time in C that holds the GIL (drawing) on the line that called it."""
+
+    def __init__(self) -> None:
+        self.ui = threading.get_ident()
+        self.on = threading.Event()
+        self.stacks: list[tuple[float, tuple[tuple[str, int, str], ...]]] = []  # (UI-thread CPU since the last, stack)
+        threading.Thread(target=self._run, name="frame-sampler", daemon=True).start()
+
+    def _run(self) -> None:
+        clock = time.pthread_getcpuclockid(self.ui)
+        last = time.clock_gettime(clock)
+        while True:
+            self.on.wait()
+            frame = sys._current_frames().get(self.ui)
+            now = time.clock_gettime(clock)
+            stack = []
+            while frame is not None:
+                code = frame.f_code
+                stack.append((code.co_filename, frame.f_lineno, code.co_name))
+                frame = frame.f_back
+            self.stacks.append((now - last, tuple(stack)))
+            last = now
+            time.sleep(0.001)
+
+    def start(self) -> None:
+        self.stacks = []
+        self.on.set()
+        time.sleep(0)  # the sampler's first sample: the CPU before the frame is not counted in it
+
+    def stop(self, cpu: float, what: str, extra: str = "") -> None:
+        self.on.clear()
+        if cpu < SAMPLE or not self.stacks:
+            return
+        counts: dict[str, float] = {}
+        for cpu_in, stack in self.stacks[1:]:
+            seen = set()
+            for path, line, name in stack:
+                short = path.split("site-packages/")[-1].replace(str(ROOT) + "/", "")
+                if short.startswith(("kivy/base.py", "kivy/clock", "kivy/_clock", "bench/", "<")):
+                    continue
+                key = f"{short}:{line}({name})"
+                if key not in seen:
+                    seen.add(key)
+                    counts[key] = counts.get(key, 0.0) + cpu_in
+        n = len(self.stacks)
+        top = sorted(counts.items(), key=lambda kv: -kv[1])[:14]
+        SAMPLES.append((cpu, what, f"{n} samples{extra}: " + "; ".join(f"{c * 1e3:.1f} {k}" for k, c in top)))
+
+
+SAMPLER: list[Sampler] = []
+
+
+def print_samples(n: int) -> None:
+    _print_slow(SAMPLES, f"  slow frames sampled (--sample {SAMPLE * 1e3:.0f} ms; UI-thread CPU ms per function, "
+                "inclusive, by stack samples; user/system CPU and page faults of the UI thread):", n)
+
+
+def _print_slow(rows: list[tuple[float, str, str]], heading: str, n: int) -> None:
+    if rows:
+        print(heading)
+    for cpu, what, top in sorted(rows, reverse=True)[:n]:
+        print(f"    {cpu * 1e3:.0f} ms {what}: {top}")
+
+
+# ---------------------------------------------------------------- GL shaders compiled for the first time
+def shader_cache() -> Path:
+    """Mesa's on-disk shader cache: llvmpipe compiles a shader variant (a drawing state it has not met) with LLVM on
+    the drawing thread, 50-90 ms of UI-thread CPU here, and keeps it there; later runs load it (~0)."""
+    if os.environ.get("MESA_SHADER_CACHE_DIR"):
+        return Path(os.environ["MESA_SHADER_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mesa_shader_cache"
+
+
+def shader_entries() -> dict[str, float]:
+    """The cache's entries: path -> when written (time.time)."""
+    out = {}
+    root = shader_cache()
+    if root.is_dir():
+        for p in root.rglob("*"):
+            if p.is_file() and p.name != "index":
+                with contextlib.suppress(OSError):
+                    out[str(p)] = p.stat().st_mtime
+    return out
+
+
+def shader_compiles(before: dict[str, float]) -> list[float]:
+    """When the entries new since `before` were written, in time.monotonic's terms."""
+    offset = time.time() - time.monotonic()
+    return sorted(t - offset for p, t in shader_entries().items() if p not in before)
+
+
+def compiled_in(start: float, end: float, compiles: list[float]) -> bool:
+    """A shader was compiled for the first time while the frame ran (the cache's write lands just after it)."""
+    return any(start - 0.01 <= t <= end + 0.25 for t in compiles)
+
+
 def note_wall(what: str, wall: float, start: float) -> None:
     kind = what.split(": ", 1)[1].split()[0] if ": " in what else ""
     if kind in ("tap", "action"):
@@ -104,12 +210,8 @@ def note_wall(what: str, wall: float, start: float) -> None:
 
 
 def print_profiles(n: int) -> None:
-    if not PROFILES:
-        return
-    print(f"  slow frames profiled (--why-slow {WHY_SLOW * 1e3:.0f} ms; CPU with the profiler's cost; per function "
-          "cumulative/own ms, the loop's own frames left out):")
-    for cpu, what, top in sorted(PROFILES, reverse=True)[:n]:
-        print(f"    {cpu * 1e3:.0f} ms {what}: {top}")
+    _print_slow(PROFILES, f"  slow frames profiled (--why-slow {WHY_SLOW * 1e3:.0f} ms; CPU with the profiler's cost; "
+                "per function cumulative/own ms, the loop's own frames left out):", n)
 
 
 def tap_drawn(pct: Any) -> dict[str, float]:
@@ -148,7 +250,8 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
         if o and n:
             print(f"  {label:<15} over 25 ms {o['over25']:>3} -> {n['over25']:<3} over 12.5 ms {o['over12']:>4} -> "
                   f"{n['over12']:<4} worst {o['worst'] * 1e3:5.1f} -> {n['worst'] * 1e3:5.1f} ms "
-                  f"(of {o['frames']} -> {n['frames']} frames)")
+                  f"(of {o['frames']} -> {n['frames']} frames; over 25 ms with a shader compiled for the first time: "
+                  f"{o.get('compiled', '?')} -> {n.get('compiled', '?')})")
     o, n = old.get("tap_drawn", {}), new.get("tap_drawn", {})
     if o and n:
         print(f"  tap -> drawn (wall) p50 {o['p50'] * 1e3:.0f} -> {n['p50'] * 1e3:.0f} ms, p95 {o['p95'] * 1e3:.0f} -> "
@@ -164,14 +267,16 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
 
 
 def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, float]], pct: Any,
-                 setting: str) -> dict[str, Any]:
-    def fig(times: list[tuple[float, float]]) -> dict[str, Any]:
+                 setting: str, compiled: dict[str, int]) -> dict[str, Any]:
+    """`compiled`: frames over 25 ms with a shader compiled for the first time, by "guests" and "pauses"."""
+    def fig(times: list[tuple[float, float]], key: str) -> dict[str, Any]:
         cpu = [c for _, c in times]
         return {"frames": len(cpu), "over25": sum(1 for c in cpu if c > 0.025),
-                "over12": sum(1 for c in cpu if c > 0.0125), "worst": max(cpu) if cpu else 0.0}
+                "over12": sum(1 for c in cpu if c > 0.0125), "worst": max(cpu) if cpu else 0.0,
+                "compiled": compiled.get(key, 0)}
 
-    return {"guests": fig(guests), "pauses": fig(paused) if paused else {}, "tap_drawn": tap_drawn(pct),
-            "twice": dict(TWICE), "setting": setting}
+    return {"guests": fig(guests, "guests"), "pauses": fig(paused, "pauses") if paused else {},
+            "tap_drawn": tap_drawn(pct), "twice": dict(TWICE), "setting": setting}
 
 
 # ---------------------------------------------------------------- bare Kivy (child process)
