@@ -271,7 +271,10 @@ class IdleCollector:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
             worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
-            if shown in ("", "rest") and self.frozen_keys.keys() - {key} and self.left_over(key, fresh=False) >= worth:
+            # what the screens frozen since, but this one, added: at least what is left of them (read only then)
+            bound = sum(n for k, n in self.frozen_keys.items() if k != key)
+            if shown in ("", "rest") and self.frozen_keys.keys() - {key} and bound >= worth \
+                    and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
         if quick and self.fresh_screen():
             return "freeze"  # a new game's screen, without a full collection's traversal of it (below)

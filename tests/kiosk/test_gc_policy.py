@@ -508,19 +508,27 @@ def test_screens_are_told_apart_by_a_number_of_their_own() -> None:
 def test_off_play_the_frozen_count_is_read_once_a_minute() -> None:
     """gc.get_freeze_count() walks the whole permanent generation (20-30 ms of UI-thread CPU at 250,000 objects
     here): off play, waiting for enough left-over to thaw, the collector reads it every COUNT_EVERY_S, not every
-    frame (~480 readings in 8 s before session 10, 8 in session 10)."""
+    frame (~480 readings in 8 s before session 10, 8 in session 10), and not at all while what the screens frozen
+    since added (but the one still built) is less than a thaw needs: they cannot have left more (a 20-26 ms "away"
+    frame on the game's page between two games, bench/frames.py, session 22)."""
     f = Fake()
-    c = f.collector(thaw_at=10**9)  # never enough: the check keeps running
+    c = f.collector(thaw_at=5_000)  # a thaw on the game's page needs 20,000 left frozen
     reads = []
     c.frozen = lambda: reads.append(1) or f.frozen
-    f.show("game A")
+    f.show("game A", objects=15_000)
     f.frames(c, IDLE_S + 0.2)
     f.show("game B")
     f.frames(c, IDLE_S + 0.2)
     f.shown = ""
     reads.clear()
     f.frames(c, THAW_IDLE_S + gc_policy.COUNT_EVERY_S + 3)
-    assert len(reads) == 2  # as soon as it may thaw, and a minute later
+    assert reads == []  # A added 15,000: it cannot have left 20,000
+    f.show("game C")
+    f.frames(c, IDLE_S + 0.2)
+    f.frozen -= 29_000  # B's screen freed but 1,500 of it (taken apart: reference counting)
+    f.shown = ""
+    f.frames(c, THAW_IDLE_S + gc_policy.COUNT_EVERY_S + 3)
+    assert len(reads) == 2 and f.thawed == 0  # as soon as it may thaw, and a minute later: never enough
 
 
 def test_a_new_game_screen_is_frozen_in_a_quiet_moment_even_if_the_guests_never_pause() -> None:
