@@ -9,7 +9,7 @@ again; what is in it is still freed by reference counting), and full collections
 generation-1 one: each then frees about one refresh's garbage, 5-25 ms.
 A frozen object that later becomes cyclic garbage stays until a thaw (below).
 What the collector frees stays in glibc's heap unless given back: `settle()` also starts
-`audio.heap.keep_trimming()`, its gate shut while the guests are busy (`may_trim`: TRIM_IDLE_S).
+`audio.heap.keep_trimming()`, its gate shut while the guests touch the screen (`may_trim`: TRIM_IDLE_S).
 What the first visits would make and keep anyway (the game screens' modules and kv rules, the library, game
 page and host frame: ~30,000 objects) is made first, one step per frame (`settle_after`), so it is frozen
 too: made after the freeze, every full collection traversed it again (a full collection during play
@@ -100,9 +100,10 @@ GUESTS_FACTOR = 4  # elsewhere off play (the game's page between two games, the 
 # needs this many times `thaw_at`: it is a 150-280 ms frame, so it waits for the attract screen unless frozen
 # garbage piles up (~28 MB)
 DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
-TRIM_IDLE_S = 20.0  # the heap is given back to the system (audio/heap.py) once nobody touched the screen or spoke a
-# command this long (reading, talking, a game's discussion, nobody at the table), or once memory grew: what it gives
-# back the next screen's frames fault in again, page by page
+TRIM_IDLE_S = 20.0  # the heap is given back to the system (audio/heap.py) once nobody touched the screen this long
+# (reading, talking, a game's discussion, nobody at the table), or once memory grew: what it gives back the next
+# screen's frames fault in again, page by page. Voice commands do not hold it (what they free is mostly the decoders'
+# own, on their threads: bench/memory.py, commands all along, peaked at 728 MB when they did)
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
 
@@ -220,10 +221,9 @@ class IdleCollector:
         self.last_voice = self.clock()
 
     def may_trim(self) -> bool:
-        """Whether the heap may be trimmed now (audio/heap.py's gate; any thread): nobody has touched the screen
-        nor spoken a command for TRIM_IDLE_S."""
-        now = self.clock()
-        return min(now - self.last_input, now - self.last_voice) >= TRIM_IDLE_S
+        """Whether the heap may be trimmed now (audio/heap.py's gate; any thread): nobody has touched the screen for
+        TRIM_IDLE_S."""
+        return self.clock() - self.last_input >= TRIM_IDLE_S
 
     def _on_motion(self, _window: Any, _etype: str, me: Any) -> None:
         if getattr(me, "is_touch", False):  # not a mouse's hover
