@@ -286,11 +286,7 @@ class IdleCollector:
             return ""
         # not with a screen's next piece or an animation in the frame (a 27 ms collection beside a piece of Mr.
         # Jack's suspects: 35 ms), unless they never stop
-        if not ((self.calm and not moving) or younger >= 2 * self.bound):
-            return ""
-        # a new game's screen still being made and not frozen yet is frozen instead: a full collection traversed all
-        # of it (Mr. Jack's, 88,000 objects: 24 ms, and 24 ms more of Kivy's widget destructors, in one pause frame)
-        return "freeze" if self.fresh_screen() else "bound"
+        return "bound" if (self.calm and not moving) or younger >= 2 * self.bound else ""
 
     def fresh_screen(self) -> bool:
         """A game's screen on show with its game on, not frozen yet."""
