@@ -465,6 +465,9 @@ def main(argv: list[str] | None = None) -> None:
 
     frozen0 = gc.get_freeze_count()
     shaders0 = probe.shader_entries()
+    from audio import heap
+
+    trims0 = dict(heap.COUNTS)
     snapshot = None
     if args.trace:
         import tracemalloc
@@ -579,7 +582,10 @@ def main(argv: list[str] | None = None) -> None:
              if away else ""))
     print(f"  {'baseline (default GC, no trimming)' if args.baseline else 'GC policy + heap trimming'}; "
           f"{wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
-          f"Clue tutor runs {tutor.count}, errors {len(app.errors)}")
+          f"Clue tutor runs {tutor.count}, errors {len(app.errors)}; heap trims during play "
+          f"{heap.COUNTS['trims'] - trims0['trims']} ({heap.COUNTS['overdue'] - trims0['overdue']} of them with the guests "
+          f"busy, the last {heap.HELD_MAX_S:.0f} s old), held while they were busy "
+          f"{heap.COUNTS['held'] - trims0['held']}")
     print(f"RSS MB: bare Kivy {base_rss:.0f}; kiosk {rss['app']:.0f} at start"
           + (f", {rss['model']:.0f} with the voice model" if "model" in rss else "")
           + f", {max(samples + [rss['end']]):.0f} peak, {rss['end']:.0f} at the end "

@@ -101,9 +101,9 @@ GUESTS_FACTOR = 4  # elsewhere off play (the game's page between two games, the 
 # garbage piles up (~28 MB)
 DROP_WAIT_S = 2.0  # a dropped widget still on show (a dialog fading out) is looked at again this long
 TRIM_IDLE_S = 20.0  # the heap is given back to the system (audio/heap.py) once nobody touched the screen this long
-# (reading, talking, a game's discussion, nobody at the table), or once memory grew: what it gives back the next
-# screen's frames fault in again, page by page. Voice commands do not hold it (what they free is mostly the decoders'
-# own, on their threads: bench/memory.py, commands all along, peaked at 728 MB when they did)
+# (reading, talking, a game's discussion, nobody at the table), or once the last trim is a minute old: what it gives
+# back the next screen's frames fault in again, page by page. Voice commands do not hold it (what they free is mostly
+# the decoders' own, on their threads)
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
 
