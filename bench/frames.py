@@ -51,7 +51,6 @@ import functools
 import json
 import os
 import random
-import resource
 import sys
 import tempfile
 import threading
@@ -91,8 +90,6 @@ AWAY = (3.0, 10.0)  # seconds on the game's page before a game's screen opens ag
 NOW = ["start"]  # what the frame being run does (for the collections landing in it)
 FULL: list[tuple[str, float, str]] = []  # full collections: (frame, UI-thread CPU s or -1 off it, thread)
 SLOW: list[tuple[float, str]] = []  # (UI-thread CPU s, what the frame did) of frames over 25 ms of CPU
-SLOW_AT: list[tuple[float, float, str]] = []  # (start, end: time.monotonic, what) of the same frames
-LOG: list[Any] = []  # --log: the open file every named frame is written to (time, CPU ms, wall ms, what)
 BY_KIND: dict[str, list[float]] = {}  # UI-thread CPU s per kind of frame: opening, action, tap, idle
 
 
@@ -104,10 +101,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
     if STALL:
         faulthandler.dump_traceback_later(STALL)
     NOW[0] = what or "idle"
-    sampler = probe.SAMPLER[0] if probe.SAMPLER else None
-    if sampler is not None:
-        r0 = resource.getrusage(resource.RUSAGE_THREAD)
-        sampler.start()
+    probe.frame_starts()
     w, c, m = time.perf_counter(), time.thread_time(), time.monotonic()
 
     def run() -> None:
@@ -116,19 +110,14 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
 
     _, prof = probe.profiled(run)
     out = time.perf_counter() - w, time.thread_time() - c
-    if sampler is not None:
-        r1 = resource.getrusage(resource.RUSAGE_THREAD)
-        sampler.stop(out[1], what, f", user {(r1.ru_utime - r0.ru_utime) * 1e3:.0f} ms, system "
-                     f"{(r1.ru_stime - r0.ru_stime) * 1e3:.0f} ms, {r1.ru_minflt - r0.ru_minflt} page faults")
+    kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
+    probe.frame_ends(out, what)
     if out[1] > 0.025:
         SLOW.append((out[1], what))
-        SLOW_AT.append((m, time.monotonic(), what))
-    if LOG and what:
-        LOG[0].write(f"{time.monotonic():.3f} {out[1] * 1e3:.1f} {out[0] * 1e3:.1f} {what}\n")
+        probe.SLOW_AT.append((m, time.monotonic(), kind, what))
     probe.keep_profile(prof, out[1], what)
     probe.note_wall(what, out[0], w)
     probe.note_texts(what)
-    kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else "idle"
     BY_KIND.setdefault(kind, []).append(out[1])
     if STALL:
         faulthandler.cancel_dump_traceback_later()
@@ -387,11 +376,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--trace", type=int, default=0, help="tracemalloc: print the N biggest Python growths")
     ap.add_argument("--census", action="store_true",
                     help="per full collection: who ran it, how many objects not frozen it traversed")
-    ap.add_argument("--why-slow", type=float, default=0.0, metavar="MS",
-                    help="cProfile every frame; print what the frames over MS ms of UI-thread CPU spent it on")
-    ap.add_argument("--log", help="write every named frame to this file: monotonic time, UI-thread CPU ms, wall ms, what")
-    ap.add_argument("--sample", type=float, default=0.0, metavar="MS",
-                    help="sample the UI thread's stack every ms; print where the frames over MS ms of its CPU were")
+    probe.add_arguments(ap)
     ap.add_argument("--old", metavar="REV", help="run the same bench on REV's code beside this one (a child "
                     "process, started at once) and print the #43 goal's figures old vs new")
     ap.add_argument("--slow", type=float, default=0.0, metavar="FACTOR",
@@ -411,12 +396,7 @@ def main(argv: list[str] | None = None) -> None:
         i = raw.index("--old")
         child = raw[:i] + raw[i + 2:] + (["--core", "0"] if args.slow and args.core is None else [])
         old = probe.start_old(args.old, child)
-    probe.WHY_SLOW = args.why_slow / 1e3
-    if args.log:
-        LOG.append(open(args.log, "w", buffering=1, encoding="utf-8"))  # noqa: SIM115  (open for the whole run)
-    if args.sample:
-        probe.SAMPLE = args.sample / 1e3
-        probe.SAMPLER.append(probe.Sampler())
+    probe.configure(args)
     if args.trace:
         import tracemalloc
 
@@ -464,10 +444,7 @@ def main(argv: list[str] | None = None) -> None:
     import gc
 
     frozen0 = gc.get_freeze_count()
-    shaders0 = probe.shader_entries()
-    from audio import heap
-
-    trims0 = dict(heap.COUNTS)
+    before = probe.play_starts()
     snapshot = None
     if args.trace:
         import tracemalloc
@@ -540,24 +517,13 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_p99'] * 1e3:.1f} ms, worst {k['cpu_worst'] * 1e3:.1f} ms; bare Kivy {b['cpu_median'] * 1e3:.2f} / "
           f"{b['cpu_p99'] * 1e3:.1f} / {b['cpu_worst'] * 1e3:.1f} ms; ×4: p99 {k['cpu_p99'] * 4e3:.0f} ms, "
           f"worst {k['cpu_worst'] * 4e3:.0f} ms")
-    compiles = probe.shader_compiles(shaders0)
-    compiled = {"guests": 0, "pauses": 0}
-    with_compile = []
-    for start, end, what in SLOW_AT:
-        kind = what.split(": ", 1)[1].split()[0].rstrip(",") if ": " in what else ""
-        side = "guests" if kind in probe.GUESTS else "pauses" if kind == "pause" else ""
-        if side and probe.compiled_in(start, end, compiles):
-            compiled[side] += 1
-            with_compile.append(what)
+    compiled, compiles_line = probe.shader_compiles(before)
     print(f"  #43 goal (no guests' frame over 25 ms of UI-thread CPU: 100 ms on a 4x slower core): over 25 ms "
           f"{k['cpu_over25']:.0f}, over 12.5 ms {k['slow_cpu_over50']:.0f}, worst {k['cpu_worst'] * 1e3:.1f} ms of "
           f"{k['frames']:.0f} guests' frames" + (
               f"; pauses: over 25 ms {sum(1 for _, c in paused if c > 0.025)}, over 12.5 ms "
               f"{sum(1 for _, c in paused if c > 0.0125)}, worst {max(c for _, c in paused) * 1e3:.1f} ms" if paused else ""))
-    print(f"  GL shader variants compiled for the first time on this machine (llvmpipe, LLVM on the UI thread; kept in "
-          f"Mesa's disk cache, {probe.shader_cache()}): {len(compiles)}; in the frames over 25 ms above: "
-          f"guests' {compiled['guests']}, pauses' {compiled['pauses']}" + (f" ({', '.join(with_compile)})"
-                                                                           if with_compile else ""))
+    print(compiles_line)
     print(f"  frames with over 50 ms of UI-thread CPU: {k['cpu_over50']:.0f} of {k['frames']:.0f} (bare Kivy "
           f"{b['cpu_over50']:.0f}); on a 4× slower CPU (over 12.5 ms here): {k['slow_cpu_over50']:.0f} (bare "
           f"{b['slow_cpu_over50']:.0f}); ratio kiosk/bare UI-thread CPU: median "
@@ -582,10 +548,7 @@ def main(argv: list[str] | None = None) -> None:
              if away else ""))
     print(f"  {'baseline (default GC, no trimming)' if args.baseline else 'GC policy + heap trimming'}; "
           f"{wall:.0f} s, process CPU {cpu:.0f} s; voice utterances {voice.count if voice else 0}, "
-          f"Clue tutor runs {tutor.count}, errors {len(app.errors)}; heap trims during play "
-          f"{heap.COUNTS['trims'] - trims0['trims']} ({heap.COUNTS['overdue'] - trims0['overdue']} of them with the guests "
-          f"busy, the last {heap.HELD_MAX_S:.0f} s old), held while they were busy "
-          f"{heap.COUNTS['held'] - trims0['held']}")
+          f"Clue tutor runs {tutor.count}, errors {len(app.errors)}; {probe.trims(before)}")
     print(f"RSS MB: bare Kivy {base_rss:.0f}; kiosk {rss['app']:.0f} at start"
           + (f", {rss['model']:.0f} with the voice model" if "model" in rss else "")
           + f", {max(samples + [rss['end']]):.0f} peak, {rss['end']:.0f} at the end "

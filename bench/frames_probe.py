@@ -9,6 +9,7 @@ import cProfile
 import json
 import os
 import pstats
+import resource
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,9 @@ WALL: dict[str, list[float]] = {}  # wall s of the guests' taps and actions: tap
 ISSUED = [0.0]  # perf_counter when the frame's drawing was issued (its on_flip, before GL finishes drawing it)
 SAMPLE = 0.0  # --sample: keep the stack samples of the frames over this much UI-thread CPU (s)
 SAMPLES: list[tuple[float, str, str]] = []  # (UI-thread CPU s, what the frame did, where its samples were)
+RUSAGE: list[Any] = [None]  # the UI thread's resource usage at the frame's start (--sample)
+LOG: list[Any] = []  # --log: the open file every named frame is written to (time, CPU ms, wall ms, what)
+SLOW_AT: list[tuple[float, float, str, str]] = []  # frames over 25 ms: (start, end: time.monotonic, kind, what)
 
 
 DRAWN: dict[int, int] = {}  # this frame's texts drawn: id(label) -> times
@@ -45,7 +49,7 @@ def watch_texts() -> None:
         DRAWN[id(self)] = DRAWN.get(id(self), 0) + 1
         real(self, *args)
 
-    Label.texture_update = texture_update  # type: ignore[method-assign]
+    Label.texture_update = texture_update
 
 
 def note_texts(what: str) -> None:
@@ -191,15 +195,74 @@ def shader_entries() -> dict[str, float]:
     return out
 
 
-def shader_compiles(before: dict[str, float]) -> list[float]:
-    """When the entries new since `before` were written, in time.monotonic's terms."""
+def play_starts() -> dict[str, Any]:
+    """What the run's play is measured against: Mesa's cache entries and the heap's trim counts before it."""
+    from audio import heap
+
+    return {"shaders": shader_entries(), "trims": dict(heap.COUNTS)}
+
+
+def trims(before: dict[str, Any]) -> str:
+    from audio import heap
+
+    now, then = heap.COUNTS, before["trims"]
+    return (f"heap trims during play {now['trims'] - then['trims']} ({now['overdue'] - then['overdue']} of them with "
+            f"the guests busy, the last {heap.HELD_MAX_S:.0f} s old), held while they were busy "
+            f"{now['held'] - then['held']}")
+
+
+def shader_compiles(before: dict[str, Any]) -> tuple[dict[str, int], str]:
+    """The cache's entries new since `before` (play_starts), put on the frames over 25 ms (SLOW_AT) that ran as each was written (the
+    write lands just after the compile): how many such frames, by "guests" and "pauses", and the line saying so."""
     offset = time.time() - time.monotonic()
-    return sorted(t - offset for p, t in shader_entries().items() if p not in before)
+    when = [t - offset for p, t in shader_entries().items() if p not in before["shaders"]]
+    compiled = {"guests": 0, "pauses": 0}
+    frames = []
+    for start, end, kind, what in SLOW_AT:
+        side = "guests" if kind in GUESTS else "pauses" if kind == "pause" else ""
+        if side and any(start - 0.01 <= t <= end + 0.25 for t in when):
+            compiled[side] += 1
+            frames.append(what)
+    return compiled, (f"  GL shader variants compiled for the first time on this machine (llvmpipe, LLVM on the UI "
+                      f"thread; kept in Mesa's disk cache, {shader_cache()}): {len(when)}; in the frames over 25 ms "
+                      f"above: guests' {compiled['guests']}, pauses' {compiled['pauses']}"
+                      + (f" ({', '.join(frames)})" if frames else ""))
 
 
-def compiled_in(start: float, end: float, compiles: list[float]) -> bool:
-    """A shader was compiled for the first time while the frame ran (the cache's write lands just after it)."""
-    return any(start - 0.01 <= t <= end + 0.25 for t in compiles)
+def add_arguments(ap: Any) -> None:
+    """The probes' options of bench/frames.py."""
+    ap.add_argument("--why-slow", type=float, default=0.0, metavar="MS",
+                    help="cProfile every frame; print what the frames over MS ms of UI-thread CPU spent it on")
+    ap.add_argument("--log", help="write every named frame to this file: monotonic time, UI-thread CPU ms, wall ms, what")
+    ap.add_argument("--sample", type=float, default=0.0, metavar="MS",
+                    help="sample the UI thread's stack every ms; print where the frames over MS ms of its CPU were")
+
+
+def configure(args: Any) -> None:
+    global WHY_SLOW, SAMPLE
+    WHY_SLOW = args.why_slow / 1e3
+    if args.log:
+        LOG.append(open(args.log, "w", buffering=1, encoding="utf-8"))  # noqa: SIM115  (open for the whole run)
+    if args.sample:
+        SAMPLE = args.sample / 1e3
+        SAMPLER.append(Sampler())
+
+
+def frame_starts() -> None:
+    if SAMPLER:
+        RUSAGE[0] = resource.getrusage(resource.RUSAGE_THREAD)
+        SAMPLER[0].start()
+
+
+def frame_ends(out: tuple[float, float], what: str) -> None:
+    """A frame's (wall s, UI-thread CPU s): to the sampler with the thread's user/system CPU and page faults, and to
+    --log's file."""
+    if SAMPLER:
+        r0, r1 = RUSAGE[0], resource.getrusage(resource.RUSAGE_THREAD)
+        SAMPLER[0].stop(out[1], what, f", user {(r1.ru_utime - r0.ru_utime) * 1e3:.0f} ms, system "
+                        f"{(r1.ru_stime - r0.ru_stime) * 1e3:.0f} ms, {r1.ru_minflt - r0.ru_minflt} page faults")
+    if LOG and what:
+        LOG[0].write(f"{time.monotonic():.3f} {out[1] * 1e3:.1f} {out[0] * 1e3:.1f} {what}\n")
 
 
 def note_wall(what: str, wall: float, start: float) -> None:
@@ -332,7 +395,7 @@ def as_input(before: Any) -> Iterator[None]:
     if before is None:
         yield
         return
-    waiting = collector.pending if collector is not None else None
+    waiting: Any = collector.pending if collector is not None else None
 
     def dispatch() -> None:
         if collector is not None:

@@ -271,7 +271,9 @@ class IdleCollector:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
             worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
-            # what the screens frozen since, but this one, added: at least what is left of them (read only then)
+            # what the screens frozen since, but this one, added at their freezes: the most they can have left (the
+            # count, a walk of every frozen object, only once that could be worth a thaw; a screen kept through the
+            # last thaw is in `base`, not here: its leftovers wait for the next screens' to add up)
             bound = sum(n for k, n in self.frozen_keys.items() if k != key)
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and bound >= worth \
                     and self.left_over(key, fresh=False) >= worth:
