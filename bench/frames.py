@@ -522,7 +522,9 @@ def main(argv: list[str] | None = None) -> None:
           f"{k['cpu_over25']:.0f}, over 12.5 ms {k['slow_cpu_over50']:.0f}, worst {k['cpu_worst'] * 1e3:.1f} ms of "
           f"{k['frames']:.0f} guests' frames" + (
               f"; pauses: over 25 ms {sum(1 for _, c in paused if c > 0.025)}, over 12.5 ms "
-              f"{sum(1 for _, c in paused if c > 0.0125)}, worst {max(c for _, c in paused) * 1e3:.1f} ms" if paused else ""))
+              f"{sum(1 for _, c in paused if c > 0.0125)}, worst {max(c for _, c in paused) * 1e3:.1f} ms" if paused else "")
+          + (f"; away (the game's page between games): over 25 ms {sum(1 for _, c in away if c > 0.025)}, worst "
+             f"{max(c for _, c in away) * 1e3:.1f} ms" if away else ""))
     print(compiles_line)
     print(f"  frames with over 50 ms of UI-thread CPU: {k['cpu_over50']:.0f} of {k['frames']:.0f} (bare Kivy "
           f"{b['cpu_over50']:.0f}); on a 4× slower CPU (over 12.5 ms here): {k['slow_cpu_over50']:.0f} (bare "
@@ -567,7 +569,7 @@ def main(argv: list[str] | None = None) -> None:
               f"p50 {td['p50'] * 1e3:.0f} ms, p95 {td['p95'] * 1e3:.0f} ms, worst {td['worst'] * 1e3:.0f} ms of {td['n']:.0f}; "
               f"tap -> drawing issued (the kiosk's work, without llvmpipe's drawing) p50 {td['issued_p50'] * 1e3:.0f} ms, "
               f"p95 {td['issued_p95'] * 1e3:.0f} ms")
-    figures = probe.goal_figures(everything, paused, pct, setting or "unslowed", compiled)
+    figures = probe.goal_figures(everything, paused, pct, setting or "unslowed", compiled, away)
     probe.print_twice(args.slowest)
     if args.json:
         Path(args.json).write_text(json.dumps(figures))

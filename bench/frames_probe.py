@@ -308,7 +308,7 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
         return
     old = json.loads(out.read_text())
     print(f"#43 goal, old ({rev}) vs new (this tree), one run side by side (old's full output: {log}):")
-    for key, label in (("guests", "guests' frames"), ("pauses", "pause frames")):
+    for key, label in (("guests", "guests' frames"), ("pauses", "pause frames"), ("away", "away frames")):
         o, n = old.get(key, {}), new.get(key, {})
         if o and n:
             print(f"  {label:<15} over 25 ms {o['over25']:>3} -> {n['over25']:<3} over 12.5 ms {o['over12']:>4} -> "
@@ -330,8 +330,9 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
 
 
 def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, float]], pct: Any,
-                 setting: str, compiled: dict[str, int]) -> dict[str, Any]:
-    """`compiled`: frames over 25 ms with a shader compiled for the first time, by "guests" and "pauses"."""
+                 setting: str, compiled: dict[str, int], away: list[tuple[float, float]]) -> dict[str, Any]:
+    """`compiled`: frames over 25 ms with a shader compiled for the first time, by "guests" and "pauses"; `away`:
+    the frames on the game's page between two games (guests are there too)."""
     def fig(times: list[tuple[float, float]], key: str) -> dict[str, Any]:
         cpu = [c for _, c in times]
         return {"frames": len(cpu), "over25": sum(1 for c in cpu if c > 0.025),
@@ -339,6 +340,7 @@ def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, fl
                 "compiled": compiled.get(key, 0)}
 
     return {"guests": fig(guests, "guests"), "pauses": fig(paused, "pauses") if paused else {},
+            "away": fig(away, "away") if away else {},
             "tap_drawn": tap_drawn(pct), "twice": dict(TWICE), "setting": setting}
 
 

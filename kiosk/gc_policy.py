@@ -60,7 +60,10 @@ frozen again by it; once it is gone (the next game's screen opened) the next tha
 apart by a number given to each screen and game (`serial`).
 Counting the frozen objects (`gc.get_freeze_count()`) walks the whole permanent generation: 20-30 ms of UI-thread
 CPU here at 250,000 objects. It is never read during play (a freeze counts what it moves as the objects alive
-after its collection, 1-3 ms), and off play at most every COUNT_EVERY_S. (Until session 11 a budget of frozen
+after its collection, 1-3 ms), off play at most every COUNT_EVERY_S, and with guests at the table (the game's page,
+the library) only once `estimate` (the closed screens' widgets that taking apart left alive) says a thaw could be worth
+it: what the screens frozen since added passes what a thaw needs after three or four games, and counting then was a
+25-37 ms frame on the game's page about once a game (bench/frames.py, session 23: 2 -> 0 such frames). (Until session 11 a budget of frozen
 objects since the last thaw stopped freezing new screens: counted with closed screens long freed, it was spent
 after 3-5 screens, and the pause collections traversed every screen since, 95-130 ms; two readings of the count
 made each freeze's frame 40-55 ms slower.)
@@ -106,6 +109,10 @@ TRIM_IDLE_S = 20.0  # the heap is given back to the system (audio/heap.py) once 
 # the decoders' own, on their threads)
 COUNT_EVERY_S = 60.0  # off play, the frozen objects are counted (`left_over`) at most this often: counting walks
 # the whole permanent generation, 20-30 ms of UI-thread CPU here at 250,000 objects (never during play)
+WIDGET_OBJECTS = 250  # a Kivy widget left alive after being taken apart holds about this many objects (a storage and
+# an observer list per property, its bindings): what `estimate` counts for each
+SCREEN_LEFT = 500  # and for each closed game's screen, what its taking apart leaves in cycles besides widgets (86-231
+# objects measured for each game's screen, session 10)
 
 
 def input_pending() -> bool:
@@ -202,6 +209,8 @@ class IdleCollector:
         self._counted = (-1e9, 0)  # (when, gc.get_freeze_count()) for `left_over`
         # the game screens frozen since the last thaw (each once): how many objects each freeze added
         self.frozen_keys: dict[Hashable, int] = {}
+        self.taken: list[Any] = []  # the widgets taken apart since the last thaw and not freed yet (weak): `estimate`
+        self.screens_closed = 0  # game screens closed since the last thaw
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -234,6 +243,7 @@ class IdleCollector:
         Held weakly: what is not frozen is freed by the next collection anyway (held, every closed screen stayed
         alive until a pause came: with a voice command every second, never; bench/memory.py grew 680 -> 780 MB)."""
         self.closed.append([weakref.ref(w) for w in widgets])
+        self.screens_closed += 1
 
     def drop(self, widget: Any, keep: Any) -> None:
         """A widget (or group) a game's screen kept and replaced (kiosk/widgets/keep.py): taken apart in a pause
@@ -251,6 +261,14 @@ class IdleCollector:
         if fresh or now - self._counted[0] >= COUNT_EVERY_S:
             self._counted = (now, self.frozen())
         return self._counted[1] - self.base - self.frozen_keys.get(key, 0)
+
+    def estimate(self) -> int:
+        """What the closed screens left frozen, without counting them: the widgets taken apart that reference counting
+        has not freed (cyclic garbage, `WIDGET_OBJECTS` each) and `SCREEN_LEFT` for each game's screen closed. The
+        count (`left_over`) walks every frozen object, 25-37 ms of UI-thread CPU here at 300,000: with guests at the
+        table it is read only once this says a thaw could be worth it."""
+        self.taken = [r for r in self.taken if r() is not None]
+        return len(self.taken) * WIDGET_OBJECTS + self.screens_closed * SCREEN_LEFT
 
     def due(self) -> str:
         """What to do now: "take apart" closed screens, "thaw", a full collection ("idle", "bound"), or ""
@@ -270,13 +288,15 @@ class IdleCollector:
         if self.frozen_keys and settled and voiced >= self.idle_s and untouched >= self.thaw_idle_s:
             key, shown = self.screen()
             # a frozen screen is gone, and what closed screens left frozen is worth a traversal of everything
-            worth = self.thaw_at if shown == "rest" and untouched >= self.rest_idle_s else self.thaw_at_guests
+            rest = shown == "rest" and untouched >= self.rest_idle_s  # nobody at the table
+            worth = self.thaw_at if rest else self.thaw_at_guests
             # what the screens frozen since, but this one, added at their freezes: the most they can have left (the
             # count, a walk of every frozen object, only once that could be worth a thaw; a screen kept through the
-            # last thaw is in `base`, not here: its leftovers wait for the next screens' to add up)
+            # last thaw is in `base`, not here: its leftovers wait for the next screens' to add up); with guests
+            # at the table, only once the estimate says so too (the bound is passed after three or four games)
             bound = sum(n for k, n in self.frozen_keys.items() if k != key)
             if shown in ("", "rest") and self.frozen_keys.keys() - {key} and bound >= worth \
-                    and self.left_over(key, fresh=False) >= worth:
+                    and (rest or self.estimate() >= worth) and self.left_over(key, fresh=False) >= worth:
                 return "thaw"
         if quick and self.fresh_screen():
             return "freeze"  # a new game's screen, without a full collection's traversal of it (below)
@@ -345,6 +365,7 @@ class IdleCollector:
         self._counted = (self.clock(), self.base)
         key = self.screen()[0]  # a game's screen still built (left with its game on) was frozen again
         self.frozen_keys = {key: 0} if key is not None else {}
+        self.taken, self.screens_closed = [], 0
 
     def take_closed(self) -> None:
         """Take apart the screens closed since (kiosk/widgets/dismantle.py), children first, for at most
@@ -360,14 +381,18 @@ class IdleCollector:
             while widgets:
                 if self.cpu() >= end:
                     return
-                w = widgets.pop()()
+                ref = widgets.pop()
+                w = ref()
                 if w is None:  # freed meanwhile (it was not frozen)
                     continue
                 try:
                     take_apart(w)
                 except Exception:
                     log.exception("a closed widget could not be taken apart")
+                self.taken.append(ref)
+            w = None
             self.closed.pop(0)
+            self.taken = [r for r in self.taken if r() is not None]  # most freed at once by reference counting
             self.collected["taken apart"] += 1
 
     def _gather_dropped(self) -> None:
