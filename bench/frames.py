@@ -125,6 +125,7 @@ def frame(before: Any = None, what: str = "") -> tuple[float, float]:
 
 
 CENSUS_TYPES_AT = 50_000  # --census: the types are counted for collections traversing at least this many objects
+CENSUS_TOP_S = 0.02  # --census: the types of what full collections over this much UI-thread CPU traversed
 WHY: list[tuple[str, float, int, str]] = []  # --census: (why, UI-thread CPU s, objects not frozen, top types)
 
 
@@ -140,6 +141,20 @@ def why_collected() -> str:
             return "thaw" if f.f_code.co_name == "thaw" else str(f.f_locals.get("why") or "?")
         f = f.f_back  # type: ignore[assignment]
     return "auto"
+
+
+def widgets_alive() -> dict[int, str]:
+    """Every Kivy widget with a destructor (a proxy made: kv rules bound to it), by its uid: its class's name
+    (--census)."""
+    from kivy.uix.widget import _widget_destructors
+
+    out = {}
+    for uid, (_f, proxy) in list(_widget_destructors.items()):
+        try:
+            out[uid] = proxy.__class__.__name__
+        except ReferenceError:
+            pass
+    return out
 
 
 def watch_collections(census: bool = False) -> None:
@@ -161,7 +176,7 @@ def watch_collections(census: bool = False) -> None:
                 top = None
                 if len(objs) >= CENSUS_TYPES_AT and threading.current_thread().name == "MainThread":
                     top = collections.Counter(type(o).__qualname__ for o in objs)
-                what[:] = [why_collected(), len(objs), top]
+                what[:] = [why_collected(), len(objs), top, widgets_alive()]
                 del objs
             started[:] = [time.thread_time()]
         elif started:
@@ -169,8 +184,13 @@ def watch_collections(census: bool = False) -> None:
             FULL.append((NOW[0], spent, threading.current_thread().name))
             if census and what:
                 top = ""
-                if spent > 0.03 and what[2] is not None:
+                if spent > CENSUS_TOP_S and what[2] is not None:
                     top = ", ".join(f"{k} {n}" for k, n in what[2].most_common(6))
+                if spent > CENSUS_TOP_S:  # the widgets it freed: Kivy's destructor runs for each
+                    alive = widgets_alive()
+                    freed = collections.Counter(name for uid, name in what[3].items() if uid not in alive)
+                    top += f"; widgets freed {sum(freed.values())}: " + ", ".join(
+                        f"{k} {n}" for k, n in freed.most_common(8))
                 WHY.append((what[0] if threading.current_thread().name == "MainThread" else "thread " + what[0],
                             spent, what[1], top))
                 what.clear()
