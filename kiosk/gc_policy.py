@@ -164,6 +164,11 @@ def _none() -> None:
     return None
 
 
+def _widget_of(key: Hashable) -> Hashable:
+    """A game screen's key without its game: the same through the set-up and the game (`game_screen`'s pair)."""
+    return key[0] if isinstance(key, tuple) else key
+
+
 def serial(obj: Any) -> int:
     """A number of `obj`'s own, never another's (an id() is reused once an object is freed: a closed screen taken
     apart is freed at once, and the next screen and its game took its addresses)."""
@@ -211,6 +216,7 @@ class IdleCollector:
         self.frozen_keys: dict[Hashable, int] = {}
         self.taken: list[Any] = []  # the widgets taken apart since the last thaw and not freed yet (weak): `estimate`
         self.screens_closed = 0  # game screens closed since the last thaw
+        self._collected_on: Any = None  # the game's screen built at the last full collection (its widget's number)
         self._event: Any = None
         self._thresholds = gc.get_threshold()
 
@@ -306,9 +312,21 @@ class IdleCollector:
             return "idle"
         if younger < self.bound or quiet < QUIET_S:
             return ""
+        if younger < 3 * self.bound and self.fresh_screen() and self.collected_since_open():
+            # what was made since is the new screen's own (its pieces, 19-132 objects of garbage at its freeze in
+            # bench/frames.py): frozen in the first quiet moment (above), not traversed whole by the bound (Spyfall's
+            # 60,000 objects while its pieces came: a 31 ms pause frame; Mr. Jack's 53 ms). Without a collection
+            # since it opened (play without pauses), the bound frees what piled up before it is frozen with it
+            # (bench/memory.py: 150,000 more frozen objects, peak 649 -> 684 MB when the bound always waited)
+            return ""
         # not with a screen's next piece or an animation in the frame (a 27 ms collection beside a piece of Mr.
         # Jack's suspects: 35 ms), unless they never stop
         return "bound" if (self.calm and not moving) or younger >= 2 * self.bound else ""
+
+    def collected_since_open(self) -> bool:
+        """A full collection ran while the game's screen now built was (in its set-up or its game)."""
+        key = self.screen()[0]
+        return key is not None and self._collected_on == _widget_of(key)
 
     def fresh_screen(self) -> bool:
         """A game's screen on show with its game on, not frozen yet."""
@@ -329,6 +347,8 @@ class IdleCollector:
         elif why:
             self.collect()
             self.collected[why] += 1
+            key = self.screen()[0]
+            self._collected_on = _widget_of(key) if key is not None else None
         self._cpu = self.cpu()
         return why
 
