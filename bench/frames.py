@@ -129,34 +129,6 @@ CENSUS_TOP_S = 0.02  # --census: the types of what full collections over this mu
 WHY: list[tuple[str, float, int, str]] = []  # --census: (why, UI-thread CPU s, objects not frozen, top types)
 
 
-def why_collected() -> str:
-    """Who ran the full collection now starting: the kiosk's collector ("idle", "bound", "thaw") or Python's own
-    automatic one ("auto": the backstop, or the default thresholds)."""
-    try:
-        f = sys._getframe(2)
-    except ValueError:  # a collection at the bottom of a thread's stack
-        return "auto"
-    while f is not None:
-        if f.f_code.co_filename.endswith("gc_policy.py") and f.f_code.co_name in ("tick", "thaw"):
-            return "thaw" if f.f_code.co_name == "thaw" else str(f.f_locals.get("why") or "?")
-        f = f.f_back  # type: ignore[assignment]
-    return "auto"
-
-
-def widgets_alive() -> dict[int, str]:
-    """Every Kivy widget with a destructor (a proxy made: kv rules bound to it), by its uid: its class's name
-    (--census)."""
-    from kivy.uix.widget import _widget_destructors
-
-    out = {}
-    for uid, (_f, proxy) in list(_widget_destructors.items()):
-        try:
-            out[uid] = proxy.__class__.__name__
-        except ReferenceError:
-            pass
-    return out
-
-
 def watch_collections(census: bool = False) -> None:
     """Record every full collection: the frame it lands in, its CPU time, the thread that ran it; with `census`,
     who ran it and what it traversed (objects not frozen; of the slow ones, their most common types), counted
@@ -176,7 +148,7 @@ def watch_collections(census: bool = False) -> None:
                 top = None
                 if len(objs) >= CENSUS_TYPES_AT and threading.current_thread().name == "MainThread":
                     top = collections.Counter(type(o).__qualname__ for o in objs)
-                what[:] = [why_collected(), len(objs), top, widgets_alive()]
+                what[:] = [probe.why_collected(), len(objs), top, probe.widgets_alive()]
                 del objs
             started[:] = [time.thread_time()]
         elif started:
@@ -187,7 +159,7 @@ def watch_collections(census: bool = False) -> None:
                 if spent > CENSUS_TOP_S and what[2] is not None:
                     top = ", ".join(f"{k} {n}" for k, n in what[2].most_common(6))
                 if spent > CENSUS_TOP_S:  # the widgets it freed: Kivy's destructor runs for each
-                    alive = widgets_alive()
+                    alive = probe.widgets_alive()
                     freed = collections.Counter(name for uid, name in what[3].items() if uid not in alive)
                     top += f"; widgets freed {sum(freed.values())}: " + ", ".join(
                         f"{k} {n}" for k, n in freed.most_common(8))

@@ -329,6 +329,34 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
     print(f"  load average at the end {os.getloadavg()[0]:.1f}; old: {old.get('setting', '')}")
 
 
+def why_collected() -> str:
+    """Who ran the full collection now starting: the kiosk's collector ("idle", "bound", "thaw") or Python's own
+    automatic one ("auto": the backstop, or the default thresholds)."""
+    try:
+        f = sys._getframe(2)
+    except ValueError:  # a collection at the bottom of a thread's stack
+        return "auto"
+    while f is not None:
+        if f.f_code.co_filename.endswith("gc_policy.py") and f.f_code.co_name in ("tick", "thaw"):
+            return "thaw" if f.f_code.co_name == "thaw" else str(f.f_locals.get("why") or "?")
+        f = f.f_back  # type: ignore[assignment]
+    return "auto"
+
+
+def widgets_alive() -> dict[int, str]:
+    """Every Kivy widget with a destructor (a proxy made: kv rules bound to it), by its uid: its class's name
+    (--census)."""
+    from kivy.uix.widget import _widget_destructors
+
+    out = {}
+    for uid, (_f, proxy) in list(_widget_destructors.items()):
+        try:
+            out[uid] = proxy.__class__.__name__
+        except ReferenceError:
+            pass
+    return out
+
+
 def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, float]], pct: Any,
                  setting: str, compiled: dict[str, int], away: list[tuple[float, float]]) -> dict[str, Any]:
     """`compiled`: frames over 25 ms with a shader compiled for the first time, by "guests" and "pauses"; `away`:
