@@ -6,13 +6,17 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.markup import keep_together
+from kiosk.widgets.pieces import Pieces, building
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+
+PREPARE_AFTER_S = 1.0  # on the page this long, the game's screen is built behind it (HostScreen.prepare)
 
 
 def teach_time_text(app: Any, game: Any) -> str:
@@ -30,13 +34,67 @@ def teach_time_text(app: Any, game: Any) -> str:
 class DetailScreen(Screen):
     game_id = StringProperty("")
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._prepare_event: Any = None
+        self._pieces = Pieces()
+
     def on_pre_enter(self, *args: Any) -> None:
         self.refresh()
+
+    def on_enter(self, *args: Any) -> None:
+        self._prepare_later()
+
+    def on_pre_leave(self, *args: Any) -> None:
+        self._stop_preparing()
+        app = App.get_running_app()
+        if app.sm.has_screen("host"):
+            app.get_screen("host").forget_prepared()
 
     def on_game_id(self, *_: Any) -> None:
         """Another game opened while its page shows (the text follows, as the drawings do)."""
         if self.manager is not None and self.manager.current == self.name:
             self.refresh()
+            self._prepare_later()
+
+    # ------------------------------------------------------------ the game's screen, behind the page
+    def _prepare_later(self) -> None:
+        """While guests read the page, the game's screen is built behind it, a step a frame (`HostScreen.prepare`):
+        the old game's screen taken off, the new one made (laid out in the frame after), then drawn once the
+        pieces it builds in are done; a guest's tap on 게임 시작 then only shows it."""
+        self._stop_preparing()
+        self._prepare_event = Clock.schedule_once(lambda _dt: self._prepare(self.game_id), PREPARE_AFTER_S)
+
+    def _stop_preparing(self) -> None:
+        if self._prepare_event is not None:
+            self._prepare_event.cancel()
+            self._prepare_event = None
+        self._pieces.cancel()
+
+    def _prepare(self, game_id: str) -> None:
+        self._prepare_event = None
+        app = App.get_running_app()
+        host = app.get_screen("host")
+        if not self._shows(game_id) or host.prepared == (game_id, app.lang) or app.table.playing:
+            return
+        if host.host_widget is not None:
+            self._pieces.add(lambda: self._shows(game_id) and not app.table.playing and host.clear_body())
+        self._pieces.add(lambda: self._shows(game_id) and host.prepare(game_id))
+
+        def draw() -> None:
+            """Drawn once, into a texture nobody sees (its first drawing is not in the tap's frame), after the pieces
+            it builds in (one piece a frame, not two in one)."""
+            if not self._shows(game_id) or host.prepared != (game_id, app.lang):
+                return
+            if building():
+                self._prepare_event = Clock.schedule_once(lambda _dt: self._pieces.add(draw), 0)
+                return
+            host.export_as_image()
+
+        self._pieces.add(draw)
+
+    def _shows(self, game_id: str) -> bool:
+        return self.game_id == game_id and self.manager is not None and self.manager.current == self.name
 
     def refresh(self) -> None:
         app = App.get_running_app()

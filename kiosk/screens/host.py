@@ -92,9 +92,14 @@ class HostScreen(Screen):
     ctx = ObjectProperty(None, allownone=True)
     host_widget = ObjectProperty(None, allownone=True)
     compact = BooleanProperty(False)  # the bar's back, 휴대폰 and undo as icons alone (HostScreen._fit_title)
+    prepared: tuple[str, str] | None = None  # (game, language) of a screen built by `prepare`, not shown since
 
     def open_game(self, game_id: str) -> None:
         app = App.get_running_app()
+        if self.prepared == (game_id, app.lang) and self.host_widget is not None and not app.table.playing:
+            self.prepared = None  # built while its page was on show (`prepare`): the tap only shows it
+            self._sync_bar()
+            return
         game = app.library.games[game_id]
         self.game_id = game_id
         body = self.ids.body
@@ -120,6 +125,25 @@ class HostScreen(Screen):
         if self.ctx.playing:
             self.ctx.attach()
         self._sync_bar()
+
+    def prepare(self, game_id: str) -> bool:
+        """Build `game_id`'s screen (its set-up form) at the size it is shown at while the game's page is on show, so
+        the tap that opens it only shows it: made, laid out and drawn in the tap's frame it was the slowest frame a
+        guest felt (Clue's 25-37 ms of UI-thread CPU in bench/frames.py: layout, its texts, the first drawing).
+        Not while a game is on (its screen attaches to the table) or the host frame is on show. Kept for the next
+        `open_game` of that game in that language only while the page stays on show (`forget_prepared`)."""
+        app = App.get_running_app()
+        game = app.library.games.get(game_id)
+        if app.table.playing or app.sm.current == "host" or game is None or not game.playable:
+            return False
+        self.pos, self.size = app.sm.pos, app.sm.size
+        self.open_game(game_id)
+        self.prepared = (game_id, app.lang)
+        return True
+
+    def forget_prepared(self) -> None:
+        """The game's page was left: what it prepared is not shown as is (the staff mode, the table may change)."""
+        self.prepared = None
 
     def _fit_title(self) -> None:
         """The game's name whole beside the bar's buttons: at LEAD on one line if it fits, else at SMALL (the floor for
@@ -173,6 +197,7 @@ class HostScreen(Screen):
                 log.exception("the game's screen did not close cleanly")
             closed = closed_widgets(self.host_widget)
         self.ids.body.clear_widgets()
+        self.prepared = None
         forget_detached_field()
         if closed:
             gc_policy.discard(closed)  # taken apart in a pause: reference counting frees most of it
@@ -288,5 +313,6 @@ class HostScreen(Screen):
             self.ctx.end_game()
 
     def leave(self) -> None:
-        """Back to the game page; an unfinished game stays saved and resumes from there."""
-        App.get_running_app().go("detail")
+        """Back to this game's page (also when it was not come to from there: a game resumed from the attract screen or
+        after a restart, whose page showed another game or none); an unfinished game stays saved and resumes there."""
+        App.get_running_app().open_game(self.game_id)

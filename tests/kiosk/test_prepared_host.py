@@ -1,0 +1,113 @@
+"""The game's screen built behind its page while guests read it (kiosk/screens/detail.py, HostScreen.prepare): the
+tap on 게임 시작 shows what was built, and nothing stale is ever shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+
+def _after() -> float:
+    from kiosk.screens.detail import PREPARE_AFTER_S
+
+    return float(PREPARE_AFTER_S)
+
+
+def _page(driver: Any, game: str) -> Any:
+    """The library tapped open, then `game`'s card: its page on show; the host frame."""
+    driver.tap("start")
+    driver.wait_screen("library")
+    driver.tap(f"game_{game}")
+    driver.wait_screen("detail")
+    return driver.app.get_screen("host")
+
+
+def _prepared(driver: Any, game: str) -> Any:
+    """Guests read `game`'s page until its screen is built and drawn behind it; that screen's widget."""
+    host = _page(driver, game)
+    driver.wait(_after())
+    driver.wait_for(lambda: host.prepared == (game, "ko") and not driver.app.get_screen("detail")._pieces._todo)
+    assert driver.app.sm.current == "detail"  # nothing shown but the page
+    return host.host_widget
+
+
+def test_the_tap_on_a_game_shows_the_screen_built_behind_its_page(driver: Any) -> None:
+    """Clue's screen and its set-up form are made while its page is read; the tap only shows them (built in the tap,
+    it was the slowest frame a guest felt: 25-37 ms of UI-thread CPU in bench/frames.py). The form works as made."""
+    from kiosk.games.clue import ClueHost
+
+    built = _prepared(driver, "clue")
+    assert isinstance(built, ClueHost)
+    driver.tap("host")
+    driver.wait_screen("host")
+    host = driver.app.get_screen("host")
+    assert host.host_widget is built and host.game_id == "clue" and host.prepared is None
+    assert driver.small_targets() == [] and driver.overflowing_labels() == []
+    driver.screenshot("prepared_clue_form")
+    driver.tap("clue_count_3")
+    for i, name in enumerate(["지수", "민호", "서연"]):
+        driver.fill(f"clue_name_{i}", name)
+    driver.tap("clue_mode_physical")
+    driver.tap("clue_start")
+    assert driver.app.table.playing and driver.app.table.game.id == "clue"
+    assert driver.app.table.state.players == ("지수", "민호", "서연")
+
+
+def test_a_page_left_before_its_tap_shows_the_next_game_not_the_prepared_one(driver: Any) -> None:
+    """Clue's screen built behind its page; the guests go back and open Spyfall, and tap 게임 시작 at once: Spyfall's
+    screen is made in that tap (nothing prepared for it yet), never Clue's."""
+    from kiosk.games.spyfall import SpyfallHost
+
+    clue = _prepared(driver, "clue")
+    driver.tap("back")
+    driver.wait_screen("library")
+    assert driver.app.get_screen("host").prepared is None  # the page was left: not shown as is
+    driver.tap("game_spyfall")
+    driver.wait_screen("detail")
+    driver.tap("host")
+    driver.wait_screen("host")
+    host = driver.app.get_screen("host")
+    assert host.game_id == "spyfall" and isinstance(host.host_widget, SpyfallHost) and host.host_widget is not clue
+
+
+def test_the_same_game_after_the_library_is_made_again(driver: Any) -> None:
+    """Prepared, then the page left for the library and opened again, tapped before the page prepares anew: the screen
+    is made in the tap (the page was left: the staff mode or the table may have changed), not the old one shown."""
+    old = _prepared(driver, "clue")
+    driver.tap("back")
+    driver.wait_screen("library")
+    driver.tap("game_clue")
+    driver.wait_screen("detail")
+    driver.tap("host")
+    driver.wait_screen("host")
+    host = driver.app.get_screen("host")
+    assert host.game_id == "clue" and host.host_widget is not None and host.host_widget is not old
+
+
+def test_no_screen_is_built_behind_the_page_while_a_game_is_on(driver: Any) -> None:
+    """A game on (the guests went back to its page): its screen stays attached to the table, and 이어서 하기 shows its
+    game, nothing built behind the page. The game's own page, though another game's showed last (the back
+    button went to whichever page was left on the page screen: a game resumed from the attract screen or after a
+    restart came back to another game's page, or an empty one)."""
+    app = driver.app
+    _page(driver, "clue")
+    driver.app.go("attract")
+    driver.wait_screen("attract")
+    app.table.start("spyfall", {"players": ["지수", "민호", "서연", "도윤"], "rounds": 2}, seed=4)
+    app.host("spyfall")
+    driver.wait_screen("host")
+    host = app.get_screen("host")
+    playing = host.host_widget
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    assert app.get_screen("detail").game_id == "spyfall"
+    driver.wait(_after() + 0.3)
+    assert host.prepared is None and host.host_widget is playing and not app.get_screen("detail")._pieces._todo
+    driver.tap("host")
+    driver.wait_screen("host")
+    assert app.table.playing and host.ctx.playing and host.game_id == "spyfall"
+    assert type(host.host_widget) is type(playing) and host.host_widget.ctx is host.ctx  # its table, attached anew
