@@ -562,6 +562,7 @@ def main(argv: list[str] | None = None) -> None:
               f"tap -> drawing issued (the kiosk's work, without llvmpipe's drawing) p50 {td['issued_p50'] * 1e3:.0f} ms, "
               f"p95 {td['issued_p95'] * 1e3:.0f} ms")
     figures = probe.goal_figures(everything, paused, pct, setting or "unslowed", compiled, away)
+    probe.print_openings(pct)
     probe.print_twice(args.slowest)
     if args.json:
         Path(args.json).write_text(json.dumps(figures))

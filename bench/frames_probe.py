@@ -263,6 +263,29 @@ def frame_ends(out: tuple[float, float], what: str) -> None:
                         f"{(r1.ru_stime - r0.ru_stime) * 1e3:.0f} ms, {r1.ru_minflt - r0.ru_minflt} page faults")
     if LOG and what:
         LOG[0].write(f"{time.monotonic():.3f} {out[1] * 1e3:.1f} {out[0] * 1e3:.1f} {what}\n")
+    if what.endswith(("opening, frame 0", "opening, frame 1")):
+        OPENINGS.append((what.endswith("0"), out[1]))
+
+
+OPENINGS: list[tuple[bool, float]] = []  # (frame 0, UI-thread CPU s) of each opening's first two frames
+
+
+def openings(pct: Any) -> dict[str, float]:
+    """The tap that opens a game's screen (its frame 0) and the two first frames together: median and worst."""
+    firsts = [c for zero, c in OPENINGS if zero]
+    pairs = [c + OPENINGS[i + 1][1] for i, (zero, c) in enumerate(OPENINGS[:-1]) if zero and not OPENINGS[i + 1][0]]
+    if not firsts or not pairs:
+        return {}
+    return {"n": len(firsts), "p50": pct(firsts, .5), "worst": max(firsts), "two_p50": pct(pairs, .5),
+            "two_worst": max(pairs)}
+
+
+def print_openings(pct: Any) -> None:
+    o = openings(pct)
+    if o:
+        print(f"  a game's screen opened ({o['n']:.0f} times): the tap's frame median {o['p50'] * 1e3:.1f} ms, worst "
+              f"{o['worst'] * 1e3:.1f} ms; with the frame after, median {o['two_p50'] * 1e3:.1f} ms, worst "
+              f"{o['two_worst'] * 1e3:.1f} ms of UI-thread CPU")
 
 
 def note_wall(what: str, wall: float, start: float) -> None:
@@ -322,6 +345,12 @@ def side_by_side(rev: str, proc: subprocess.Popen[str], out: Path, log: Path, ne
               f"({o['n']} -> {n['n']} taps and actions); tap -> drawing issued (without llvmpipe's drawing) p50 "
               f"{o.get('issued_p50', 0) * 1e3:.0f} -> {n['issued_p50'] * 1e3:.0f} ms, p95 "
               f"{o.get('issued_p95', 0) * 1e3:.0f} -> {n['issued_p95'] * 1e3:.0f} ms")
+    o, n = old.get("openings", {}), new.get("openings", {})
+    if o and n:
+        print(f"  a game's screen opened: the tap's frame median {o['p50'] * 1e3:.1f} -> {n['p50'] * 1e3:.1f} ms, worst "
+              f"{o['worst'] * 1e3:.1f} -> {n['worst'] * 1e3:.1f} ms; with the frame after, median "
+              f"{o['two_p50'] * 1e3:.1f} -> {n['two_p50'] * 1e3:.1f} ms, worst {o['two_worst'] * 1e3:.1f} -> "
+              f"{n['two_worst'] * 1e3:.1f} ms ({o['n']:.0f} -> {n['n']:.0f} openings)")
     o, n = old.get("twice", {}), new.get("twice", {})
     if o and n:
         print(f"  texts drawn twice in one guest's frame (laid out at two widths) {o['texts']} -> {n['texts']} (in "
@@ -369,7 +398,7 @@ def goal_figures(guests: list[tuple[float, float]], paused: list[tuple[float, fl
 
     return {"guests": fig(guests, "guests"), "pauses": fig(paused, "pauses") if paused else {},
             "away": fig(away, "away") if away else {},
-            "tap_drawn": tap_drawn(pct), "twice": dict(TWICE), "setting": setting}
+            "tap_drawn": tap_drawn(pct), "twice": dict(TWICE), "setting": setting, "openings": openings(pct)}
 
 
 # ---------------------------------------------------------------- bare Kivy (child process)
