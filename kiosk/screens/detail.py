@@ -12,7 +12,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from kiosk.markup import keep_together
-from kiosk.widgets.pieces import Pieces, building
+from kiosk.widgets.pieces import Pieces, building, ran_in_this_frame
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))
 
@@ -60,8 +60,8 @@ class DetailScreen(Screen):
     # ------------------------------------------------------------ the game's screen, behind the page
     def _prepare_later(self) -> None:
         """While guests read the page, the game's screen is built behind it, a step a frame (`HostScreen.prepare`):
-        the old game's screen taken off, the new one made (laid out in the frame after), then drawn once the
-        pieces it builds in are done; a guest's tap on 게임 시작 then only shows it."""
+        the old game's screen taken off, the new one made, laid out in the frame after, then drawn once the pieces
+        it builds in are done; a guest's tap on 게임 시작 then only shows it."""
         self._stop_preparing()
         self._prepare_event = Clock.schedule_once(lambda _dt: self._prepare(self.game_id), PREPARE_AFTER_S)
 
@@ -80,13 +80,14 @@ class DetailScreen(Screen):
         if host.host_widget is not None:
             self._pieces.add(lambda: self._shows(game_id) and not app.table.playing and host.clear_body())
         self._pieces.add(lambda: self._shows(game_id) and host.prepare(game_id))
+        self._pieces.add(lambda: None)  # the frame it is laid out in (Kivy's layout trigger): not drawn in that one too
 
         def draw() -> None:
             """Drawn once, into a texture nobody sees (its first drawing is not in the tap's frame), after the pieces
-            it builds in (one piece a frame, not two in one)."""
+            it builds in, not in a frame one of them ran in."""
             if not self._shows(game_id) or host.prepared != (game_id, app.lang):
                 return
-            if building():
+            if building() or ran_in_this_frame():
                 self._prepare_event = Clock.schedule_once(lambda _dt: self._pieces.add(draw), 0)
                 return
             host.export_as_image()

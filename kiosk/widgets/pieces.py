@@ -17,12 +17,18 @@ from typing import Any
 from kivy.clock import Clock
 
 _BUILDING: weakref.WeakSet[Pieces] = weakref.WeakSet()  # those with a piece waiting for its frame
+_RAN = [-1]  # Clock.frames_displayed when a piece (of any screen) last ran
 
 
 def building() -> bool:
     """A screen is being built in pieces: its frames carry a piece each (kiosk/gc_policy.py collects in none of
     them: a Mr. Jack opening's frame with both was 61 ms of UI-thread CPU in bench/frames.py)."""
     return any(p._event is not None for p in _BUILDING)
+
+
+def ran_in_this_frame() -> bool:
+    """A piece (of any screen) ran in this frame already: another piece of work waits for the next one."""
+    return _RAN[0] == Clock.frames_displayed
 
 
 class Pieces:
@@ -48,7 +54,7 @@ class Pieces:
             return
         if Clock.frames_displayed != self._drawn:  # not in the frame that asked or ran the last piece
             self._todo.popleft()()
-            self._drawn = Clock.frames_displayed
+            self._drawn = _RAN[0] = Clock.frames_displayed
         if self._todo:
             self._event = Clock.schedule_once(self._next, 0)
         else:

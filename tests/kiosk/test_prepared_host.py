@@ -28,7 +28,13 @@ def _page(driver: Any, game: str) -> Any:
 
 def _prepared(driver: Any, game: str) -> Any:
     """Guests read `game`'s page until its screen is built and drawn behind it; that screen's widget."""
-    host = _page(driver, game)
+    _page(driver, game)
+    return _read(driver, game)
+
+
+def _read(driver: Any, game: str) -> Any:
+    """Guests read the page on show until `game`'s screen is built and drawn behind it; that screen's widget."""
+    host = driver.app.get_screen("host")
     driver.wait(_after())
     driver.wait_for(lambda: host.prepared == (game, "ko") and not driver.app.get_screen("detail")._pieces._todo)
     assert driver.app.sm.current == "detail"  # nothing shown but the page
@@ -111,3 +117,55 @@ def test_no_screen_is_built_behind_the_page_while_a_game_is_on(driver: Any) -> N
     driver.wait_screen("host")
     assert app.table.playing and host.ctx.playing and host.game_id == "spyfall"
     assert type(host.host_widget) is type(playing) and host.host_widget.ctx is host.ctx  # its table, attached anew
+
+
+@pytest.mark.parametrize("game", ["clue", "watson_holmes"])
+def test_behind_the_page_each_step_has_a_frame_of_its_own(driver: Any, monkeypatch: pytest.MonkeyPatch,
+                                                          game: str) -> None:
+    """The old screen taken off, the new one made, laid out (the frame after: Kivy's layout trigger) and drawn each in
+    a frame of their own, the drawing not in a frame a piece of the screen ran in (Watson & Holmes builds two in the
+    frames after it is made; Clue none): a layout and a drawing in one frame were 14-17 ms of UI-thread CPU."""
+    from kivy.clock import Clock
+
+    from kiosk.screens.host import HostScreen
+    from kiosk.widgets import pieces
+
+    frames: dict[str, list[int]] = {}
+
+    def noted(name: str) -> None:
+        fn = getattr(HostScreen, name)
+
+        def run(*args: Any, **kw: Any) -> Any:
+            frames.setdefault(name, []).append(Clock.frames_displayed)
+            return fn(*args, **kw)
+        monkeypatch.setattr(HostScreen, name, run)
+
+    for name in ("clear_body", "prepare", "export_as_image"):
+        noted(name)
+    piece_frames: list[int] = []
+    real_next = pieces.Pieces._next
+
+    def _next(self: Any, dt: float) -> None:  # (named as the method: Kivy calls it back by name)
+        left = len(self._todo)
+        real_next(self, dt)
+        if len(self._todo) < left and self is not driver.app.get_screen("detail")._pieces:
+            piece_frames.append(Clock.frames_displayed)
+
+    monkeypatch.setattr(pieces.Pieces, "_next", _next)
+    driver.app.open_game("spyfall")  # a screen there before (as after a game): it is taken off first
+    driver.wait_screen("detail")
+    driver.tap("host")
+    driver.wait_screen("host")
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    driver.tap("back")
+    driver.wait_screen("library")
+    frames.clear()
+    piece_frames.clear()
+    driver.tap(f"game_{game}")
+    driver.wait_screen("detail")
+    _read(driver, game)
+    made, drawn = frames["prepare"][-1], frames["export_as_image"][-1]
+    assert frames["clear_body"][0] < made  # (open_game's own call, in `prepare`'s frame, finds nothing left)
+    assert made + 2 <= drawn and drawn not in piece_frames
+    assert piece_frames or game != "watson_holmes"  # W&H's spare table and opening came in pieces
