@@ -28,7 +28,7 @@ def building() -> bool:
 
 def ran_in_this_frame() -> bool:
     """A piece (of any screen) ran in this frame already: another piece of work waits for the next one."""
-    return _RAN[0] == Clock.frames_displayed
+    return bool(_RAN[0] == Clock.frames_displayed)
 
 
 class Pieces:
