@@ -88,7 +88,7 @@ class DetailScreen(Screen):
             if not self._shows(game_id) or host.prepared != (game_id, app.lang):
                 return
             if building() or ran_in_this_frame():
-                self._prepare_event = Clock.schedule_once(lambda _dt: self._pieces.add(draw), 0)
+                self._pieces.add(draw)  # the next frame
                 return
             host.export_as_image()
 

@@ -94,10 +94,12 @@ class HostScreen(Screen):
     compact = BooleanProperty(False)  # the bar's back, 휴대폰 and undo as icons alone (HostScreen._fit_title)
     prepared: tuple[str, str] | None = None  # (game, language) of a screen built by `prepare`, not shown since
 
+    made_for: tuple[str, str, bool] | None = None  # the game's screen built: (game, language, staff mode)
+
     def open_game(self, game_id: str) -> None:
         app = App.get_running_app()
-        if self.prepared == (game_id, app.lang) and self.host_widget is not None and not app.table.playing:
-            self.prepared = None  # built while its page was on show (`prepare`): the tap only shows it
+        if self.shows_as_is(game_id):
+            self.prepared = None
             self._sync_bar()
             return
         game = app.library.games[game_id]
@@ -121,10 +123,24 @@ class HostScreen(Screen):
         host: GameHost = cls(self.ctx, size=body.size, pos=body.pos)
         self.ctx.host = host
         self.host_widget = host
+        self.made_for = (game_id, app.lang, bool(app.staff_mode))
         body.add_widget(host)
         if self.ctx.playing:
             self.ctx.attach()
         self._sync_bar()
+
+    def shows_as_is(self, game_id: str) -> bool:
+        """Whether the screen built for `game_id` is shown again as it is, not made anew (in that language and staff
+        mode): built behind its page (`prepare`) with no game open, or its game's, still following the table (the
+        guests went to the game's page or the teaching and came back: the board as they left it, and the tap's frame
+        does not build it again, 15-26 ms of UI-thread CPU in bench/frames.py)."""
+        app = App.get_running_app()
+        ctx, widget = self.ctx, self.host_widget
+        if widget is None or ctx is None or self.made_for != (game_id, app.lang, bool(app.staff_mode)):
+            return False
+        if ctx.playing:
+            return ctx.alive and ctx.host is widget
+        return self.prepared == (game_id, app.lang) and not app.table.playing
 
     def prepare(self, game_id: str) -> bool:
         """Build `game_id`'s screen (its set-up form) at the size it is shown at while the game's page is on show, so
@@ -197,7 +213,7 @@ class HostScreen(Screen):
                 log.exception("the game's screen did not close cleanly")
             closed = closed_widgets(self.host_widget)
         self.ids.body.clear_widgets()
-        self.prepared = None
+        self.prepared = self.made_for = None
         forget_detached_field()
         if closed:
             gc_policy.discard(closed)  # taken apart in a pause: reference counting frees most of it

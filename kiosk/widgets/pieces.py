@@ -55,10 +55,10 @@ class Pieces:
         if Clock.frames_displayed != self._drawn:  # not in the frame that asked or ran the last piece
             self._todo.popleft()()
             self._drawn = _RAN[0] = Clock.frames_displayed
-        if self._todo:
-            self._event = Clock.schedule_once(self._next, 0)
-        else:
+        if not self._todo:
             _BUILDING.discard(self)
+        elif self._event is None:  # (a piece that added one scheduled it already)
+            self._event = Clock.schedule_once(self._next, 0)
 
     def finish(self) -> None:
         """Run every piece left, now."""
