@@ -50,13 +50,15 @@ def open_case(driver: Any, case_id: str = "case_01", names: tuple[str, ...] = ("
 
 
 def resumed(driver: Any) -> Any:
-    """A game started by the form, left for the game's page, and resumed by a new screen: that screen's W&H host."""
+    """A game started by the form, and resumed by a new screen (as after a restart: its screen gone, left for the game's
+    page, the same screen is shown again as it was): that screen's W&H host."""
     app = driver.app
     app.host("watson_holmes")
     driver.wait_screen("host")
     driver.tap("wh_start")
     app.go("detail")
     driver.wait_screen("detail")
+    app.get_screen("host").clear_body()
     app.host("watson_holmes")
     return app.get_screen("host").ctx.host
 
