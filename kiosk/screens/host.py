@@ -93,7 +93,6 @@ class HostScreen(Screen):
     host_widget = ObjectProperty(None, allownone=True)
     compact = BooleanProperty(False)  # the bar's back, 휴대폰 and undo as icons alone (HostScreen._fit_title)
     prepared: tuple[str, str] | None = None  # (game, language) of a screen built by `prepare`, not shown since
-
     made_for: tuple[str, str, bool] | None = None  # the game's screen built: (game, language, staff mode)
 
     def open_game(self, game_id: str) -> None:
