@@ -36,6 +36,18 @@ class OneUse(ModalView):
     def on_pre_dismiss(self) -> None:
         self.closing = True
 
+    # Fading out (dismissed), the dialog takes no touch: a tap right after an answer reaches the screen under it.
+    # Kivy's modal takes every touch until its fade ends (0.1 s): a guest's quick next tap was lost (a W&H test's tap
+    # on 행동 just after 예 did nothing 3 runs in 5).
+    def on_touch_down(self, touch: Any) -> bool:
+        return False if self.closing else bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False if self.closing else bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False if self.closing else bool(super().on_touch_up(touch))
+
     def on__is_open(self, _instance: Any, is_open: bool) -> None:
         """Off the window (faded out, or dismissed without a fade)."""
         if not is_open and not self.reused:

@@ -145,3 +145,29 @@ def test_a_withdrawn_question_closes_at_once_and_answers_nothing(driver: Any) ->
     assert again is dlg and ConfirmDialog.showing() is dlg
     driver.tap("confirm_yes")
     assert said == ["yes 2"]
+
+
+def test_a_tap_right_after_an_answer_reaches_the_screen_while_the_dialog_fades(driver: Any) -> None:
+    """예 tapped, the dialog fades out (0.1 s); a tap on the screen under it in the next frame is the screen's (Kivy's
+    modal took every touch until its fade ended: a guest's quick next tap was lost)."""
+    from kivy.core.window import Window
+
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    ctx = app.get_screen("host").ctx
+    said: list[str] = []
+    ctx.confirm(app.tr("host.confirm_undo"), lambda: said.append("yes"))
+    driver.pump(3)
+    dialog = ctx.open_dialog
+    driver.tap("confirm_yes", frames=1)
+    assert said == ["yes"] and dialog in Window.children  # still fading out
+    target = driver.find("host_phones") if not driver.find("host_phones").disabled else driver.find("help")
+    pressed: list[str] = []
+    target.fbind("on_release", lambda *_: pressed.append("tap"))
+    touch = driver._touch(target)
+    touch.touch_down()
+    touch.touch_up()
+    assert pressed == ["tap"] and dialog in Window.children  # the fading dialog let it through
+    driver.wait_for(lambda: dialog not in Window.children)
+    app.dismiss_dialogs()
