@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bench import clue_baseline
@@ -81,8 +81,12 @@ def test_an_update_that_teaches_counting_nothing_is_answered_from_memory() -> No
     assert probabilities(nb3).counts == clue_baseline.probabilities(nb3).counts
 
 
+PLAY_ON = 60  # turns a deal is played for at most until one of its notebooks is small enough to count both ways
+
+
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(3, 6), turns=st.integers(0, 45))
+@example(seed=0, n=6, turns=20)  # nothing small enough in its first 20 turns (the first at turn 21): the old guard failed
 def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> None:
     """Covers CLUE-58: the owner-by-owner programme (engines.clue.subsets, used for small problems) and the
     card-by-card one (engines.clue.layers) give the former counter's counts on the same notebooks, whichever
@@ -97,7 +101,9 @@ def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> 
     rng = random.Random(seed)
     d = deal(CATS, n, rng)
     checked = 0
-    for _turn, kn in play(d, rng, turns):
+    for i, (_turn, kn) in enumerate(play(d, rng, max(turns, PLAY_ON))):
+        if i >= turns and checked:  # past `turns`, played on only until one notebook is small enough to count
+            break
         nb = propagate(kn)
         clauses = _facts(kn, nb.marks)[0]
         small = SubsetModel(Problem(kn, nb.marks, numbers=nb.numbers), MAX_STATES)
@@ -117,4 +123,4 @@ def test_both_programmes_count_the_same_deals(seed: int, n: int, turns: int) -> 
         for p, cards in clauses:
             assert any(dealt[c] == p for c in cards)
         checked += 1
-    assert checked or turns < 20
+    assert checked  # (1,600 deals of 3-6 players: the first small enough by turn 34 at the latest)
