@@ -147,19 +147,25 @@ def test_a_withdrawn_question_closes_at_once_and_answers_nothing(driver: Any) ->
     assert said == ["yes 2"]
 
 
+def _asked(driver: Any, on_yes: Any) -> Any:
+    """Spyfall's screen on show with the undo question asked over it: the dialog."""
+    app = driver.app
+    app.host("spyfall")
+    driver.wait_screen("host")
+    ctx = app.get_screen("host").ctx
+    ctx.confirm(app.tr("host.confirm_undo"), on_yes)
+    driver.pump(3)
+    return ctx.open_dialog
+
+
 def test_a_tap_right_after_an_answer_reaches_the_screen_while_the_dialog_fades(driver: Any) -> None:
     """예 tapped, the dialog fades out (0.1 s); a tap on the screen under it in the next frame is the screen's (Kivy's
     modal took every touch until its fade ended: a guest's quick next tap was lost)."""
     from kivy.core.window import Window
 
     app = driver.app
-    app.host("spyfall")
-    driver.wait_screen("host")
-    ctx = app.get_screen("host").ctx
     said: list[str] = []
-    ctx.confirm(app.tr("host.confirm_undo"), lambda: said.append("yes"))
-    driver.pump(3)
-    dialog = ctx.open_dialog
+    dialog = _asked(driver, lambda: said.append("yes"))
     driver.tap("confirm_yes", frames=1)
     assert said == ["yes"] and dialog in Window.children  # still fading out
     target = driver.find("host_phones") if not driver.find("host_phones").disabled else driver.find("help")

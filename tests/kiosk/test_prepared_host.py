@@ -107,6 +107,13 @@ def _a_game_on(driver: Any) -> None:
     driver.wait_screen("attract")
 
 
+def _home(driver: Any) -> None:
+    """From the game's screen back to the attract screen by taps: its page, the library, home."""
+    for button, screen in (("host_back", "detail"), ("back", "library"), ("back", "attract")):
+        driver.tap(button)
+        driver.wait_screen(screen)
+
+
 def test_a_game_on_is_shown_again_as_it_was_left(driver: Any) -> None:
     """A game on, the guests go back to its page and tap 이어서 하기: its screen, still following the table, is shown as
     they left it (not built again in the tap's frame: 15-26 ms of UI-thread CPU), nothing built behind the page. The
@@ -138,25 +145,13 @@ def test_a_game_on_comes_back_in_the_language_switched_to_meanwhile(driver: Any)
     driver.tap("resume_game")
     driver.wait_screen("host")
     korean = app.get_screen("host").host_widget
-    driver.tap("host_back")
-    driver.wait_screen("detail")
-    driver.tap("back")
-    driver.wait_screen("library")
-    driver.tap("back")
-    driver.wait_screen("attract")
+    _home(driver)
     driver.tap("lang_toggle")
     driver.tap("resume_game")
     driver.wait_screen("host")
     host = app.get_screen("host")
     assert app.lang == "en" and host.host_widget is not korean and host.ctx.playing
     assert "Spyfall" in " ".join(t for t in driver.texts() if isinstance(t, str))
-    driver.tap("host_back")
-    driver.wait_screen("detail")
-    driver.tap("back")
-    driver.wait_screen("library")
-    driver.tap("back")
-    driver.wait_screen("attract")
-    driver.tap("lang_toggle")  # (back to Korean for the next test's app)
 
 
 @pytest.mark.parametrize("game", ["clue", "watson_holmes"])
