@@ -5,10 +5,10 @@ has no such place, the screen makes one: the toast lane, a strip under the scree
 until a toast needs it) opens, the screen lays out above it, and the toast sits in it until it fades. Only when the
 lane is not free (a dialog or the keyboard, drawn over the screens, reaches down into it) does it fall back to a
 place over no control and no text marked keep_clear, else over no control. It is placed a frame after it was asked
-for, once the screen the event changed has laid out (`Toast._appear`). While it shows it checks, after every frame
-drawn with a change besides its own, that what it lies on is still free, and it belongs to the screen on show when it
-came (as narration does, kiosk/narration_scope.py): the screen changing takes it off at once, it never lies over the
-next screen's words."""
+for, once the screen the event changed has laid out (`Toast._appear`). While it shows, in every frame with a change
+besides its own, once the frame is laid out and before it is drawn, it checks that what it lies on is still free;
+and it belongs to the screen on show when it came (as narration does, kiosk/narration_scope.py): the screen changing
+takes it off at once, it never lies over the next screen's words."""
 
 from __future__ import annotations
 
@@ -167,7 +167,6 @@ def free_spot(boxes: list[Box], width: float, height: float, screen_w: float,
 
 WIDTHS = (dp(800), dp(640), dp(560), dp(480), dp(400), dp(320))  # a toast's widths, widest first
 PAD_Y = dp(20)  # above and below its lines together
-SETTLE = 0  # its check runs every frame while it shows, walking the screen only after a change (Toast._keep_clear)
 
 
 LANE_MARGIN = dp(8)  # above and below the toast in its lane
@@ -277,8 +276,6 @@ class Toast(Label):
         Animation.cancel_all(self)
         self.opacity = 1
         Clock.schedule_once(self._fade, seconds)
-        Clock.unschedule(self._keep_clear)
-        Clock.schedule_interval(self._keep_clear, SETTLE)
         self._watch(True)
 
     def _home(self) -> Widget | None:
@@ -378,32 +375,36 @@ class Toast(Label):
         if self.in_lane and self.lane is not None and when_lifted(self._close_lane):
             self.lane.height = 0
 
-    def _keep_clear(self, *_: object) -> bool:
-        """While it shows, every frame: another screen on show than when it came takes it off (it was about that
-        screen; left over, it lay over the next screen's list of actions). After a frame drawn with a change besides
-        its own (`_changed`: a text redrawn longer, a screen's layout settling, a dialog opening), it looks again:
-        over something now it moves to where it covers nothing; placed over text for want of room (no lane free), it
-        moves once the screen changed. Stops once faded."""
-        if self._next is not None:  # a new toast appears in this frame (`_appear`)
-            return True
+    def _keep_clear(self) -> None:
+        """While it shows, in every frame drawn, after the frame's layout and before its drawing (`_drawn`): another
+        screen on show than when it came takes it off (it was about that screen; left over, it lay over the next
+        screen's list of actions). After a change besides its own (`_changed`: a text redrawn longer, a screen's
+        layout settling, a dialog opening), it looks again: over something now it moves to where it covers nothing;
+        placed over text for want of room (no lane free), it moves once the screen changed. Looked at a frame later
+        (in the clock's tick), the frame with the change was drawn with the toast over the new text. Stops once
+        faded."""
+        if self._next is not None:  # a new toast appears in the next frame (`_appear`)
+            return
         if self.opacity <= 0.01 or self.parent is None:
             self._watch(False)
-            return False
+            return
+        lane = self.lane.height if self.lane is not None else 0
         screen = self.screen() if self.screen is not None else None
         if self._about is not None and self._about() is not screen:
             self.hide()
             self._watch(False)
-            return False
-        if not self._changed():
-            return True
-        mine = (self.x, self.y, self.right, self.top)
-        found = self._look()
-        seen = hash(tuple(found))
-        if any(kind & self._kinds and overlap(box, mine) for box, kind in found) or (
-                seen != self._seen and self._kinds != _ALL and any(overlap(box, mine) for box, _ in found)):
-            self._place(found)
-        self._seen = seen
-        return True
+        elif self._changed():
+            mine = (self.x, self.y, self.right, self.top)
+            found = self._look()
+            seen = hash(tuple(found))
+            if any(kind & self._kinds and overlap(box, mine) for box, kind in found) or (
+                    seen != self._seen and self._kinds != _ALL and any(overlap(box, mine) for box, _ in found)):
+                self._place(found)
+            self._seen = seen
+        if self.lane is not None and self.lane.height != lane:
+            # the lane opened or closed: the screen above it is laid out for it before this frame is drawn (its
+            # layout would wait for the next frame's tick, this one drawn with the screen under the toast)
+            Clock._process_events_before_frame()
 
     def _look(self) -> list[tuple[Box, int]]:
         """The walk (`_targets`), from which `_changed` counts."""
@@ -423,11 +424,13 @@ class Toast(Label):
         return self._dirty or self._tops != self._others()
 
     def _drawn(self, *_: object) -> None:
-        """Before a frame is drawn (bound to the window's on_draw while it shows): a change besides its own?"""
+        """Before a frame is drawn (bound to the window's on_draw while it shows): a change besides its own? Then
+        `_keep_clear`."""
         from kivy.core.window import Window
 
         if not self._dirty:
             self._dirty = any(w.canvas.needs_redraw for w in Window.children if w is not self)
+        self._keep_clear()
 
     def _watch(self, on: bool) -> None:
         from kivy.core.window import Window

@@ -191,3 +191,67 @@ def test_the_walk_finds_what_each_widgets_to_window_finds(driver: Any, layer: An
     finally:
         Window.size = (WIDTH, HEIGHT)
         driver.pump(6)
+
+
+def _still(driver: Any, toast: Any) -> None:
+    """Frames until one is drawn with no change but the toast's own (its look after the last change done)."""
+    from kivy.core.window import Window
+
+    def still() -> bool:
+        driver.pump(1)
+        return not any(w.canvas.needs_redraw for w in Window.children if w is not toast)
+
+    driver.wait_for(still, 10)
+    driver.pump(1)
+
+
+def test_a_toast_moves_off_new_words_in_the_frame_that_brings_them(driver: Any, layer: Any) -> None:
+    """Words written where a toast lies (a whose-turn line filled in as a resumed table's screen builds under the
+    toast saying so): it looked again a frame later, so the frame with the new words was drawn with the toast over
+    them (a test's screenshot caught it, 1 run in 10). Now it moves before that frame is drawn; a button moved under
+    it likewise."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    toast = driver.app.toast_widget
+    toast.show("하던 게임을 이어서 해요.", seconds=60)
+    driver.pump(3)
+    _still(driver, toast)
+    line = Label(text="", font_size="24sp", size_hint=(None, None), size=toast.size, pos=toast.pos)
+    layer.add_widget(line)
+    _still(driver, toast)
+    line.text = "태블릿 4(그린 씨) 차례예요 · 주사위: 4"  # laid out in the next frame, before it is drawn
+    driver.pump(1)
+    assert toast.opacity == 1 and driver.toast_covers() == []
+    _still(driver, toast)
+    button = Button(text="가", size_hint=(None, None), size=(10, 10), pos=(0, 0))
+    layer.add_widget(button)
+    _still(driver, toast)
+    button.size, button.pos = toast.size, toast.pos
+    driver.pump(1)
+    assert _over(toast, [button]) == [] and driver.toast_covers() == []
+
+
+def test_a_toast_sent_to_its_lane_is_drawn_under_a_screen_laid_out_above_it(driver: Any) -> None:
+    """Words filling the screen under a toast leave it no place: it opens its lane under the screens, and in the
+    very frame it moves there the screen is laid out above the lane (laid out a frame later, that frame showed the
+    toast over the screen's bottom words)."""
+    from kivy.uix.label import Label
+
+    app, toast = driver.app, driver.app.toast_widget
+    screen = app.sm.current_screen
+    toast.show("하던 게임을 이어서 해요.", seconds=60)
+    driver.pump(3)
+    assert app.toast_lane.height == 0
+    _still(driver, toast)
+    words = Label(text="가나다라 " * 1200, font_size="20sp")  # the screen full of words (the lines past its box cut)
+    words.bind(size=lambda w, size: setattr(w, "text_size", size))
+    screen.add_widget(words)
+    try:
+        driver.pump(1)
+        assert app.toast_lane.height > 0 and toast.top <= app.sm.y + 1
+        assert words.to_window(words.x, words.y)[1] >= app.sm.y - 1 and driver.toast_covers() == []
+    finally:
+        screen.remove_widget(words)
+        toast.hide()
+        driver.pump(3)
