@@ -60,8 +60,9 @@ class DetailScreen(Screen):
     # ------------------------------------------------------------ the game's screen, behind the page
     def _prepare_later(self) -> None:
         """While guests read the page, the game's screen is built behind it, a step a frame (`HostScreen.prepare`):
-        the old game's screen taken off, the new one made, laid out in the frame after, then drawn once the pieces
-        it builds in are done; a guest's tap on 게임 시작 then only shows it."""
+        the last screen taken off (none open at the table; else the new one is built aside), the new one made, laid
+        out in the frame after, then drawn once the pieces it builds in are done; a guest's tap on 게임 시작 then only
+        shows it."""
         self._stop_preparing()
         self._prepare_event = Clock.schedule_once(lambda _dt: self._prepare(self.game_id), PREPARE_AFTER_S)
 
@@ -75,22 +76,26 @@ class DetailScreen(Screen):
         self._prepare_event = None
         app = App.get_running_app()
         host = app.get_screen("host")
-        if not self._shows(game_id) or host.prepared == (game_id, app.lang) or app.table.playing:
+        table = app.table
+        if not self._shows(game_id) or host.prepared == (game_id, app.lang) or (
+                table.playing and table.game.id == game_id):  # a game on: its screen is shown again as left
             return
-        if host.host_widget is not None:
+        if host.host_widget is not None and not table.playing:
             self._pieces.add(lambda: self._shows(game_id) and not app.table.playing and host.clear_body())
         self._pieces.add(lambda: self._shows(game_id) and host.prepare(game_id))
         self._pieces.add(lambda: None)  # the frame it is laid out in (Kivy's layout trigger): not drawn in that one too
 
         def draw() -> None:
             """Drawn once, into a texture nobody sees (its first drawing is not in the tap's frame), after the pieces
-            it builds in, not in a frame one of them ran in."""
-            if not self._shows(game_id) or host.prepared != (game_id, app.lang):
+            it builds in, not in a frame one of them ran in: the host frame with it, or, built aside while another
+            game is open, itself."""
+            built = host.prepared_widget(game_id) if self._shows(game_id) else None
+            if built is None:
                 return
             if building() or ran_in_this_frame():
                 self._pieces.add(draw)  # the next frame
                 return
-            host.export_as_image()
+            (host if built is host.host_widget else built).export_as_image()
 
         self._pieces.add(draw)
 

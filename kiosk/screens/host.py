@@ -16,6 +16,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from kiosk import gc_policy
 from kiosk.generic_host import GenericHost
@@ -95,6 +96,12 @@ class HostScreen(Screen):
     prepared: tuple[str, str] | None = None  # (game, language) of a screen built by `prepare`, not shown since
     made_for: tuple[str, str, bool] | None = None  # the game's screen built: (game, language, staff mode)
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        # a screen built while another game is open (`prepare`): (game, language, staff mode), its context, its widget
+        self._ahead: tuple[tuple[str, str, bool], HostContext, GameHost] | None = None
+        self._holder = Widget()  # where it is kept until shown: not on show, never in the window
+
     def open_game(self, game_id: str) -> None:
         app = App.get_running_app()
         if self.shows_as_is(game_id):
@@ -102,31 +109,52 @@ class HostScreen(Screen):
             self._sync_bar()
             return
         game = app.library.games[game_id]
+        ahead = self._take_ahead(game_id)
         self.game_id = game_id
         body = self.ids.body
         self.clear_body()
-        self.ctx = HostContext(app, game)
-        app.table.subscribe(self._on_table)  # the results' way on follows the table (once: subscribe dedups)
         self.ids.title.text = game.info.name.get(app.lang)
-        cls = host_class(game_id) if game.playable else None
-        if cls is None:
-            self.host_widget = None
+        self.ctx, host = ahead or self._build(game)
+        app.table.subscribe(self._on_table)  # the results' way on follows the table (once: subscribe dedups)
+        self.host_widget = host
+        if host is None:
             msg = Label(text=app.tr("host.coming_soon", game=game.info.name.get(app.lang)), font_size=LEAD,
                         halign="center", valign="middle", color=TEXT)
             msg.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 40, None)))
             body.add_widget(msg)
             self._sync_bar()
             return
-        # made at the size it is shown at: a set-up form in it is laid out once, not at Kivy's default 100x100 first
-        # (every wrapped text then drawn twice in the opening tap's frame)
-        host: GameHost = cls(self.ctx, size=body.size, pos=body.pos)
-        self.ctx.host = host
-        self.host_widget = host
         self.made_for = (game_id, app.lang, bool(app.staff_mode))
+        if host.parent is not None:
+            host.parent.remove_widget(host)
         body.add_widget(host)
         if self.ctx.playing:
             self.ctx.attach()
         self._sync_bar()
+
+    def _build(self, game: Any) -> tuple[HostContext, GameHost | None]:
+        """A context for `game` and its screen (None: no host module yet), made at the size the body shows it at: a
+        set-up form in it is laid out once, not at Kivy's default 100x100 first (every wrapped text then drawn twice
+        in the opening tap's frame)."""
+        app = App.get_running_app()
+        ctx = HostContext(app, game)
+        cls = host_class(game.id) if game.playable else None
+        body = self.ids.body
+        ctx.host = cls(ctx, size=body.size, pos=body.pos) if cls is not None else None
+        return ctx, ctx.host
+
+    def _take_ahead(self, game_id: str) -> tuple[HostContext, GameHost] | None:
+        """The screen built ahead for `game_id` (`prepare` while another game was open), if made in the language and
+        staff mode now on; taken out of its holder's keeping either way."""
+        app = App.get_running_app()
+        ahead, self._ahead = self._ahead, None
+        if ahead is None:
+            return None
+        made_for, ctx, host = ahead
+        if made_for == (game_id, app.lang, bool(app.staff_mode)) and ctx.alive:
+            return ctx, host
+        self._drop((ctx, host))
+        return None
 
     def shows_as_is(self, game_id: str) -> bool:
         """Whether the screen built for `game_id` is shown again as it is, not made anew (in that language and staff
@@ -141,24 +169,72 @@ class HostScreen(Screen):
             return ctx.alive and ctx.host is widget
         return self.prepared == (game_id, app.lang) and not app.table.playing
 
-    def prepare(self, game_id: str) -> bool:
+    def prepare(self, game_id: str) -> GameHost | None:
         """Build `game_id`'s screen (its set-up form) at the size it is shown at while the game's page is on show, so
         the tap that opens it only shows it: made, laid out and drawn in the tap's frame it was the slowest frame a
         guest felt (Clue's 25-37 ms of UI-thread CPU in bench/frames.py: layout, its texts, the first drawing).
-        Not while a game is on (its screen attaches to the table) or the host frame is on show. Kept for the next
-        `open_game` of that game in that language only while the page stays on show (`forget_prepared`)."""
+        With another game open at the table, it is built aside (`_ahead`, in a holder not on show): the open game's
+        screen stays as it is, voice commands from the page still reach it, until the tap. Not for the game open at
+        the table (its screen is shown again as left), nor while the host frame is on show. Kept for the next
+        `open_game` of that game in that language only while the page stays on show (`forget_prepared`). The
+        screen built, or None."""
         app = App.get_running_app()
         game = app.library.games.get(game_id)
-        if app.table.playing or app.sm.current == "host" or game is None or not game.playable:
-            return False
+        table = app.table
+        if app.sm.current == "host" or game is None or not game.playable or (
+                table.playing and table.game.id == game_id):
+            return None
         self.pos, self.size = app.sm.pos, app.sm.size
-        self.open_game(game_id)
+        self.prepared = None
+        if not table.playing:
+            self.open_game(game_id)
+            self.prepared = (game_id, app.lang)
+            shown: GameHost | None = self.host_widget
+            return shown
+        self._drop_ahead()
+        ctx, host = self._build(game)
+        if host is None:
+            ctx.detach()
+            return None
+        self._holder.add_widget(host)  # laid out at the body's size (its layouts run off the window too)
+        self._ahead = ((game_id, app.lang, bool(app.staff_mode)), ctx, host)
         self.prepared = (game_id, app.lang)
-        return True
+        return host
+
+    def prepared_widget(self, game_id: str) -> GameHost | None:
+        """The screen `prepare` built for `game_id` in the language on show, not shown since; else None."""
+        app = App.get_running_app()
+        if self.prepared != (game_id, app.lang):
+            return None
+        if self._ahead is not None:
+            return self._ahead[2] if self._ahead[0][0] == game_id else None
+        shown: GameHost | None = self.host_widget
+        return shown
 
     def forget_prepared(self) -> None:
-        """The game's page was left: what it prepared is not shown as is (the staff mode, the table may change)."""
+        """The game's page was left: what it prepared is not shown as is (the staff mode, the table may change); a
+        screen built aside is taken apart."""
         self.prepared = None
+        self._drop_ahead()
+
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._drop(self._ahead[1:])
+            self._ahead = None
+
+    def _drop(self, built: tuple[HostContext, GameHost | None]) -> None:
+        """A context and screen built and never shown: the context stops following the table, the screen is taken
+        apart in a pause (as `clear_body` does)."""
+        ctx, host = built
+        ctx.detach()
+        if host is not None:
+            try:
+                host.closing()
+            except Exception:
+                log.exception("a screen built ahead did not close cleanly")
+            if host.parent is not None:
+                host.parent.remove_widget(host)
+            gc_policy.discard(closed_widgets(host))
 
     def _fit_title(self) -> None:
         """The game's name whole beside the bar's buttons: at LEAD on one line if it fits, else at SMALL (the floor for
@@ -213,6 +289,7 @@ class HostScreen(Screen):
             closed = closed_widgets(self.host_widget)
         self.ids.body.clear_widgets()
         self.prepared = self.made_for = None
+        self._drop_ahead()
         forget_detached_field()
         if closed:
             gc_policy.discard(closed)  # taken apart in a pause: reference counting frees most of it

@@ -54,13 +54,18 @@ def test_the_tap_on_a_game_shows_the_screen_built_behind_its_page(driver: Any) -
     assert host.host_widget is built and host.game_id == "clue" and host.prepared is None
     assert driver.small_targets() == [] and driver.overflowing_labels() == []
     driver.screenshot("prepared_clue_form")
+    _start_clue(driver)
+    assert driver.app.table.state.players == ("지수", "민호", "서연")
+
+
+def _start_clue(driver: Any) -> None:
+    """Clue's set-up form, on show, filled in by taps for three players and started."""
     driver.tap("clue_count_3")
     for i, name in enumerate(["지수", "민호", "서연"]):
         driver.fill(f"clue_name_{i}", name)
     driver.tap("clue_mode_physical")
     driver.tap("clue_start")
     assert driver.app.table.playing and driver.app.table.game.id == "clue"
-    assert driver.app.table.state.players == ("지수", "민호", "서연")
 
 
 def test_a_page_left_before_its_tap_shows_the_next_game_not_the_prepared_one(driver: Any) -> None:
@@ -204,3 +209,102 @@ def test_behind_the_page_each_step_has_a_frame_of_its_own(driver: Any, monkeypat
     assert frames["clear_body"][0] < made  # (open_game's own call, in `prepare`'s frame, finds nothing left)
     assert made + 2 <= drawn and drawn not in piece_frames
     assert piece_frames or game != "watson_holmes"  # W&H's spare table and opening came in pieces
+
+
+def _on_and_away(driver: Any, game: str) -> tuple[Any, Any]:
+    """A Spyfall game on, its screen shown; the guests go back to the library and open `game`'s page. The Spyfall
+    screen and its context."""
+    _a_game_on(driver)
+    driver.tap("resume_game")
+    driver.wait_screen("host")
+    host = driver.app.get_screen("host")
+    playing, ctx = host.host_widget, host.ctx
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    driver.tap("back")
+    driver.wait_screen("library")
+    driver.tap(f"game_{game}")
+    driver.wait_screen("detail")
+    return playing, ctx
+
+
+def test_with_another_game_on_the_screen_is_built_aside_and_shown_by_the_tap(driver: Any,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spyfall on, the guests read Clue's page: Clue's screen is built aside (made in the tap, it was the slowest
+    frame of the bench's game switches), laid out and drawn once in frames of their own, while Spyfall's screen stays
+    the open game's (voice from the page still acts on it). The tap shows the Clue screen built; Spyfall's is closed;
+    the form starts Clue."""
+    from kivy.clock import Clock
+    from kivy.uix.widget import Widget
+
+    from kiosk.games.clue import ClueHost
+    from kiosk.screens.host import HostScreen
+
+    app = driver.app
+    playing, spyfall = _on_and_away(driver, "clue")
+    host = app.get_screen("host")
+    made: list[int] = []
+    drawn: list[tuple[Any, int]] = []
+    real_prepare, real_export = HostScreen.prepare, Widget.export_as_image
+
+    def prepare(self: Any, game_id: str) -> Any:
+        made.append(Clock.frames_displayed)
+        return real_prepare(self, game_id)
+
+    def export(self: Any, *args: Any, **kw: Any) -> Any:
+        drawn.append((self, Clock.frames_displayed))
+        return real_export(self, *args, **kw)
+
+    monkeypatch.setattr(HostScreen, "prepare", prepare)
+    monkeypatch.setattr(Widget, "export_as_image", export)
+    driver.wait(_after())
+    driver.wait_for(lambda: host.prepared == ("clue", "ko") and not app.get_screen("detail")._pieces._todo)
+    built = host.prepared_widget("clue")
+    assert isinstance(built, ClueHost) and built.get_root_window() is None
+    assert [w for w, _ in drawn] == [built] and made[-1] + 2 <= drawn[0][1]
+    assert host.host_widget is playing and host.ctx is spyfall and spyfall.playing and spyfall.alive
+    driver.tap("host")
+    driver.wait_screen("host")
+    assert host.host_widget is built and host.game_id == "clue" and built.ctx is host.ctx and host.prepared is None
+    assert not spyfall.alive and playing.parent is None
+    driver.screenshot("prepared_aside_clue_form")
+    _start_clue(driver)
+    assert host.ctx.playing
+
+
+def test_a_screen_built_aside_is_taken_apart_when_its_page_is_left(driver: Any) -> None:
+    """Built aside and never shown (the guests went back): its context stops following the table and the screen is
+    let go; Spyfall's screen is still the open game's, shown again as left by 이어서 하기."""
+    app = driver.app
+    playing, spyfall = _on_and_away(driver, "watson_holmes")
+    host = app.get_screen("host")
+    driver.wait(_after())
+    driver.wait_for(lambda: host.prepared == ("watson_holmes", "ko")
+                    and not app.get_screen("detail")._pieces._todo)
+    built = host.prepared_widget("watson_holmes")
+    assert built is not None and built.ctx.alive
+    driver.tap("back")
+    driver.wait_screen("library")
+    assert not built.ctx.alive and built.parent is None and host.prepared_widget("watson_holmes") is None
+    driver.tap("back")
+    driver.wait_screen("attract")
+    driver.tap("resume_game")
+    driver.wait_screen("host")
+    assert host.host_widget is playing and host.ctx is spyfall and spyfall.playing
+
+
+def test_a_screen_built_aside_is_made_anew_after_a_language_switch(driver: Any) -> None:
+    """Built aside in Korean, the language switched to English while the page shows (a voice command, a staff's
+    change): the tap makes Clue's screen anew, never the Korean one."""
+    app = driver.app
+    _on_and_away(driver, "clue")
+    host = app.get_screen("host")
+    driver.wait(_after())
+    driver.wait_for(lambda: host.prepared == ("clue", "ko") and not app.get_screen("detail")._pieces._todo)
+    korean = host.prepared_widget("clue")
+    app.set_lang("en")
+    driver.pump(2)
+    driver.tap("host")
+    driver.wait_screen("host")
+    assert host.game_id == "clue" and host.host_widget is not korean and not korean.ctx.alive
+    assert host.made_for == ("clue", "en", False)
