@@ -42,21 +42,52 @@ class Broker:
                              f"log_dest file {folder}/mosquitto.log\n"
                              f"include_dir {self.root}/etc/mosquitto/conf.d\n")
         self.proc: subprocess.Popen[bytes] | None = None
+        self.ever_started = False  # clients know its port from then on
 
     def start(self, timeout: float = 10.0) -> None:
+        """Our mosquitto listening on `port`. A port found free can be taken by another test's broker (the other
+        xdist worker) before ours binds it: ours then exits ("Address already in use") while the connection check
+        reached the other one, whose passwords are not ours ("Not authorized"). So it waits for its own log's
+        "running"; on a taken port it moves to another, while no client has been given this one (first start)."""
+        for _ in range(5):
+            if self._started(timeout):
+                self.ever_started = True
+                return
+            if self.ever_started:
+                raise RuntimeError(f"port {self.port} was taken while the broker was down: {self.log()}")
+            self._move(free_port())
+        raise RuntimeError(f"no free port for mosquitto: {self.log()}")
+
+    def _started(self, timeout: float) -> bool:
+        """Started and listening (True), or exited because its port is taken (False)."""
+        ran = self.log().count(" running")
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                self.proc = None
+                if "Address already in use" in err + self.log():
+                    return False
                 raise RuntimeError(f"mosquitto exited: {err} {self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
+            if self.log().count(" running") > ran:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
+                    return True
+            time.sleep(0.05)
         raise RuntimeError("mosquitto did not listen in time")
+
+    def _move(self, port: int) -> None:
+        """The broker's listener (and the floor page's setting) on `port` instead: the configuration install.sh
+        wrote is kept (its passwords may already be in another broker's, a chain's bridges)."""
+        for path, old, new in ((self.root / "etc/mosquitto/conf.d/tablehost.conf", f"listener {self.port} ",
+                                f"listener {port} "),
+                               (self.root / "etc/tablehost/floor.env", f"TABLEHOST_FLOOR_PORT={self.port}\n",
+                                f"TABLEHOST_FLOOR_PORT={port}\n")):
+            text = path.read_text()
+            assert old in text, (path, old)
+            path.write_text(text.replace(old, new))
+        self.port = port
 
     def kill(self) -> None:
         """Hard stop (SIGKILL): what a power cut does to the broker."""
