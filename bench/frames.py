@@ -329,8 +329,9 @@ def play_game(driver: Any, game: str, frames: int, rng: random.Random,
                     before, what = functools.partial(by_tap, ctx.dispatch, act), f"{game}: action {act.NAME}"
                     break
         else:
-            targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") not in
-                       ("frame_back", "frame_end", "staff", "exit")]
+            # the host bar's back and end (host_back, host_end) are tapped as guests may: their ways out and back
+            # (the page, 이어서 하기; the question to end) are frames a guest feels
+            targets = [w for w in _touchables(driver) if getattr(w, "test_id", "") != "staff"]
             if targets:
                 target = rng.choice(targets)
                 before = functools.partial(tap, target)
