@@ -38,7 +38,7 @@ def _read(driver: Any, game: str) -> Any:
     driver.wait(_after())
     driver.wait_for(lambda: host.prepared == (game, "ko") and not driver.app.get_screen("detail")._pieces._todo)
     assert driver.app.sm.current == "detail"  # nothing shown but the page
-    return host.host_widget
+    return host.prepared_widget(game)
 
 
 def test_the_tap_on_a_game_shows_the_screen_built_behind_its_page(driver: Any) -> None:
@@ -257,9 +257,7 @@ def test_with_another_game_on_the_screen_is_built_aside_and_shown_by_the_tap(dri
 
     monkeypatch.setattr(HostScreen, "prepare", prepare)
     monkeypatch.setattr(Widget, "export_as_image", export)
-    driver.wait(_after())
-    driver.wait_for(lambda: host.prepared == ("clue", "ko") and not app.get_screen("detail")._pieces._todo)
-    built = host.prepared_widget("clue")
+    built = _read(driver, "clue")
     assert isinstance(built, ClueHost) and built.get_root_window() is None
     assert [w for w, _ in drawn] == [built] and made[-1] + 2 <= drawn[0][1]
     assert host.host_widget is playing and host.ctx is spyfall and spyfall.playing and spyfall.alive
@@ -278,10 +276,7 @@ def test_a_screen_built_aside_is_taken_apart_when_its_page_is_left(driver: Any) 
     app = driver.app
     playing, spyfall = _on_and_away(driver, "watson_holmes")
     host = app.get_screen("host")
-    driver.wait(_after())
-    driver.wait_for(lambda: host.prepared == ("watson_holmes", "ko")
-                    and not app.get_screen("detail")._pieces._todo)
-    built = host.prepared_widget("watson_holmes")
+    built = _read(driver, "watson_holmes")
     assert built is not None and built.ctx.alive
     driver.tap("back")
     driver.wait_screen("library")
@@ -299,12 +294,31 @@ def test_a_screen_built_aside_is_made_anew_after_a_language_switch(driver: Any) 
     app = driver.app
     _on_and_away(driver, "clue")
     host = app.get_screen("host")
-    driver.wait(_after())
-    driver.wait_for(lambda: host.prepared == ("clue", "ko") and not app.get_screen("detail")._pieces._todo)
-    korean = host.prepared_widget("clue")
+    korean = _read(driver, "clue")
     app.set_lang("en")
     driver.pump(2)
     driver.tap("host")
     driver.wait_screen("host")
     assert host.game_id == "clue" and host.host_widget is not korean and not korean.ctx.alive
     assert host.made_for == ("clue", "en", False)
+
+
+def test_a_set_up_form_left_with_another_game_on_and_the_page_read_again(driver: Any) -> None:
+    """Spyfall on, the guests open Clue's set-up, go back and read Clue's page again: a second Clue screen is built
+    aside while the first, with the kept form, is still in the frame; the tap shows the one built aside, its form
+    whole and working (the two never share the kept form), and Clue starts."""
+    app = driver.app
+    _on_and_away(driver, "clue")
+    driver.tap("host")
+    driver.wait_screen("host")
+    host = app.get_screen("host")
+    first = host.host_widget
+    driver.tap("host_back")
+    driver.wait_screen("detail")
+    built = _read(driver, "clue")
+    assert built is not None and built is not first and host.host_widget is first
+    driver.tap("host")
+    driver.wait_screen("host")
+    assert host.host_widget is built and first.parent is None
+    driver.screenshot("prepared_aside_clue_form_again")
+    _start_clue(driver)
