@@ -61,6 +61,16 @@ def title_fit(text: str, font: str, width: float, height: float) -> tuple[str, i
     return None
 
 
+def _closed(widget: Any) -> list[Any]:
+    """A game's screen going for good: `closing()` (a failure logged, never raised) and its widgets, parents first,
+    for the collector to take apart."""
+    try:
+        widget.closing()
+    except Exception:
+        log.exception("the game's screen did not close cleanly")
+    return closed_widgets(widget)
+
+
 class Rows(BoxLayout):
     """A vertical BoxLayout in which a fixed-height row that is empty (0 high: the staff-call sign, the results'
     buttons until they show) takes no room at all, not even the spacing (a BoxLayout gives every child its gap:
@@ -226,15 +236,12 @@ class HostScreen(Screen):
         """A context and screen built and never shown: the context stops following the table, the screen is taken
         apart in a pause (as `clear_body` does)."""
         ctx, host = built
+        closed = _closed(host) if host is not None else []
+        if host is not None and host.parent is not None:
+            host.parent.remove_widget(host)
         ctx.detach()
-        if host is not None:
-            try:
-                host.closing()
-            except Exception:
-                log.exception("a screen built ahead did not close cleanly")
-            if host.parent is not None:
-                host.parent.remove_widget(host)
-            gc_policy.discard(closed_widgets(host))
+        if closed:
+            gc_policy.discard(closed)
 
     def _fit_title(self) -> None:
         """The game's name whole beside the bar's buttons: at LEAD on one line if it fits, else at SMALL (the floor for
@@ -280,13 +287,7 @@ class HostScreen(Screen):
         for w in fields:
             if w.focus:
                 w.focus = False
-        closed: list[Any] = []
-        if self.host_widget is not None:
-            try:
-                self.host_widget.closing()
-            except Exception:
-                log.exception("the game's screen did not close cleanly")
-            closed = closed_widgets(self.host_widget)
+        closed = _closed(self.host_widget) if self.host_widget is not None else []
         self.ids.body.clear_widgets()
         self.prepared = self.made_for = None
         self._drop_ahead()

@@ -60,7 +60,7 @@ class Broker:
 
     def _started(self, timeout: float) -> bool:
         """Started and listening (True), or exited because its port is taken (False)."""
-        ran = self.log().count(" running")
+        before = len(self.log())  # the log goes on across restarts: only this start's lines count
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         end = time.monotonic() + timeout
@@ -68,10 +68,10 @@ class Broker:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                 self.proc = None
-                if "Address already in use" in err + self.log():
+                if "Address already in use" in err + self.log()[before:]:
                     return False
                 raise RuntimeError(f"mosquitto exited: {err} {self.log()}")
-            if self.log().count(" running") > ran:
+            if " running" in self.log()[before:]:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
                     return True
             time.sleep(0.05)
