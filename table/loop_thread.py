@@ -37,6 +37,7 @@ class LoopThread:
             try:
                 loop.run_forever()
             finally:
+                _finish(loop)
                 loop.close()
 
         self._thread = threading.Thread(target=run, name=self.name, daemon=True)
@@ -50,9 +51,27 @@ class LoopThread:
         loop, thread = self.loop, self._thread
         if loop is None or thread is None:
             return
-        fut = asyncio.run_coroutine_threadsafe(shutdown(), loop)
-        with contextlib.suppress(Exception):
-            fut.result(timeout)
-        loop.call_soon_threadsafe(loop.stop)
+        if thread.is_alive() and not loop.is_closed():  # else the loop ended already: nothing to shut down there
+            work = shutdown()
+            try:
+                fut = asyncio.run_coroutine_threadsafe(work, loop)
+            except RuntimeError:  # closed meanwhile
+                work.close()
+            else:
+                with contextlib.suppress(Exception):
+                    fut.result(timeout)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout)
         self.loop, self._thread = None, None
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """The tasks still pending when the loop stopped (a pusher waiting for news) cancelled and run to their end,
+    as `asyncio.run` does: none is dropped unstarted (Python's "coroutine ... was never awaited") or half-run."""
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    with contextlib.suppress(Exception):
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
