@@ -54,7 +54,21 @@ def driver(tmp_path: Path) -> Iterator[Any]:
     drv.pump(3)
     yield drv
     app.dismiss_dialogs()
+    assert not _stray_contexts(app), "a game screen's context follows the table after its screen was closed"
     assert not drv.problems, "layout or text faults on screens this test visited:\n" + "\n".join(drv.problems)
+
+
+def _stray_contexts(app: Any) -> list[Any]:
+    """Game contexts (kiosk.hosting.HostContext) still following the table besides the host screen's own and the
+    one it built aside: a closed screen's would go on acting on later games (a tablet seat's moves, the pacing)."""
+    from kiosk.hosting import HostContext
+
+    kept: list[Any] = []
+    if app.sm.has_screen("host"):
+        host = app.get_screen("host")
+        kept = [host.ctx] + ([host._ahead[1]] if host._ahead is not None else [])
+    following = [getattr(fn, "__self__", None) for fn in app.table._listeners]
+    return [c for c in following if isinstance(c, HostContext) and not any(c is k for k in kept)]
 
 
 def start_table(app: Any, game: str, config: Any, seed: int) -> Any:
