@@ -278,16 +278,14 @@ def test_a_power_cut_resumes_with_the_tablet_seats_at_the_same_point(
     from kiosk import hosting
 
     table = _clue_with_tablets(driver, monkeypatch, CUT_DEAL)
-    monkeypatch.setattr(hosting, "TABLET_PAUSE", 600.0)  # a tablet move stays pending until this test makes it
-    ctx = driver.app.get_screen("host").ctx
+    monkeypatch.setattr(hosting, "TABLET_PAUSE", 600.0)  # a tablet move stays pending: this test makes them
     rng, turns = random.Random(5), [0, 0, 0, 0]
     for _ in range(400):
         assert table.outcome is None, _played(table)
-        if table.tablet_due() is not None and _dialog(driver) is None:
+        if (due := table.tablet_due()) is not None and _dialog(driver) is None:
             if table.count >= 12:
                 break
-            ctx._tablet_event.cancel()  # its pause over now (the frames in between are not what is tested here)
-            ctx._tablet_move()
+            table.play_tablet(due)  # as its pause's end would (the paced moves are the other tests')
             driver.pump(2)
             continue
         _advance(driver, table, rng, turns)
